@@ -1,0 +1,50 @@
+"""Errors in user input: every one names a file, a line and a column.
+
+Each problem has a stable ``code`` (tests assert on it, not on the wording).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a user's file, at ``file:line:col`` (1-based)."""
+
+    file: str
+    line: int
+    col: int
+    code: str
+    message: str
+    context: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        text = f"{self.file}:{self.line}:{self.col}: {self.message} [{self.code}]"
+        return f"{text}\n{self.context}" if self.context else text
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "message": self.message,
+        }
+
+
+class UserInputError(Exception):
+    """One or more problems in a user's file; the CLI prints them and exits 2."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
+
+
+def caret_context(text: str, line: int, col: int) -> str:
+    """The offending line of ``text`` quoted, with a caret under column ``col``."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    source = lines[line - 1].expandtabs(1)
+    return f"    {source}\n    {' ' * (max(col, 1) - 1)}^"

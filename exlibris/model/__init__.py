@@ -1,0 +1,1 @@
+"""Models: pydantic models of content files, and the runtime card types."""

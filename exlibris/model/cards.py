@@ -1,0 +1,61 @@
+"""Runtime cards: small immutable values shared by the shelf, scoring and engine.
+
+Categories are one-letter codes here (``C F H M R S``); the content file
+``content/categories.yaml`` names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CATEGORY_CODES: tuple[str, ...] = ("C", "F", "H", "M", "R", "S")
+VOWELS = frozenset("AEIOUY")
+
+
+@dataclass(frozen=True, slots=True)
+class BookCard:
+    """A book card: its letter, its order among that letter's cards, how many
+    cards share the letter (0 when unknown) and its books as category codes."""
+
+    letter: str
+    order: int
+    books: tuple[str, ...]
+    of: int = 0
+
+    @property
+    def name(self) -> str:
+        """How a card is named wherever cards are listed: letter and order (``M3``)."""
+        return f"{self.letter}{self.order}"
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Alphabetical position: letter first, then order."""
+        return (self.letter, self.order)
+
+    def follows(self, other: BookCard) -> bool:
+        """True when this card comes after ``other`` in alphabetical order."""
+        return self.key > other.key
+
+    def count(self, category: str) -> int:
+        return self.books.count(category)
+
+    def __str__(self) -> str:
+        suffix = f"/{self.of}" if self.of else ""
+        return f"{self.name}{suffix}:{''.join(self.books)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactCard:
+    """An artifact card, named by its content id."""
+
+    artifact_id: str
+
+    @property
+    def name(self) -> str:
+        return self.artifact_id
+
+    def __str__(self) -> str:
+        return f"*{self.artifact_id}"
+
+
+Card = BookCard | ArtifactCard
