@@ -1,0 +1,551 @@
+"""A player's bookshelf: a grid of cards kept legal under the shelving rules.
+
+Positions are ``(row, col)`` integers; rows grow downward, so the top row is the
+smallest row number. The shelf may grow in any direction, but its cards never span
+more than three rows and always form one edge-connected group.
+
+Every operation checks the rules first and changes nothing when it refuses: it
+raises a :class:`~exlibris.model.shelf_errors.ShelfError` that says why.
+
+The scoring language reads a shelf only through :meth:`Shelf.positions`,
+:meth:`Shelf.at` and :meth:`Shelf.neighbours`; bots call :meth:`Shelf.shelve` and
+:meth:`Shelf.legal_positions` in hot loops, so both are cheap (a dict of cells,
+cached row counts, a cached set of legal cells) and :meth:`Shelf.copy` is shallow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.shelf_errors import (
+    EmptyCellError,
+    EntombError,
+    FlipError,
+    NotAdjacentError,
+    OccupiedError,
+    ShelfError,
+    ShiftError,
+    TooTallError,
+    TuckError,
+    WouldSplitError,
+    where,
+)
+
+Pos = tuple[int, int]
+Edition = Literal["base", "expansion"]
+
+STEPS: tuple[Pos, ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
+DIRECTIONS: dict[str, Pos] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class ShelfRules:
+    """The numbers and rulings the shelf enforces.
+
+    ``removal_may_split``: clause SHELF-14; False (the default) refuses any removal
+    that would leave the shelf in two groups.
+    """
+
+    max_rows: int = 3
+    removal_may_split: bool = False
+
+
+DEFAULT_RULES = ShelfRules()
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One occupied cell: its visible card and what lies beneath it.
+
+    ``beneath`` is a card the Mummy entombed (always face down); ``tucked`` are
+    cards tucked under an artifact (the Mystical Crystal See-All Ball).
+    """
+
+    card: Card
+    face_down: bool = False
+    beneath: BookCard | None = None
+    tucked: tuple[Card, ...] = ()
+
+    @property
+    def face_up_book(self) -> BookCard | None:
+        """The visible card when it is a face-up book card, else None."""
+        card = self.card
+        return card if isinstance(card, BookCard) and not self.face_down else None
+
+    def token(self) -> str:
+        """The cell in table-file notation (``~M3:FFS``, ``K2:CC+M3:FFS``...)."""
+        text = ("~" if self.face_down else "") + str(self.card)
+        if self.beneath is not None:
+            text += f"+{self.beneath}"
+        if self.tucked:
+            text += f"[{len(self.tucked)}]"
+        return text
+
+
+def _add(pos: Pos, step: Pos) -> Pos:
+    return (pos[0] + step[0], pos[1] + step[1])
+
+
+def is_connected(cells: Iterable[Pos]) -> bool:
+    """True when ``cells`` form one edge-connected group (or are empty)."""
+    todo = set(cells)
+    if not todo:
+        return True
+    stack = [todo.pop()]
+    while stack:
+        r, c = stack.pop()
+        for dr, dc in STEPS:
+            nxt = (r + dr, c + dc)
+            if nxt in todo:
+                todo.remove(nxt)
+                stack.append(nxt)
+    return not todo
+
+
+def components(cells: Iterable[Pos]) -> list[list[Pos]]:
+    """The edge-connected groups of ``cells``, each sorted in reading order."""
+    todo = set(cells)
+    groups: list[list[Pos]] = []
+    while todo:
+        start = min(todo)
+        todo.remove(start)
+        group, stack = [start], [start]
+        while stack:
+            pos = stack.pop()
+            for step in STEPS:
+                nxt = _add(pos, step)
+                if nxt in todo:
+                    todo.remove(nxt)
+                    group.append(nxt)
+                    stack.append(nxt)
+        groups.append(sorted(group))
+    groups.sort()
+    return groups
+
+
+class Shelf:
+    """A bookshelf: occupied cells mapped to :class:`Slot`."""
+
+    __slots__ = ("_legal", "_order", "_rows", "_slots", "rules")
+
+    def __init__(self, rules: ShelfRules = DEFAULT_RULES) -> None:
+        self.rules = rules
+        self._slots: dict[Pos, Slot] = {}
+        self._rows: dict[int, int] = {}
+        self._legal: frozenset[Pos] | None = None
+        self._order: tuple[Pos, ...] | None = None
+
+    # ----------------------------------------------------------------- building
+    @classmethod
+    def from_slots(
+        cls, slots: Mapping[Pos, Slot], rules: ShelfRules = DEFAULT_RULES, *, check: bool = True
+    ) -> Shelf:
+        """A shelf holding ``slots`` as given; checked (connected, rows) unless told not to."""
+        shelf = cls(rules)
+        for pos, slot in slots.items():
+            shelf._put(pos, slot)
+        if check:
+            shelf.check()
+        return shelf
+
+    def copy(self) -> Shelf:
+        """An independent shelf with the same cells (slots are immutable, so shallow)."""
+        other = Shelf(self.rules)
+        other._slots = dict(self._slots)
+        other._rows = dict(self._rows)
+        other._legal = self._legal
+        other._order = self._order
+        return other
+
+    def snapshot(self) -> dict[Pos, Slot]:
+        """The cells as a plain dict, for comparing states."""
+        return dict(self._slots)
+
+    # ------------------------------------------------------------ reading it
+    def positions(self) -> tuple[Pos, ...]:
+        """Occupied cells in reading order: top row first, left to right."""
+        if self._order is None:
+            self._order = tuple(sorted(self._slots))
+        return self._order
+
+    def at(self, pos: Pos) -> Slot | None:
+        """The slot at ``pos``, or None when the cell is empty."""
+        return self._slots.get(pos)
+
+    def items(self) -> Iterator[tuple[Pos, Slot]]:
+        """``(pos, slot)`` pairs in reading order."""
+        slots = self._slots
+        return ((pos, slots[pos]) for pos in self.positions())
+
+    def neighbours(self, pos: Pos) -> list[Pos]:
+        """Occupied cells sharing an edge with ``pos``."""
+        slots = self._slots
+        r, c = pos
+        return [(r + dr, c + dc) for dr, dc in STEPS if (r + dr, c + dc) in slots]
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __contains__(self, pos: object) -> bool:
+        return pos in self._slots
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shelf) and self._slots == other._slots
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def top_row(self) -> int | None:
+        return min(self._rows) if self._rows else None
+
+    @property
+    def bottom_row(self) -> int | None:
+        return max(self._rows) if self._rows else None
+
+    @property
+    def height(self) -> int:
+        """How many rows the cards span (0 for an empty shelf)."""
+        return max(self._rows) - min(self._rows) + 1 if self._rows else 0
+
+    def card_count(self) -> int:
+        """Cards that count toward the final-round trigger: one per occupied cell.
+
+        Face-down cards and artifacts count; entombed lower cards and tucked cards
+        do not (clause FINAL-05).
+        """
+        return len(self._slots)
+
+    def entombed_count(self) -> int:
+        """How many cells hold an entombed card beneath their top card."""
+        return sum(1 for slot in self._slots.values() if slot.beneath is not None)
+
+    def is_connected(self) -> bool:
+        return is_connected(self._slots)
+
+    def render(self) -> list[str]:
+        """The shelf as table-file rows (``.`` for empty cells), for messages and tests."""
+        if not self._slots:
+            return []
+        cols = [c for _, c in self._slots]
+        lo, hi = min(cols), max(cols)
+        rows = []
+        for r in range(min(self._rows), max(self._rows) + 1):
+            cells = [self._slots[(r, c)].token() if (r, c) in self._slots else "."
+                     for c in range(lo, hi + 1)]
+            rows.append("  ".join(cells))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"Shelf({' / '.join(self.render())!r})"
+
+    def check(self) -> None:
+        """Raise a ShelfError unless the shelf obeys every standing rule."""
+        if self.height > self.rules.max_rows:
+            raise TooTallError(
+                f"the shelf spans {self.height} rows; at most {self.rules.max_rows} are allowed"
+            )
+        if not self.rules.removal_may_split and not self.is_connected():
+            raise WouldSplitError("the shelf is not one connected group of cards")
+        for pos, slot in self._slots.items():
+            if slot.beneath is not None and not isinstance(slot.beneath, BookCard):
+                raise EntombError(f"only a book card can lie beneath {where(pos)}", pos=pos)
+
+    # ------------------------------------------------------------ shelving
+    def legal_positions(self) -> frozenset[Pos]:
+        """Empty cells where a new card may go.
+
+        An empty shelf accepts its first card anywhere; ``(0, 0)`` stands for that.
+        """
+        if self._legal is None:
+            if not self._slots:
+                self._legal = frozenset({(0, 0)})
+            else:
+                slots = self._slots
+                lo, hi = min(self._rows), max(self._rows)
+                top, bottom = hi - self.rules.max_rows + 1, lo + self.rules.max_rows - 1
+                legal = set()
+                for r, c in slots:
+                    for dr, dc in STEPS:
+                        cell = (r + dr, c + dc)
+                        if cell not in slots and top <= cell[0] <= bottom:
+                            legal.add(cell)
+                self._legal = frozenset(legal)
+        return self._legal
+
+    def can_shelve(self, pos: Pos) -> bool:
+        """True when a new card may go at ``pos``."""
+        return not self._slots or pos in self.legal_positions()
+
+    def shelve(self, card: Card, pos: Pos, *, face_down: bool = False) -> None:
+        """Shelve ``card`` at ``pos`` (face down for the Witch's transmogrify)."""
+        self._check_new_cell(card, pos, self._slots.keys(), self._rows)
+        if face_down and not isinstance(card, BookCard):
+            raise FlipError(f"{card} is an artifact; only book cards are shelved face down",
+                            pos=pos, card=card)
+        self._put(pos, Slot(card, face_down=face_down))
+
+    def _check_new_cell(
+        self, card: Card, pos: Pos, occupied: Iterable[Pos] | Mapping[Pos, object],
+        rows: Mapping[int, int],
+    ) -> None:
+        if pos in occupied:
+            raise OccupiedError(f"cannot shelve {card} at {where(pos)}: the cell holds a card",
+                                pos=pos, card=card)
+        if not rows:
+            return
+        r, c = pos
+        if not any((r + dr, c + dc) in occupied for dr, dc in STEPS):
+            raise NotAdjacentError(
+                f"cannot shelve {card} at {where(pos)}: no shelved card touches it along an edge",
+                pos=pos, card=card)
+        span = max(max(rows), r) - min(min(rows), r) + 1
+        if span > self.rules.max_rows:
+            raise TooTallError(
+                f"cannot shelve {card} at {where(pos)}: the shelf would span {span} rows "
+                f"(at most {self.rules.max_rows})", pos=pos, card=card)
+
+    def remove(self, pos: Pos) -> Slot:
+        """Take the visible card at ``pos`` off the shelf and return it (with its tucked cards).
+
+        A card entombed beneath stays in the cell, face down and no longer entombed.
+        """
+        slot = self._need(pos, "remove")
+        if slot.beneath is not None:
+            self._put(pos, Slot(slot.beneath, face_down=True))
+            return replace(slot, beneath=None)
+        if not self.rules.removal_may_split and not is_connected(self._slots.keys() - {pos}):
+            raise WouldSplitError(
+                f"cannot remove {slot.card} at {where(pos)}: the shelf would split in two",
+                pos=pos, card=slot.card)
+        self._take(pos)
+        return slot
+
+    # ----------------------------------------------------- Librarians Lodge
+    def swap(self, a: Pos, b: Pos) -> None:
+        """Exchange the cards of two shelf cells (each keeps what lies beneath it)."""
+        slot_a, slot_b = self._need(a, "swap"), self._need(b, "swap")
+        if a == b:
+            raise ShelfError(f"cannot swap {slot_a.card} at {where(a)} with itself", pos=a)
+        self._slots[a], self._slots[b] = slot_b, slot_a
+        self._changed()
+
+    def swap_with_hand(self, pos: Pos, card: Card) -> Slot:
+        """Put ``card`` from hand in place of the visible card at ``pos``; return the old one.
+
+        A card entombed beneath stays entombed under the new card; cards tucked under
+        an artifact leave with it.
+        """
+        slot = self._need(pos, "swap")
+        self._slots[pos] = Slot(card, beneath=slot.beneath)
+        self._changed()
+        return replace(slot, beneath=None)
+
+    def reshelve(self, src: Pos, dst: Pos) -> None:
+        """Lift the visible card at ``src`` and shelve it again at ``dst``.
+
+        Only the shelf after the move is checked (clause LOC-08-5): lifting a card
+        that joins two parts is fine if its new cell joins them again.
+        """
+        slot = self._need(src, "re-shelve")
+        if dst == src:
+            return
+        moving = replace(slot, beneath=None)
+        cells = dict(self._slots)
+        if slot.beneath is not None:
+            cells[src] = Slot(slot.beneath, face_down=True)
+        else:
+            del cells[src]
+        rows = _row_counts(cells)
+        self._check_new_cell(slot.card, dst, cells, rows)
+        cells[dst] = moving
+        if not self.rules.removal_may_split and not is_connected(cells):
+            raise WouldSplitError(
+                f"cannot move {slot.card} from {where(src)} to {where(dst)}: "
+                "the shelf would be left in two groups", pos=dst, card=slot.card)
+        self._replace_all(cells)
+
+    # ---------------------------------------------------- Shelfmasons Guild
+    def shift_run(self, row: int, first: int, last: int, distance: int) -> None:
+        """Slide the touching cards of ``row`` from column ``first`` to ``last``
+        ``distance`` cells sideways (negative = left), one cell at a time.
+
+        Every intermediate step must keep the shelf connected, and the run may not
+        pass through other cards (clauses LOC-18-1, LOC-18-2; LOC-18-3 reading (a)).
+        """
+        if first > last:
+            first, last = last, first
+        run = [(row, c) for c in range(first, last + 1)]
+        for pos in run:
+            if pos not in self._slots:
+                raise ShiftError(
+                    f"cannot shift row {row} columns {first}..{last}: {where(pos)} is empty; "
+                    "the run must be touching cards", pos=pos)
+        if distance == 0:
+            raise ShiftError("a shift must move the cards at least one cell", pos=run[0])
+        step = 1 if distance > 0 else -1
+        cells = set(self._slots)
+        lo, hi = first, last
+        for n in range(1, abs(distance) + 1):
+            ahead = (row, hi + 1) if step > 0 else (row, lo - 1)
+            if ahead in cells:
+                raise ShiftError(
+                    f"cannot shift row {row} columns {first}..{last} by {distance}: "
+                    f"{self._slots[ahead].card} at {where(ahead)} is in the way", pos=ahead)
+            behind = (row, lo) if step > 0 else (row, hi)
+            cells.discard(behind)
+            cells.add(ahead)
+            lo, hi = lo + step, hi + step
+            if not is_connected(cells):
+                raise WouldSplitError(
+                    f"cannot shift row {row} columns {first}..{last} by {distance}: "
+                    f"the shelf splits after {n} step{'s' if n > 1 else ''}", pos=run[0])
+        moved = {(row, c): self._slots[(row, c)] for c in range(first, last + 1)}
+        cells_map = {p: s for p, s in self._slots.items() if p not in moved}
+        for (r, c), slot in moved.items():
+            cells_map[(r, c + distance)] = slot
+        self._replace_all(cells_map)
+
+    # ------------------------------------------------------------ the Wizard
+    def levitate(
+        self,
+        card: Card,
+        moved: Iterable[Pos],
+        direction: str | Pos,
+        target: Pos,
+        *,
+        edition: Edition = "base",
+        face_down: bool = False,
+    ) -> None:
+        """Shift ``moved`` cards one cell in ``direction``, then shelve ``card`` at ``target``.
+
+        ``edition="base"``: the moved cards must be one group of touching cards and
+        the new card goes into any cell the shift emptied. ``"expansion"``: any cards
+        may move (one direction) and the new card must touch a moved card in a cell
+        the shift emptied. The shelf may come apart during the shift, but must obey
+        every rule once the new card is in (LIB-WIZARD-1/2, SA-WIZARD-1..3).
+        """
+        step = DIRECTIONS[direction] if isinstance(direction, str) else direction
+        if step not in STEPS:
+            raise ShiftError(f"unknown direction {direction!r}; use up, down, left or right")
+        group = set(moved)
+        if not group:
+            raise ShiftError("the Wizard must move at least one card")
+        for pos in sorted(group):
+            self._need(pos, "move")
+        if edition == "base" and not is_connected(group):
+            raise ShiftError("the base Wizard moves one group of touching cards; "
+                             f"{sorted(group)} is not one group")
+        landing = {_add(pos, step) for pos in group}
+        for pos in sorted(landing - group):
+            if pos in self._slots:
+                raise ShiftError(f"cannot shift onto {self._slots[pos].card} at {where(pos)}",
+                                 pos=pos)
+        emptied = group - landing
+        if target not in emptied:
+            raise ShiftError(
+                f"cannot shelve {card} at {where(target)}: the new card must go into a cell "
+                f"the shift emptied ({', '.join(where(p) for p in sorted(emptied))})",
+                pos=target, card=card)
+        if edition == "expansion" and not any(_add(target, s) in landing for s in STEPS):
+            raise ShiftError(f"cannot shelve {card} at {where(target)}: it must touch a moved card",
+                             pos=target, card=card)
+        cells = {p: s for p, s in self._slots.items() if p not in group}
+        for pos in group:
+            cells[_add(pos, step)] = self._slots[pos]
+        cells[target] = Slot(card, face_down=face_down)
+        rows = _row_counts(cells)
+        span = max(rows) - min(rows) + 1
+        if span > self.rules.max_rows:
+            raise TooTallError(f"cannot levitate: the shelf would span {span} rows "
+                               f"(at most {self.rules.max_rows})", pos=target, card=card)
+        if not is_connected(cells):
+            raise WouldSplitError(f"cannot levitate: with {card} at {where(target)} the shelf "
+                                  "is still in more than one group", pos=target, card=card)
+        self._replace_all(cells)
+
+    # ------------------------------------------------------------ the Mummy
+    def entomb(self, card: Card, pos: Pos, *, under: bool) -> None:
+        """Stack ``card`` on top of (``under=False``) or beneath the card at ``pos``.
+
+        The lower card of the stack is face down; a cell holds at most one card
+        beneath its top card (LIB-MUMMY-1..3).
+        """
+        slot = self._need(pos, "entomb at")
+        if slot.beneath is not None:
+            raise EntombError(
+                f"cannot entomb {card} at {where(pos)}: {slot.beneath} already lies beneath "
+                f"{slot.card}", pos=pos, card=card)
+        if under:
+            if not isinstance(card, BookCard):
+                raise EntombError(f"cannot entomb {card} beneath {slot.card}: only book cards "
+                                  "are entombed", pos=pos, card=card)
+            self._slots[pos] = replace(slot, beneath=card)
+        else:
+            if not isinstance(slot.card, BookCard):
+                raise EntombError(f"cannot entomb on top of {slot.card} at {where(pos)}: "
+                                  "an artifact cannot lie beneath", pos=pos, card=card)
+            self._slots[pos] = Slot(card, beneath=slot.card)
+        self._changed()
+
+    # ------------------------------------------------------- flips and tucks
+    def flip(self, pos: Pos) -> None:
+        """Turn the visible book card at ``pos`` face down."""
+        slot = self._need(pos, "flip")
+        if isinstance(slot.card, ArtifactCard):
+            raise FlipError(f"cannot flip {slot.card} at {where(pos)}: artifacts are not flipped",
+                            pos=pos, card=slot.card)
+        if slot.face_down:
+            raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
+                            pos=pos, card=slot.card)
+        self._slots[pos] = replace(slot, face_down=True)
+        self._changed()
+
+    def tuck(self, pos: Pos, cards: Iterable[Card]) -> None:
+        """Tuck ``cards`` beneath the artifact at ``pos``."""
+        slot = self._need(pos, "tuck under")
+        if not isinstance(slot.card, ArtifactCard):
+            raise TuckError(f"cannot tuck cards under {slot.card} at {where(pos)}: "
+                            "it is not an artifact", pos=pos, card=slot.card)
+        self._slots[pos] = replace(slot, tucked=slot.tucked + tuple(cards))
+        self._changed()
+
+    # ------------------------------------------------------------ internals
+    def _need(self, pos: Pos, verb: str) -> Slot:
+        slot = self._slots.get(pos)
+        if slot is None:
+            raise EmptyCellError(f"cannot {verb} {where(pos)}: the cell is empty", pos=pos)
+        return slot
+
+    def _put(self, pos: Pos, slot: Slot) -> None:
+        if pos not in self._slots:
+            self._rows[pos[0]] = self._rows.get(pos[0], 0) + 1
+        self._slots[pos] = slot
+        self._changed()
+
+    def _take(self, pos: Pos) -> None:
+        del self._slots[pos]
+        row = pos[0]
+        if self._rows[row] == 1:
+            del self._rows[row]
+        else:
+            self._rows[row] -= 1
+        self._changed()
+
+    def _replace_all(self, cells: dict[Pos, Slot]) -> None:
+        self._slots = cells
+        self._rows = _row_counts(cells)
+        self._changed()
+
+    def _changed(self) -> None:
+        self._legal = None
+        self._order = None
+
+
+def _row_counts(cells: Iterable[Pos]) -> dict[int, int]:
+    rows: dict[int, int] = {}
+    for r, _ in cells:
+        rows[r] = rows.get(r, 0) + 1
+    return rows
