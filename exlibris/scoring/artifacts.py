@@ -1,0 +1,149 @@
+"""Artifact ids, and the one door through which artifact points are computed.
+
+End-of-game points come from content: ``content/artifacts/<id>.yaml`` holds a
+``score:`` expression in the effect language, compiled by
+``exlibris.dsl.compile_score``. No artifact has Python code of its own here.
+
+Ids follow the table format's rule, with punctuation settled as follows: lower
+case; apostrophes (straight or curly) are dropped; a leading "The" or "A" is
+dropped; every other run of characters that are not letters or digits (spaces,
+commas, hyphens) becomes one hyphen. So "Bjuildnir, Automagical Hammer" is
+``bjuildnir-automagical-hammer`` and "The Sizable Scroll of Sh'ar-Menn" is
+``sizable-scroll-of-shar-menn``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from exlibris import paths
+from exlibris.model.cards import ArtifactCard
+from exlibris.model.shelf import Pos, Shelf
+
+ARTIFACT_GLOSSARY: tuple[tuple[str, str], ...] = (
+    ("The Alliterative Alligator", "ongoing"),
+    ("The Bejeweled Skull of Turpitude", "end-of-game"),
+    ("Bjuildnir, Automagical Hammer", "ongoing"),
+    ("The Categorical Gauntlet", "end-of-game"),
+    ("The Clockwork Autoshelver", "ongoing"),
+    ("The Drawer of Ruined Runeography", "end-of-game"),
+    ("The Foul Vowel Towel", "end-of-game"),
+    ("The Forbidden Mask of Foresight", "ongoing"),
+    ("The Hungry Void of Nothingness", "end-of-game"),
+    ("A Little Place Like Home", "ongoing"),
+    ("The Magnificent Magnifiers", "ongoing"),
+    ("The Mystical Crystal See-All Ball", "end-of-game"),
+    ("The Necromonkey's Paw", "ongoing"),
+    ("Pandorka's Blocks", "end-of-game"),
+    ("The Phoenix Feather Quill", "end-of-game"),
+    ("The Sands of Our Fathers", "end-of-game"),
+    ("The Sizable Scroll of Sh'ar-Menn", "end-of-game"),
+    ("Vessel of Wand Storage", "end-of-game"),
+)
+"""The 18 artifacts of the expansion glossary, each with whether it scores at the end
+(the Crystal Ball is also ongoing). Used only when ``content/artifacts`` is empty."""
+
+_APOSTROPHES = re.compile(r"['\u2019\u2018`]")
+_SEPARATORS = re.compile(r"[^a-z0-9]+")
+_ARTICLE = re.compile(r"^(the|a)\s+", re.IGNORECASE)
+
+
+def artifact_slug(name: str) -> str:
+    """The id of an artifact named ``name`` (see the module docstring for the rule)."""
+    text = _ARTICLE.sub("", name.strip())
+    text = _APOSTROPHES.sub("", text.lower())
+    return _SEPARATORS.sub("-", text).strip("-")
+
+
+FALLBACK_ARTIFACTS: dict[str, str] = {artifact_slug(n): t for n, t in ARTIFACT_GLOSSARY}
+"""Artifact id -> timing, from the glossary: the one fallback list."""
+
+
+def artifacts_dir() -> Path:
+    return paths.content_dir() / "artifacts"
+
+
+def known_artifact_ids() -> tuple[str, ...]:
+    """Artifact ids: one per ``content/artifacts/<id>.yaml``, else the glossary's."""
+    folder = artifacts_dir()
+    found = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    return tuple(found) if found else tuple(sorted(FALLBACK_ARTIFACTS))
+
+
+class ArtifactScoringError(Exception):
+    """An artifact's end-of-game points cannot be computed (content or language missing)."""
+
+    code = "score/artifact-unavailable"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreEnv:
+    """What a ``score:`` expression sees: the shelf, the scored artifact's cell, the rules."""
+
+    shelf: Shelf
+    this: Pos
+    rules: Any = None
+
+
+ScoreFn = Callable[[ScoreEnv], int]
+ArtifactPoints = Callable[[Shelf, Pos, str, Any], int]
+
+
+def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None) -> int:
+    """End-of-game points of the artifact ``artifact_id`` at ``pos`` (0 for ongoing ones)."""
+    score = _score_fn(artifact_id)
+    return 0 if score is None else int(score(ScoreEnv(shelf, pos, rules)))
+
+
+def shelf_artifact_points(
+    shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points
+) -> int:
+    """B6/B7: the sum of ``points`` over every artifact on ``shelf``."""
+    total = 0
+    for pos, slot in shelf.items():
+        if isinstance(slot.card, ArtifactCard):
+            total += points(shelf, pos, slot.card.artifact_id, rules)
+    return total
+
+
+@cache
+def _score_fn(artifact_id: str) -> ScoreFn | None:
+    path = artifacts_dir() / f"{artifact_id}.yaml"
+    if not path.is_file():
+        if FALLBACK_ARTIFACTS.get(artifact_id) == "ongoing":
+            return None
+        raise ArtifactScoringError(
+            f"cannot score artifact {artifact_id!r}: its content file "
+            f"content/artifacts/{artifact_id}.yaml is missing")
+    from exlibris.yamlsafe import load_yaml_file
+
+    loaded = load_yaml_file(path)
+    found = _score_source(loaded.data)
+    if found is None:
+        return None
+    source, key_path = found
+    try:
+        from exlibris.dsl import compile_score  # type: ignore[attr-defined]
+    except ImportError:
+        raise ArtifactScoringError(
+            f"cannot score artifact {artifact_id!r}: the effect language "
+            "(exlibris.dsl.compile_score) is not available") from None
+    line, _ = loaded.content_position(key_path)
+    return compile_score(source, file=str(path), line=line)
+
+
+def _score_source(data: Any) -> tuple[str, tuple[str | int, ...]] | None:
+    """The ``score:`` source of a content entry and its key path: top level or an ability's."""
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("score"), str):
+        return data["score"], ("score",)
+    for i, ability in enumerate(data.get("abilities") or []):
+        if isinstance(ability, dict) and isinstance(ability.get("score"), str):
+            return ability["score"], ("abilities", i, "score")
+    return None

@@ -1,0 +1,245 @@
+"""``--best-flips``: the voluntary flips that maximise one player's own total.
+
+Whatever a player flips, the cards left face up after A1 form an increasing
+sequence in reading order, and every increasing sequence can be reached (flip
+everything else). The total depends only on which cards end face down, so the
+search runs over increasing sequences instead of all 2^n flip sets:
+
+* A dynamic programme walks the face-up book cards in reading order. A state is
+  the last card kept face up, the tally so far, which cells next to an artifact
+  were flipped, and how many flips were voluntary. Each card is kept (if it
+  follows the last kept card) or flipped; a flip is voluntary only where A1 would
+  have kept the card.
+* Two states with the same last card and the same flipped cells next to artifacts
+  face the same future. One whose tally is at least as good in every category
+  that helps (and no worse in the ones that hurt) with no more voluntary flips
+  dominates the other, which is dropped. Which direction helps comes from the
+  rules: focus, prominent and variety categories help, banned books hurt.
+* Surviving end states are scored by the real inspection (B6 included), the
+  others' figures held fixed. The best total wins; ties go to fewer flips.
+
+This is exact when artifacts' points depend only on the faces of the cards next
+to them (every adjacency artifact and the Hungry Void) and the state count stays
+under ``beam``; past it, the states with the best partial score are kept and the
+answer is marked inexact. Tests compare it with brute force on small shelves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard
+from exlibris.model.shelf import STEPS, Pos, Shelf
+from exlibris.scoring import steps
+from exlibris.scoring.artifacts import ArtifactPoints, artifact_points
+from exlibris.scoring.inspection import Form, Inspection, inspect_player
+
+DEFAULT_BEAM = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class BestFlips:
+    """One player's best voluntary flips, the total they reach and the gain."""
+
+    name: str
+    positions: tuple[Pos, ...]
+    cards: tuple[str, ...]
+    total: int
+    gain: int
+    exact: bool = True
+
+
+class OwnTotal:
+    """A player's total for any shelf of theirs, the rest of the table held fixed."""
+
+    def __init__(self, inspection: Inspection, index: int, points: ArtifactPoints) -> None:
+        self.inspection = inspection
+        self.index = index
+        self.points = points
+        self.player = inspection.table.players[index]
+        prominent = inspection.table.prominent
+        self.counts = [form.tally[prominent] for form in inspection.forms]
+        library = inspection.public_library
+        self.library_count = library.tally[prominent] if library is not None else None
+
+    def award(self, count: int) -> int:
+        rules = self.inspection.rules
+        if self.library_count is not None:
+            return steps.b2_solo(count, self.library_count, rules)[0]
+        counts = list(self.counts)
+        counts[self.index] = count
+        return steps.b2_prominent(counts, rules)[self.index]
+
+    def form(self, shelf: Shelf) -> Form:
+        player = replace(self.player, shelf=shelf)
+        form = inspect_player(player, self.inspection.table, self.inspection.rules, self.points)
+        return replace(form, prominent=self.award(form.tally[self.inspection.table.prominent]))
+
+    def total(self, shelf: Shelf) -> int:
+        return self.form(shelf).total
+
+    def partial(self, tally: tuple[int, ...]) -> int:
+        """The flip-dependent figures a tally alone decides (B2 to B5), for the beam."""
+        table, rules = self.inspection.table, self.inspection.rules
+        counts = dict(zip(CATEGORY_CODES, tally, strict=True))
+        return (self.award(counts[table.prominent]) + steps.b3_banned(counts, table.banned, rules)
+                + steps.b4_variety(counts, table.banned, rules)
+                + steps.b5_focus(counts, self.player.focus, rules))
+
+
+def directions(inspection: Inspection, focus: str) -> list[int | None]:
+    """Per category: +1 if more books never lower the total, -1 if they never raise it,
+    0 if they do not matter, None if it depends (then states must match exactly)."""
+    table, rules = inspection.table, inspection.rules
+    awards_fall = all(a >= b for a, b in zip(rules.awards, rules.awards[1:], strict=False))
+    variety = set(steps.variety_categories(table.banned))
+    result: list[int | None] = []
+    for code in CATEGORY_CODES:
+        linear = rules.focus_per_book if code == focus else 0
+        if code == table.banned and rules.banned_books:
+            linear += rules.banned_per_book
+        signs = {(linear > 0) - (linear < 0)}
+        if code in variety:
+            signs.add((rules.variety_per_book > 0) - (rules.variety_per_book < 0))
+        if code == table.prominent:
+            signs.add(1 if awards_fall else 2)
+        signs.discard(0)
+        result.append(signs.pop() if len(signs) == 1 and signs <= {1, -1} else
+                      (0 if not signs else None))
+    return result
+
+
+def _face_up_books(shelf: Shelf) -> list[tuple[Pos, BookCard]]:
+    return [(pos, slot.face_up_book) for pos, slot in shelf.items()
+            if slot.face_up_book is not None]
+
+
+def _near_artifacts(shelf: Shelf) -> set[Pos]:
+    cells: set[Pos] = set()
+    for pos, slot in shelf.items():
+        if isinstance(slot.card, ArtifactCard):
+            cells.update((pos[0] + dr, pos[1] + dc) for dr, dc in STEPS)
+    return cells
+
+
+def best_flips(
+    inspection: Inspection,
+    index: int,
+    *,
+    points: ArtifactPoints = artifact_points,
+    beam: int = DEFAULT_BEAM,
+) -> BestFlips:
+    """The voluntary flips that maximise player ``index``'s own total."""
+    own = OwnTotal(inspection, index, points)
+    shelf = own.player.shelf
+    cards = _face_up_books(shelf)
+    near = _near_artifacts(shelf)
+    bit = {pos: 1 << i for i, (pos, _) in enumerate(cards) if pos in near}
+    signs = directions(inspection, own.player.focus)
+    keep = [i for i, s in enumerate(signs) if s != 0]
+
+    # state key: (last kept index or -1, projected tally, flipped-near-artifact bits)
+    # value: (full tally, voluntary flip count, flip mask over ``cards``)
+    zero = (0,) * len(CATEGORY_CODES)
+    states: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], int, int]] = {
+        (-1, tuple(zero[i] for i in keep), 0): (zero, 0, 0)}
+    exact = True
+    for i, (pos, card) in enumerate(cards):
+        add = tuple(card.books.count(code) for code in CATEGORY_CODES)
+        nxt: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], int, int]] = {}
+        for (last, _, bits), (tally, voluntary, mask) in states.items():
+            follows = last < 0 or card.follows(cards[last][1])
+            if follows:
+                kept = tuple(a + b for a, b in zip(tally, add, strict=True))
+                _offer(nxt, (i, tuple(kept[k] for k in keep), bits), (kept, voluntary, mask))
+            flipped = (last, tuple(tally[k] for k in keep), bits | bit.get(pos, 0))
+            _offer(nxt, flipped, (tally, voluntary + follows, mask | 1 << i))
+        states = _prune(nxt, [signs[k] for k in keep])
+        if len(states) > beam:
+            exact = False
+            ranked = sorted(states.items(), key=lambda kv: (-own.partial(kv[1][0]), kv[1][1]))
+            states = dict(ranked[:beam])
+
+    baseline = own.inspection.forms[index].total
+    best: tuple[int, int, tuple[Pos, ...]] = (baseline, 0, ())
+    for (_, _, _), (_, voluntary, mask) in states.items():
+        if voluntary == 0:
+            continue
+        chosen = tuple(pos for j, (pos, _) in enumerate(cards) if mask >> j & 1)
+        flips = _voluntary(cards, set(chosen))
+        total = own.total(steps.with_flips(shelf, flips))
+        if (total, -len(flips)) > (best[0], -best[1]):
+            best = (total, len(flips), tuple(flips))
+    total, _, flips = best
+    names = tuple(shelf.at(pos).card.name for pos in flips)  # type: ignore[union-attr]
+    return BestFlips(own.player.name, flips, names, total, total - baseline, exact)
+
+
+def _voluntary(cards: list[tuple[Pos, BookCard]], down: set[Pos]) -> list[Pos]:
+    """The fewest voluntary flips that leave exactly ``down`` face down after A1."""
+    last: BookCard | None = None
+    flips = []
+    for pos, card in cards:
+        follows = last is None or card.follows(last)
+        if pos in down:
+            if follows:
+                flips.append(pos)
+        else:
+            last = card
+    return flips
+
+
+def _offer(states: dict, key: tuple, value: tuple) -> None:
+    old = states.get(key)
+    if old is None or value[1] < old[1]:
+        states[key] = value
+
+
+def _prune(states: dict, signs: list[int | None]) -> dict:
+    """Drop states dominated by another with the same last card and near-artifact flips."""
+    groups: dict[tuple[int, int], list[tuple[tuple, tuple]]] = {}
+    for key, value in states.items():
+        groups.setdefault((key[0], key[2]), []).append((key, value))
+    kept = {}
+    for members in groups.values():
+        if len(members) == 1:
+            kept[members[0][0]] = members[0][1]
+            continue
+        for key, value in members:
+            if not any(okey is not key and _dominates(okey[1], ovalue[1], key[1], value[1], signs)
+                       for okey, ovalue in members):
+                kept[key] = value
+    return kept
+
+
+def _dominates(a: tuple[int, ...], a_flips: int, b: tuple[int, ...], b_flips: int,
+               signs: list[int | None]) -> bool:
+    if a == b or a_flips > b_flips:
+        return False
+    for x, y, sign in zip(a, b, signs, strict=True):
+        if (sign == 1 and x < y) or (sign == -1 and x > y) or (sign is None and x != y):
+            return False
+    return True
+
+
+def brute_force_best_flips(
+    inspection: Inspection, index: int, *, points: ArtifactPoints = artifact_points
+) -> tuple[int, int]:
+    """Best (total, fewest flips) by trying every flip set: the reference for small shelves."""
+    own = OwnTotal(inspection, index, points)
+    shelf = own.player.shelf
+    cards = [pos for pos, _ in _face_up_books(shelf)]
+    best = (own.inspection.forms[index].total, 0)
+    for size in range(1, len(cards) + 1):
+        for flips in _subsets(cards, size):
+            total = own.total(steps.with_flips(shelf, flips))
+            if total > best[0]:
+                best = (total, size)
+    return best
+
+
+def _subsets(cards: list[Pos], size: int) -> Iterator[tuple[Pos, ...]]:
+    return combinations(cards, size)
+

@@ -1,0 +1,190 @@
+"""The whole inspection: a table in, one form per player and the ranking out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from exlibris.model.cards import BookCard
+from exlibris.model.shelf import Shelf
+from exlibris.scoring import steps
+from exlibris.scoring.artifacts import ArtifactPoints, artifact_points, shelf_artifact_points
+from exlibris.scoring.settings import ScoringRules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTable:
+    """One player at the end of the game: shelf as laid out, focus, cards in hand."""
+
+    name: str
+    focus: str
+    shelf: Shelf
+    hand: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PublicLibrary:
+    """The solo opponent: the discard pile, its focus, volunteers and donated artifacts."""
+
+    focus: str
+    cards: tuple[BookCard, ...] = ()
+    volunteers: int = 0
+    artifacts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """An end-of-game table, as a table file describes it."""
+
+    players: tuple[PlayerTable, ...]
+    prominent: str
+    banned: str | None
+    variant: str = "standard"
+    difficulty: int = 0
+    public_library: PublicLibrary | None = None
+
+    @property
+    def solo(self) -> bool:
+        return self.public_library is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """One column of the inspection form."""
+
+    name: str
+    tally: dict[str, int]
+    flipped: tuple[str, ...] = ()
+    stability: int = 0
+    entombed: int = 0
+    prominent: int = 0
+    banned: int = 0
+    variety: int = 0
+    focus: int = 0
+    artifacts: int = 0
+    volunteers: int = 0
+    hand: int = 0
+    banned_books: int = 0
+    flipped_at: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+
+    @property
+    def books(self) -> int:
+        return sum(self.tally.values())
+
+    @property
+    def total(self) -> int:
+        return (self.stability + self.entombed + self.prominent + self.banned + self.variety
+                + self.focus + self.artifacts + self.volunteers)
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """The filled-in form: every player's column, the ranking and the winners."""
+
+    table: Table
+    rules: ScoringRules
+    forms: tuple[Form, ...]
+    ranking: tuple[str, ...]
+    winners: tuple[str, ...]
+    public_library: Form | None = None
+
+    @property
+    def win(self) -> bool | None:
+        """Solo only: the player's total exceeds the public library's (SOLO-02)."""
+        if self.public_library is None:
+            return None
+        return self.forms[0].total > self.public_library.total
+
+
+def inspect_player(
+    player: PlayerTable, table: Table, rules: ScoringRules,
+    points: ArtifactPoints = artifact_points,
+) -> Form:
+    """Every step of one player's column except B2, which depends on the others."""
+    flips = steps.a1_alphabetical(player.shelf)
+    shelf = steps.with_flips(player.shelf, flips)
+    tally = steps.a2_tally(shelf)
+    return Form(
+        name=player.name,
+        tally=tally,
+        flipped=tuple(player.shelf.at(pos).card.name for pos in flips),  # type: ignore[union-attr]
+        flipped_at=tuple(flips),
+        stability=steps.b1_stability(shelf, rules),
+        entombed=steps.entombed_points(shelf, rules),
+        banned=steps.b3_banned(tally, table.banned, rules),
+        variety=steps.b4_variety(tally, table.banned, rules),
+        focus=steps.b5_focus(tally, player.focus, rules),
+        artifacts=shelf_artifact_points(shelf, rules, points),
+        hand=player.hand,
+        banned_books=steps.banned_books(tally, table.banned, rules),
+    )
+
+
+def inspect_library(library: PublicLibrary, table: Table, rules: ScoringRules) -> Form:
+    """The public library's column: no A1, no B1; volunteers and donations at the
+    difficulty level each (SOLO-20..25, EXP-SOLO-16..18)."""
+    tally = steps.tally_cards(library.cards)
+    return Form(
+        name="public library",
+        tally=tally,
+        banned=steps.b3_banned(tally, table.banned, rules),
+        variety=steps.b4_variety(tally, table.banned, rules),
+        focus=steps.b5_focus(tally, library.focus, rules),
+        volunteers=steps.solo_volunteers(library.volunteers, table.difficulty),
+        artifacts=steps.solo_donations(library.artifacts, table.difficulty),
+        banned_books=steps.banned_books(tally, table.banned, rules),
+    )
+
+
+def prominent_awards(
+    forms: Sequence[Form], library: Form | None, prominent: str, rules: ScoringRules
+) -> tuple[list[int], int]:
+    """B2 for every player (and the public library in solo)."""
+    counts = [form.tally[prominent] for form in forms]
+    if library is None:
+        return steps.b2_prominent(counts, rules), 0
+    mine, theirs = steps.b2_solo(counts[0], library.tally[prominent], rules)
+    return [mine], theirs
+
+
+def rank(forms: Sequence[Form], rules: ScoringRules) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Players best first after the tiebreakers, and the winners (several only when a
+    tie survives every tiebreaker, SCORE-TIE-3). Seat order settles the listing of a
+    tie that nothing breaks."""
+    keys = [rank_key(form, rules) for form in forms]
+    order = sorted(range(len(forms)), key=lambda i: keys[i])
+    ranking = tuple(forms[i].name for i in order)
+    if not order:
+        return ranking, ()
+    best = keys[order[0]]
+    return ranking, tuple(forms[i].name for i in order if keys[i] == best)
+
+
+def rank_key(form: Form, rules: ScoringRules) -> tuple[int, ...]:
+    """Sort key: highest total, then the tiebreakers in the rules' order (SCORE-TIE-1)."""
+    key = [-form.total]
+    for name in rules.tiebreakers:
+        if name == "books":
+            key.append(-form.books)  # books on face-up shelf cards (SCORE-TIE-2 reading a)
+        elif name == "hand":
+            key.append(form.hand)
+        elif name == "banned":
+            key.append(form.banned_books)
+    return tuple(key)
+
+
+def inspect_table(
+    table: Table, rules: ScoringRules, points: ArtifactPoints = artifact_points
+) -> Inspection:
+    """Run the whole form on ``table``."""
+    forms = [inspect_player(p, table, rules, points) for p in table.players]
+    library = (inspect_library(table.public_library, table, rules)
+               if table.public_library is not None else None)
+    awards, library_award = prominent_awards(forms, library, table.prominent, rules)
+    forms = [replace(form, prominent=award) for form, award in zip(forms, awards, strict=True)]
+    if library is not None:
+        library = replace(library, prominent=library_award)
+    ranking, winners = rank(forms, rules)
+    if library is not None and forms[0].total <= library.total:
+        winners = ()
+    return Inspection(table, rules, tuple(forms), ranking, winners, library)
