@@ -1,0 +1,218 @@
+"""The typed syntax tree of the effect language. Every node knows its line and
+column in the source text (1-based)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(slots=True)
+class Node:
+    line: int = field(default=1, kw_only=True, compare=False)
+    col: int = field(default=1, kw_only=True, compare=False)
+
+
+# ---- expressions ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Expr(Node):
+    pass
+
+
+@dataclass(slots=True)
+class Num(Expr):
+    value: int
+
+
+@dataclass(slots=True)
+class Str(Expr):
+    value: str
+
+
+@dataclass(slots=True)
+class Bool(Expr):
+    value: bool
+
+
+@dataclass(slots=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(slots=True)
+class Ref(Expr):
+    """``@some-id``: a category, location, assistant or artifact."""
+
+    id: str
+
+
+@dataclass(slots=True)
+class ListExpr(Expr):
+    items: list[Expr]
+
+
+@dataclass(slots=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+AmountKind = Literal["exact", "any", "all", "up_to", "at_least"]
+
+
+@dataclass(slots=True)
+class Amount(Expr):
+    """How many cards a verb moves: exactly, any, all, up to N, at least N."""
+
+    kind: AmountKind
+    value: Expr | None = None
+
+
+@dataclass(slots=True)
+class Arg(Node):
+    name: str | None
+    value: Expr
+
+
+@dataclass(slots=True)
+class Call(Expr):
+    func: str
+    args: list[Arg]
+
+    def positional(self) -> list[Expr]:
+        return [a.value for a in self.args if a.name is None]
+
+    def keywords(self) -> dict[str, Expr]:
+        return {a.name: a.value for a in self.args if a.name is not None}
+
+
+@dataclass(slots=True)
+class BinOp(Expr):
+    op: str  # + - * / == != < <= > >= and or | in notin
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(slots=True)
+class Neg(Expr):
+    operand: Expr
+
+
+@dataclass(slots=True)
+class Where(Expr):
+    """``source where condition``; the condition names each element ``it``."""
+
+    source: Expr
+    condition: Expr
+
+
+# ---- statements ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Stmt(Node):
+    pass
+
+
+@dataclass(slots=True)
+class Assign(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(slots=True)
+class Do(Stmt):
+    """A verb (or function) call used as a statement."""
+
+    call: Call
+
+
+@dataclass(slots=True)
+class May(Stmt):
+    """Optional steps: the acting player decides whether to do them."""
+
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class Require(Stmt):
+    condition: Expr
+
+
+@dataclass(slots=True)
+class Stop(Stmt):
+    pass
+
+
+@dataclass(slots=True)
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    orelse: list[Stmt]
+
+
+@dataclass(slots=True)
+class ForEach(Stmt):
+    var: str
+    iterable: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class Repeat(Stmt):
+    count: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class As(Stmt):
+    """The body is done by another player."""
+
+    player: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class Option(Node):
+    label: str
+    guard: Expr | None
+    body: list[Stmt]
+
+
+@dataclass(slots=True)
+class Choose(Stmt):
+    chooser: Expr | None
+    options: list[Option]
+
+
+@dataclass(slots=True)
+class Program(Node):
+    body: list[Stmt]
+
+
+# ---- triggers and placement rules ------------------------------------------------
+
+TriggerMode = Literal["on", "after", "before", "instead", "modify"]
+
+
+@dataclass(slots=True)
+class Trigger(Node):
+    mode: TriggerMode
+    event: str
+    subject: str | None = None
+    place: str | None = None
+    once_per_turn: bool = False
+    during: str | None = None
+    condition: Expr | None = None
+
+
+@dataclass(slots=True)
+class PlacementRule(Node):
+    kind: Literal["deny", "allow", "share"]
+    condition: Expr

@@ -1,0 +1,391 @@
+"""Static checks of effect-language source before anything runs.
+
+Unknown verbs, functions, names, attributes and ``@ids`` get a "did you mean";
+arguments are checked against the vocabulary's signatures; verbs may not appear
+where only a value is wanted; triggers must fit their ability's timing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from exlibris.dsl import ast
+from exlibris.dsl import vocabulary as vocab
+from exlibris.dsl.errors import DslError
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The ids an ``@id`` may name, by kind (category, location, assistant, artifact...)."""
+
+    ids: Mapping[str, str] = field(default_factory=dict)
+
+    def kind_of(self, ref: str) -> str | None:
+        return self.ids.get(ref)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest choice, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_REF_TYPES = {"category": "category", "location": "location", "assistant": "any",
+              "artifact": "any", "library": "any"}
+
+
+class Checker:
+    """Checks one piece of source; problems accumulate in ``errors``."""
+
+    def __init__(self, names: Mapping[str, str], catalog: Catalog, *, verbs_allowed: bool):
+        self.scope: dict[str, str] = dict(names)
+        self.catalog = catalog
+        self.verbs_allowed = verbs_allowed
+        self.errors: list[DslError] = []
+
+    def fail(self, node: ast.Node, code: str, message: str) -> None:
+        self.errors.append(DslError(code, message, node.line, node.col))
+
+    # ---- statements ------------------------------------------------------------------------
+
+    def block(self, body: list[ast.Stmt]) -> None:
+        for stmt in body:
+            self.stmt(stmt)
+
+    def stmt(self, stmt: ast.Stmt) -> None:
+        match stmt:
+            case ast.Assign(name=name, value=value):
+                if name in vocab.GLOBAL_NAMES or name in ("it",):
+                    self.fail(stmt, "dsl/reserved-name", f"{name!r} is a built-in name; "
+                              "choose another name")
+                self.scope[name] = self.expr(value)
+            case ast.Do(call=call):
+                self.expr(call)
+            case ast.May(body=body):
+                self.block(body)
+            case ast.Require(condition=cond):
+                self.condition(cond)
+            case ast.Stop():
+                pass
+            case ast.If(branches=branches, orelse=orelse):
+                for cond, body in branches:
+                    self.condition(cond)
+                    self.block(body)
+                self.block(orelse)
+            case ast.ForEach(var=var, iterable=iterable, body=body):
+                kind = self.expr(iterable)
+                self.scope[var] = vocab.element_of(kind)
+                self.block(body)
+            case ast.Repeat(count=count, body=body):
+                self.expect(count, "int", "the repeat count")
+                self.block(body)
+            case ast.As(player=player, body=body):
+                self.expect(player, "player", "'as'")
+                self.block(body)
+            case ast.Choose(chooser=chooser, options=options):
+                if chooser is not None:
+                    self.expect(chooser, "player", "'choose one by'")
+                seen: set[str] = set()
+                for option in options:
+                    if option.label in seen:
+                        self.fail(option, "dsl/duplicate-option",
+                                  f"two options are labelled {option.label!r}")
+                    seen.add(option.label)
+                    if option.guard is not None:
+                        self.condition(option.guard)
+                    self.block(option.body)
+
+    def condition(self, cond: ast.Expr) -> None:
+        kind = self.expr(cond)
+        if kind not in ("bool", "any"):
+            self.fail(cond, "dsl/condition-type",
+                      f"a condition must be true or false, not {_a(kind)}; "
+                      "compare it, e.g. count(...) > 0")
+
+    def expect(self, expr: ast.Expr, wanted: str, where: str) -> str:
+        kind = self.expr(expr)
+        if not vocab.accepts(wanted, kind):
+            self.fail(expr, "dsl/arg-kind", f"{where} wants {_a(wanted)}, not {_a(kind)}")
+        return kind
+
+    # ---- expressions ------------------------------------------------------------------------
+
+    def expr(self, expr: ast.Expr) -> str:
+        match expr:
+            case ast.Num():
+                return "int"
+            case ast.Str():
+                return "str"
+            case ast.Bool():
+                return "bool"
+            case ast.Name(id=name):
+                if name in self.scope:
+                    return self.scope[name]
+                choices = list(self.scope)
+                self.fail(expr, "dsl/unknown-name",
+                          f"unknown name {name!r}{did_you_mean(name, choices)}")
+                return "any"
+            case ast.Ref(id=ref):
+                kind = self.catalog.kind_of(ref)
+                if kind is None:
+                    if self.catalog.ids:
+                        hint = did_you_mean(ref, self.catalog.ids)
+                        self.fail(expr, "dsl/unknown-id", f"unknown id '@{ref}'{hint}")
+                    return "any"
+                return _REF_TYPES.get(kind, "any")
+            case ast.ListExpr(items=items):
+                kinds = {self.expr(item) for item in items}
+                if len(kinds) == 1:
+                    (kind,) = kinds
+                    return vocab.PLURAL.get(kind, kind)
+                return "any"
+            case ast.Amount():
+                self.fail(expr, "dsl/amount-misplaced",
+                          "amounts (any, all, up to, at least) go first in a verb's arguments")
+                return "any"
+            case ast.Attr(obj=obj, name=name):
+                return self.attribute(expr, self.expr(obj), name)
+            case ast.Call():
+                return self.call(expr)
+            case ast.BinOp(op=op, left=left, right=right):
+                return self.binop(expr, op, left, right)
+            case ast.Not(operand=operand):
+                self.condition(operand)
+                return "bool"
+            case ast.Neg(operand=operand):
+                self.expect(operand, "int", "'-'")
+                return "int"
+            case ast.Where(source=source, condition=cond):
+                kind = self.expr(source)
+                saved = self.scope.get("it")
+                self.scope["it"] = vocab.element_of(kind)
+                self.condition(cond)
+                _restore(self.scope, "it", saved)
+                return "cards" if kind == "zone" else kind
+        return "any"
+
+    def binop(self, node: ast.BinOp, op: str, left: ast.Expr, right: ast.Expr) -> str:
+        if op in ("and", "or"):
+            self.condition(left)
+            self.condition(right)
+            return "bool"
+        if op in ("+", "-", "*", "/"):
+            lk, rk = self.expr(left), self.expr(right)
+            if op == "+" and (lk in vocab.SINGULAR or lk == "zone") and rk != "int":
+                return "cards" if lk == "zone" else lk  # joining lists
+            for side, kind in ((left, lk), (right, rk)):
+                if not vocab.accepts("int", kind):
+                    self.fail(side, "dsl/arg-kind", f"'{op}' works on numbers, not {_a(kind)}")
+            return "int"
+        if op == "|":
+            lk, rk = self.expr(left), self.expr(right)
+            return "cards" if "zone" in (lk, rk) or "cards" in (lk, rk) else lk
+        self.expr(left)
+        self.expr(right)
+        return "bool"
+
+    def attribute(self, node: ast.Attr, kind: str, name: str) -> str:
+        if kind == "any":
+            return "any"
+        plural = kind in vocab.SINGULAR and kind not in vocab.ATTRIBUTES
+        base = vocab.SINGULAR[kind] if plural else kind
+        table = vocab.ATTRIBUTES.get(base)
+        if table is None:
+            self.fail(node, "dsl/unknown-attribute", f"{_a(kind)} has no attributes")
+            return "any"
+        if name not in table:
+            self.fail(node, "dsl/unknown-attribute",
+                      f"{_a(base)} has no attribute {name!r}{did_you_mean(name, table)}")
+            return "any"
+        result = table[name]
+        return vocab.PLURAL.get(result, result) if plural else result
+
+    def call(self, call: ast.Call) -> str:
+        name = call.func
+        sig = vocab.FUNCTIONS.get(name)
+        if sig is None:
+            sig = vocab.VERBS.get(name)
+            if sig is not None and not self.verbs_allowed:
+                self.fail(call, "dsl/verb-in-expression",
+                          f"{name!r} changes the game and cannot be used here, where only a "
+                          "value is computed")
+        if sig is None:
+            known = list(vocab.FUNCTIONS) + list(vocab.VERBS)
+            self.fail(call, "dsl/unknown-verb",
+                      f"unknown verb or function {name!r}{did_you_mean(name, known)}")
+            for arg in call.args:
+                if not isinstance(arg.value, ast.Amount):
+                    self.expr(arg.value)
+            return "any"
+        return self.arguments(call, sig)
+
+    def arguments(self, call: ast.Call, sig: vocab.Signature) -> str:
+        positional = [a for a in call.args if a.name is None]
+        keywords = [a for a in call.args if a.name is not None]
+        if not sig.variadic and len(positional) > len(sig.params):
+            self.fail(positional[len(sig.params)], "dsl/too-many-args",
+                      f"{call.func}() takes {_count(len(sig.params), 'positional argument')}")
+        if len(positional) < sig.min_args:
+            self.fail(call, "dsl/missing-arg",
+                      f"{call.func}() needs {_count(sig.min_args, 'positional argument')}")
+        kinds: list[str] = []
+        for i, arg in enumerate(positional):
+            wanted = sig.params[min(i, len(sig.params) - 1)] if sig.params else "any"
+            if isinstance(arg.value, ast.Amount):
+                if wanted != "amount":
+                    self.fail(arg, "dsl/amount-misplaced",
+                              f"{call.func}() does not take an amount like "
+                              f"'{_amount_words(arg.value)}'")
+                elif arg.value.value is not None:
+                    self.expect(arg.value.value, "int", "an amount")
+                kinds.append("int")
+                continue
+            if wanted == "amount":
+                kinds.append(self.expect(arg.value, "int", f"{call.func}()'s amount"))
+            else:
+                kinds.append(self.expect(arg.value, wanted, f"{call.func}()'s argument {i + 1}"))
+        given: dict[str, str] = {}
+        element = vocab.element_of(kinds[0]) if kinds else "any"
+        for arg in keywords:
+            assert arg.name is not None
+            if arg.name in given:
+                self.fail(arg, "dsl/duplicate-keyword", f"'{arg.name}:' is given twice")
+            if arg.name not in sig.keywords:
+                hint = did_you_mean(arg.name, sig.keywords)
+                self.fail(arg, "dsl/unknown-keyword",
+                          f"{call.func}() has no keyword '{arg.name}:'{hint}")
+                given[arg.name] = self.expr(arg.value)
+                continue
+            wanted = sig.keywords[arg.name]
+            where = f"{call.func}()'s '{arg.name}:'"
+            if arg.name in sig.lambdas:
+                saved = self.scope.get("it")
+                self.scope["it"] = element
+                given[arg.name] = self.expect(arg.value, wanted, where)
+                _restore(self.scope, "it", saved)
+            else:
+                given[arg.name] = self.expect(arg.value, wanted, where)
+        for missing in sorted(sig.required_keywords - set(given)):
+            self.fail(call, "dsl/missing-arg", f"{call.func}() needs '{missing}:'")
+        if sig.returns == "same":
+            return kinds[0] if kinds else "any"
+        if sig.returns == "element":
+            return element
+        if sig.returns == "from":
+            kind = given.get("from", "any")
+            return "cards" if kind == "zone" else kind
+        return sig.returns
+
+
+def _restore(scope: dict[str, str], name: str, saved: str | None) -> None:
+    if saved is None:
+        scope.pop(name, None)
+    else:
+        scope[name] = saved
+
+
+def _a(kind: str) -> str:
+    words = {
+        "int": "a number", "bool": "true or false", "str": "a string", "zone": "cards",
+        "cards": "cards", "card": "a card", "player": "a player", "players": "players",
+        "category": "a category", "categories": "categories", "none": "nothing",
+        "assistant": "an assistant", "assistants": "assistants", "space": "a space",
+        "location": "a location", "claim": "a claim", "claims": "claims", "any": "a value",
+    }
+    return words.get(kind, kind)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _amount_words(amount: ast.Amount) -> str:
+    return {"any": "any", "all": "all", "up_to": "up to N", "at_least": "at least N"}.get(
+        amount.kind, "N")
+
+
+# ---- entry points ------------------------------------------------------------------------------
+
+
+def program_names(*, location: bool, event: vocab.Event | None = None) -> dict[str, str]:
+    """The names a program may use: the globals, plus what its context provides."""
+    names = dict(vocab.GLOBAL_NAMES)
+    if location:
+        names.update(vocab.LOCATION_NAMES)
+    if event is not None:
+        names.update(event.names)
+    return names
+
+
+def check_program(program: ast.Program, names: Mapping[str, str], catalog: Catalog
+                  ) -> list[DslError]:
+    checker = Checker(names, catalog, verbs_allowed=True)
+    checker.block(program.body)
+    return checker.errors
+
+
+def check_score(expr: ast.Expr, catalog: Catalog) -> list[DslError]:
+    checker = Checker(vocab.SCORE_NAMES, catalog, verbs_allowed=False)
+    kind = checker.expr(expr)
+    if not vocab.accepts("int", kind):
+        checker.fail(expr, "dsl/score-type", f"a score must be a number, not {_a(kind)}")
+    return checker.errors
+
+
+def check_rule(rule: ast.PlacementRule, catalog: Catalog) -> list[DslError]:
+    checker = Checker(vocab.PLACEMENT_NAMES, catalog, verbs_allowed=False)
+    checker.condition(rule.condition)
+    return checker.errors
+
+
+def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[DslError]:
+    """Check a trigger and that it fits the ability's timing kind."""
+    errors: list[DslError] = []
+
+    def fail(code: str, message: str) -> None:
+        errors.append(DslError(code, message, trigger.line, trigger.col))
+
+    event = vocab.EVENTS.get(trigger.event)
+    if event is None:
+        fail("dsl/unknown-event",
+             f"unknown trigger event {trigger.event!r}{did_you_mean(trigger.event, vocab.EVENTS)}")
+        return errors
+    mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
+    if trigger.mode not in event.modes:
+        fail("dsl/trigger-mode", f"'{mode_word}' does not apply to the event {trigger.event!r}")
+    allowed_modes = vocab.TIMING_MODES.get(timing)
+    allowed_events = vocab.TIMING_EVENTS.get(timing)
+    if allowed_modes is None:
+        fail("dsl/trigger-timing", f"a {timing} ability has no trigger; give it a 'score:'")
+    else:
+        if trigger.mode not in allowed_modes:
+            fail("dsl/trigger-timing", f"a {timing} ability cannot use a '{mode_word}' trigger "
+                 f"(use one of: {', '.join(sorted(allowed_modes))})")
+        if allowed_events is not None and trigger.event not in allowed_events:
+            fail("dsl/trigger-timing",
+                 f"a {timing} ability cannot trigger on {trigger.event!r}")
+    if trigger.subject is not None and trigger.subject not in vocab.SUBJECTS:
+        fail("dsl/unknown-subject", f"unknown subject {trigger.subject!r}"
+             f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}")
+    if trigger.place is not None:
+        place = trigger.place
+        if place.startswith("@"):
+            kind = catalog.kind_of(place[1:])
+            if catalog.ids and kind != "location":
+                fail("dsl/unknown-id", f"unknown location '{place}'"
+                     f"{did_you_mean(place[1:], [i for i, k in catalog.ids.items() if k == 'location'])}")
+        elif place not in vocab.PLACES:
+            fail("dsl/unknown-place",
+                 f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}")
+    if trigger.during is not None and trigger.during not in vocab.PHASES:
+        fail("dsl/unknown-phase",
+             f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}")
+    if trigger.condition is not None:
+        checker = Checker(program_names(location=False, event=event), catalog,
+                          verbs_allowed=False)
+        checker.condition(trigger.condition)
+        for error in checker.errors:
+            errors.append(error)
+    return errors

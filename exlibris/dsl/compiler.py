@@ -1,0 +1,519 @@
+"""Compiling checked AST into handlers: plain closures the engine calls.
+
+A compiled program is a ``Handler``: ``handler(runtime, bindings)`` runs it.
+Everything game-specific goes through the ``Runtime`` protocol, which the engine
+(and the scorer) implement: names, attributes, functions that need the table,
+verbs, choices. Execution is bounded: every statement and loop pass costs one
+step, and ``Runtime.tick`` stops an effect that exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from exlibris.dsl import ast
+from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
+
+
+class Runtime(Protocol):
+    """What a running effect needs from the game (implemented by the engine)."""
+
+    def tick(self) -> None:
+        """Count one step; raise ``EffectBudgetExceeded`` past the budget."""
+
+    def attribute(self, value: Any, name: str) -> Any:
+        """``value.name`` for a game object."""
+
+    def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
+        """A function of the vocabulary that needs the game (adjacent, players, ...)."""
+
+    def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
+             node: ast.Call) -> Any:
+        """Carry out a verb for ``env.me``."""
+
+    def may(self, env: Env, node: ast.May) -> bool:
+        """Ask ``env.me`` whether to do an optional step."""
+
+    def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
+        """Ask ``chooser`` to pick one of ``labels``; return its index."""
+
+    def bind(self, value: Any) -> Any:
+        """Called when a name is bound: lets card names follow their cards."""
+
+    def read(self, value: Any) -> Any:
+        """Called when a bound name is read."""
+
+
+class StopEffect(Exception):
+    """``stop`` or a failed ``require``: the effect ends quietly."""
+
+
+@dataclass(frozen=True, slots=True)
+class AmountSpec:
+    """An evaluated amount: kind ``exact``, ``any``, ``all``, ``up_to`` or ``at_least``."""
+
+    kind: str
+    n: int | None = None
+
+
+class Env:
+    """The variables of one running effect and who is acting."""
+
+    __slots__ = ("globals", "me", "rt", "vars")
+
+    def __init__(self, rt: Runtime, me: Any, globals_: Mapping[str, Any]) -> None:
+        self.rt = rt
+        self.me = me
+        self.globals = globals_
+        self.vars: dict[str, Any] = {}
+
+    def lookup(self, name: str) -> Any:
+        if name in self.vars:
+            return self.rt.read(self.vars[name])
+        if name == "me":
+            return self.me
+        if name in self.globals:
+            value = self.globals[name]
+            return value(self) if callable(value) else value
+        return None  # bound only on a path not taken (e.g. inside a declined 'may')
+
+
+Eval = Callable[[Env], Any]
+Exec = Callable[[Env], None]
+
+
+class Handler:
+    """A compiled program; call it with a runtime, the acting player and the names."""
+
+    __slots__ = ("_run", "source_name")
+
+    def __init__(self, run: Exec, source_name: str) -> None:
+        self._run = run
+        self.source_name = source_name
+
+    def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
+        env = Env(rt, me, names)
+        try:
+            self._run(env)
+        except StopEffect:
+            pass
+        return env
+
+
+class ExprHandler:
+    """A compiled expression (scores, conditions of triggers and placement rules)."""
+
+    __slots__ = ("_eval",)
+
+    def __init__(self, fn: Eval) -> None:
+        self._eval = fn
+
+    def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
+        return self._eval(Env(rt, me, names))
+
+
+# ---- expressions -------------------------------------------------------------------------------
+
+_ARITH: dict[str, Callable[[Any, Any], Any]] = {
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": lambda a, b: (a // b) if b else 0,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+def _plus(a: Any, b: Any) -> Any:
+    if isinstance(a, list | tuple):
+        return [*a, *(b if isinstance(b, list | tuple) else [b])]
+    return (a or 0) + (b or 0)
+
+
+def _union(a: Any, b: Any) -> list[Any]:
+    seen = list(a or ())
+    seen.extend(x for x in (b or ()) if x not in seen)
+    return seen
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    return [value]
+
+
+def compile_expr(node: ast.Expr) -> Eval:
+    match node:
+        case ast.Num(value=v) | ast.Str(value=v) | ast.Bool(value=v):
+            return lambda env: v
+        case ast.Name(id=name):
+            return lambda env: env.lookup(name)
+        case ast.Ref(id=ref):
+            return lambda env: env.rt.function("ref", [ref], {}, env)
+        case ast.ListExpr(items=items):
+            parts = [compile_expr(i) for i in items]
+            return lambda env: [p(env) for p in parts]
+        case ast.Attr(obj=obj, name=name):
+            get = compile_expr(obj)
+
+            def attr(env: Env) -> Any:
+                value = get(env)
+                if isinstance(value, list):
+                    return [env.rt.attribute(v, name) for v in value]
+                return env.rt.attribute(value, name)
+
+            return attr
+        case ast.Call():
+            return _compile_call(node)
+        case ast.BinOp(op="and", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: bool(a(env)) and bool(b(env))
+        case ast.BinOp(op="or", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: bool(a(env)) or bool(b(env))
+        case ast.BinOp(op="+", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: _plus(a(env), b(env))
+        case ast.BinOp(op="|", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: _union(_as_list(a(env)), _as_list(b(env)))
+        case ast.BinOp(op="in", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: a(env) in _as_list(b(env))
+        case ast.BinOp(op="notin", left=l, right=r):
+            a, b = compile_expr(l), compile_expr(r)
+            return lambda env: a(env) not in _as_list(b(env))
+        case ast.BinOp(op=op, left=l, right=r):
+            a, b, fn = compile_expr(l), compile_expr(r), _ARITH[op]
+            return lambda env: fn(a(env), b(env))
+        case ast.Not(operand=x):
+            a = compile_expr(x)
+            return lambda env: not a(env)
+        case ast.Neg(operand=x):
+            a = compile_expr(x)
+            return lambda env: -(a(env) or 0)
+        case ast.Where(source=source, condition=cond):
+            return _compile_where(compile_expr(source), compile_expr(cond))
+        case ast.Amount(kind=kind, value=value):
+            n = compile_expr(value) if value is not None else None
+            return lambda env: AmountSpec(kind, int(n(env)) if n else None)
+    raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
+
+
+def _with_it(env: Env, it: Any, fn: Eval) -> Any:
+    saved = env.vars.get("it", _MISSING)
+    env.vars["it"] = it
+    try:
+        return fn(env)
+    finally:
+        if saved is _MISSING:
+            del env.vars["it"]
+        else:
+            env.vars["it"] = saved
+
+
+_MISSING = object()
+
+
+def _compile_where(source: Eval, cond: Eval) -> Eval:
+    def where(env: Env) -> list[Any]:
+        return [x for x in _as_list(source(env)) if _with_it(env, x, cond)]
+
+    return where
+
+
+def _compile_call(node: ast.Call) -> Eval:
+    name = node.func
+    sig = FUNCTIONS.get(name) or VERBS.get(name)
+    positional = [compile_expr(a.value) for a in node.args if a.name is None]
+    lambdas = sig.lambdas if sig else frozenset()
+    keywords = {a.name: compile_expr(a.value) for a in node.args
+                if a.name is not None and a.name not in lambdas}
+    lambda_kw = {a.name: compile_expr(a.value) for a in node.args if a.name in lambdas}
+    generic = _GENERIC.get(name)
+    is_verb = name in VERBS
+
+    def call(env: Env) -> Any:
+        args = [p(env) for p in positional]
+        kwargs = {k: v(env) for k, v in keywords.items()}
+        for key, fn in lambda_kw.items():
+            kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
+        if is_verb:
+            env.rt.tick()
+            return env.rt.verb(name, args, kwargs, env, node)
+        if generic is not None:
+            return generic(env, args, kwargs)
+        return env.rt.function(name, args, kwargs, env)
+
+    return call
+
+
+# Functions that need nothing from the game beyond card attributes.
+
+
+def _count(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    return len(_as_list(args[0]))
+
+
+def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> list[Any]:
+    items = _as_list(args[0])
+    return items[:1]
+
+
+def _min(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    values = [v for a in args for v in _as_list(a)]
+    return min(values) if values else 0
+
+
+def _max(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    values = [v for a in args for v in _as_list(a)]
+    return max(values) if values else 0
+
+
+def _face_up_books(env: Env, cards: Any) -> list[str]:
+    rt = env.rt
+    books: list[str] = []
+    for card in _as_list(cards):
+        if rt.attribute(card, "is_book") and not rt.attribute(card, "face_down"):
+            books.extend(rt.attribute(card, "books"))
+    return books
+
+
+def _category_codes(env: Env, value: Any) -> set[str]:
+    return {env.rt.attribute(c, "code") for c in _as_list(value)}
+
+
+def _books(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    books = _face_up_books(env, args[0])
+    if len(args) < 2:
+        return len(books)
+    wanted = _category_codes(env, args[1])
+    return sum(1 for b in books if b in wanted)
+
+
+def _categories(env: Env, args: list[Any], kw: dict[str, Any]) -> list[Any]:
+    codes = sorted(set(_face_up_books(env, args[0])))
+    return [env.rt.function("category", [code], {}, env) for code in codes]
+
+
+def _has(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
+    wanted = _category_codes(env, args[1])
+    return any(b in wanted for b in _face_up_books(env, args[0]))
+
+
+def _letters(env: Env, args: list[Any], kw: dict[str, Any]) -> list[str]:
+    rt = env.rt
+    return sorted({rt.attribute(c, "letter") for c in _as_list(args[0])
+                   if rt.attribute(c, "is_book") and not rt.attribute(c, "face_down")})
+
+
+def _complete_sets(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    books = _face_up_books(env, args[0])
+    codes = env.rt.function("category_codes", [], {}, env)
+    return min((books.count(code) for code in codes), default=0)
+
+
+def _alpha(env: Env, card: Any) -> tuple[str, int]:
+    cards = _as_list(card)
+    if not cards:
+        return ("", 0)
+    return (env.rt.attribute(cards[0], "letter"), env.rt.attribute(cards[0], "order"))
+
+
+def _comes_before(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
+    return _alpha(env, args[0]) < _alpha(env, args[1])
+
+
+def _comes_after(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
+    return _alpha(env, args[0]) > _alpha(env, args[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A player's naming of a category."""
+
+    player: Any
+    category: Any
+
+
+def _claim(env: Env, args: list[Any], kw: dict[str, Any]) -> Claim:
+    return Claim(args[0], args[1])
+
+
+def _best(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
+    items = _as_list(args[0])
+    if not items:
+        return None
+    score = kw["by"]
+    order = _as_list(kw.get("tiebreak"))
+
+    def rank(item: Any) -> tuple[int, int]:
+        player = getattr(item, "player", item)
+        seat = order.index(player) if player in order else len(order)
+        return (-int(score(item) or 0), seat)
+
+    return min(items, key=rank)
+
+
+_GENERIC: dict[str, Callable[[Env, list[Any], dict[str, Any]], Any]] = {
+    "count": _count,
+    "first": _first,
+    "min": _min,
+    "max": _max,
+    "books": _books,
+    "categories": _categories,
+    "has": _has,
+    "letters": _letters,
+    "complete_sets": _complete_sets,
+    "comes_before": _comes_before,
+    "comes_after": _comes_after,
+    "claim": _claim,
+    "best": _best,
+}
+
+# ---- statements ----------------------------------------------------------------------------------
+
+
+def compile_block(body: list[ast.Stmt]) -> Exec:
+    steps = [compile_stmt(s) for s in body]
+    if len(steps) == 1:
+        return steps[0]
+
+    def block(env: Env) -> None:
+        for step in steps:
+            step(env)
+
+    return block
+
+
+def compile_stmt(node: ast.Stmt) -> Exec:
+    match node:
+        case ast.Assign(name=name, value=value):
+            get = compile_expr(value)
+
+            def assign(env: Env) -> None:
+                env.rt.tick()
+                env.vars[name] = env.rt.bind(get(env))
+
+            return assign
+        case ast.Do(call=call):
+            run = compile_expr(call)
+
+            def do(env: Env) -> None:
+                env.rt.tick()
+                run(env)
+
+            return do
+        case ast.May(body=body):
+            inner = compile_block(body)
+
+            def may(env: Env) -> None:
+                env.rt.tick()
+                if env.rt.may(env, node):
+                    inner(env)
+
+            return may
+        case ast.Require(condition=cond):
+            test = compile_expr(cond)
+
+            def require(env: Env) -> None:
+                env.rt.tick()
+                if not test(env):
+                    raise StopEffect
+
+            return require
+        case ast.Stop():
+
+            def stop(env: Env) -> None:
+                raise StopEffect
+
+            return stop
+        case ast.If(branches=branches, orelse=orelse):
+            compiled = [(compile_expr(c), compile_block(b)) for c, b in branches]
+            otherwise = compile_block(orelse) if orelse else None
+
+            def if_(env: Env) -> None:
+                env.rt.tick()
+                for test, body in compiled:
+                    if test(env):
+                        body(env)
+                        return
+                if otherwise is not None:
+                    otherwise(env)
+
+            return if_
+        case ast.ForEach(var=var, iterable=iterable, body=body):
+            items, inner = compile_expr(iterable), compile_block(body)
+
+            def for_each(env: Env) -> None:
+                for item in _as_list(items(env)):
+                    env.rt.tick()
+                    env.vars[var] = item
+                    inner(env)
+
+            return for_each
+        case ast.Repeat(count=count, body=body):
+            times, inner = compile_expr(count), compile_block(body)
+
+            def repeat(env: Env) -> None:
+                for _ in range(max(0, int(times(env) or 0))):
+                    env.rt.tick()
+                    inner(env)
+
+            return repeat
+        case ast.As(player=player, body=body):
+            who, inner = compile_expr(player), compile_block(body)
+
+            def as_(env: Env) -> None:
+                env.rt.tick()
+                saved = env.me
+                env.me = who(env)
+                try:
+                    inner(env)
+                finally:
+                    env.me = saved
+
+            return as_
+        case ast.Choose(chooser=chooser, options=options):
+            return _compile_choose(node, chooser, options)
+    raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
+
+
+def _compile_choose(node: ast.Choose, chooser: ast.Expr | None, options: list[ast.Option]
+                    ) -> Exec:
+    who = compile_expr(chooser) if chooser is not None else None
+    compiled = [(o.label, compile_expr(o.guard) if o.guard else None, compile_block(o.body))
+                for o in options]
+
+    def choose(env: Env) -> None:
+        env.rt.tick()
+        open_options = [(label, body) for label, guard, body in compiled
+                        if guard is None or guard(env)]
+        if not open_options:
+            return
+        player = who(env) if who is not None else env.me
+        index = env.rt.choose_option(player, [label for label, _ in open_options], env, node)
+        open_options[index][1](env)
+
+    return choose
+
+
+def compile_program(program: ast.Program, source_name: str = "<effect>") -> Handler:
+    """Compile a checked program into a handler."""
+    return Handler(compile_block(program.body) if program.body else (lambda env: None),
+                   source_name)
+
+
+def compile_expression(expr: ast.Expr) -> ExprHandler:
+    """Compile a checked expression into a handler returning its value."""
+    return ExprHandler(compile_expr(expr))

@@ -1,0 +1,435 @@
+"""Parsing effect-language source into the typed AST, with author-friendly errors.
+
+The Lark parser is built once per process from ``grammar.lark`` (no grammar
+cache is written to disk).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from exlibris.dsl import ast
+from exlibris.dsl.errors import DslError
+
+MAX_SOURCE_CHARS = 8000
+MAX_BLOCK_DEPTH = 12
+
+
+class _EffectIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@cache
+def _parser() -> Lark:
+    grammar = resources.files("exlibris.dsl").joinpath("grammar.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["program", "trigger", "rule", "expression"],
+        postlex=_EffectIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def _pos(meta: Any) -> dict[str, int]:
+    return {"line": getattr(meta, "line", 1), "col": getattr(meta, "column", 1)}
+
+
+def _tpos(token: Token) -> dict[str, int]:
+    return {"line": token.line or 1, "col": token.column or 1}
+
+
+@v_args(meta=True, inline=True)
+class _ToAst(Transformer):
+    """Builds AST nodes; each method is one grammar rule."""
+
+    # -- programs
+    def program(self, meta: Any, *stmts: ast.Stmt) -> ast.Program:
+        return ast.Program(list(stmts), **_pos(meta))
+
+    def assign(self, meta: Any, name: Token, value: ast.Expr) -> ast.Assign:
+        return ast.Assign(str(name), value, **_pos(meta))
+
+    def call_stmt(self, meta: Any, call: ast.Call) -> ast.Do:
+        return ast.Do(call, **_pos(meta))
+
+    def may_stmt(self, meta: Any, stmt: ast.Stmt) -> ast.May:
+        return ast.May([stmt], **_pos(meta))
+
+    def require_stmt(self, meta: Any, cond: ast.Expr) -> ast.Require:
+        return ast.Require(cond, **_pos(meta))
+
+    def stop_stmt(self, meta: Any) -> ast.Stop:
+        return ast.Stop(**_pos(meta))
+
+    def suite(self, meta: Any, *stmts: ast.Stmt) -> list[ast.Stmt]:
+        return list(stmts)
+
+    def if_stmt(self, meta: Any, cond: ast.Expr, body: list[ast.Stmt], *rest: Any) -> ast.If:
+        branches = [(cond, body)]
+        orelse: list[ast.Stmt] = []
+        for part in rest:
+            if isinstance(part, tuple):
+                branches.append(part)
+            else:
+                orelse = part
+        return ast.If(branches, orelse, **_pos(meta))
+
+    def elif_clause(self, meta: Any, cond: ast.Expr, body: list[ast.Stmt]) -> tuple:
+        return (cond, body)
+
+    def else_clause(self, meta: Any, body: list[ast.Stmt]) -> list[ast.Stmt]:
+        return body
+
+    def for_stmt(self, meta: Any, var: Token, it: ast.Expr, body: list) -> ast.ForEach:
+        return ast.ForEach(str(var), it, body, **_pos(meta))
+
+    def repeat_stmt(self, meta: Any, count: ast.Expr, body: list) -> ast.Repeat:
+        return ast.Repeat(count, body, **_pos(meta))
+
+    def may_block(self, meta: Any, body: list[ast.Stmt]) -> ast.May:
+        return ast.May(body, **_pos(meta))
+
+    def as_block(self, meta: Any, player: ast.Expr, body: list[ast.Stmt]) -> ast.As:
+        return ast.As(player, body, **_pos(meta))
+
+    def choose_stmt(self, meta: Any, *parts: Any) -> ast.Choose:
+        chooser = None
+        options = []
+        for part in parts:
+            if isinstance(part, ast.Option):
+                options.append(part)
+            else:
+                chooser = part
+        return ast.Choose(chooser, options, **_pos(meta))
+
+    def chooser(self, meta: Any, who: ast.Expr) -> ast.Expr:
+        return who
+
+    def option(self, meta: Any, label: Token, *rest: Any) -> ast.Option:
+        guard = rest[0] if len(rest) == 2 else None
+        return ast.Option(str(label)[1:-1], guard, rest[-1], **_pos(meta))
+
+    def guard(self, meta: Any, cond: ast.Expr) -> ast.Expr:
+        return cond
+
+    # -- triggers and rules
+    def trigger(self, meta: Any, *parts: Any) -> ast.Trigger:
+        trig = ast.Trigger("on", "", **_pos(meta))
+        for part in parts:
+            if isinstance(part, Token) and part.type == "NAME":
+                trig.event = str(part)
+            elif isinstance(part, tuple):
+                key, value = part
+                if key == "mode":
+                    trig.mode = value
+                elif key == "subject":
+                    trig.subject = value
+                elif key == "place":
+                    trig.place = value
+                elif key == "once":
+                    trig.once_per_turn = True
+                elif key == "during":
+                    trig.during = value
+                elif key == "if":
+                    trig.condition = value
+        return trig
+
+    def mode_after(self, meta: Any) -> tuple:
+        return ("mode", "after")
+
+    def mode_before(self, meta: Any) -> tuple:
+        return ("mode", "before")
+
+    def mode_instead(self, meta: Any) -> tuple:
+        return ("mode", "instead")
+
+    def mode_modify(self, meta: Any) -> tuple:
+        return ("mode", "modify")
+
+    def subject(self, meta: Any, who: Token) -> tuple:
+        return ("subject", str(who))
+
+    def place(self, meta: Any, where: Token) -> tuple:
+        return ("place", str(where))
+
+    def once_per_turn(self, meta: Any) -> tuple:
+        return ("once", True)
+
+    def during(self, meta: Any, phase: Token) -> tuple:
+        return ("during", str(phase))
+
+    def condition(self, meta: Any, cond: ast.Expr) -> tuple:
+        return ("if", cond)
+
+    def rule(self, meta: Any, kind: Token, cond: ast.Expr) -> ast.PlacementRule:
+        return ast.PlacementRule(str(kind), cond, **_pos(meta))  # type: ignore[arg-type]
+
+    def expression(self, meta: Any, expr: ast.Expr) -> ast.Expr:
+        return expr
+
+    # -- expressions
+    def where(self, meta: Any, source: ast.Expr, cond: ast.Expr) -> ast.Where:
+        return ast.Where(source, cond, **_pos(meta))
+
+    def or_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
+        return ast.BinOp("or", left, right, **_pos(meta))
+
+    def and_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
+        return ast.BinOp("and", left, right, **_pos(meta))
+
+    def not_(self, meta: Any, operand: ast.Expr) -> ast.Not:
+        return ast.Not(operand, **_pos(meta))
+
+    def compare(self, meta: Any, left: ast.Expr, op: Token, right: ast.Expr) -> ast.BinOp:
+        return ast.BinOp(str(op), left, right, **_pos(meta))
+
+    def contains(self, meta: Any, item: ast.Expr, coll: ast.Expr) -> ast.BinOp:
+        return ast.BinOp("in", item, coll, **_pos(meta))
+
+    def not_contains(self, meta: Any, item: ast.Expr, coll: ast.Expr) -> ast.BinOp:
+        return ast.BinOp("notin", item, coll, **_pos(meta))
+
+    def union(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
+        return ast.BinOp("|", left, right, **_pos(meta))
+
+    def arith(self, meta: Any, left: ast.Expr, op: Token, right: ast.Expr) -> ast.BinOp:
+        return ast.BinOp(str(op), left, right, **_pos(meta))
+
+    def neg(self, meta: Any, _minus: Token, operand: ast.Expr) -> ast.Neg:
+        return ast.Neg(operand, **_pos(meta))
+
+    def attr(self, meta: Any, obj: ast.Expr, name: Token) -> ast.Attr:
+        return ast.Attr(obj, str(name), **_pos(meta))
+
+    def call(self, meta: Any, func: Token, arglist: list[ast.Arg] | None = None) -> ast.Call:
+        return ast.Call(str(func), arglist or [], **_tpos(func))
+
+    def arglist(self, meta: Any, *args: ast.Arg) -> list[ast.Arg]:
+        return list(args)
+
+    def positional(self, meta: Any, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(None, value, **_pos(meta))
+
+    def keyword(self, meta: Any, name: Token, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(str(name), value, **_tpos(name))
+
+    def amount_any(self, meta: Any) -> ast.Arg:
+        return ast.Arg(None, ast.Amount("any", **_pos(meta)), **_pos(meta))
+
+    def amount_all(self, meta: Any) -> ast.Arg:
+        return ast.Arg(None, ast.Amount("all", **_pos(meta)), **_pos(meta))
+
+    def amount_up_to(self, meta: Any, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(None, ast.Amount("up_to", value, **_pos(meta)), **_pos(meta))
+
+    def amount_at_least(self, meta: Any, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(None, ast.Amount("at_least", value, **_pos(meta)), **_pos(meta))
+
+    def int_(self, meta: Any, token: Token) -> ast.Num:
+        return ast.Num(int(token), **_tpos(token))
+
+    def str_(self, meta: Any, token: Token) -> ast.Str:
+        return ast.Str(str(token)[1:-1], **_tpos(token))
+
+    def true_(self, meta: Any) -> ast.Bool:
+        return ast.Bool(True, **_pos(meta))
+
+    def false_(self, meta: Any) -> ast.Bool:
+        return ast.Bool(False, **_pos(meta))
+
+    def name(self, meta: Any, token: Token) -> ast.Name:
+        return ast.Name(str(token), **_tpos(token))
+
+    def ref(self, meta: Any, token: Token) -> ast.Ref:
+        return ast.Ref(str(token)[1:], **_tpos(token))
+
+    def list_(self, meta: Any, *items: ast.Expr) -> ast.ListExpr:
+        return ast.ListExpr(list(items), **_pos(meta))
+
+
+_TRANSFORMER = _ToAst()
+
+# Known mistakes, mapped to plain advice (see Lark's match_examples).
+_MISTAKES: dict[str, list[str]] = {
+    "a condition compares with '==', not '=' ": ["if x = 1:\n  stop\n", "require x = 1\n"],
+    "a line that opens a block must end with ':'": [
+        "if x\n  stop\n",
+        "may\n  stop\n",
+        "for each p in players\n  stop\n",
+        "repeat 2 times\n  stop\n",
+    ],
+    "write 'elif' instead of 'else if'": ["if x:\n  stop\nelse if y:\n  stop\n"],
+    "'choose one:' must be followed by indented 'option \"label\":' lines": [
+        "choose one:\n  stop\n",
+        "choose one:\n  draw(1)\n",
+    ],
+    "an option needs a label in double quotes: option \"label\":": [
+        "choose one:\n  option take:\n    stop\n",
+        "choose one:\n  option 'take':\n    stop\n",
+    ],
+    "a bracket or parenthesis is not closed": ["draw(1\n", "x = [1, 2\n", "draw(count(hand)\n"],
+    "keyword arguments are written 'name: value', not 'name=value'": [
+        "discard(1, from=hand)\n",
+        "draw(n=1)\n",
+    ],
+    "'for each' loops are written 'for each NAME in COLLECTION:'": [
+        "for p in players:\n  stop\n",
+        "for each in players:\n  stop\n",
+    ],
+    "amounts are written 'up to N' or 'at least N'": ["discard(upto 2, from: hand)\n"],
+}
+
+
+def _friendly(exc: UnexpectedInput, text: str, start: str) -> str | None:
+    if start != "program":
+        return None
+    try:
+        label = exc.match_examples(
+            lambda t: _parser().parse(t, start="program"), _MISTAKES, use_accepts=True
+        )
+    except Exception:  # pragma: no cover - match_examples must never mask the real error
+        return None
+    return label
+
+
+def _describe(exc: UnexpectedInput) -> str:
+    if isinstance(exc, UnexpectedCharacters):
+        char = exc.char
+        if char == "'":
+            return "strings are written in double quotes"
+        if char == "\t":
+            return "indent with spaces, not tabs"
+        if char == "=":
+            return "unexpected '='; comparisons use '==', keyword arguments 'name: value'"
+        return f"unexpected character {char!r}"
+    if isinstance(exc, UnexpectedEOF):
+        return "the text ends too early (an unfinished statement or block?)"
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END":
+            return "the text ends too early (an unfinished statement or block?)"
+        if token.type == "_NL":
+            return "the line ends too early"
+        if token.type == "_INDENT":
+            return "unexpected indentation"
+        if token.type == "_DEDENT":
+            return "a block must hold at least one statement"
+        expected = sorted(e for e in exc.expected if not e.startswith("_"))
+        shown = ", ".join(_token_word(e) for e in expected[:6])
+        return f"unexpected {str(token)!r}" + (f"; expected {shown}" if shown else "")
+    return "invalid syntax"
+
+
+def _token_word(name: str) -> str:
+    if name in _TOKEN_WORDS:
+        return _TOKEN_WORDS[name]
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
+
+
+_TOKEN_WORDS = {
+    "COMP_OP": "a comparison",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "ID": "an @id",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COLON": "':'",
+    "COMMA": "','",
+    "EQUAL": "'='",
+}
+
+
+def _parse(text: str, start: str) -> Any:
+    if len(text) > MAX_SOURCE_CHARS:
+        raise DslError("dsl/too-long",
+                       f"source text has {len(text)} characters; the limit is {MAX_SOURCE_CHARS}",
+                       1, 1)
+    if start == "program":
+        source = text.rstrip() + "\n"
+    else:  # one logical line; keep columns by turning line breaks into spaces
+        source = text.replace("\r", " ").replace("\n", " ").rstrip()
+    try:
+        tree = _parser().parse(source, start=start)
+    except UnexpectedInput as exc:
+        line = getattr(exc, "line", 1) or 1
+        col = getattr(exc, "column", 1) or 1
+        if start != "program":
+            line, col = 1, col
+        if line < 0:  # end of input
+            line, col = _end_position(source)
+        elif isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
+            line, col = line + 1, 1
+        hint = _friendly(exc, source, start)
+        message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
+        raise DslError("dsl/syntax", message, line, col, source) from None
+    except RecursionError:
+        raise DslError("dsl/too-deep", "expression nests too deeply", 1, 1) from None
+    return _TRANSFORMER.transform(tree)
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def parse_program(text: str) -> ast.Program:
+    """Parse an ``effect:`` program."""
+    program = _parse(text, "program")
+    _check_depth(program.body, 1)
+    return program
+
+
+def parse_trigger(text: str) -> ast.Trigger:
+    """Parse a ``when:`` trigger (one line)."""
+    return _parse(text, "trigger")
+
+
+def parse_rule(text: str) -> ast.PlacementRule:
+    """Parse one ``placement:`` rule (one line)."""
+    return _parse(text, "rule")
+
+
+def parse_expression(text: str) -> ast.Expr:
+    """Parse a ``score:`` expression (one line)."""
+    return _parse(text, "expression")
+
+
+def _check_depth(body: list[ast.Stmt], depth: int) -> None:
+    for stmt in body:
+        blocks = _blocks(stmt)
+        if blocks and depth >= MAX_BLOCK_DEPTH:
+            raise DslError("dsl/too-deep",
+                           f"blocks nest more than {MAX_BLOCK_DEPTH} deep", stmt.line, stmt.col)
+        for block in blocks:
+            _check_depth(block, depth + 1)
+
+
+def _blocks(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
+    match stmt:
+        case ast.If(branches=branches, orelse=orelse):
+            return [b for _, b in branches] + ([orelse] if orelse else [])
+        case ast.ForEach(body=b) | ast.Repeat(body=b) | ast.May(body=b) | ast.As(body=b):
+            return [b]
+        case ast.Choose(options=options):
+            return [o.body for o in options]
+    return []

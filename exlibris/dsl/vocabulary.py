@@ -1,0 +1,297 @@
+"""The vocabulary of the effect language, as data: value types, the names that
+are always there, attributes, functions, verbs, trigger events, subjects and
+places. The checker and the compiler read these tables; docs/language.md
+describes them for authors (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# ---- value types -----------------------------------------------------------------
+# A type is a short string. Plural types are collections; a singular value is
+# accepted wherever its plural is expected.
+
+PLURAL = {
+    "card": "cards",
+    "player": "players",
+    "assistant": "assistants",
+    "space": "spaces",
+    "category": "categories",
+    "claim": "claims",
+    "location": "locations",
+    "str": "strs",
+    "int": "ints",
+}
+SINGULAR = {plural: single for single, plural in PLURAL.items()}
+
+
+def accepts(expected: str, actual: str) -> bool:
+    """Whether a value of type ``actual`` may stand where ``expected`` is wanted."""
+    if expected == actual or "any" in (expected, actual):
+        return True
+    if PLURAL.get(actual) == expected:
+        return True
+    return expected == "cards" and actual == "zone"
+
+
+def element_of(collection: str) -> str:
+    """The type of one element of a collection type."""
+    if collection in SINGULAR:
+        return SINGULAR[collection]
+    if collection in PLURAL:  # a single value iterates as itself
+        return collection
+    return "card" if collection == "zone" else "any"
+
+
+# ---- names that are always there ---------------------------------------------------
+
+GLOBAL_NAMES: dict[str, str] = {
+    "me": "player",
+    "owner": "player",
+    "visitor": "player",
+    "this": "any",
+    "here": "location",
+    "area": "zone",
+    "hand": "zone",
+    "shelf": "zone",
+    "deck": "zone",
+    "discard_pile": "zone",
+    "assistant_deck": "zone",
+    "artifact_deck": "zone",
+    "players": "players",
+    "opponents": "players",
+    "prominent": "category",
+    "banned": "category",
+    "home": "space",
+}
+# Names that exist only in some places: what provides them.
+LOCATION_NAMES: dict[str, str] = {"assistant": "assistant"}
+SCORE_NAMES: dict[str, str] = {
+    "this": "card",
+    "owner": "player",
+    "shelf": "zone",
+    "prominent": "category",
+    "banned": "category",
+    "players": "players",
+}
+PLACEMENT_NAMES: dict[str, str] = {
+    "placing": "assistant",
+    "target": "location",
+    "space": "space",
+    "occupant": "assistant",
+    "this": "assistant",
+    "owner": "player",
+    "players": "players",
+    "prominent": "category",
+    "banned": "category",
+}
+
+# ---- attributes ------------------------------------------------------------------------
+
+ATTRIBUTES: dict[str, dict[str, str]] = {
+    "player": {
+        "hand": "zone",
+        "shelf": "zone",
+        "name": "str",
+        "focus": "category",
+        "assistants": "assistants",
+        "placed_this_round": "int",
+        "first": "bool",
+    },
+    "card": {
+        "letter": "str",
+        "order": "int",
+        "books": "categories",
+        "is_book": "bool",
+        "is_artifact": "bool",
+        "face_down": "bool",
+        "vowel": "bool",
+    },
+    "assistant": {
+        "owner": "player",
+        "location": "location",
+        "space": "space",
+        "bid": "int",
+        "standard": "bool",
+        "special": "bool",
+        "at_location": "bool",
+        "at_home": "bool",
+        "sharing_with": "assistants",
+    },
+    "location": {
+        "id": "str",
+        "number": "int",
+        "instant": "bool",
+        "delayed": "bool",
+        "area": "zone",
+        "spaces": "spaces",
+    },
+    "space": {"occupant": "assistant", "location": "location", "index": "int", "open": "bool",
+              "bid": "int"},
+    "claim": {"player": "player", "category": "category"},
+    "category": {"id": "str", "name": "str"},
+}
+ATTRIBUTES["zone"] = ATTRIBUTES["card"]
+
+
+# ---- functions and verbs -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Signature:
+    """How a function or verb is called.
+
+    ``params`` are the positional parameters' types (``amount`` marks an
+    amount: a number, ``any``, ``all``, ``up to N`` or ``at least N``);
+    ``required`` how many of them must be given; ``keywords`` the keyword
+    parameters and their types; ``lambdas`` the keywords evaluated once per
+    element with ``it`` bound; ``returns`` the result type (``same`` = the type
+    of the first argument).
+    """
+
+    params: tuple[str, ...] = ()
+    required: int | None = None
+    keywords: dict[str, str] = field(default_factory=dict)
+    required_keywords: frozenset[str] = frozenset()
+    lambdas: frozenset[str] = frozenset()
+    returns: str = "none"
+    variadic: bool = False
+    doc: str = ""
+
+    @property
+    def min_args(self) -> int:
+        return len(self.params) if self.required is None else self.required
+
+
+S = Signature
+
+FUNCTIONS: dict[str, Signature] = {
+    "count": S(("any",), returns="int", doc="how many elements"),
+    "books": S(("cards", "categories"), required=1, returns="int",
+               doc="books on face-up book cards, optionally of some categories"),
+    "categories": S(("cards",), returns="categories", doc="categories on face-up book cards"),
+    "has": S(("card", "categories"), returns="bool", doc="a card has a book of a category"),
+    "letters": S(("cards",), returns="strs", doc="distinct letters of book cards"),
+    "complete_sets": S(("cards",), returns="int", doc="complete sets of all six categories"),
+    "adjacent": S(("cards",), returns="cards", doc="shelf cards adjacent to a shelf card"),
+    "tucked": S(("cards",), returns="cards", doc="cards tucked beneath an artifact"),
+    "entombed": S(("cards",), returns="cards", doc="entombed cards of a shelf"),
+    "first": S(("any",), returns="same", doc="the first element"),
+    "top": S(("cards",), returns="cards", doc="the top card of a deck"),
+    "min": S(("int",), variadic=True, returns="int", doc="the smallest"),
+    "max": S(("int",), variadic=True, returns="int", doc="the largest"),
+    "players": S(keywords={"from": "player", "direction": "str"}, returns="players",
+                 doc="players in seat order from a player"),
+    "opponents_of": S(("player",), returns="players", doc="a player's opponents in turn order"),
+    "assistants_here": S(returns="assistants", doc="assistants at here, in space order"),
+    "players_here": S(keywords={"from": "player", "direction": "str"}, returns="players",
+                      doc="players with an assistant here"),
+    "empty_spaces": S(("location",), returns="spaces", doc="unoccupied usable spaces"),
+    "occupied_spaces": S(returns="spaces", doc="location spaces holding an assistant"),
+    "comes_before": S(("card", "card"), returns="bool", doc="alphabetical order"),
+    "comes_after": S(("card", "card"), returns="bool", doc="alphabetical order"),
+    "shelved_before": S(("card", "card"), returns="bool", doc="reading order on the shelf"),
+    "shelved_after": S(("card", "card"), returns="bool", doc="reading order on the shelf"),
+    "claim": S(("player", "category"), returns="claim", doc="a player's named category"),
+    "best": S(("any",), keywords={"by": "int", "tiebreak": "players"},
+              required_keywords=frozenset({"by"}), lambdas=frozenset({"by"}), returns="element",
+              doc="the element with the highest score, ties by player order"),
+    "random": S(("any",), returns="same", doc="one element at random (seeded)"),
+}
+
+VERBS: dict[str, Signature] = {
+    "draw": S(("int",), returns="cards", doc="draw cards from the deck"),
+    "take": S(("amount",), keywords={"from": "cards"}, required_keywords=frozenset({"from"}),
+              returns="cards", doc="take cards into hand"),
+    "give": S(("amount",), keywords={"from": "cards", "to": "player", "random": "bool"},
+              required_keywords=frozenset({"from", "to"}), returns="cards",
+              doc="give cards to a player"),
+    "discard": S(("amount",), keywords={"from": "cards", "to": "zone"},
+                 required_keywords=frozenset({"from"}), returns="cards", doc="discard cards"),
+    "pay": S(("int",), keywords={"from": "cards"}, required_keywords=frozenset({"from"}),
+             returns="bool", doc="discard exactly N cards if possible"),
+    "shelve": S(("amount",), keywords={"from": "cards", "face_down": "bool"},
+                required_keywords=frozenset({"from"}), returns="cards", doc="shelve cards"),
+    "trade": S(keywords={"from": "cards", "with": "cards"},
+               required_keywords=frozenset({"from", "with"}), returns="cards",
+               doc="swap one card for another"),
+    "reveal": S(("amount",), keywords={"from": "cards"}, required_keywords=frozenset({"from"}),
+                returns="cards", doc="reveal cards"),
+    "look": S(("cards",), returns="cards", doc="look at face-down cards privately"),
+    "show": S(("cards",), keywords={"to": "player"}, required_keywords=frozenset({"to"}),
+              doc="show cards to one player"),
+    "tuck": S(("amount",), keywords={"from": "cards", "under": "cards"},
+              required_keywords=frozenset({"from", "under"}), returns="cards",
+              doc="tuck cards beneath an artifact"),
+    "name_category": S(keywords={"except": "categories"}, returns="category",
+                       doc="name a category"),
+    "choose": S(("amount",), keywords={"from": "any"}, required_keywords=frozenset({"from"}),
+                returns="from", doc="choose elements without moving them"),
+    "home_action": S(doc="one home action"),
+    "both_home_actions": S(doc="one draw and one shelving"),
+    "home_actions": S(("int",), keywords={"max_each": "int"}, doc="several home actions"),
+    "become_first_player": S(doc="take the first-player token"),
+    "move_assistant": S(("assistant",), keywords={"to": "space"},
+                        required_keywords=frozenset({"to"}), doc="move an assistant"),
+    "return_assistant": S(("assistants",), doc="send assistants back to their owners"),
+    "retire": S(("assistants",), doc="send assistants to the supply"),
+    "activate": S(("location",), doc="carry out a location's effect"),
+    "skip_location": S(doc="the visiting assistant forgoes the location's effect"),
+    "hire": S(("cards",), doc="hire a special assistant and place it"),
+    "borrow": S(("cards",), doc="control a special assistant this round"),
+    "shift_row": S(doc="slide a run of cards along a row"),
+    "rearrange_shelf": S(doc="swap or re-shelve shelf cards"),
+    "entomb": S(("cards",), returns="cards", doc="entomb a card above or below a shelf card"),
+    "levitate": S(("cards",), keywords={"style": "str"}, returns="cards",
+                  doc="shift shelf cards one space and shelve into the gap"),
+    "replace_shelved": S(("cards",), returns="cards", doc="discard a shelf card, shelve into it"),
+}
+
+# ---- triggers --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """A trigger event: which modes it allows and the names it provides."""
+
+    names: dict[str, str]
+    modes: frozenset[str]
+    doc: str
+
+
+_REACT = frozenset({"on", "after", "before"})
+EVENTS: dict[str, Event] = {
+    "placed": Event({}, frozenset({"on", "after"}), "this assistant is placed"),
+    "arrival": Event({"arriving": "assistant"}, _REACT, "an assistant arrives where this is"),
+    "visit": Event({"location": "location", "assistant": "assistant"}, _REACT,
+                   "an assistant visits a location"),
+    "activate": Event({"location": "location", "assistant": "assistant"},
+                      _REACT | {"instead"}, "a location's effect is about to be carried out"),
+    "shelve": Event({"card": "card"}, _REACT | {"instead"}, "a card is shelved"),
+    "acquire": Event({"card": "card"}, _REACT, "a card comes into a hand or shelf"),
+    "draw": Event({"drawn": "cards", "value": "int"}, _REACT | {"instead", "modify"},
+                  "cards are drawn"),
+    "home_action": Event({}, _REACT | {"instead"}, "a home action is taken"),
+    "returned": Event({"assistant": "assistant"}, _REACT, "a placed assistant comes back"),
+    "area_discard": Event({"location": "location"}, _REACT,
+                          "a resolving location's card area is about to be discarded"),
+    "payment": Event({"value": "int", "location": "location"}, frozenset({"modify"}),
+                     "a bid is paid"),
+}
+SUBJECTS = ("this", "me", "owner", "opponent", "anyone")
+PLACES = ("location", "home", "here")
+PHASES = ("preparation", "placement", "resolution")
+RULE_KINDS = ("deny", "allow", "share")
+
+# Which trigger modes and events fit each ability timing.
+TIMING_MODES: dict[str, frozenset[str]] = {
+    "on-placement": frozenset({"on", "after"}),
+    "reaction": frozenset({"on", "after", "before"}),
+    "ongoing": frozenset({"after", "before", "instead", "modify"}),
+}
+TIMING_EVENTS: dict[str, frozenset[str] | None] = {
+    "on-placement": frozenset({"placed"}),
+    "reaction": frozenset(EVENTS) - {"placed", "payment"},
+    "ongoing": None,  # any event
+}
