@@ -80,6 +80,10 @@ class ArtifactScoringError(Exception):
 
     code = "score/artifact-unavailable"
 
+    def __init__(self, artifact_id: str, message: str) -> None:
+        super().__init__(message)
+        self.artifact_id = artifact_id
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreEnv:
@@ -118,7 +122,7 @@ def _score_fn(artifact_id: str) -> ScoreFn | None:
         if FALLBACK_ARTIFACTS.get(artifact_id) == "ongoing":
             return None
         raise ArtifactScoringError(
-            f"cannot score artifact {artifact_id!r}: its content file "
+            artifact_id, f"cannot score artifact {artifact_id!r}: its content file "
             f"content/artifacts/{artifact_id}.yaml is missing")
     from exlibris.yamlsafe import load_yaml_file
 
@@ -131,7 +135,7 @@ def _score_fn(artifact_id: str) -> ScoreFn | None:
         from exlibris.dsl import compile_score  # type: ignore[attr-defined]
     except ImportError:
         raise ArtifactScoringError(
-            f"cannot score artifact {artifact_id!r}: the effect language "
+            artifact_id, f"cannot score artifact {artifact_id!r}: the effect language "
             "(exlibris.dsl.compile_score) is not available") from None
     line, _ = loaded.content_position(key_path)
     return compile_score(source, file=str(path), line=line)

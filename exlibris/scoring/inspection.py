@@ -20,6 +20,8 @@ class PlayerTable:
     focus: str
     shelf: Shelf
     hand: int = 0
+    origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, compare=False)
+    """Where each shelf cell was written in the table file: (line, col)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,6 +154,7 @@ class _TableReader:
     problems: list[Problem] = field(default_factory=list)
     seen: dict[tuple[str, ...], tuple[int, int, str]] = field(default_factory=dict)
     artifacts: tuple[str, ...] = field(default_factory=known_artifact_ids)
+    origins: dict[YamlPath, dict[Pos, tuple[int, int]]] = field(default_factory=dict)
 
     # -- reporting
     def fail(self, path: YamlPath, code: str, message: str) -> None:
@@ -300,7 +301,7 @@ class _TableReader:
         shelf = self.read_shelf(entry, (*path, "shelf"), name or f"player {path[1]}")
         if name is None or focus is None or hand is None or shelf is None:
             return None
-        return PlayerTable(name, focus, shelf, hand)
+        return PlayerTable(name, focus, shelf, hand, self.origins.pop(path, {}))
 
     def read_hand(self, value: Any, path: YamlPath, owner: str) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int | list):
@@ -425,6 +426,7 @@ class _TableReader:
                          f"{slots[stray].card.name} does not touch "
                          f"{slots[groups[0][0]].card.name}'s group along an edge")
             return None
+        self.origins[path[:-1]] = origins
         return Shelf.from_slots(slots, check=False)
 
     # -- solo

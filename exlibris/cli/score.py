@@ -1,0 +1,75 @@
+"""``exlibris score TABLE.yaml``: run the inspection form on an end-of-game table."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from exlibris.errors import Problem, UserInputError
+
+
+def _report(problems: list[Problem]) -> None:
+    """One line per problem on standard error: ``FILE:LINE:COL: message [code]``."""
+    for problem in problems:
+        click.echo(str(problem).split("\n", 1)[0], err=True)
+
+
+def _color(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return (bool(isatty and isatty()) and "NO_COLOR" not in os.environ
+            and os.environ.get("TERM") != "dumb")
+
+
+@click.command("score")
+@click.argument("table_file", metavar="TABLE.yaml", type=click.Path(dir_okay=False,
+                                                                    path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--best-flips", is_flag=True,
+              help="Also find, for each player, the voluntary flips that maximise their total.")
+def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
+    """Score an end-of-game table file with the Official Library Inspection Form.
+
+    The table format is described in the table-format specification; bad input
+    is reported as FILE:LINE:COL lines on standard error, with exit status 2.
+    """
+    from exlibris.scoring.artifacts import ArtifactScoringError
+    from exlibris.scoring.flips import best_flips as find_best
+    from exlibris.scoring.inspection import inspect_table
+    from exlibris.scoring.report import render_form, to_json
+    from exlibris.scoring.table import load_table
+
+    try:
+        table, rules = load_table(table_file)
+        inspection = inspect_table(table, rules)
+        best = ([find_best(inspection, i) for i in range(len(table.players))]
+                if best_flips else None)
+    except UserInputError as exc:
+        _report(exc.problems)
+        raise SystemExit(2) from None
+    except ArtifactScoringError as exc:
+        line, col = 1, 1
+        for player in table.players:
+            for pos, slot in player.shelf.items():
+                if getattr(slot.card, "artifact_id", None) == exc.artifact_id:
+                    line, col = player.origins.get(pos, (1, 1))
+                    break
+            else:
+                continue
+            break
+        _report([Problem(str(table_file), line, col, exc.code, str(exc))])
+        raise SystemExit(2) from None
+
+    stdout = click.get_text_stream("stdout")
+    if as_json:
+        click.echo(json.dumps(to_json(inspection, best), indent=2))
+        return
+    color = _color(stdout)
+    width = None
+    if color:
+        import shutil
+
+        width = shutil.get_terminal_size().columns
+    click.echo(render_form(inspection, color=color, width=width, best=best), nl=False)

@@ -1,0 +1,158 @@
+"""The filled-in form as ``--json`` figures or as a readable table."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from exlibris.model.cards import CATEGORY_CODES
+from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
+from exlibris.scoring.flips import BestFlips
+from exlibris.scoring.inspection import Form, Inspection
+
+
+def form_json(form: Form, *, library: bool = False) -> dict[str, Any]:
+    """One column's figures, keyed as the table format specifies."""
+    data: dict[str, Any] = {} if library else {"name": form.name}
+    data.update({
+        "flipped": list(form.flipped),
+        "tally": {CATEGORY_IDS[code]: form.tally.get(code, 0) for code in CATEGORY_CODES},
+        "books": form.books,
+        "stability": form.stability,
+        "entombed": form.entombed,
+        "prominent": form.prominent,
+        "banned": form.banned,
+        "variety": form.variety,
+        "focus": form.focus,
+    })
+    if library:
+        data["volunteers"] = form.volunteers
+    data["artifacts"] = form.artifacts
+    data["total"] = form.total
+    return data
+
+
+def to_json(inspection: Inspection, best: Sequence[BestFlips] | None = None) -> dict[str, Any]:
+    """The ``--json`` document; ``best`` adds each player's ``best_flips``."""
+    players = []
+    for i, form in enumerate(inspection.forms):
+        entry = form_json(form)
+        if best is not None:
+            entry["best_flips"] = {"flip": list(best[i].cards), "total": best[i].total,
+                                   "gain": best[i].gain}
+        players.append(entry)
+    data: dict[str, Any] = {
+        "variant": inspection.table.variant,
+        "players": players,
+        "ranking": list(inspection.ranking),
+        "winners": list(inspection.winners),
+    }
+    if inspection.public_library is not None:
+        data["public_library"] = form_json(inspection.public_library, library=True)
+        data["win"] = bool(inspection.win)
+    return data
+
+
+def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
+    table = inspection.table
+    columns: list[Form] = list(inspection.forms)
+    if inspection.public_library is not None:
+        columns.append(inspection.public_library)
+
+    def row(label: str, values: list[Any]) -> tuple[str, list[str]]:
+        return label, [str(v) for v in values]
+
+    rows = [row("A1 flipped", [", ".join(f.flipped) or "-" for f in columns])]
+    for code in CATEGORY_CODES:
+        mark = (" (prominent)" if code == table.prominent
+                else " (banned)" if code == table.banned else "")
+        rows.append(row(f"A2 {CATEGORY_NAMES[code]}{mark}", [f.tally[code] for f in columns]))
+    rows.append(row("A2 books", [f.books for f in columns]))
+    rows.append(row("B1 shelf stability", [f.stability for f in columns]))
+    rows.append(row("   entombed (Mummy)", [f.entombed for f in columns]))
+    rows.append(row("B2 prominent works", [f.prominent for f in columns]))
+    rows.append(row("B3 banned books", [f.banned for f in columns]))
+    rows.append(row("B4 categorical variety", [f.variety for f in columns]))
+    rows.append(row("B5 library focus", [f.focus for f in columns]))
+    if table.solo:
+        rows.append(row("B6 volunteers", [f.volunteers for f in columns]))
+        rows.append(row("B7 artifacts", [f.artifacts for f in columns]))
+    else:
+        rows.append(row("B6 artifacts", [f.artifacts for f in columns]))
+    return rows
+
+
+def outcome_lines(inspection: Inspection) -> list[str]:
+    """The winner line (and the ranking), in words."""
+    forms = {f.name: f for f in inspection.forms}
+    if inspection.public_library is not None:
+        me, library = inspection.forms[0], inspection.public_library
+        if inspection.win:
+            return [f"Winner: {me.name} ({me.total} against the public library's "
+                    f"{library.total}): licence approved"]
+        return [f"Winner: the public library ({library.total} against {me.name}'s "
+                f"{me.total}; a tie goes to the library)"]
+    ranking = ", ".join(f"{i}. {name} ({forms[name].total})"
+                        for i, name in enumerate(inspection.ranking, 1))
+    winners = inspection.winners
+    if len(winners) == 1:
+        line = f"Winner: {winners[0]}"
+    else:
+        line = f"Winners (a tie no tiebreaker settles): {', '.join(winners)}"
+    return [line, f"Ranking: {ranking}"]
+
+
+def best_lines(best: Sequence[BestFlips]) -> list[str]:
+    lines = ["Best voluntary flips (each player's own total, everyone else as given):"]
+    for b in best:
+        what = "flip " + ", ".join(b.cards) if b.cards else "no flips"
+        note = "" if b.exact else " (search cut short: best found)"
+        lines.append(f"  {b.name}: {what} -> {b.total} ({b.gain:+d}){note}")
+    return lines
+
+
+def render_form(
+    inspection: Inspection,
+    *,
+    color: bool = False,
+    width: int | None = None,
+    best: Sequence[BestFlips] | None = None,
+) -> str:
+    """The readable form: rows are the steps, columns the players, then the winner.
+
+    Without ``color`` the table is plain ASCII with no escape codes.
+    """
+    table = inspection.table
+    what = [table.variant] if table.variant != "solo" else []
+    what.append("solo" if table.solo else f"{len(table.players)} players")
+    title = f"Official Library Inspection Form ({', '.join(what)})"
+    grid = RichTable(box=box.ROUNDED if color else box.ASCII)
+    grid.add_column("Step", style="bold" if color else None)
+    for form in inspection.forms:
+        grid.add_column(form.name, justify="right")
+    if inspection.public_library is not None:
+        grid.add_column("Public library", justify="right")
+    for label, values in _rows(inspection):
+        grid.add_row(label, *values)
+    columns = [*inspection.forms]
+    if inspection.public_library is not None:
+        columns.append(inspection.public_library)
+    grid.add_section()
+    grid.add_row("Total", *(str(f.total) for f in columns), style="bold" if color else None)
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color,
+                      color_system="auto" if color else None, width=width or 200,
+                      highlight=False, emoji=False)
+    console.print(grid)
+    lines = outcome_lines(inspection)
+    if table.solo and table.difficulty:
+        lines.insert(0, f"Difficulty level {table.difficulty}")
+    if best is not None:
+        lines += best_lines(best)
+    text = buffer.getvalue().rstrip("\n")
+    return "\n".join([title, text, *lines]) + "\n"
