@@ -1,8 +1,8 @@
 """Artifact ids, and the one door through which artifact points are computed.
 
 End-of-game points come from content: ``content/artifacts/<id>.yaml`` holds a
-``score:`` expression in the effect language, compiled by
-``exlibris.dsl.compile_score``. No artifact has Python code of its own here.
+``score:`` expression in the effect language (top level or in an ability),
+compiled by ``exlibris.dsl.scoring.compile_score``. No artifact has Python code of its own here.
 
 Ids follow the table format's rule, with punctuation settled as follows: lower
 case; apostrophes (straight or curly) are dropped; a leading "The" or "A" is
@@ -24,6 +24,7 @@ from typing import Any
 from exlibris import paths
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
+from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
 
 ARTIFACT_GLOSSARY: tuple[tuple[str, str], ...] = (
     ("The Alliterative Alligator", "ongoing"),
@@ -132,13 +133,15 @@ def _score_fn(artifact_id: str) -> ScoreFn | None:
         return None
     source, key_path = found
     try:
-        from exlibris.dsl import compile_score  # type: ignore[attr-defined]
+        from exlibris.dsl.scoring import CategoryValue, compile_score
     except ImportError:
         raise ArtifactScoringError(
             artifact_id, f"cannot score artifact {artifact_id!r}: the effect language "
-            "(exlibris.dsl.compile_score) is not available") from None
+            "(exlibris.dsl.scoring.compile_score) is not available") from None
     line, _ = loaded.content_position(key_path)
-    return compile_score(source, file=str(path), line=line)
+    categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
+                  for code, cid in CATEGORY_IDS.items()}
+    return compile_score(source, file=str(path), line=line, categories=categories)
 
 
 def _score_source(data: Any) -> tuple[str, tuple[str | int, ...]] | None:

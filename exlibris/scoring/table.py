@@ -17,6 +17,7 @@ from typing import Any
 from exlibris import paths
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
+from exlibris.model.rules import merge
 from exlibris.model.shelf import Pos, Shelf, Slot, components
 from exlibris.scoring.artifacts import known_artifact_ids
 from exlibris.scoring.categories import CATEGORY_IDS, category_code
@@ -148,6 +149,36 @@ def known_variants() -> tuple[str, ...]:
     return tuple(sorted(found | set(BUILTIN_VARIANTS)))
 
 
+def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]]:
+    """The ``settings.scoring`` mapping of ``rules/<variant>.yaml``, merged down its
+    ``extends`` chain, and for each top-level key the file that set it last.
+
+    A variant without a rules file (``standard`` or ``solo`` before they exist) has
+    no overrides.
+    """
+    chain: list[LoadedYaml] = []
+    name: str | None = variant
+    while name is not None and name not in {c.data.get("id") for c in chain}:
+        path = paths.rules_dir() / f"{name}.yaml"
+        if not path.is_file():
+            break
+        loaded = load_yaml_file(path)
+        if not isinstance(loaded.data, dict):
+            break
+        chain.append(loaded)
+        parent = loaded.data.get("extends")
+        name = parent if isinstance(parent, str) else None
+    merged: dict[str, Any] = {}
+    where: dict[str, LoadedYaml] = {}
+    for loaded in reversed(chain):
+        block = loaded.data.get("settings")
+        scoring = block.get("scoring") if isinstance(block, dict) else None
+        if isinstance(scoring, dict):
+            merged = merge(merged, scoring)
+            where.update(dict.fromkeys(scoring, loaded))
+    return merged, where
+
+
 @dataclass
 class _TableReader:
     loaded: LoadedYaml
@@ -213,20 +244,20 @@ class _TableReader:
         return variant
 
     def read_rules(self, variant: str, players: int) -> ScoringRules:
-        path = paths.rules_dir() / f"{variant}.yaml"
-        settings: Any = {}
-        loaded = None
-        if path.is_file():
-            loaded = load_yaml_file(path)
-            if isinstance(loaded.data, dict):
-                settings = loaded.data.get("scoring") or {}
+        settings: dict[str, Any] = {}
+        try:
+            settings, where = variant_scoring(variant)
+        except UserInputError as exc:
+            self.problems.extend(exc.problems)
+            return ScoringRules.for_players(max(players, 1))
         try:
             return ScoringRules.for_players(max(players, 1), settings)
         except SettingsError as exc:
+            loaded = where.get(exc.key[0] if exc.key else "")
             if loaded is None:
                 raise
-            self.problems.append(loaded.problem(("scoring", *exc.key), "table/bad-settings",
-                                                str(exc)))
+            self.problems.append(loaded.problem(("settings", "scoring", *exc.key),
+                                                "table/bad-settings", str(exc)))
             return ScoringRules.for_players(max(players, 1))
 
     def read_category(self, data: dict[str, Any], path: YamlPath, *, required: bool) -> str | None:
