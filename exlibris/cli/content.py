@@ -1,0 +1,72 @@
+"""`exlibris content`: list and show the shipped content."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from exlibris.cli.output import USER_ERROR, report_problems
+
+KIND_NAMES = ("location", "library", "assistant", "artifact", "module", "variant",
+              "categories", "books")
+
+
+def _catalog():  # type: ignore[no-untyped-def]
+    from exlibris.catalog import load_catalog
+    from exlibris.errors import UserInputError
+
+    try:
+        return load_catalog()
+    except UserInputError as exc:
+        report_problems(exc.problems)
+        raise SystemExit(USER_ERROR) from None
+
+
+@click.group()
+def content() -> None:
+    """List and show the shipped content and rules."""
+
+
+@content.command("list")
+@click.option("--kind", type=click.Choice(KIND_NAMES), help="Only entries of this kind.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_(kind: str | None, as_json: bool) -> None:
+    """List content entries: kind, id and name."""
+    rows = []
+    for entry in _catalog().entries:
+        model = entry.model
+        if kind and model.kind != kind:
+            continue
+        rows.append({"kind": model.kind, "id": entry.id,
+                     "name": getattr(model, "name", entry.id),
+                     "number": getattr(model, "number", None)})
+    rows.sort(key=lambda r: (r["kind"], r["number"] or 0, r["id"]))
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        number = f"#{row['number']} " if row["number"] else ""
+        click.echo(f"{row['kind']:<10} {row['id']:<32} {number}{row['name']}")
+
+
+@content.command()
+@click.argument("entry_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def show(entry_id: str, as_json: bool) -> None:
+    """Show one entry by its id, as written in its file."""
+    from exlibris.dsl.checker import did_you_mean
+
+    catalog = _catalog()
+    matches = [e for e in catalog.entries if e.id == entry_id]
+    if not matches:
+        ids = [e.id for e in catalog.entries]
+        click.echo(f"exlibris: no content entry {entry_id!r}{did_you_mean(entry_id, ids)}",
+                   err=True)
+        raise SystemExit(USER_ERROR)
+    entry = matches[0]
+    if as_json:
+        click.echo(json.dumps(entry.model.model_dump(mode="json"), indent=2))
+    else:
+        click.echo(f"# {entry.path.name}")
+        click.echo(entry.loaded.text.rstrip())

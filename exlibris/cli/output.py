@@ -1,0 +1,33 @@
+"""Shared CLI output: problems on standard error, exit status 2 for user mistakes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+
+import click
+
+from exlibris.errors import Problem
+
+USER_ERROR = 2
+
+
+def report_problems(problems: Iterable[Problem], *, as_json: bool = False,
+                    context: bool = True) -> None:
+    """Print problems one per line (with quoted source where known) on stderr."""
+    problems = list(problems)
+    if as_json:
+        click.echo(json.dumps({"ok": not problems,
+                               "problems": [p.as_dict() for p in problems]}, indent=2))
+        return
+    for problem in problems:
+        text = str(problem) if context else str(
+            Problem(problem.file, problem.line, problem.col, problem.code, problem.message))
+        click.echo(text, err=True)
+
+
+def fail(problems: Iterable[Problem]) -> None:
+    """Report problems and exit with the user-error status."""
+    report_problems(problems)
+    sys.exit(USER_ERROR)

@@ -1,0 +1,297 @@
+"""`exlibris validate`: every check a content or rules file gets.
+
+YAML syntax and safety (``yamlsafe``), the schema (``catalog.read_entry``),
+the effect language in every source field, and cross-references (unique ids,
+file names, modules, variants and what they name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from exlibris.catalog import Catalog, Entry, load_catalog, read_catalog
+from exlibris.dsl import vocabulary as vocab
+from exlibris.dsl.checker import (
+    Catalog as IdCatalog,
+)
+from exlibris.dsl.checker import (
+    check_program,
+    check_rule,
+    check_score,
+    check_trigger,
+    did_you_mean,
+    program_names,
+)
+from exlibris.dsl.errors import DslError
+from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.errors import Problem, UserInputError, caret_context
+from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
+from exlibris.model.rules import Settings, Variant, merge, unknown_keys
+from exlibris.paths import content_dir, rules_dir
+
+
+@dataclass
+class Report:
+    """What validation found."""
+
+    files: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def default_paths() -> list[Path]:
+    return [content_dir(), rules_dir()]
+
+
+def validate(paths: Iterable[Path] | None = None) -> Report:
+    """Check the files under ``paths`` (default: the shipped content and rules)."""
+    paths = list(paths) if paths is not None else default_paths()
+    catalog, problems = read_catalog(paths)
+    report = Report(files=len(catalog.entries) + len({p.file for p in problems}))
+    report.problems.extend(problems)
+    shipped = _shipped_catalog(paths)
+    ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
+    id_catalog = IdCatalog(ids)
+    for entry in catalog.entries:
+        report.problems.extend(check_sources(entry, id_catalog))
+    report.problems.extend(check_references(catalog, shipped))
+    report.problems.sort(key=lambda p: (p.file, p.line, p.col))
+    return report
+
+
+def _shipped_catalog(paths: list[Path]) -> Catalog | None:
+    """The shipped catalog, for references from a user's own files to shipped ids."""
+    if {p.resolve() for p in paths} == {p.resolve() for p in default_paths()}:
+        return None
+    try:
+        return load_catalog()
+    except UserInputError:
+        return None
+
+
+# ---- the effect language in every source field -------------------------------------------------
+
+
+def _sources(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str, Ability | None]]:
+    """(path, field kind, ability) for each source field of an entry."""
+    model = entry.model
+    if isinstance(model, Location):
+        yield ("effect",), "effect", None
+    abilities: list[tuple[tuple[Any, ...], Ability]] = []
+    if isinstance(model, Library):
+        abilities = [(("assistant", "abilities", i), a)
+                     for i, a in enumerate(model.assistant.abilities)]
+    elif isinstance(model, AssistantCard | Artifact):
+        abilities = [(("abilities", i), a) for i, a in enumerate(model.abilities)]
+    for base, ability in abilities:
+        if ability.when is not None:
+            yield (*base, "when"), "when", ability
+        if ability.effect is not None:
+            yield (*base, "effect"), "effect", ability
+        for j in range(len(ability.placement)):
+            yield (*base, "placement", j), "placement", ability
+        if ability.score is not None:
+            yield (*base, "score"), "score", ability
+
+
+def _value(data: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
+    """Parse and check every effect-language field of one entry."""
+    problems: list[Problem] = []
+    data = entry.loaded.data
+    for path, kind, ability in _sources(entry):
+        source = _value(data, path)
+        try:
+            errors = _check_one(kind, source, ability, catalog, is_location=ability is None)
+        except DslError as exc:
+            errors = [exc]
+        problems.extend(_locate(entry, path, source, e) for e in errors)
+    if isinstance(entry.model, Library | AssistantCard | Artifact):
+        problems.extend(_ability_shape(entry))
+    return problems
+
+
+def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatalog,
+               *, is_location: bool) -> list[DslError]:
+    if kind == "effect":
+        program = parse_program(source)
+        event = None
+        if ability is not None and ability.when:
+            trigger = parse_trigger(ability.when)
+            event = vocab.EVENTS.get(trigger.event)
+        return check_program(program, program_names(location=is_location, event=event),
+                             catalog)
+    if kind == "when":
+        assert ability is not None
+        return check_trigger(parse_trigger(source), ability.timing, catalog)
+    if kind == "placement":
+        return check_rule(parse_rule(source), catalog)
+    return check_score(parse_expression(source), catalog)
+
+
+def _locate(entry: Entry, path: tuple[Any, ...], source: str, error: DslError) -> Problem:
+    """Turn a position inside a source field into a position in the file."""
+    line, col = entry.loaded.content_position(path)
+    # a block scalar keeps its lines and shifts every column by its indentation
+    file_line = line + error.line - 1
+    file_col = col + error.col - 1
+    context = caret_context(entry.loaded.text, file_line, file_col)
+    return Problem(entry.loaded.filename, file_line, file_col, error.code, error.message,
+                   context)
+
+
+def _ability_shape(entry: Entry) -> list[Problem]:
+    """Each ability has what its timing needs."""
+    problems: list[Problem] = []
+    model = entry.model
+    if isinstance(model, Library):
+        abilities = [(("assistant", "abilities", i), a)
+                     for i, a in enumerate(model.assistant.abilities)]
+    else:
+        abilities = [(("abilities", i), a) for i, a in enumerate(model.abilities)]
+    for path, ability in abilities:
+        def fail(code: str, message: str, path: tuple[Any, ...] = path) -> None:
+            problems.append(entry.loaded.problem(path, code, message))
+
+        if ability.timing == "end-of-game":
+            if ability.score is None:
+                fail("content/missing-score", "an end-of-game ability needs a 'score:'")
+            if ability.when or ability.effect:
+                fail("content/end-of-game-effect",
+                     "an end-of-game ability scores; it has no 'when:' or 'effect:'")
+        elif ability.effect is None and not ability.placement:
+            fail("content/missing-effect", f"a {ability.timing} ability needs an 'effect:' "
+                 "or 'placement:' rules")
+        elif ability.effect is not None and ability.when is None:
+            fail("content/missing-trigger", f"a {ability.timing} ability with an effect needs "
+                 "a 'when:' trigger")
+    return problems
+
+
+# ---- cross-references ---------------------------------------------------------------------------
+
+
+def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]:
+    problems: list[Problem] = []
+    problems.extend(_unique_ids(catalog))
+    known = {**(shipped.ids() if shipped else {}), **catalog.ids()}
+    for entry in catalog.entries:
+        model = entry.model
+        if hasattr(model, "id") and entry.path.stem != model.id and model.kind not in (
+                "categories", "books"):
+            problems.append(entry.loaded.problem(
+                ("id",), "content/file-name",
+                f"the file name {entry.path.name!r} does not match its id {model.id!r}; "
+                f"rename it to {model.id}.yaml"))
+        if isinstance(model, GameModule):
+            for i, loc in enumerate([*model.locations, *model.permanent_locations]):
+                if known.get(loc) != "location":
+                    field_ = "locations" if i < len(model.locations) else "permanent_locations"
+                    index = i if i < len(model.locations) else i - len(model.locations)
+                    problems.append(entry.loaded.problem(
+                        (field_, index), "content/unknown-id",
+                        f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+    variants = {**(shipped.variants if shipped else {}), **catalog.variants}
+    for entry in catalog.entries:
+        if isinstance(entry.model, Variant):
+            problems.extend(_check_variant(entry, variants, known))
+    return problems
+
+
+def _of(known: dict[str, str], kind: str) -> list[str]:
+    return [i for i, k in known.items() if k == kind]
+
+
+def _unique_ids(catalog: Catalog) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[tuple[str, str], Entry] = {}
+    for entry in catalog.entries:
+        model = entry.model
+        if not hasattr(model, "id"):
+            continue
+        group = "variant" if model.kind == "variant" else "content"
+        key = (group, model.id)
+        if key in seen:
+            problems.append(entry.loaded.problem(
+                ("id",), "content/duplicate-id",
+                f"id {model.id!r} is already used by {seen[key].loaded.filename}"))
+        else:
+            seen[key] = entry
+    return problems
+
+
+def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant]:
+    """The variant and its ancestors, base first; raises ValueError on a cycle or gap."""
+    chain: list[Variant] = []
+    current: str | None = variant_id
+    while current is not None:
+        if current not in variants:
+            raise ValueError(f"unknown variant {current!r}"
+                             f"{did_you_mean(current, variants)}; known: "
+                             f"{', '.join(sorted(variants))}")
+        if any(v.id == current for v in chain):
+            raise ValueError(f"variant {current!r} extends itself")
+        chain.append(variants[current])
+        current = variants[current].extends
+    return list(reversed(chain))
+
+
+def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
+    """Merge a variant's chain into validated settings."""
+    merged: dict[str, Any] = {}
+    for variant in variant_chain(variant_id, variants):
+        merged = merge(merged, variant.settings)
+    return Settings.model_validate(merged)
+
+
+def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str]
+                   ) -> list[Problem]:
+    variant: Variant = entry.model
+    loaded = entry.loaded
+    try:
+        chain = variant_chain(variant.id, {**variants, variant.id: variant})
+    except ValueError as exc:
+        return [loaded.problem(("extends",), "rules/unknown-variant", str(exc))]
+    problems: list[Problem] = []
+    if variant.extends is not None:
+        base: dict[str, Any] = {}
+        for ancestor in chain[:-1]:
+            base = merge(base, ancestor.settings)
+        for path in unknown_keys(base, variant.settings):
+            problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
+                                           f"unknown setting {'.'.join(path)!r}"))
+    try:
+        settings = resolve_settings(variant.id, {**variants, variant.id: variant})
+    except Exception as exc:  # pydantic ValidationError: report its first lines
+        text = str(exc).splitlines()
+        problems.append(loaded.problem(("settings",), "rules/invalid-settings",
+                                       "settings are incomplete or invalid: "
+                                       + "; ".join(t.strip() for t in text[1:3])))
+        return problems
+    for key in ("starting_locations", "remove_locations"):
+        for i, loc in enumerate(getattr(settings.setup, key)):
+            if known.get(loc) != "location" and loc in variant.settings.get("setup", {}).get(
+                    key, []):
+                problems.append(loaded.problem(
+                    ("settings", "setup", key, i), "rules/unknown-id",
+                    f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+    for i, lib in enumerate(settings.setup.remove_libraries):
+        if known.get(lib) != "library" and lib in variant.settings.get("setup", {}).get(
+                "remove_libraries", []):
+            problems.append(loaded.problem(
+                ("settings", "setup", "remove_libraries", i), "rules/unknown-id",
+                f"unknown library {lib!r}{did_you_mean(lib, _of(known, 'library'))}"))
+    return problems
+
+
