@@ -427,7 +427,7 @@ class Shelf:
         the shift emptied. The shelf may come apart during the shift, but must obey
         every rule once the new card is in (LIB-WIZARD-1/2, SA-WIZARD-1..3).
         """
-        step = DIRECTIONS[direction] if isinstance(direction, str) else direction
+        step = DIRECTIONS.get(direction) if isinstance(direction, str) else direction
         if step not in STEPS:
             raise ShiftError(f"unknown direction {direction!r}; use up, down, left or right")
         group = set(moved)
