@@ -1,0 +1,166 @@
+"""Property tests: random sequences of shelf operations.
+
+Every operation either succeeds and leaves a legal shelf (at most three rows, one
+connected group, only book cards entombed), or raises a ShelfError and leaves the
+shelf exactly as it was. Shelving succeeds exactly where ``legal_positions`` says.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from itertools import count
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.shelf import STEPS, Shelf, is_connected
+from exlibris.model.shelf_errors import ShelfError
+
+SETTINGS = settings(max_examples=200, derandomize=True, deadline=None)
+
+index = st.integers(0, 40)
+cell = st.tuples(st.integers(-4, 4), st.integers(-4, 6))
+SHELVE = st.tuples(st.just("shelve"), index, st.integers(0, 3), st.booleans())
+MIXED = st.lists(
+    st.one_of(
+        SHELVE,
+        st.tuples(st.just("shelve_at"), cell, st.booleans()),
+        st.tuples(st.just("remove"), index),
+        st.tuples(st.just("swap"), index, index),
+        st.tuples(st.just("hand"), index),
+        st.tuples(st.just("reshelve"), index, index),
+        st.tuples(st.just("shift"), index, st.integers(0, 3), st.integers(-3, 3)),
+        st.tuples(st.just("levitate"), st.lists(index, min_size=1, max_size=4),
+                  st.sampled_from(["up", "down", "left", "right"]), index,
+                  st.sampled_from(["base", "expansion"])),
+        st.tuples(st.just("entomb"), index, st.booleans()),
+        st.tuples(st.just("flip"), index),
+        st.tuples(st.just("tuck"), index),
+    ),
+    max_size=30,
+)
+OPS = st.tuples(st.lists(SHELVE, min_size=3, max_size=16), MIXED).map(lambda t: t[0] + t[1])
+"""A few shelvings to grow a shelf, then any mix of operations."""
+
+
+class Deck:
+    """Fresh cards: book cards, with an artifact every fifth card."""
+
+    def __init__(self) -> None:
+        self.n = count()
+
+    def draw(self) -> Card:
+        n = next(self.n)
+        if n % 5 == 4:
+            return ArtifactCard(f"artifact-{n}")
+        return BookCard("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26], n // 26 + 1, ("C", "F"))
+
+
+def pick(shelf: Shelf, i: int) -> tuple[int, int]:
+    """An occupied cell chosen by ``i`` (or (0, 0) on an empty shelf)."""
+    positions = shelf.positions()
+    return positions[i % len(positions)] if positions else (0, 0)
+
+
+def assert_legal(shelf: Shelf) -> None:
+    assert shelf.height <= 3
+    assert is_connected(shelf.positions())
+    for pos in shelf.positions():
+        slot = shelf.at(pos)
+        assert slot.beneath is None or isinstance(slot.beneath, BookCard)
+        assert not (slot.face_down and isinstance(slot.card, ArtifactCard))
+    if len(shelf):
+        for pos in shelf.legal_positions():
+            assert pos not in shelf
+            assert any((pos[0] + dr, pos[1] + dc) in shelf for dr, dc in STEPS)
+            rows = [r for r, _ in shelf.positions()] + [pos[0]]
+            assert max(rows) - min(rows) < 3
+
+
+def apply(shelf: Shelf, deck: Deck, op: tuple) -> None:
+    kind, *args = op
+    if kind == "shelve":
+        legal = sorted(shelf.legal_positions())
+        pos = legal[args[0] % len(legal)]
+        shelf.shelve(deck.draw(), pos, face_down=args[2] and args[1] == 0)
+    elif kind == "shelve_at":
+        shelf.shelve(deck.draw(), args[0])
+    elif kind == "remove":
+        shelf.remove(pick(shelf, args[0]))
+    elif kind == "swap":
+        shelf.swap(pick(shelf, args[0]), pick(shelf, args[1]))
+    elif kind == "hand":
+        shelf.swap_with_hand(pick(shelf, args[0]), deck.draw())
+    elif kind == "reshelve":
+        legal = sorted(shelf.legal_positions())
+        shelf.reshelve(pick(shelf, args[0]), legal[args[1] % len(legal)])
+    elif kind == "shift":
+        row, col = pick(shelf, args[0])
+        last = col
+        while last < col + args[1] and (row, last + 1) in shelf:
+            last += 1
+        shelf.shift_run(row, col, last, args[2])
+    elif kind == "levitate":
+        moved = {pick(shelf, i) for i in args[0]}
+        step = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[args[1]]
+        emptied = sorted(moved - {(r + step[0], c + step[1]) for r, c in moved})
+        target = emptied[args[2] % len(emptied)] if emptied else (0, 0)
+        shelf.levitate(deck.draw(), moved, args[1], target, edition=args[3])
+    elif kind == "entomb":
+        shelf.entomb(deck.draw(), pick(shelf, args[0]), under=args[1])
+    elif kind == "flip":
+        shelf.flip(pick(shelf, args[0]))
+    elif kind == "tuck":
+        shelf.tuck(pick(shelf, args[0]), [deck.draw()])
+
+
+def grow(ops: list[tuple]) -> tuple[Shelf, Deck]:
+    """A shelf built by ``ops``, skipping the refused ones."""
+    shelf, deck = Shelf(), Deck()
+    for op in ops:
+        with contextlib.suppress(ShelfError):
+            apply(shelf, deck, op)
+    return shelf, deck
+
+
+@SETTINGS
+@given(OPS)
+def test_random_operations_keep_the_shelf_legal(ops: list[tuple]) -> None:
+    shelf, deck = Shelf(), Deck()
+    for op in ops:
+        before = shelf.snapshot()
+        legal_before = shelf.legal_positions()
+        try:
+            apply(shelf, deck, op)
+        except ShelfError as error:
+            assert shelf.snapshot() == before, f"{op} failed but changed the shelf"
+            assert shelf.legal_positions() == legal_before
+            assert error.code.startswith("shelf/") and str(error)
+        assert_legal(shelf)
+
+
+@SETTINGS
+@given(OPS, st.lists(cell, min_size=1, max_size=10))
+def test_shelving_succeeds_exactly_at_legal_positions(ops: list[tuple], cells: list) -> None:
+    shelf, deck = grow(ops)
+    for pos in cells:
+        trial = shelf.copy()
+        expected = trial.can_shelve(pos)
+        try:
+            trial.shelve(deck.draw(), pos)
+        except ShelfError:
+            assert not expected
+            assert trial.snapshot() == shelf.snapshot()
+        else:
+            assert expected
+            assert_legal(trial)
+        assert shelf.snapshot() != trial.snapshot() or not expected
+
+
+@SETTINGS
+@given(OPS)
+def test_final_round_count_is_one_per_cell(ops: list[tuple]) -> None:
+    shelf, _ = grow(ops)
+    assert shelf.card_count() == len(shelf.positions())
+    assert shelf.entombed_count() == sum(1 for p in shelf.positions() if shelf.at(p).beneath)
