@@ -71,8 +71,8 @@ def _shipped_catalog(paths: list[Path]) -> Catalog | None:
         return None
     try:
         return load_catalog()
-    except UserInputError:
-        return None
+    except UserInputError:  # broken shipped files: use what can be read
+        return read_catalog(default_paths())[0]
 
 
 # ---- the effect language in every source field -------------------------------------------------

@@ -18,8 +18,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
-    CollectionStartEvent,
     CollectionEndEvent,
+    CollectionStartEvent,
     NodeEvent,
 )
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -173,11 +173,11 @@ class _Builder:
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode):
                 raise self._fail(key_node, "yaml/complex-key", "mapping keys must be plain words")
+            if key_node.value == "<<" and key_node.style is None:
+                raise self._fail(key_node, "yaml/merge-key", "merge keys (<<) are not allowed")
             key = self._scalar(key_node, None)
             if not isinstance(key, str):
                 key = str(key).lower() if isinstance(key, bool) else str(key)
-            if key == "<<":
-                raise self._fail(key_node, "yaml/merge-key", "merge keys (<<) are not allowed")
             if key in result:
                 raise self._fail(key_node, "yaml/duplicate-key",
                                  f"key {key!r} appears twice in the same mapping")

@@ -19,6 +19,7 @@ from exlibris.dsl.errors import DslError
 
 MAX_SOURCE_CHARS = 8000
 MAX_BLOCK_DEPTH = 12
+MAX_EXPR_DEPTH = 100
 
 
 class _EffectIndenter(Indenter):
@@ -310,8 +311,6 @@ def _describe(exc: UnexpectedInput) -> str:
         char = exc.char
         if char == "'":
             return "strings are written in double quotes"
-        if char == "\t":
-            return "indent with spaces, not tabs"
         if char == "=":
             return "unexpected '='; comparisons use '==', keyword arguments 'name: value'"
         return f"unexpected character {char!r}"
@@ -375,16 +374,38 @@ def _parse(text: str, start: str) -> Any:
         col = getattr(exc, "column", 1) or 1
         if start != "program":
             line, col = 1, col
-        if line < 0:  # end of input
+        at_end = isinstance(exc, UnexpectedEOF) or (
+            isinstance(exc, UnexpectedToken) and exc.token.type == "$END")
+        if line < 0 or at_end:
             line, col = _end_position(source)
         elif isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
             line, col = line + 1, 1
         hint = _friendly(exc, source, start)
         message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
         raise DslError("dsl/syntax", message, line, col, source) from None
+    try:
+        result = _TRANSFORMER.transform(tree)
     except RecursionError:
-        raise DslError("dsl/too-deep", "expression nests too deeply", 1, 1) from None
-    return _TRANSFORMER.transform(tree)
+        result = None
+    if result is None or _depth(result) > MAX_EXPR_DEPTH:
+        raise DslError("dsl/too-deep",
+                       f"expressions nest more than {MAX_EXPR_DEPTH} deep; simplify it", 1, 1)
+    return result
+
+
+def _depth(root: ast.Node) -> int:
+    """The depth of the syntax tree, measured without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, list | tuple):
+            stack.extend((item, depth) for item in node)
+        elif isinstance(node, ast.Node):
+            for name in node.__slots__:
+                stack.append((getattr(node, name), depth + 1))
+    return deepest
 
 
 def _end_position(text: str) -> tuple[int, int]:

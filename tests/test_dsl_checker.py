@@ -1,0 +1,120 @@
+"""Static checks: did-you-mean for unknowns, argument kinds, triggers vs timing."""
+
+from __future__ import annotations
+
+import pytest
+
+from exlibris.dsl import parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.dsl.checker import (
+    Catalog,
+    check_program,
+    check_rule,
+    check_score,
+    check_trigger,
+    program_names,
+)
+from exlibris.dsl.vocabulary import EVENTS
+
+CATALOG = Catalog({"monster-manuals": "category", "reference-texts": "category",
+                   "diviners-hut": "location", "ghost": "assistant"})
+
+
+def problems(source: str, *, location: bool = True, event: str | None = None) -> list[tuple]:
+    names = program_names(location=location, event=EVENTS[event] if event else None)
+    return [(e.code, e.line, e.col, e.message)
+            for e in check_program(parse_program(source), names, CATALOG)]
+
+
+def test_a_clean_program_has_no_problems() -> None:
+    assert problems(
+        "gone = discard(any, from: hand | shelf)\n"
+        "n = books(gone, categories(area))\n"
+        "drawn = draw(n / 2)\n"
+        "shelve(up to 2, from: drawn)\n"
+        "for each p in opponents_of(me):\n"
+        "  as p:\n"
+        "    paid = discard(1, from: hand | shelf, to: area)\n"
+        "winner = best([claim(me, @monster-manuals)], by: books(area, it.category),\n"
+        "              tiebreak: players(from: me, direction: \"counterclockwise\"))\n"
+        "as winner.player:\n"
+        "  take(all, from: area where has(it, winner.category))\n"
+    ) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "fragment"),
+    [
+        ("drew(1)\n", "dsl/unknown-verb", "did you mean 'draw'"),
+        ("shelve(1, from: hnad)\n", "dsl/unknown-name", "did you mean 'hand'"),
+        ("x = has(first(hand), @monster-manual)\n", "dsl/unknown-id", "did you mean 'monster-manuals'"),
+        ("x = count(hand where it.leter == \"A\")\n", "dsl/unknown-attribute",
+         "did you mean 'letter'"),
+        ("discard(1, form: hand)\n", "dsl/unknown-keyword", "did you mean 'from'"),
+        ("draw(hand)\n", "dsl/arg-kind", "wants a number"),
+        ("draw(any)\n", "dsl/amount-misplaced", "amount"),
+        ("discard(1)\n", "dsl/missing-arg", "'from:'"),
+        ("draw(1, 2)\n", "dsl/too-many-args", "1 positional argument"),
+        ("if count(hand):\n  stop\n", "dsl/condition-type", "true or false"),
+        ("as 3:\n  stop\n", "dsl/arg-kind", "'as' wants a player"),
+        ("repeat hand times:\n  stop\n", "dsl/arg-kind", "number"),
+        ("hand = 1\n", "dsl/reserved-name", "built-in"),
+        ("choose one:\n  option \"a\": stop\n  option \"a\": stop\n",
+         "dsl/duplicate-option", "labelled 'a'"),
+        ("x = card\n", "dsl/unknown-name", "'card'"),
+    ],
+)
+def test_each_class_of_language_error(source: str, code: str, fragment: str) -> None:
+    found = problems(source)
+    assert found, source
+    assert found[0][0] == code
+    assert fragment in found[0][3]
+
+
+def test_trigger_names_are_in_scope_only_with_their_event() -> None:
+    assert problems("entomb(card)\n", event="shelve") == []
+    assert problems("entomb(card)\n")[0][0] == "dsl/unknown-name"
+
+
+def test_positions_point_at_the_offending_token() -> None:
+    found = problems("draw(1)\nx = count(hnad)\n")
+    assert found[0][1:3] == (2, 11)
+
+
+def test_scores_are_pure_numbers() -> None:
+    assert check_score(parse_expression("books(adjacent(this), @monster-manuals)"), CATALOG) == []
+    errors = check_score(parse_expression("count(draw(1))"), CATALOG)
+    assert errors[0].code == "dsl/verb-in-expression"
+    errors = check_score(parse_expression("adjacent(this)"), CATALOG)
+    assert errors[0].code == "dsl/score-type"
+
+
+def test_placement_rules() -> None:
+    rule = parse_rule("deny if placing == this and target == @diviners-hut")
+    assert check_rule(rule, CATALOG) == []
+    assert check_rule(parse_rule("deny if draw(1)"), CATALOG)[0].code == "dsl/verb-in-expression"
+
+
+@pytest.mark.parametrize(
+    ("trigger", "timing", "code"),
+    [
+        ("placed at location", "on-placement", None),
+        ("arrival by opponent", "reaction", None),
+        ("instead of shelve by this", "ongoing", None),
+        ("modify payment by owner at @diviners-hut", "ongoing", None),
+        ("after draw by me once per turn during placement", "ongoing", None),
+        ("placd", "on-placement", "dsl/unknown-event"),
+        ("arrival by opponent", "on-placement", "dsl/trigger-timing"),
+        ("placed", "ongoing", "dsl/trigger-timing"),
+        ("instead of arrival", "ongoing", "dsl/trigger-mode"),
+        ("modify shelve", "ongoing", "dsl/trigger-mode"),
+        ("placed", "end-of-game", "dsl/trigger-timing"),
+        ("arrival by opponnent", "reaction", "dsl/unknown-subject"),
+        ("placed at hmoe", "on-placement", "dsl/unknown-place"),
+        ("after draw during plaement", "ongoing", "dsl/unknown-phase"),
+        ("after visit at @diviners-hat", "ongoing", "dsl/unknown-id"),
+        ("after shelve if draw(1)", "ongoing", "dsl/verb-in-expression"),
+    ],
+)
+def test_triggers_fit_their_timing(trigger: str, timing: str, code: str | None) -> None:
+    errors = check_trigger(parse_trigger(trigger), timing, CATALOG)
+    assert [e.code for e in errors][:1] == ([code] if code else [])

@@ -1,0 +1,135 @@
+"""Parsing: the AST keeps positions, and known mistakes get plain advice."""
+
+from __future__ import annotations
+
+import pytest
+
+from exlibris.dsl import DslError, ast, parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.dsl.parser import MAX_BLOCK_DEPTH, MAX_SOURCE_CHARS
+
+
+def test_program_statements_and_positions() -> None:
+    program = parse_program(
+        "gone = discard(any, from: hand)\n"
+        "drawn = draw(count(gone) + 1)\n"
+        "shelve(up to 1, from: drawn)\n"
+    )
+    first, second, third = program.body
+    assert isinstance(first, ast.Assign) and first.name == "gone"
+    call = first.value
+    assert isinstance(call, ast.Call) and call.func == "discard"
+    assert (call.line, call.col) == (1, 8)
+    assert call.args[0].value == ast.Amount("any")
+    assert call.keywords()["from"] == ast.Name("hand")
+    assert isinstance(second, ast.Assign) and second.line == 2
+    assert isinstance(third, ast.Do)
+    amount = third.call.args[0].value
+    assert amount == ast.Amount("up_to", ast.Num(1))
+
+
+def test_blocks_choices_and_comments() -> None:
+    program = parse_program(
+        "# a comment\n"
+        "choose one by visitor:\n"
+        '  option "give" if count(visitor.hand) > 0:\n'
+        "    as visitor:\n"
+        "      gift = give(1, from: hand, to: owner, random: true)\n"
+        '  option "refuse": both_home_actions()  # trailing comment\n'
+        "for each p in opponents_of(me):\n"
+        "  may discard(1, from: hand | shelf, to: area)\n"
+        "repeat 2 times:\n"
+        "  may:\n"
+        "    home_action()\n"
+        "if x == 1:\n  stop\nelif not y:\n  require z\nelse:\n  stop\n"
+    )
+    choose, loop, repeat, cond = program.body
+    assert isinstance(choose, ast.Choose) and choose.line == 2
+    assert [o.label for o in choose.options] == ["give", "refuse"]
+    assert choose.options[0].guard is not None
+    assert isinstance(loop, ast.ForEach) and loop.var == "p"
+    assert isinstance(loop.body[0], ast.May)
+    assert isinstance(repeat, ast.Repeat)
+    assert isinstance(cond, ast.If) and len(cond.branches) == 2 and cond.orelse
+
+
+def test_operator_precedence() -> None:
+    expr = parse_expression("1 + 2 * 3 > 4 and not a or b")
+    assert isinstance(expr, ast.BinOp) and expr.op == "or"
+    left = expr.left
+    assert isinstance(left, ast.BinOp) and left.op == "and"
+    assert isinstance(left.left, ast.BinOp) and left.left.op == ">"
+    where = parse_expression("hand where it.letter == card.letter")
+    assert isinstance(where, ast.Where)
+    assert parse_expression("-x") == ast.Neg(ast.Name("x"))
+    assert parse_expression("@monster-manuals") == ast.Ref("monster-manuals")
+
+
+def test_trigger_forms() -> None:
+    t = parse_trigger("after draw by me once per turn during placement if count(hand) > 0")
+    assert (t.mode, t.event, t.subject, t.once_per_turn, t.during) == (
+        "after", "draw", "me", True, "placement")
+    assert t.condition is not None
+    t = parse_trigger("instead of shelve by this")
+    assert (t.mode, t.event, t.subject) == ("instead", "shelve", "this")
+    t = parse_trigger("placed at location")
+    assert (t.mode, t.event, t.place) == ("on", "placed", "location")
+    assert parse_trigger("after visit by me at @diviners-hut").place == "@diviners-hut"
+
+
+def test_rules() -> None:
+    rule = parse_rule("deny if placing == this and target == @diviners-hut")
+    assert rule.kind == "deny"
+
+
+@pytest.mark.parametrize(
+    ("source", "hint", "line", "col"),
+    [
+        ("if x = 1:\n  stop\n", "compares with '=='", 1, 6),
+        ("if x\n  stop\n", "must end with ':'", 1, 5),
+        ("if x:\n  stop\nelse if y:\n  stop\n", "elif", 3, 6),
+        ("choose one:\n  draw(1)\n", "option", 2, 3),
+        ("choose one:\n  option take:\n    stop\n", "double quotes", 2, 10),
+        ("draw(1\n", "not closed", 1, 7),
+        ("discard(1, from=hand)\n", "name: value", 1, 16),
+        ("for p in players:\n  stop\n", "for each NAME in", 1, 5),
+        ("discard(upto 2, from: hand)\n", "up to N", 1, 14),
+    ],
+)
+def test_known_mistakes(source: str, hint: str, line: int, col: int) -> None:
+    with pytest.raises(DslError) as info:
+        parse_program(source)
+    error = info.value
+    assert error.code == "dsl/syntax"
+    assert hint in error.message
+    assert (error.line, error.col) == (line, col)
+    assert "^" in error.context
+
+
+@pytest.mark.parametrize(
+    ("source", "words"),
+    [
+        ("x = 'a'\n", "double quotes"),
+        ("draw(1)\n  draw(2)\n", "unexpected indentation"),
+        ("x = 1 +\n", "ends too early"),
+    ],
+)
+def test_other_syntax_errors(source: str, words: str) -> None:
+    with pytest.raises(DslError) as info:
+        parse_program(source)
+    assert words in info.value.message
+
+
+def test_limits() -> None:
+    with pytest.raises(DslError) as info:
+        parse_program("draw(1)\n" * (MAX_SOURCE_CHARS // 8 + 1))
+    assert info.value.code == "dsl/too-long"
+    deep = "".join("  " * i + "may:\n" for i in range(MAX_BLOCK_DEPTH + 1))
+    deep += "  " * (MAX_BLOCK_DEPTH + 1) + "stop\n"
+    with pytest.raises(DslError) as info:
+        parse_program(deep)
+    assert info.value.code == "dsl/too-deep"
+    with pytest.raises(DslError) as info:
+        parse_expression("1" + " + 1" * 1900)
+    assert info.value.code == "dsl/too-deep"
+    # redundant parentheses add no depth to the tree
+    assert parse_expression("(" * 2000 + "1" + ")" * 2000) == ast.Num(1)
