@@ -208,7 +208,7 @@ class _TableReader:
         solo = variant == "solo" or count == 1
         rules = self.read_rules(variant, 1 if solo else count)
         prominent = self.read_category(data, ("prominent",), required=True)
-        banned = self.read_banned(data, rules)
+        banned = self.read_banned(data, rules) if solo or 2 <= count <= MAX_PLAYERS else None
         if prominent is not None and prominent == banned:
             self.fail(("banned",), "table/same-category",
                       "the prominent and banned categories must differ")
@@ -229,9 +229,21 @@ class _TableReader:
     def check_fields(self, data: dict[str, Any], path: YamlPath, known: tuple[str, ...]) -> None:
         for key in data:
             if key not in known:
-                self.fail((*path, key), "table/unknown-field",
-                          f"unknown field {key!r}{suggest(key, known)}; expected "
-                          f"{', '.join(known)}")
+                self.fail_at(*self.key_position((*path, key)), "table/unknown-field",
+                             f"unknown field {key!r}{suggest(key, known)}; expected "
+                             f"{', '.join(known)}")
+
+    def key_position(self, path: YamlPath) -> tuple[int, int]:
+        """Where the key of ``path`` is written: on its value's line or the nearest above."""
+        line, col = self.loaded.position(path)
+        lines = self.loaded.text.splitlines()
+        key = str(path[-1])
+        for number in range(min(line, len(lines)), 0, -1):
+            text = lines[number - 1] if number < line else lines[number - 1][:col - 1]
+            found = text.rfind(f"{key}:")
+            if found >= 0:
+                return number, found + 1
+        return line, col
 
     def read_variant(self, data: dict[str, Any]) -> str:
         variant = data.get("variant", "standard")
