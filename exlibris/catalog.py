@@ -96,7 +96,7 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
     else:
         message = f"{where}: {err['msg']}"
         code = "schema/invalid"
-    line, col = loaded.position(path)
+    line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
 
 

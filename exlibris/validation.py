@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from exlibris.catalog import Catalog, Entry, load_catalog, read_catalog
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
@@ -171,11 +173,11 @@ def _ability_shape(entry: Entry) -> list[Problem]:
                 fail("content/end-of-game-effect",
                      "an end-of-game ability scores; it has no 'when:' or 'effect:'")
         elif ability.effect is None and not ability.placement:
-            fail("content/missing-effect", f"a {ability.timing} ability needs an 'effect:' "
+            fail("content/missing-effect", f"an ability ({ability.timing}) needs an 'effect:' "
                  "or 'placement:' rules")
         elif ability.effect is not None and ability.when is None:
-            fail("content/missing-trigger", f"a {ability.timing} ability with an effect needs "
-                 "a 'when:' trigger")
+            fail("content/missing-trigger", f"an ability ({ability.timing}) with an effect "
+                 "needs a 'when:' trigger")
     return problems
 
 
@@ -270,14 +272,16 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
             base = merge(base, ancestor.settings)
         for path in unknown_keys(base, variant.settings):
             problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
-                                           f"unknown setting {'.'.join(path)!r}"))
+                                           f"unknown setting {'.'.join(path)!r}", at_key=True))
+        if problems:
+            return problems
     try:
         settings = resolve_settings(variant.id, {**variants, variant.id: variant})
-    except Exception as exc:  # pydantic ValidationError: report its first lines
-        text = str(exc).splitlines()
-        problems.append(loaded.problem(("settings",), "rules/invalid-settings",
-                                       "settings are incomplete or invalid: "
-                                       + "; ".join(t.strip() for t in text[1:3])))
+    except ValidationError as exc:
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"])
+            problems.append(loaded.problem(("settings", *err["loc"]), "rules/invalid-settings",
+                                           f"setting {where!r}: {err['msg']}"))
         return problems
     for key in ("starting_locations", "remove_locations"):
         for i, loc in enumerate(getattr(settings.setup, key)):

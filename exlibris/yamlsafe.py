@@ -51,6 +51,7 @@ class LoadedYaml:
     data: Any
     _marks: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
     _content: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
+    _keys: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
 
     def position(self, path: Path_) -> tuple[int, int]:
         """1-based (line, col) of the node at ``path``, or of its nearest ancestor."""
@@ -58,6 +59,11 @@ class LoadedYaml:
         while path not in self._marks and path:
             path = path[:-1]
         return self._marks.get(path, (1, 1))
+
+    def key_position(self, path: Path_) -> tuple[int, int]:
+        """1-based (line, col) of the key that names ``path`` (else as ``position``)."""
+        path = tuple(path)
+        return self._keys.get(path) or self.position(path)
 
     def content_position(self, path: Path_) -> tuple[int, int]:
         """1-based (line, col) of the first character of a scalar's text.
@@ -70,9 +76,10 @@ class LoadedYaml:
             return self._content[path]
         return self.position(path)
 
-    def problem(self, path: Path_, code: str, message: str) -> Problem:
-        """A problem located at the node of ``path``."""
-        line, col = self.position(path)
+    def problem(self, path: Path_, code: str, message: str, *, at_key: bool = False
+                ) -> Problem:
+        """A problem located at the node of ``path`` (or at its key)."""
+        line, col = self.key_position(path) if at_key else self.position(path)
         return Problem(self.filename, line, col, code, message)
 
 
@@ -181,6 +188,8 @@ class _Builder:
             if key in result:
                 raise self._fail(key_node, "yaml/duplicate-key",
                                  f"key {key!r} appears twice in the same mapping")
+            key_mark = key_node.start_mark
+            self.loaded._keys[(*path, key)] = (key_mark.line + 1, key_mark.column + 1)
             result[key] = self.build(value_node, (*path, key))
         return result
 

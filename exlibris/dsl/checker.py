@@ -297,6 +297,10 @@ def _a(kind: str) -> str:
     return words.get(kind, kind)
 
 
+def _article(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -358,14 +362,15 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
     allowed_modes = vocab.TIMING_MODES.get(timing)
     allowed_events = vocab.TIMING_EVENTS.get(timing)
     if allowed_modes is None:
-        fail("dsl/trigger-timing", f"a {timing} ability has no trigger; give it a 'score:'")
+        fail("dsl/trigger-timing", f"{_article(timing)} ability has no trigger; "
+             "give it a 'score:'")
     else:
         if trigger.mode not in allowed_modes:
-            fail("dsl/trigger-timing", f"a {timing} ability cannot use a '{mode_word}' trigger "
+            fail("dsl/trigger-timing", f"{_article(timing)} ability cannot use a '{mode_word}' trigger "
                  f"(use one of: {', '.join(sorted(allowed_modes))})")
         if allowed_events is not None and trigger.event not in allowed_events:
             fail("dsl/trigger-timing",
-                 f"a {timing} ability cannot trigger on {trigger.event!r}")
+                 f"{_article(timing)} ability cannot trigger on {trigger.event!r}")
     if trigger.subject is not None and trigger.subject not in vocab.SUBJECTS:
         fail("dsl/unknown-subject", f"unknown subject {trigger.subject!r}"
              f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}")

@@ -265,9 +265,9 @@ def _count(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
     return len(_as_list(args[0]))
 
 
-def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> list[Any]:
+def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
     items = _as_list(args[0])
-    return items[:1]
+    return items[0] if items else None
 
 
 def _min(env: Env, args: list[Any], kw: dict[str, Any]) -> int:

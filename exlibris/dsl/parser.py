@@ -213,7 +213,7 @@ class _ToAst(Transformer):
         return ast.Neg(operand, **_pos(meta))
 
     def attr(self, meta: Any, obj: ast.Expr, name: Token) -> ast.Attr:
-        return ast.Attr(obj, str(name), **_pos(meta))
+        return ast.Attr(obj, str(name), **_tpos(name))
 
     def call(self, meta: Any, func: Token, arglist: list[ast.Arg] | None = None) -> ast.Call:
         return ast.Call(str(func), arglist or [], **_tpos(func))
@@ -438,7 +438,7 @@ def parse_expression(text: str) -> ast.Expr:
 def _check_depth(body: list[ast.Stmt], depth: int) -> None:
     for stmt in body:
         blocks = _blocks(stmt)
-        if blocks and depth >= MAX_BLOCK_DEPTH:
+        if blocks and depth > MAX_BLOCK_DEPTH:
             raise DslError("dsl/too-deep",
                            f"blocks nest more than {MAX_BLOCK_DEPTH} deep", stmt.line, stmt.col)
         for block in blocks:

@@ -177,7 +177,7 @@ FUNCTIONS: dict[str, Signature] = {
     "adjacent": S(("cards",), returns="cards", doc="shelf cards adjacent to a shelf card"),
     "tucked": S(("cards",), returns="cards", doc="cards tucked beneath an artifact"),
     "entombed": S(("cards",), returns="cards", doc="entombed cards of a shelf"),
-    "first": S(("any",), returns="same", doc="the first element"),
+    "first": S(("any",), returns="element", doc="the first element (nothing if empty)"),
     "top": S(("cards",), returns="cards", doc="the top card of a deck"),
     "min": S(("int",), variadic=True, returns="int", doc="the smallest"),
     "max": S(("int",), variadic=True, returns="int", doc="the largest"),
