@@ -76,6 +76,29 @@ def known_artifact_ids() -> tuple[str, ...]:
     return tuple(found) if found else tuple(sorted(FALLBACK_ARTIFACTS))
 
 
+def artifact_aliases() -> dict[str, str]:
+    """Ids derived from content names by the table format's rule, where they differ
+    from the content id, mapped to the content id (a table may use either)."""
+    return dict(_aliases(str(artifacts_dir())))
+
+
+@cache
+def _aliases(folder: str) -> tuple[tuple[str, str], ...]:
+    from exlibris.errors import UserInputError
+    from exlibris.yamlsafe import load_yaml_file
+
+    found = []
+    for path in sorted(Path(folder).glob("*.yaml")):
+        try:
+            data = load_yaml_file(path).data
+        except UserInputError:
+            continue
+        name = data.get("name") if isinstance(data, dict) else None
+        if isinstance(name, str) and artifact_slug(name) != path.stem:
+            found.append((artifact_slug(name), path.stem))
+    return tuple(found)
+
+
 class ArtifactScoringError(Exception):
     """An artifact's end-of-game points cannot be computed (content or language missing)."""
 

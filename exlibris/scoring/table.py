@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.rules import merge
 from exlibris.model.shelf import Pos, Shelf, Slot, components
-from exlibris.scoring.artifacts import known_artifact_ids
+from exlibris.scoring.artifacts import artifact_aliases, known_artifact_ids
 from exlibris.scoring.categories import CATEGORY_IDS, category_code
 from exlibris.scoring.inspection import PlayerTable, PublicLibrary, Table
 from exlibris.scoring.settings import ScoringRules, SettingsError
@@ -86,26 +86,35 @@ def parse_book(text: str) -> BookCard:
     return BookCard(match["letter"], order, tuple(books), of)
 
 
-def parse_artifact(text: str, known: Iterable[str]) -> tuple[ArtifactCard, int]:
-    """An artifact token: ``*foul-vowel-towel`` or ``*mystical-crystal-see-all-ball[3]``."""
+def parse_artifact(
+    text: str, known: Iterable[str], aliases: Mapping[str, str] | None = None
+) -> tuple[ArtifactCard, int]:
+    """An artifact token: ``*foul-vowel-towel`` or ``*mystical-crystal-see-all-ball[3]``.
+
+    ``aliases`` maps other accepted spellings of an id to the content id.
+    """
     match = _ARTIFACT.fullmatch(text)
     if match is None:
         raise TokenError("table/malformed-token", f"{text!r} is not an artifact token; write "
                          "*artifact-id, or *artifact-id[N] with N cards tucked beneath")
     artifact_id = match["id"]
     known = tuple(known)
+    if aliases and artifact_id in aliases:
+        artifact_id = aliases[artifact_id]
     if artifact_id not in known:
         raise TokenError("table/unknown-artifact",
                          f"unknown artifact {artifact_id!r}{suggest(artifact_id, known)}")
     return ArtifactCard(artifact_id), int(match["tucked"] or 0)
 
 
-def parse_cell(text: str, known_artifacts: Iterable[str]) -> Slot | None:
+def parse_cell(
+    text: str, known_artifacts: Iterable[str], aliases: Mapping[str, str] | None = None
+) -> Slot | None:
     """One shelf cell token; None for ``.``."""
     if text == ".":
         return None
     if text.startswith("*"):
-        card, tucked = parse_artifact(text, known_artifacts)
+        card, tucked = parse_artifact(text, known_artifacts, aliases)
         return Slot(card, tucked=tucked_placeholders(tucked))
     face_down = text.startswith("~")
     body = text[1:] if face_down else text
@@ -185,6 +194,7 @@ class _TableReader:
     problems: list[Problem] = field(default_factory=list)
     seen: dict[tuple[str, ...], tuple[int, int, str]] = field(default_factory=dict)
     artifacts: tuple[str, ...] = field(default_factory=known_artifact_ids)
+    aliases: dict[str, str] = field(default_factory=artifact_aliases)
     origins: dict[YamlPath, dict[Pos, tuple[int, int]]] = field(default_factory=dict)
 
     # -- reporting
@@ -365,7 +375,7 @@ class _TableReader:
                 continue
             try:
                 if token.startswith("*"):
-                    card, _ = parse_artifact(token, self.artifacts)
+                    card, _ = parse_artifact(token, self.artifacts, self.aliases)
                 else:
                     card = parse_book(token)
             except TokenError as exc:
@@ -446,7 +456,7 @@ class _TableReader:
             for c, match in enumerate(cells):
                 cell_col = col + match.start()
                 try:
-                    slot = parse_cell(match.group(), self.artifacts)
+                    slot = parse_cell(match.group(), self.artifacts, self.aliases)
                 except TokenError as exc:
                     self.fail_at(line, cell_col, exc.code, f"{owner}'s shelf: {exc}")
                     ok = False

@@ -1,0 +1,171 @@
+"""Artifacts: ids, and B6 computed from content through the effect language."""
+
+from __future__ import annotations
+
+import pytest
+
+from exlibris import paths
+from exlibris.model.shelf import Shelf
+from exlibris.scoring import artifacts
+from exlibris.scoring.artifacts import (
+    ARTIFACT_GLOSSARY,
+    ScoreEnv,
+    artifact_points,
+    artifact_slug,
+    known_artifact_ids,
+)
+from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
+from exlibris.scoring.inspection import inspect_table
+from exlibris.scoring.table import parse_cell, parse_table_text
+
+EXPECTED_IDS = [
+    "alliterative-alligator", "bejeweled-skull-of-turpitude", "bjuildnir-automagical-hammer",
+    "categorical-gauntlet", "clockwork-autoshelver", "drawer-of-ruined-runeography",
+    "foul-vowel-towel", "forbidden-mask-of-foresight", "hungry-void-of-nothingness",
+    "little-place-like-home", "magnificent-magnifiers", "mystical-crystal-see-all-ball",
+    "necromonkeys-paw", "pandorkas-blocks", "phoenix-feather-quill", "sands-of-our-fathers",
+    "sizable-scroll-of-shar-menn", "vessel-of-wand-storage",
+]
+
+
+def test_ids_follow_the_table_format_rule() -> None:
+    assert [artifact_slug(name) for name, _ in ARTIFACT_GLOSSARY] == EXPECTED_IDS
+    assert artifact_slug("The Necromonkey\u2019s Paw") == "necromonkeys-paw"
+    assert artifact_slug("A Little Place Like Home") == "little-place-like-home"
+
+
+def test_known_ids_come_from_content(tmp_path, monkeypatch) -> None:
+    assert len(known_artifact_ids()) == 18
+    (tmp_path / "artifacts").mkdir()
+    monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
+    assert len(known_artifact_ids()) == 18  # the glossary fallback for an empty folder
+    (tmp_path / "artifacts" / "house-rule-relic.yaml").write_text("name: Relic\n")
+    assert known_artifact_ids() == ("house-rule-relic",)
+
+
+def test_the_spec_spelling_of_the_scroll_is_accepted() -> None:
+    """The content id drops the hyphen of Sh'ar-Menn; the table format's rule keeps it."""
+    slot = parse_cell("*sizable-scroll-of-shar-menn", known_artifact_ids(),
+                      artifacts.artifact_aliases())
+    assert slot.card.artifact_id in known_artifact_ids()
+
+
+# A shelf where every end-of-game artifact scores something, at (0, 1):
+#   A1:CFRS   <artifact>        ~E1:CCCC
+#   .         I2:CFHM+B5:CCCC   O1:MRS
+# The face-down E1 and the entombed B5 add no books (ART-00-2, ART-00-3); E1 is the
+# Void's one face-down neighbour; I2 hides B5 and does not count (ART-VOID-2).
+EXPECTED_POINTS = {
+    "bejeweled-skull-of-turpitude": 2,  # C on A1 and I2
+    "categorical-gauntlet": 6,  # C2 F2 H1 M1 R1 S1: one complete set
+    "drawer-of-ruined-runeography": 1,  # letters A, I, O: 3 // 2
+    "foul-vowel-towel": 3,  # A1, I2, O1 (E1 is face down)
+    "hungry-void-of-nothingness": 2,  # E1
+    "mystical-crystal-see-all-ball": 6,  # three tucked cards
+    "pandorkas-blocks": 1,
+    "phoenix-feather-quill": 2,
+    "sands-of-our-fathers": 1,
+    "sizable-scroll-of-sharmenn": 1,
+    "vessel-of-wand-storage": 1,
+}
+
+
+def fixture_shelf(artifact_id: str) -> Shelf:
+    token = f"*{artifact_id}" + ("[3]" if "crystal" in artifact_id else "")
+    cells = {(0, 0): "A1:CFRS", (0, 1): token, (0, 2): "~E1:CCCC", (1, 1): "I2:CFHM+B5:CCCC",
+             (1, 2): "O1:MRS"}
+    return Shelf.from_slots({pos: parse_cell(text, [artifact_id]) for pos, text in cells.items()})
+
+
+def test_integration_shipped_artifact_content_scores_as_the_glossary_says() -> None:
+    """Every artifact file's ``score:`` compiled by the effect language, on one shelf."""
+    artifacts._score_fn.cache_clear()
+    found = {}
+    for artifact_id in known_artifact_ids():
+        found[artifact_id] = artifact_points(fixture_shelf(artifact_id), (0, 1), artifact_id)
+    expected = {a: EXPECTED_POINTS.get(a, 0) for a in known_artifact_ids()}
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "artifact_id", "points"),
+    [
+        ("books(adjacent(this), @corrupted-codices)", "bejeweled-skull-of-turpitude", 2),
+        ("6 * complete_sets(adjacent(this))", "categorical-gauntlet", 6),
+        ("2 * count(adjacent(this) where it.face_down)", "hungry-void-of-nothingness", 2),
+        ("2 * count(tucked(this))", "mystical-crystal-see-all-ball", 6),
+        ("count(shelf where it.vowel and not it.face_down)", "foul-vowel-towel", 3),
+        ("count(entombed(shelf))", "x", 1),
+    ],
+)
+def test_the_shelf_speaks_the_score_protocol(source: str, artifact_id: str, points: int) -> None:
+    """The effect language reads the shelf only through positions, at and neighbours."""
+    from exlibris.dsl.scoring import CategoryValue, compile_score
+
+    categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
+                  for code, cid in CATEGORY_IDS.items()}
+    score = compile_score(source, categories=categories)
+    assert score(ScoreEnv(fixture_shelf(artifact_id), (0, 1))) == points
+
+
+def test_artifact_points_reads_the_score_of_a_content_file(tmp_path, monkeypatch) -> None:
+    folder = tmp_path / "artifacts"
+    folder.mkdir()
+    (folder / "relic.yaml").write_text(
+        "id: relic\nname: Relic\nabilities:\n  - timing: end-of-game\n"
+        "    score: 10 + books(adjacent(this), @historic-volumes)\n")
+    (folder / "charm.yaml").write_text("id: charm\nname: Charm\nabilities:\n"
+                                       "  - timing: ongoing\n    effect: stop\n")
+    monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
+    artifacts._score_fn.cache_clear()
+    try:
+        assert artifact_points(fixture_shelf("relic"), (0, 1), "relic") == 11
+        assert artifact_points(fixture_shelf("charm"), (0, 1), "charm") == 0
+        with pytest.raises(artifacts.ArtifactScoringError) as info:
+            artifact_points(fixture_shelf("ghost"), (0, 1), "ghost")
+        assert info.value.artifact_id == "ghost"
+    finally:
+        artifacts._score_fn.cache_clear()
+
+
+TABLE = """
+prominent: R
+banned: M
+players:
+  - name: Ann
+    focus: H
+    shelf: |
+      A1:CFRS  *sands-of-our-fathers  *hungry-void-of-nothingness
+      .        B2:HHS                 ~C1:CC
+  - name: Bob
+    focus: S
+    hand: ["*foul-vowel-towel"]
+    shelf: D1:SS
+"""
+
+
+def test_b6_sums_every_artifact_on_the_shelf() -> None:
+    table, rules = parse_table_text(TABLE)
+    inspection = inspect_table(table, rules)
+    ann, bob = inspection.forms
+    assert ann.artifacts == 2 + 2  # Sands: B2's two H; Void: C1 face down
+    assert bob.artifacts == 0  # an artifact in hand scores nothing (SCORE-B6-1)
+
+
+def test_b6_uses_the_points_function_it_is_given() -> None:
+    table, rules = parse_table_text(TABLE)
+    calls = []
+
+    def fake(shelf, pos, artifact_id, rules_):
+        calls.append((pos, artifact_id))
+        return 5
+
+    inspection = inspect_table(table, rules, points=fake)
+    assert inspection.forms[0].artifacts == 10
+    assert calls == [((0, 1), "sands-of-our-fathers"), ((0, 2), "hungry-void-of-nothingness")]
+
+
+def test_b6_runs_after_a1() -> None:  # ART-00-3: evaluated after the alphabetical check
+    table, rules = parse_table_text(TABLE.replace("~C1:CC", "A2:CC "))
+    ann = inspect_table(table, rules).forms[0]
+    assert ann.flipped == ("A2",) and ann.artifacts == 4
