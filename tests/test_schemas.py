@@ -1,0 +1,54 @@
+"""JSON Schemas: generated from the models, checked in, current, and usable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from exlibris.catalog import KINDS, read_catalog
+from exlibris.paths import content_dir, rules_dir
+from exlibris.schemas import DIALECT, rendered, schema_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_checked_in_schemas_are_current() -> None:
+    """Fails when a model changed and `exlibris schema` was not run."""
+    for name, text in rendered().items():
+        on_disk = (ROOT / "schemas" / name)
+        assert on_disk.exists(), f"schemas/{name} is missing: run `exlibris schema`"
+        assert on_disk.read_text("utf-8") == text, f"schemas/{name} is stale: run `exlibris schema`"
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_schema_is_valid_2020_12_with_id(kind: str) -> None:
+    schema = schema_for(kind)
+    assert schema["$schema"] == DIALECT
+    assert schema["$id"].endswith(f"/{kind}.json")
+    Draft202012Validator.check_schema(schema)
+
+
+def test_every_shipped_file_validates_against_its_schema_and_has_a_modeline() -> None:
+    catalog, problems = read_catalog([content_dir(), rules_dir()])
+    assert problems == []
+    assert catalog.entries
+    for entry in catalog.entries:
+        first = entry.loaded.text.splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema="), entry.path
+        target = (entry.path.parent / first.split("=", 1)[1]).resolve()
+        assert target.name == f"{entry.model.kind}.json", entry.path
+        assert target.exists(), entry.path
+        schema = json.loads(target.read_text("utf-8"))
+        errors = list(Draft202012Validator(schema).iter_errors(entry.loaded.data))
+        assert errors == [], (entry.path, errors[:1])
+
+
+def test_the_schema_catches_what_the_model_catches() -> None:
+    validator = Draft202012Validator(schema_for("location"))
+    bad = {"kind": "location", "id": "x", "name": "X", "number": 3, "timing": "soon",
+           "spaces": [1], "solo": True, "text": "t", "effect": "draw(1)", "extra": 1}
+    messages = " ".join(e.message for e in validator.iter_errors(bad))
+    assert "soon" in messages and "extra" in messages
