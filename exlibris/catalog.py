@@ -103,14 +103,11 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
 def _existing_path(data: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
     path: list[str | int] = []
     for part in loc:
-        if isinstance(data, dict) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
-            data = data[part]
-        else:
-            if isinstance(data, dict | list):
-                break
+        in_map = isinstance(data, dict) and part in data
+        in_list = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not (in_map or in_list):
             break
+        data = data[part]
         path.append(part)
     return tuple(path)
 

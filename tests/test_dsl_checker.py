@@ -46,7 +46,8 @@ def test_a_clean_program_has_no_problems() -> None:
     [
         ("drew(1)\n", "dsl/unknown-verb", "did you mean 'draw'"),
         ("shelve(1, from: hnad)\n", "dsl/unknown-name", "did you mean 'hand'"),
-        ("x = has(first(hand), @monster-manual)\n", "dsl/unknown-id", "did you mean 'monster-manuals'"),
+        ("x = has(first(hand), @monster-manual)\n", "dsl/unknown-id",
+         "did you mean 'monster-manuals'"),
         ("x = count(hand where it.leter == \"A\")\n", "dsl/unknown-attribute",
          "did you mean 'letter'"),
         ("discard(1, form: hand)\n", "dsl/unknown-keyword", "did you mean 'from'"),

@@ -366,7 +366,8 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
              "give it a 'score:'")
     else:
         if trigger.mode not in allowed_modes:
-            fail("dsl/trigger-timing", f"{_article(timing)} ability cannot use a '{mode_word}' trigger "
+            fail("dsl/trigger-timing",
+                 f"{_article(timing)} ability cannot use a '{mode_word}' trigger "
                  f"(use one of: {', '.join(sorted(allowed_modes))})")
         if allowed_events is not None and trigger.event not in allowed_events:
             fail("dsl/trigger-timing",
@@ -379,8 +380,9 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         if place.startswith("@"):
             kind = catalog.kind_of(place[1:])
             if catalog.ids and kind != "location":
-                fail("dsl/unknown-id", f"unknown location '{place}'"
-                     f"{did_you_mean(place[1:], [i for i, k in catalog.ids.items() if k == 'location'])}")
+                locations = [i for i, k in catalog.ids.items() if k == "location"]
+                fail("dsl/unknown-id",
+                     f"unknown location '{place}'{did_you_mean(place[1:], locations)}")
         elif place not in vocab.PLACES:
             fail("dsl/unknown-place",
                  f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}")

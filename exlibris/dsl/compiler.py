@@ -9,6 +9,7 @@ step, and ``Runtime.tick`` stops an effect that exceeds the budget.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -96,10 +97,8 @@ class Handler:
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
-        try:
+        with contextlib.suppress(StopEffect):
             self._run(env)
-        except StopEffect:
-            pass
         return env
 
 
