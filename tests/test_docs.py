@@ -1,0 +1,25 @@
+"""Self-checking docs: the language reference and the usage table match the code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from exlibris.dsl import vocabulary as vocab
+from exlibris.dsl.usage import render_markdown, usage_report
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_language_reference_documents_every_word() -> None:
+    text = (ROOT / "docs" / "language.md").read_text("utf-8")
+    documented = set(re.findall(r"`([a-z_]+)\(", text)) | set(re.findall(r"\| `([a-z_]+)` \|",
+                                                                         text))
+    missing = [w for w in [*vocab.VERBS, *vocab.FUNCTIONS, *vocab.EVENTS] if w not in documented]
+    assert missing == []
+
+
+def test_vocabulary_usage_table_is_current() -> None:
+    """Regenerate with: python -m exlibris.dsl.usage > docs/vocabulary.md"""
+    on_disk = (ROOT / "docs" / "vocabulary.md").read_text("utf-8")
+    assert on_disk == render_markdown(usage_report())
