@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import click
@@ -62,11 +63,10 @@ def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
         _report([Problem(str(table_file), line, col, exc.code, str(exc))])
         raise SystemExit(2) from None
 
-    stdout = click.get_text_stream("stdout")
     if as_json:
         click.echo(json.dumps(to_json(inspection, best), indent=2))
         return
-    color = _color(stdout)
+    color = _color(sys.stdout)
     width = None
     if color:
         import shutil
