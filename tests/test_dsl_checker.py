@@ -62,6 +62,7 @@ def test_a_clean_program_has_no_problems() -> None:
         ("choose one:\n  option \"a\": stop\n  option \"a\": stop\n",
          "dsl/duplicate-option", "labelled 'a'"),
         ("x = card\n", "dsl/unknown-name", "'card'"),
+        ("x = count(me.placed_this_round)\n", "dsl/arg-kind", "collection"),
     ],
 )
 def test_each_class_of_language_error(source: str, code: str, fragment: str) -> None:

@@ -269,6 +269,9 @@ class Checker:
                 given[arg.name] = self.expect(arg.value, wanted, where)
         for missing in sorted(sig.required_keywords - set(given)):
             self.fail(call, "dsl/missing-arg", f"{call.func}() needs '{missing}:'")
+        if call.func == "count" and kinds and kinds[0] in ("int", "bool", "str"):
+            self.fail(positional[0], "dsl/arg-kind",
+                      f"count() counts the elements of a collection, not {_a(kinds[0])}")
         if sig.returns == "same":
             return kinds[0] if kinds else "any"
         if sig.returns == "element":
