@@ -169,3 +169,21 @@ def test_b6_runs_after_a1() -> None:  # ART-00-3: evaluated after the alphabetic
     table, rules = parse_table_text(TABLE.replace("~C1:CC", "A2:CC "))
     ann = inspect_table(table, rules).forms[0]
     assert ann.flipped == ("A2",) and ann.artifacts == 4
+
+
+def test_a_broken_score_expression_is_reported_in_its_file(tmp_path, monkeypatch) -> None:
+    from exlibris.errors import UserInputError
+
+    folder = tmp_path / "artifacts"
+    folder.mkdir()
+    (folder / "relic.yaml").write_text("id: relic\nscore: books(adjacent(this), @nonsense)\n")
+    monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
+    artifacts._score_fn.cache_clear()
+    try:
+        with pytest.raises(UserInputError) as info:
+            artifact_points(fixture_shelf("relic"), (0, 1), "relic")
+    finally:
+        artifacts._score_fn.cache_clear()
+    problem = info.value.problems[0]
+    assert problem.file.endswith("relic.yaml") and problem.line == 2
+    assert problem.code.startswith("dsl/")

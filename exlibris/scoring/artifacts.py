@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from exlibris import paths
+from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
 from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
@@ -84,7 +85,6 @@ def artifact_aliases() -> dict[str, str]:
 
 @cache
 def _aliases(folder: str) -> tuple[tuple[str, str], ...]:
-    from exlibris.errors import UserInputError
     from exlibris.yamlsafe import load_yaml_file
 
     found = []
@@ -125,7 +125,13 @@ ArtifactPoints = Callable[[Shelf, Pos, str, Any], int]
 def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None) -> int:
     """End-of-game points of the artifact ``artifact_id`` at ``pos`` (0 for ongoing ones)."""
     score = _score_fn(artifact_id)
-    return 0 if score is None else int(score(ScoreEnv(shelf, pos, rules)))
+    if score is None:
+        return 0
+    try:
+        return int(score(ScoreEnv(shelf, pos, rules)))
+    except RuntimeError as exc:  # the effect language's step budget
+        raise ArtifactScoringError(artifact_id, f"cannot score artifact {artifact_id!r}: "
+                                   f"{exc}") from None
 
 
 def shelf_artifact_points(
@@ -161,10 +167,18 @@ def _score_fn(artifact_id: str) -> ScoreFn | None:
         raise ArtifactScoringError(
             artifact_id, f"cannot score artifact {artifact_id!r}: the effect language "
             "(exlibris.dsl.scoring.compile_score) is not available") from None
-    line, _ = loaded.content_position(key_path)
+    from exlibris.dsl.errors import DslError
+
+    line, col = loaded.content_position(key_path)
     categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
                   for code, cid in CATEGORY_IDS.items()}
-    return compile_score(source, file=str(path), line=line, categories=categories)
+    try:
+        return compile_score(source, file=str(path), line=line, categories=categories)
+    except DslError as exc:
+        where_line = line + exc.line - 1
+        where_col = col + exc.col - 1 if exc.line == 1 else exc.col
+        raise UserInputError([Problem(str(path), where_line, where_col, exc.code,
+                                      exc.message)]) from None
 
 
 def _score_source(data: Any) -> tuple[str, tuple[str | int, ...]] | None:
