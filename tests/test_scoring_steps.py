@@ -236,6 +236,9 @@ def test_from_settings_layers() -> None:
     assert ScoringRules.from_settings(mapping, players=4).variety_per_book == 3
     assert ScoringRules.from_settings(mapping, players=5).variety_per_book == 5
     assert ScoringRules.from_settings(mapping, players=1).awards == (20,)
+    full = {"awards": [15, 9, 4], "banned_books": True, "variety_per_book": 3}
+    five = ScoringRules.from_settings(full, players=5)  # a fully written standard file
+    assert (five.awards, five.banned_books, five.variety_per_book) == ((15, 10, 6, 3), False, 4)
 
 
 @pytest.mark.parametrize(

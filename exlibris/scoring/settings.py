@@ -3,26 +3,7 @@
 The steps in :mod:`exlibris.scoring.steps` read these fields and hard-code none of
 them. A variant changes them through the ``scoring:`` mapping of its rules file.
 
-Keys of the ``scoring:`` mapping (all optional; defaults are the rulebooks'):
-
-``awards``                 Prominent Works awards, first place first (``[15, 9, 4]``).
-``banned_books``           whether a banned category is dealt and penalised (true).
-``banned_per_book``        points per banned book, zero or negative (-1).
-``variety_per_book``       points per book of the smallest tally (3).
-``variety_all_six``        five-player reading of EXP-5P-04: with no banned category,
-                           variety takes all six tallies (true); false makes a
-                           five-player table name a banned category that only
-                           variety ignores.
-``focus_per_book``         points per book of the player's focus (2).
-``entombed_per_card``      the Mummy's points per entombed card (2).
-``min_rectangle``          ``[width, height]`` of the smallest stable rectangle ([2, 2]).
-``prominent_needs_a_book`` clause SCORE-B2-5: true denies an award to a player with
-                           no book of the prominent category (false).
-``public_library_wins_ties`` solo: the public library takes tied awards (true).
-``difficulty``             solo difficulty names to levels (beginner 1 .. impossible 7).
-``tiebreakers``            order of tiebreakers among ``books``, ``hand``, ``banned``.
-``five_players``           a mapping of the keys above that applies at five players.
-``solo``                   a mapping of the keys above that applies to solo tables.
+The keys of the ``scoring:`` mapping are listed on :class:`ScoringRules`.
 """
 
 from __future__ import annotations
@@ -63,7 +44,33 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
-    """The scoring rules for one table (see the module docstring for the keys)."""
+    """The scoring rules for one table, resolved for its player count.
+
+    Keys of the ``scoring:`` mapping (all optional; defaults are the rulebooks'):
+
+    ``awards``                 Prominent Works awards, first place first (``[15, 9, 4]``).
+    ``banned_books``           whether a banned category is dealt and penalised (true).
+    ``banned_per_book``        points per banned book, zero or negative (-1).
+    ``variety_per_book``       points per book of the smallest tally (3).
+    ``variety_all_six``        five-player reading of EXP-5P-04: with no banned category,
+                               variety takes all six tallies (true); false makes a
+                               five-player table name a banned category that only
+                               variety ignores.
+    ``focus_per_book``         points per book of the player's focus (2).
+    ``entombed_per_card``      the Mummy's points per entombed card (2).
+    ``min_rectangle``          ``[width, height]`` of the smallest stable rectangle ([2, 2]).
+    ``prominent_needs_a_book`` clause SCORE-B2-5: true denies an award to a player with
+                               no book of the prominent category (false).
+    ``public_library_wins_ties`` solo: the public library takes tied awards (true).
+    ``difficulty``             solo difficulty names to levels (beginner 1 .. impossible 7).
+    ``tiebreakers``            order of tiebreakers among ``books``, ``hand``, ``banned``.
+    ``five_players``           a mapping of the keys above that applies at five players.
+    ``solo``                   a mapping of the keys above that applies to solo tables.
+
+    A key at the top level applies at every player count unless the five-player or
+    solo changes set it again: first the built-in ones (awards, no banned books,
+    variety x4 at five; one award in solo), then the mapping's own section.
+    """
 
     players: int = 2
     awards: tuple[int, ...] = (15, 9, 4)
@@ -92,17 +99,18 @@ class ScoringRules:
     def from_settings(cls, mapping: Mapping[str, Any], *, players: int = 2) -> ScoringRules:
         """Rules from a ``scoring:`` mapping, resolved for ``players`` players.
 
-        Later layers win: the rulebook defaults, the built-in five-player or solo
-        changes, the mapping's top level, then its ``five_players`` or ``solo`` section.
+        Later layers win: the rulebook defaults, the mapping's top level, the
+        built-in five-player or solo changes, then the mapping's ``five_players`` or
+        ``solo`` section.
         """
         if not isinstance(mapping, Mapping):
             raise SettingsError((), "the scoring settings must be a mapping")
         rules = cls(players=players)
         section = "five_players" if players == 5 else "solo" if players == 1 else None
         builtin = {"five_players": _FIVE_PLAYERS, "solo": _SOLO}
+        rules = rules._apply({k: v for k, v in mapping.items() if k not in _SECTIONS}, ())
         if section:
             rules = rules._apply(builtin[section], ())
-        rules = rules._apply({k: v for k, v in mapping.items() if k not in _SECTIONS}, ())
         for name in _SECTIONS:
             sub = mapping.get(name)
             if sub is None:
