@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
+from exlibris.cli.output import USER_ERROR, report_problems
 from exlibris.errors import Problem, UserInputError
 
 
 def _report(problems: list[Problem]) -> None:
     """One line per problem on standard error: ``FILE:LINE:COL: message [code]``."""
-    for problem in problems:
-        click.echo(str(problem).split("\n", 1)[0], err=True)
+    report_problems(problems, context=False)
 
 
 def _color(stream: object) -> bool:
@@ -49,7 +49,7 @@ def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
                 if best_flips else None)
     except UserInputError as exc:
         _report(exc.problems)
-        raise SystemExit(2) from None
+        raise SystemExit(USER_ERROR) from None
     except ArtifactScoringError as exc:
         line, col = 1, 1
         for player in table.players:
@@ -61,7 +61,7 @@ def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
                 continue
             break
         _report([Problem(str(table_file), line, col, exc.code, str(exc))])
-        raise SystemExit(2) from None
+        raise SystemExit(USER_ERROR) from None
 
     if as_json:
         click.echo(json.dumps(to_json(inspection, best), indent=2))
