@@ -65,7 +65,7 @@ EXPECTED_POINTS = {
     "pandorkas-blocks": 1,
     "phoenix-feather-quill": 2,
     "sands-of-our-fathers": 1,
-    "sizable-scroll-of-sharmenn": 1,
+    "sizable-scroll-of-shar-menn": 1,
     "vessel-of-wand-storage": 1,
 }
 
