@@ -148,6 +148,9 @@ def _as_list(value: Any) -> list[Any]:
         return value
     if isinstance(value, tuple | set | frozenset):
         return list(value)
+    cards = getattr(value, "cards", None)  # a zone of the game: its cards
+    if isinstance(cards, list):
+        return cards
     return [value]
 
 
@@ -167,7 +170,8 @@ def compile_expr(node: ast.Expr) -> Eval:
 
             def attr(env: Env) -> Any:
                 value = get(env)
-                if isinstance(value, list):
+                if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
+                    value = _as_list(value)
                     return [env.rt.attribute(v, name) for v in value]
                 return env.rt.attribute(value, name)
 

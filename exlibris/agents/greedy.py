@@ -1,0 +1,160 @@
+"""A greedy bot: each decision takes the option that most improves its projected score.
+
+It sees only its own view (hand, focus, public zones). Cards are valued by
+their books for this player (focus, prominent, banned, the categories it lacks);
+shelf positions by the projected inspection of the shelf with the card in it;
+placements by a heuristic of what the location can give.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from exlibris.agents.view import PlayerView
+from exlibris.engine.decisions import Decision
+from exlibris.model.cards import BookCard, Card
+from exlibris.model.shelf import Shelf
+from exlibris.scoring import steps
+from exlibris.scoring.settings import ScoringRules
+
+_GIVE_VERBS = ("discard", "pay with", "give", "trade away", "reveal")
+_RULES = ScoringRules()
+
+
+class GreedyAgent:
+    """Greedy choices from the player's own view."""
+
+    needs_view = True
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: PlayerView, decision: Decision) -> int:
+        handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
+        if handler is None:
+            return 0
+        return handler(view, decision)
+
+    # ------------------------------------------------------------------ valuation
+    def weights(self, view: PlayerView) -> dict[str, float]:
+        tally = steps.a2_tally(view.shelf)
+        low = min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
+        weights = {}
+        for code in "CFHMRS":
+            w = 1.0
+            if code == view.focus:
+                w += 2.0
+            if code == view.prominent:
+                w += 1.0
+            if code == view.banned:
+                w -= 2.0
+            elif tally.get(code, 0) == low:
+                w += 1.0
+            weights[code] = w
+        return weights
+
+    def card_value(self, view: PlayerView, card: Card | None, weights: dict[str, float]) -> float:
+        if not isinstance(card, BookCard):
+            return 1.0 if card is not None else 0.0
+        return sum(weights[b] for b in card.books)
+
+    def shelf_score(self, view: PlayerView, shelf: Shelf, weights: dict[str, float]) -> float:
+        flips = steps.a1_alphabetical(shelf)
+        shown = steps.with_flips(shelf, flips) if flips else shelf
+        tally = steps.a2_tally(shown)
+        books = sum(weights[c] * n for c, n in tally.items())
+        variety = 3 * min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
+        return books + variety + steps.b1_stability(shown, _RULES)
+
+    def best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
+                           ) -> float:
+        base = self.shelf_score(view, view.shelf, weights)
+        best = float("-inf")
+        for pos in view.shelf.legal_positions():
+            trial = view.shelf.copy()
+            trial.shelve(card, pos)
+            best = max(best, self.shelf_score(view, trial, weights) - base)
+        return best
+
+    # ------------------------------------------------------------------ decisions
+    def _position(self, view: PlayerView, decision: Decision) -> int:
+        card = next((c for c in view.hand if c.name == decision.data.get("card")), None)
+        if card is None:
+            return self._first_position(decision)
+        weights = self.weights(view)
+        scores = []
+        for pos in decision.values:
+            trial = view.shelf.copy()
+            trial.shelve(card, pos)
+            scores.append(self.shelf_score(view, trial, weights))
+        return _argmax(scores, self.rng)
+
+    def _first_position(self, decision: Decision) -> int:
+        return len(decision.values) // 2
+
+    def _pick(self, view: PlayerView, decision: Decision) -> int:
+        verb = decision.prompt.split(":")[0]
+        values = decision.values
+        if not any(isinstance(v, BookCard) for v in values):
+            return 0
+        weights = self.weights(view)
+        giving = verb.startswith(_GIVE_VERBS)
+        scores = []
+        for value in values:
+            if value is None:
+                scores.append(-1.5 if giving else 0.5)
+            else:
+                v = self.card_value(view, value, weights)
+                scores.append(-v if giving else v)
+        return _argmax(scores, self.rng)
+
+    def _home_action(self, view: PlayerView, decision: Decision) -> int:
+        if "shelve" not in decision.values:
+            return 0
+        weights = self.weights(view)
+        gain = max((self.best_position_gain(view, c, weights) for c in view.hand
+                    if isinstance(c, BookCard)), default=0.0)
+        return decision.values.index("shelve") if gain >= 2.0 else decision.values.index("draw")
+
+    def _category(self, view: PlayerView, decision: Decision) -> int:
+        codes = [getattr(v, "code", None) for v in decision.values]
+        for wanted in (view.focus, view.prominent):
+            if wanted in codes:
+                return codes.index(wanted)
+        return 0
+
+    def _flips(self, view: PlayerView, decision: Decision) -> int:
+        return len(decision.values) - 1
+
+    def _place(self, view: PlayerView, decision: Decision) -> int:
+        weights = self.weights(view)
+        hand_gain = max((self.best_position_gain(view, c, weights) for c in view.hand
+                         if isinstance(c, BookCard)), default=0.0)
+        scores = [self.place_value(view, option, weights, hand_gain)
+                  for option in decision.values]
+        return _argmax(scores, self.rng)
+
+    def place_value(self, view: PlayerView, option: Any, weights: dict[str, float],
+                    hand_gain: float) -> float:
+        assistant, target = option
+        loc = target.location
+        if loc is None:
+            return 1.0 + max(0.0, hand_gain) * 0.5
+        area = view.areas.get(loc.id, ())
+        visible = sorted((self.card_value(view, c, weights) for c in area if c is not None),
+                         reverse=True)
+        hidden = sum(1 for c in area if c is None)
+        value = 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
+        value -= 0.8 * target.bid
+        if target.share:
+            value += 0.5
+        return value
+
+
+def _argmax(scores: Iterable[float], rng: random.Random) -> int:
+    scores = list(scores)
+    best = max(scores)
+    ties = [i for i, s in enumerate(scores) if s == best]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)

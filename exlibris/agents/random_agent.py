@@ -1,0 +1,18 @@
+"""A bot that picks uniformly at random, from its own seeded generator."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from exlibris.engine.decisions import Decision
+
+
+class RandomAgent:
+    """Uniformly random legal choices; reproducible from its seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        return self.rng.randrange(len(decision.values))

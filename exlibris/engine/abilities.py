@@ -1,0 +1,91 @@
+"""Abilities compiled from content: triggers, effects, placement rules, scores.
+
+Each special assistant, artifact and location is compiled once per process;
+the engine asks ``matches`` whether an event wakes an ability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from exlibris.dsl import ast
+from exlibris.dsl.compiler import ExprHandler, Handler, compile_expression, compile_program
+from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.model.content import Ability, Location
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRule:
+    kind: str  # deny | allow | share
+    condition: ExprHandler
+
+
+@dataclass(slots=True)
+class CompiledAbility:
+    """One ability, ready to run."""
+
+    key: str
+    timing: str
+    keyword: str | None
+    text: str
+    trigger: ast.Trigger | None = None
+    condition: ExprHandler | None = None
+    effect: Handler | None = None
+    rules: list[CompiledRule] = field(default_factory=list)
+    score: ExprHandler | None = None
+
+    @property
+    def label(self) -> str:
+        return self.keyword or self.key.split("#")[0].replace("-", " ")
+
+
+def compile_ability(key: str, ability: Ability) -> CompiledAbility:
+    compiled = CompiledAbility(key, ability.timing, ability.keyword, ability.text)
+    if ability.when:
+        compiled.trigger = parse_trigger(ability.when)
+        if compiled.trigger.condition is not None:
+            compiled.condition = compile_expression(compiled.trigger.condition)
+    if ability.effect:
+        compiled.effect = compile_program(parse_program(ability.effect), key)
+    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition))
+                      for rule in map(parse_rule, ability.placement)]
+    if ability.score:
+        compiled.score = compile_expression(parse_expression(ability.score))
+    return compiled
+
+
+_COMPILED: dict[str, tuple[CompiledAbility, ...]] = {}
+
+
+def abilities_of(key: str, abilities: list[Ability]) -> tuple[CompiledAbility, ...]:
+    """The compiled abilities of a content entry (cached by its key, e.g. ``mummy@base``)."""
+    found = _COMPILED.get(key)
+    if found is None:
+        found = tuple(compile_ability(f"{key}#{i}", a) for i, a in enumerate(abilities))
+        _COMPILED[key] = found
+    return found
+
+
+@cache
+def _location_effect(location_id: str, source: str) -> Handler:
+    return compile_program(parse_program(source), location_id)
+
+
+def location_effect(spec: Location) -> Handler:
+    return _location_effect(spec.id, spec.effect)
+
+
+def subject_matches(subject: str | None, *, owner: int, actor: int | None, cause: Any,
+                    this: Any) -> bool:
+    """Whether the trigger's ``by SUBJECT`` fits who did the event."""
+    if subject is None or subject == "anyone":
+        return True
+    if subject == "this":
+        return cause is this
+    if subject in ("me", "owner"):
+        return actor == owner
+    if subject == "opponent":
+        return actor is not None and actor != owner
+    return False

@@ -1,0 +1,341 @@
+"""Setup and the round: preparation, placement, resolution, cleanup; then inspection.
+
+The numbers (hand size, assistants, thresholds, starting locations...) come
+from the variant's settings in ``rules/``; effects come from content.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from exlibris.catalog import Catalog
+from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine.decisions import Agent
+from exlibris.engine.events import EventLog
+from exlibris.engine.game import Game, RulesError, Target
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.model.cards import BookCard
+from exlibris.model.content import Library
+from exlibris.model.rules import Settings
+from exlibris.scoring import steps
+from exlibris.scoring.flips import best_flips
+from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_table
+from exlibris.scoring.settings import ScoringRules
+
+MAX_PLACEMENT_TURNS = 400
+MAX_ROUNDS = 60
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the inspection, the seed, and what it took."""
+
+    inspection: Inspection
+    seed: int
+    rounds: int
+    decisions: int
+    reason: str = "final round played"
+
+
+def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
+             names: Sequence[str] | None = None, log: EventLog | None = None,
+             views: Any = None, variant: str = "standard") -> Game:
+    """Set up a game (SETUP-01..12) and return it, ready to :func:`play`."""
+    n = len(agents)
+    if n not in settings.players:
+        raise RulesError(f"the {variant} rules are for {settings.players} players, not {n}")
+    rng = random.Random(seed)
+    names = list(names or [f"Player {i + 1}" for i in range(n)])
+    state = GameState(players=[PlayerState(i, names[i]) for i in range(n)], rng=rng)
+    categories = {c.id: CategoryValue(c.id, c.code, c.name) for c in catalog.categories}
+    game = Game(state, settings, agents, categories, log=log, views=views)
+    game.variant = variant  # type: ignore[attr-defined]
+    game.seed = seed  # type: ignore[attr-defined]
+    game.artifact_specs = dict(catalog.artifacts)
+    game.event("setup", seed=seed, variant=variant, players=names)
+    _setup_locations(game, catalog)
+    state.first_player = rng.randrange(n)
+    _draft_libraries(game, catalog)
+    _deal_categories(game)
+    _deal_books(game, catalog)
+    return game
+
+
+def _setup_locations(game: Game, catalog: Catalog) -> None:
+    setup = game.settings.setup
+    modules = {"base", *game.settings.modules}
+    pool = [loc for loc in catalog.locations.values()
+            if loc.module in modules and loc.id not in setup.remove_locations]
+    starting = [loc for loc in pool if loc.id in setup.starting_locations]
+    rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations),
+                  key=lambda loc: loc.number)
+    game.rng.shuffle(rest)
+    game.location_specs = {loc.id: loc for loc in pool}  # type: ignore[attr-defined]
+    for spec in starting:
+        game.bring_into_play(spec)
+    game.state.location_stack = [loc.id for loc in rest]
+    game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
+
+
+def _draft_libraries(game: Game, catalog: Catalog) -> None:
+    """Deal libraries, pick in reverse order from the first player (SETUP-07, SETUP-08)."""
+    setup = game.settings.setup
+    state = game.state
+    libraries: list[Library] = sorted(
+        (lib for lib in catalog.libraries.values() if lib.id not in setup.remove_libraries),
+        key=lambda lib: lib.id)
+    game.rng.shuffle(libraries)
+    per = setup.libraries_dealt
+    n = len(state.players)
+    if per * n > len(libraries):
+        raise RulesError(f"{per} libraries each for {n} players needs {per * n}; "
+                         f"only {len(libraries)} are in the game")
+    hands = {seat: libraries[seat * per:(seat + 1) * per] for seat in range(n)}
+    order = list(reversed(state.seats_from(state.first_player)))
+    for seat in order:
+        offered = hands[seat]
+        index = game.ask(seat, "library", "choose your library", offered,
+                         lambda lib: f"choose {lib.name}")
+        chosen = offered[index]
+        player = state.players[seat]
+        player.library = chosen.id
+        if setup.special_assistant:
+            player.assistants.append(Assistant(f"{seat}:{chosen.assistant.id}", seat,
+                                               chosen.assistant))
+        for i in range(setup.standard_assistants):
+            player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
+        game.event("library", seat=seat, library=chosen.id)
+
+
+def _deal_categories(game: Game) -> None:
+    """Prominent, banned (none where the scoring has no banned books), one focus each."""
+    state = game.state
+    codes = sorted(c.code for c in game.categories.values())
+    game.rng.shuffle(codes)
+    state.prominent = codes.pop()
+    scoring = ScoringRules.from_settings(game.settings.scoring, players=len(state.players))
+    state.banned = codes.pop() if scoring.banned_books else None
+    for player in state.players:
+        player.focus = codes.pop()
+    game.scoring = scoring  # type: ignore[attr-defined]
+    game.event("categories", prominent=state.prominent, banned=state.banned)
+
+
+def _deal_books(game: Game, catalog: Catalog) -> None:
+    deck = catalog.deck
+    if deck is None:
+        raise RulesError("the content has no book deck")
+    state = game.state
+    cards = [BookCard(c.letter, c.order, tuple(c.books), c.of) for c in deck.cards]
+    game.rng.shuffle(cards)
+    for card in cards:
+        state.cards.put(card, state.deck)
+    for player in state.players:
+        game.deal_to(player.hand, game.settings.setup.hand_size)
+
+
+# ---------------------------------------------------------------------------- rounds
+
+
+def play(game: Game) -> Outcome:
+    """Play rounds until the final round is over, then inspect."""
+    state = game.state
+    while True:
+        state.round += 1
+        if state.round > MAX_ROUNDS:
+            raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
+        game.event("round", round=state.round, final=state.final_round,
+                   first_player=state.first_player)
+        preparation(game)
+        placement(game)
+        resolution(game)
+        if state.final_round:
+            break
+        cleanup(game)
+    return Outcome(inspection(game), getattr(game, "seed", 0), state.round, game.decisions)
+
+
+def preparation(game: Game) -> None:
+    """Reveal tiles up to one per player (PREP-02..05), then deal card areas (PREP-06)."""
+    state = game.state
+    state.phase = "preparation"
+    n = len(state.players)
+    specs = game.location_specs  # type: ignore[attr-defined]
+    while sum(1 for loc in state.in_play if not loc.permanent) < n:
+        if not state.location_stack:
+            if not state.location_discard:
+                break
+            state.location_stack = list(state.location_discard)
+            state.location_discard.clear()
+            game.rng.shuffle(state.location_stack)
+            game.event("locations-reshuffled", count=len(state.location_stack))
+        spec = specs[state.location_stack.pop()]
+        game.bring_into_play(spec)
+        game.event("reveal-location", location=spec.id)
+    for loc in state.in_play:
+        prep = loc.spec.preparation
+        if prep is None or prep.source != "books":
+            continue
+        count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
+        dealt = game.deal_to(loc.area, count)
+        game.event("deal", location=loc.id, cards=[c.name for c in dealt],
+                   face_down=prep.face == "down")
+
+
+def placement(game: Game) -> None:
+    """Clockwise from the first player, one assistant a turn, until none is left."""
+    state = game.state
+    state.phase = "placement"
+    turns = 0
+    while True:
+        placed_any = False
+        for seat in state.seats_from(state.first_player):
+            player = state.players[seat]
+            if not player.available():
+                continue
+            options = placement_options(game, seat)
+            if not options:
+                continue
+            turns += 1
+            if turns > MAX_PLACEMENT_TURNS:
+                raise RulesError("placement did not end: assistants keep coming back")
+            state.turn_player = seat
+            state.turn_counter += 1
+            game.used_this_turn.clear()
+            game.rt.steps = 0
+            index = game.ask(seat, "place", "place an assistant", options,
+                             lambda o: game.target_label(o[0], o[1]))
+            assistant, target = options[index]
+            game.place(seat, assistant, target)
+            game.sweep_limbo()
+            placed_any = True
+        if not placed_any:
+            return
+
+
+def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
+    """Every (assistant, target) pair; interchangeable standard assistants appear once."""
+    player = game.player(seat)
+    options: list[tuple[Assistant, Target]] = []
+    seen_standard = False
+    for assistant in player.available():
+        if assistant.kind == "standard":
+            if seen_standard:
+                continue
+            seen_standard = True
+        options += [(assistant, t) for t in game.placement_targets(seat, assistant)]
+    return options
+
+
+def resolution(game: Game) -> None:
+    """Resolve locations in ascending number (RES-01..05)."""
+    state = game.state
+    state.phase = "resolution"
+    for loc in sorted(state.in_play, key=lambda l: l.number):
+        game.rt.steps = 0
+        resolve(game, loc)
+        game.sweep_limbo()
+    for loc in state.in_play:
+        loc.resolved = False
+
+
+def resolve(game: Game, loc: LocationState) -> None:
+    game.event("resolve", location=loc.id)
+    if not loc.instant:
+        present = [a for a in loc.assistants() if id(a) not in game.skip]
+        if loc.spec.resolve == "once":
+            present = present[:1]
+        for assistant in present:
+            if assistant.location is loc:
+                game.activate(assistant.owner, loc, assistant)
+    game.before("area_discard", actor=None, location=loc)
+    for card in list(loc.area.cards):
+        game.state.cards.move(card, game.state.discard)
+    for assistant in list(loc.assistants()):
+        game.return_assistant(assistant)
+    loc.resolved = True
+
+
+def cleanup(game: Game) -> None:
+    """Lowest temporary tile becomes permanent, the rest are discarded; home spaces
+    cleared; the final-round check (CLEAN-01..05, FINAL-01..03)."""
+    state = game.state
+    state.phase = "cleanup"
+    temporary = [loc for loc in state.in_play if not loc.permanent]
+    if temporary:
+        keep = min(temporary, key=lambda l: l.number)
+        keep.permanent = True
+        for loc in temporary:
+            if loc is not keep:
+                state.in_play.remove(loc)
+                state.location_discard.append(loc.id)
+        game.event("cleanup", permanent=keep.id,
+                   discarded=[l.id for l in temporary if l is not keep])
+    for player in state.players:
+        for i, assistant in enumerate(player.home):
+            if assistant is not None:
+                assistant.home_index = None
+                player.home[i] = None
+        player.placed_this_round.clear()
+    game.skip.clear()
+    if state.next_first_player is not None:
+        state.first_player = state.next_first_player
+        state.next_first_player = None
+    final = game.settings.final_round
+    threshold = final.shelf_cards.get(len(state.players))
+    if final.rounds is not None:
+        state.final_round = state.round + 1 >= final.rounds
+    elif threshold is not None:
+        counts = [p.shelf.card_count() for p in state.players]
+        if not final.count_entombed:
+            counts = [c - p.shelf.entombed_count() for c, p in zip(counts, state.players,
+                                                                       strict=True)]
+        if max(counts) >= threshold:
+            state.final_round = True
+            game.event("final-round", counts=counts, threshold=threshold)
+    if (not state.final_round and not state.deck.cards
+            and game.settings.rulings.get("empty_deck_ends_game", True)):
+        state.final_round = True  # ruling SETUP-14: no reshuffle, so the game must end
+        game.event("final-round", reason="the deck is empty")
+
+
+# ---------------------------------------------------------------------------- scoring
+
+
+def table_of(game: Game) -> Table:
+    state = game.state
+    return Table(
+        players=tuple(PlayerTable(p.name, p.focus, p.shelf, len(p.hand))
+                      for p in state.players),
+        prominent=state.prominent,
+        banned=state.banned,
+        variant=getattr(game, "variant", "standard"),
+    )
+
+
+def inspection(game: Game) -> Inspection:
+    """Voluntary flips (SCORE-00-2), then the Official Inspection."""
+    state = game.state
+    state.phase = "inspection"
+    rules: ScoringRules = game.scoring  # type: ignore[attr-defined]
+    first = inspect_table(table_of(game), rules)
+    for seat, player in enumerate(state.players):
+        best = best_flips(first, seat)
+        if not best.positions:
+            continue
+        options = [(), best.positions]
+        index = game.ask(seat, "flips", "flip cards face down before the inspection", options,
+                         lambda o, g=best.gain: "flip nothing" if not o
+                         else f"flip {', '.join(best.cards)} (gain {g})")
+        if index == 1:
+            for pos in best.positions:
+                player.shelf.flip(pos)
+            game.event("flip", seat=seat, cards=list(best.cards))
+    result = inspect_table(table_of(game), rules)
+    game.event("inspection", totals={f.name: f.total for f in result.forms},
+               winners=list(result.winners))
+    _ = steps
+    return result

@@ -1,0 +1,712 @@
+"""The game: one generic interpreter of phases, placements and triggers.
+
+``Game`` owns the state, asks agents for every decision and records every
+change as an event. Location effects and abilities come from content, compiled
+by the effect language; the engine only knows general operations (draw, move,
+shelve, place, return) and the rulebooks' order of priority:
+
+1. a location's effect (its own moves override assistants' restrictions);
+2. abilities of special assistants already present, longest present first;
+3. the newly placed assistant's own ability.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from exlibris.dsl.compiler import Env
+from exlibris.dsl.errors import EffectBudgetExceeded
+from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine.abilities import (
+    CompiledAbility,
+    abilities_of,
+    location_effect,
+    subject_matches,
+)
+from exlibris.engine.decisions import Agent, Decision
+from exlibris.engine.events import EventLog
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
+from exlibris.engine.zones import ShelfZone, Zone
+from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.content import Location
+from exlibris.model.rules import Settings
+from exlibris.model.shelf import Pos, is_connected
+from exlibris.model.shelf_errors import ShelfError
+
+
+class RulesError(RuntimeError):
+    """The engine met a situation the rules and content do not cover."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where an assistant may be placed."""
+
+    location: LocationState | None  # None: a home space
+    space: int
+    bid: int = 0
+    share: bool = False
+    displaces: Assistant | None = None
+
+
+@dataclass(slots=True)
+class Source:
+    """Something that carries abilities: a special assistant or a shelved artifact."""
+
+    owner: int
+    this: Any  # Assistant or ArtifactCard
+    abilities: tuple[CompiledAbility, ...]
+    order: int  # priority: longest present first
+
+
+class Game:
+    """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
+
+    def __init__(self, state: GameState, settings: Settings, agents: Sequence[Agent],
+                 categories: dict[str, CategoryValue], *, views: Any = None,
+                 log: EventLog | None = None) -> None:
+        from exlibris.engine.runtime import EffectRuntime
+
+        self.state = state
+        self.settings = settings
+        self.agents = list(agents)
+        self.categories = categories
+        self.by_code = {c.code: c for c in categories.values()}
+        self.log = log or EventLog()
+        self.rt = EffectRuntime(self)
+        self.views = views
+        self.cause: Assistant | None = None
+        self.running: set[tuple[str, int]] = set()
+        self.used_this_turn: set[tuple[str, int]] = set()
+        self.skip: set[int] = set()  # assistants whose location effect is forgone
+        self.decisions = 0
+        self.max_steps = settings.max_steps
+        self.artifact_specs: dict[str, Any] = {}
+        self.assistant_specs: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ plumbing
+    @property
+    def rng(self) -> random.Random:
+        return self.state.rng
+
+    @property
+    def n_players(self) -> int:
+        return len(self.state.players)
+
+    def player(self, seat: int) -> PlayerState:
+        return self.state.players[seat]
+
+    def ask(self, seat: int, kind: str, prompt: str, values: Sequence[Any],
+            labeller: Callable[[Any], str] = str, /, **data: Any) -> int:
+        """Ask ``seat``'s agent to pick one of ``values``; a single option is not asked."""
+        if len(values) == 1:
+            return 0
+        if not values:
+            raise RulesError(f"no options for {prompt!r}")
+        decision = Decision(seat, kind, prompt, values, labeller, data=data)
+        agent = self.agents[seat]
+        view = self.views(self, seat) if self.views and getattr(agent, "needs_view", False) \
+            else None
+        index = agent.decide(view, decision)
+        if not 0 <= index < len(values):
+            raise RulesError(f"agent for seat {seat} answered {index} to {prompt!r}")
+        self.decisions += 1
+        if self.log.enabled:
+            self.log.add("decision", seat=seat, kind=kind, prompt=prompt,
+                         choice=decision.labels[index], index=index)
+        return index
+
+    def ask_yes(self, seat: int, prompt: str) -> bool:
+        return self.ask(seat, "may", prompt, (True, False),
+                        lambda v: "yes" if v else "no") == 0
+
+    def event(self, kind: str, /, **data: Any) -> None:
+        if self.log.enabled:
+            self.log.add(kind, **data)
+
+    @contextmanager
+    def caused_by(self, assistant: Assistant | None) -> Iterator[None]:
+        saved = self.cause
+        self.cause = assistant
+        try:
+            yield
+        finally:
+            self.cause = saved
+
+    def category(self, code: str) -> CategoryValue:
+        return self.by_code[code]
+
+    # ------------------------------------------------------------------ card moves
+    def draw(self, seat: int, n: int) -> list[Card]:
+        """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
+        n = self.modify("draw", n, actor=seat)
+        drawn: list[Card] = []
+        deck = self.state.deck.cards
+        hand = self.player(seat).hand
+        for _ in range(max(0, n)):
+            if not deck:
+                self.refill_deck()
+                if not deck:
+                    break
+            card = deck[-1]
+            self.state.cards.move(card, hand)
+            drawn.append(card)
+        self.event("draw", seat=seat, cards=[c.name for c in drawn])
+        for card in drawn:
+            self.after("acquire", actor=seat, card=card)
+        if drawn:
+            self.after("draw", actor=seat, drawn=drawn, value=len(drawn))
+        return drawn
+
+    def refill_deck(self) -> None:
+        """Shuffle the discard pile into the deck if the rules say so."""
+        if self.settings.rulings.get("deck_runs_out") != "reshuffle":
+            return
+        cards = list(self.state.discard.cards)
+        self.rng.shuffle(cards)
+        for card in cards:
+            self.state.cards.move(card, self.state.deck)
+        self.event("reshuffle", cards=len(cards))
+
+    def deal_to(self, zone: Zone, n: int) -> list[Card]:
+        """Deal cards from the deck into a zone (card areas, reveals)."""
+        dealt: list[Card] = []
+        deck = self.state.deck.cards
+        for _ in range(n):
+            if not deck:
+                self.refill_deck()
+                if not deck:
+                    break
+            card = deck[-1]
+            self.state.cards.move(card, zone)
+            dealt.append(card)
+        return dealt
+
+    def discard(self, card: Card, to: Zone | None = None) -> None:
+        zone = self.state.cards.zone_of(card)
+        if isinstance(zone, ShelfZone):
+            self.remove_from_shelf(zone, card, to or self.state.discard)
+        else:
+            self.state.cards.move(card, to or self.state.discard)
+        self.event("discard", card=card.name, to=(to or self.state.discard).name)
+
+    def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
+        """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
+        pos = zone.position_of(card)
+        if pos is None:
+            raise RulesError(f"{card} is not on shelf {zone.name}")
+        slot = zone.shelf.remove(pos)
+        for tucked in slot.tucked:
+            self.state.cards.where[tucked] = self.state.discard
+            self.state.discard.cards.append(tucked)
+        dst.add(card)
+        self.state.cards.where[card] = dst
+
+    def give(self, card: Card, seat: int) -> None:
+        """Move a card into a player's hand, as an acquisition."""
+        self.state.cards.move(card, self.player(seat).hand)
+        self.event("gain", seat=seat, card=card.name)
+        self.after("acquire", actor=seat, card=card)
+
+    # ------------------------------------------------------------------ shelving
+    def removable(self, seat: int) -> list[Card]:
+        """Shelf cards that may be taken off without splitting the shelf."""
+        shelf = self.player(seat).shelf
+        cells = set(shelf.positions())
+        cards = []
+        for pos in cells:
+            slot = shelf.at(pos)
+            assert slot is not None
+            if slot.beneath is not None or is_connected(cells - {pos}):
+                cards.append(slot.card)
+        return cards
+
+    def shelve(self, seat: int, card: Card, *, face_down: bool = False) -> bool:
+        """Shelve ``card`` for ``seat``: offer replacement abilities, then a position."""
+        player = self.player(seat)
+        src = self.state.cards.zone_of(card)
+        acquired = src is not player.hand
+        names = {"card": card}
+        if not face_down:
+            options = self.instead("shelve", actor=seat, names=names)
+            if options:
+                values: list[Any] = [None, *options]
+                index = self.ask(seat, "shelve-how", f"how to shelve {card.name}", values,
+                                 lambda v: "shelve it normally" if v is None
+                                 else f"use {v[0].label}")
+                if index > 0:
+                    ability, source = values[index]
+                    before = self.state.cards.zone_of(card)
+                    self.run_ability(ability, source, names)
+                    if self.state.cards.zone_of(card) is not before:
+                        self.after_shelving(seat, card, acquired)
+                        return True
+        positions = sorted(player.shelf.legal_positions())
+        if not positions:
+            return False
+        index = self.ask(seat, "position", f"where to shelve {card.name}", positions,
+                         lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
+                         card=card.name)
+        self.state.cards.move(card, player.shelf_zone, pos=positions[index],
+                              face_down=face_down)
+        self.event("shelve", seat=seat, card=card.name, pos=list(positions[index]),
+                   face_down=face_down)
+        self.after_shelving(seat, card, acquired)
+        return True
+
+    def after_shelving(self, seat: int, card: Card, acquired: bool) -> None:
+        if acquired:
+            self.after("acquire", actor=seat, card=card)
+        self.after("shelve", actor=seat, card=card)
+
+    def place_on_shelf(self, seat: int, card: Card, operation: Callable[[], None]) -> None:
+        """Put ``card`` on ``seat``'s shelf by a special shelf operation (entomb, levitate)."""
+        zone = self.player(seat).shelf_zone
+        src = self.state.cards.zone_of(card)
+        if src is None:
+            raise RulesError(f"{card} is nowhere")
+        operation()  # may raise ShelfError, before anything moved
+        if isinstance(src, ShelfZone):
+            raise RulesError("cannot entomb or levitate a card from a shelf")
+        src.remove(card)
+        self.state.cards.where[card] = zone
+
+    # ------------------------------------------------------------------ home actions
+    def home_action(self, seat: int, kinds: Sequence[str] = ("draw", "shelve")) -> str | None:
+        """One home action: draw a card, or shelve one from hand."""
+        player = self.player(seat)
+        options = [k for k in kinds if k == "draw" or (k == "shelve" and player.hand.cards)]
+        if not options:
+            return None
+        index = self.ask(seat, "home-action", "home action", options,
+                         lambda k: "home action: draw a card" if k == "draw"
+                         else "home action: shelve a card from hand")
+        kind = options[index]
+        if kind == "draw":
+            self.draw(seat, 1)
+        else:
+            cards = list(player.hand.cards)
+            pick = self.ask(seat, "pick", "shelve which card", cards,
+                            lambda c: f"shelve {c.name}")
+            self.shelve(seat, cards[pick])
+        self.after("home_action", actor=seat)
+        return kind
+
+    # ------------------------------------------------------------------ abilities
+    def sources(self) -> list[Source]:
+        """Every ability carrier in priority order: assistants by arrival, then artifacts."""
+        found: list[Source] = []
+        for player in self.state.players:
+            for assistant in player.assistants:
+                if assistant.spec is not None:
+                    key = f"{assistant.spec.id}@{assistant.spec.edition}"
+                    order = assistant.placed_at if not assistant.available else 10**9
+                    found.append(Source(player.seat, assistant,
+                                        abilities_of(key, assistant.spec.abilities), order))
+        found.sort(key=lambda s: s.order)
+        for player in self.state.players:
+            for pos in player.shelf.positions():
+                slot = player.shelf.at(pos)
+                if slot is not None and isinstance(slot.card, ArtifactCard) and not slot.face_down:
+                    spec = self.artifact_specs.get(slot.card.artifact_id)
+                    if spec is not None:
+                        found.append(Source(player.seat, slot.card,
+                                            abilities_of(spec.id, spec.abilities), 10**9 + 1))
+        return found
+
+    def listeners(self, event: str, mode: str, *, actor: int | None,
+                  location: LocationState | None = None, names: dict[str, Any] | None = None,
+                  only: Any = None) -> list[tuple[CompiledAbility, Source]]:
+        """Abilities that this event wakes, in priority order."""
+        woken: list[tuple[CompiledAbility, Source]] = []
+        for source in self.sources():
+            if only is not None and source.this is not only:
+                continue
+            for ability in source.abilities:
+                trig = ability.trigger
+                if trig is None or trig.event != event or trig.mode != mode:
+                    continue
+                if not self._fits(ability, source, actor=actor, location=location, names=names):
+                    continue
+                woken.append((ability, source))
+        return woken
+
+    def _fits(self, ability: CompiledAbility, source: Source, *, actor: int | None,
+              location: LocationState | None, names: dict[str, Any] | None) -> bool:
+        trig = ability.trigger
+        assert trig is not None
+        this = source.this
+        key = (ability.key, id(this))
+        if key in self.running:
+            return False  # an ability never wakes itself (no chaining)
+        event = trig.event
+        if event == "placed" and this is not self.cause:
+            return False
+        if event == "arrival" and (not isinstance(this, Assistant) or this is self.cause
+                                   or this.location is None or this.location is not location):
+            return False
+        if not subject_matches(trig.subject, owner=source.owner, actor=actor,
+                               cause=self.cause, this=this):
+            return False
+        if trig.place is not None and not self._at_place(trig.place, this, location):
+            return False
+        if trig.during is not None and trig.during != self.state.phase:
+            return False
+        if trig.once_per_turn and key in self.used_this_turn:
+            return False
+        if ability.condition is not None:
+            env_names = self.names(source.owner, this=this, extra=names or {},
+                                   location=location)
+            if not ability.condition(self.rt, self.player(source.owner), env_names):
+                return False
+        return True
+
+    def _at_place(self, place: str, this: Any, location: LocationState | None) -> bool:
+        if place == "home":
+            return isinstance(this, Assistant) and this.home_index is not None
+        if place == "location":
+            return location is not None or (isinstance(this, Assistant)
+                                             and this.location is not None)
+        if place == "here":
+            return isinstance(this, Assistant) and location is not None \
+                and this.location is location
+        target = location or (this.location if isinstance(this, Assistant) else None)
+        return target is not None and target.id == place.removeprefix("@")
+
+    def run_ability(self, ability: CompiledAbility, source: Source,
+                    names: dict[str, Any] | None = None,
+                    location: LocationState | None = None) -> Env | None:
+        if ability.effect is None:
+            return None
+        key = (ability.key, id(source.this))
+        this = source.this
+        self.running.add(key)
+        if ability.trigger is not None and ability.trigger.once_per_turn:
+            self.used_this_turn.add(key)
+        self.event("ability", seat=source.owner, ability=ability.label,
+                   source=getattr(this, "id", None) or getattr(this, "name", str(this)))
+        try:
+            cause = this if isinstance(this, Assistant) else self.cause
+            with self.caused_by(cause):
+                env_names = self.names(source.owner, this=this, extra=names or {},
+                                       location=location)
+                return ability.effect(self.rt, self.player(source.owner), env_names)
+        finally:
+            self.running.discard(key)
+
+    def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
+              **names: Any) -> None:
+        """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
+        for mode in ("on", "after"):
+            for ability, source in self.listeners(event, mode, actor=actor, location=location,
+                                                  names=names):
+                self.run_ability(ability, source, names, location)
+
+    def before(self, event: str, *, actor: int | None, location: LocationState | None = None,
+               **names: Any) -> None:
+        for ability, source in self.listeners(event, "before", actor=actor, location=location,
+                                              names=names):
+            self.run_ability(ability, source, names, location)
+
+    def instead(self, event: str, *, actor: int | None, names: dict[str, Any],
+                location: LocationState | None = None) -> list[tuple[CompiledAbility, Source]]:
+        return self.listeners(event, "instead", actor=actor, location=location, names=names)
+
+    def modify(self, event: str, value: int, *, actor: int | None,
+               location: LocationState | None = None) -> int:
+        for ability, source in self.listeners(event, "modify", actor=actor, location=location,
+                                              names={"value": value}):
+            env = self.run_ability(ability, source, {"value": value}, location)
+            if env is not None and "value" in env.vars:
+                value = int(env.vars["value"])
+        return value
+
+    # ------------------------------------------------------------------ names
+    def names(self, seat: int, *, this: Any = None, extra: dict[str, Any] | None = None,
+              location: LocationState | None = None, assistant: Assistant | None = None,
+              visitor: int | None = None) -> dict[str, Any]:
+        """The names an effect sees (``hand`` and ``shelf`` follow the acting player)."""
+        state = self.state
+        here = location
+        if here is None and isinstance(this, Assistant):
+            here = this.location
+        if here is None and isinstance(this, LocationState):
+            here = this
+        players = state.players
+        names: dict[str, Any] = {
+            "owner": players[seat],
+            "visitor": players[visitor if visitor is not None else seat],
+            "this": this,
+            "here": here,
+            "area": here.area if here is not None else None,
+            "hand": _hand,
+            "shelf": _shelf,
+            "deck": state.deck,
+            "discard_pile": state.discard,
+            "assistant_deck": getattr(state, "assistant_deck", None),
+            "artifact_deck": getattr(state, "artifact_deck", None),
+            "players": players,
+            "opponents": _opponents,
+            "prominent": self.by_code.get(state.prominent),
+            "banned": self.by_code.get(state.banned) if state.banned else None,
+            "home": "home",
+            "assistant": assistant,
+            "location": location,
+        }
+        if extra:
+            names.update(extra)
+        return names
+
+    # ------------------------------------------------------------------ assistants
+    def placement_targets(self, seat: int, assistant: Assistant, *, forced: bool = False,
+                          only_locations: bool = False,
+                          pool: Sequence[LocationState] | None = None) -> list[Target]:
+        """Every legal place for ``assistant`` now (``forced``: a location's own move)."""
+        player = self.player(seat)
+        targets: list[Target] = []
+        if not only_locations:
+            targets += [Target(None, i) for i, a in enumerate(player.home) if a is None]
+        for loc in pool if pool is not None else self.state.in_play:
+            if loc.resolved:
+                continue
+            if self._solo_blocked(seat, assistant, loc):
+                continue
+            targets += self._location_targets(seat, assistant, loc, forced=forced)
+        return targets
+
+    def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
+        if self.n_players != 1:
+            return False
+        return any(a.owner == seat and a is not assistant for a in loc.assistants())
+
+    def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
+                          forced: bool) -> list[Target]:
+        spec = loc.spec
+        n = self.n_players
+        auction = spec.auction
+        found: list[Target] = []
+        present = loc.assistants()
+        for s, least in enumerate(spec.spaces):
+            if least > max(n, 1) and n != 1:
+                continue
+            occupants = loc.spaces[s]
+            bid = auction.bids[s] if auction and s < len(auction.bids) else 0
+            displaces = None
+            share = False
+            if auction is not None and auction.style == "outbid":
+                if occupants:
+                    continue
+                top = max((a.bid for a in present), default=None)
+                if top is not None and bid <= top:
+                    continue
+                displaces = max(present, key=lambda a: a.bid) if present else None
+            elif auction is not None:  # capacity: bidders may not outnumber the cards
+                if occupants:
+                    continue
+                bidders = [a for a in present if a.owner >= 0]
+                if len(bidders) >= len(loc.area):
+                    low = min(bidders, key=lambda a: a.bid, default=None)
+                    if low is None or bid <= low.bid:
+                        continue
+                    displaces = low
+            elif occupants:
+                share = True
+            verdict = None if forced else self._rules_verdict(seat, assistant, loc, s, occupants)
+            if verdict == "deny":
+                continue
+            if share and verdict != "share" and not forced:
+                continue
+            if forced and occupants and auction is None:
+                displaces = occupants[0]
+                share = False
+            found.append(Target(loc, s, bid, share, displaces))
+        return found
+
+    def _rules_verdict(self, seat: int, placing: Assistant, loc: LocationState, s: int,
+                       occupants: list[Assistant]) -> str | None:
+        """The first placement rule that speaks, in priority order (TIME-01)."""
+        space = Space(loc, s)
+        occupant = occupants[0] if occupants else None
+        for source in self.sources():
+            if not isinstance(source.this, Assistant):
+                continue
+            if source.this is not placing and source.this.available:
+                continue
+            for ability in source.abilities:
+                for rule in ability.rules:
+                    names = {"placing": placing, "target": loc, "space": space,
+                             "occupant": occupant, "this": source.this,
+                             "owner": self.player(source.owner),
+                             "players": self.state.players,
+                             "prominent": self.by_code.get(self.state.prominent),
+                             "banned": self.by_code.get(self.state.banned or "")}
+                    if rule.condition(self.rt, self.player(source.owner), names):
+                        return rule.kind
+        return None
+
+    def target_label(self, assistant: Assistant, target: Target) -> str:
+        who = assistant.name
+        if target.location is None:
+            return f"place {who} on home space {target.space + 1}"
+        loc = target.location.spec
+        text = f"place {who} at {loc.name} (#{loc.number})"
+        if loc.auction is not None:
+            text += f" bidding {target.bid}"
+        else:
+            text += f" space {target.space + 1}"
+        if target.share:
+            text += ", sharing"
+        return text
+
+    def place(self, seat: int, assistant: Assistant, target: Target, *,
+              visit: bool = True, activate: bool = True) -> None:
+        """Put an assistant on a space and carry out the visit, in priority order."""
+        state = self.state
+        player = self.player(seat)
+        state.placement_counter += 1
+        assistant.placed_at = state.placement_counter
+        player.placed_this_round.add(assistant.id)
+        if target.displaces is not None:
+            self.return_assistant(target.displaces)
+        loc = target.location
+        if loc is None:
+            player.home[target.space] = assistant
+            assistant.home_index = target.space
+            self.event("place", seat=seat, assistant=assistant.id, home=target.space + 1)
+        else:
+            assistant.sharing_with = list(loc.spaces[target.space])
+            loc.spaces[target.space].append(assistant)
+            assistant.location = loc
+            assistant.space = target.space
+            assistant.bid = target.bid
+            self.event("place", seat=seat, assistant=assistant.id, location=loc.id,
+                       space=target.space + 1, bid=target.bid)
+        if not visit:
+            return
+        with self.caused_by(assistant):
+            if loc is not None:
+                self.after("arrival", actor=seat, location=loc,
+                           arriving=assistant, visitor=player)
+                self.after("visit", actor=seat, location=loc, assistant=assistant)
+            if not assistant.available:
+                self.after("placed", actor=seat, location=loc)
+            still_here = (assistant.location is loc) if loc is not None else (
+                assistant.home_index is not None)
+            if activate and still_here and id(assistant) not in self.skip:
+                if loc is None:
+                    self.home_action(seat)
+                elif loc.instant:
+                    self.activate(seat, loc, assistant)
+
+    def activate(self, seat: int, loc: LocationState, assistant: Assistant | None) -> None:
+        """Carry out a location's effect for ``seat`` now."""
+        alternatives = self.instead("activate", actor=seat, location=loc,
+                                    names={"location": loc, "assistant": assistant})
+        if alternatives:
+            ability, source = alternatives[0]
+            self.run_ability(ability, source, {"location": loc, "assistant": assistant}, loc)
+            return
+        self.event("activate", seat=seat, location=loc.id)
+        names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
+        with self.caused_by(assistant):
+            try:
+                loc.effect(self.rt, self.player(seat), names)
+            except EffectBudgetExceeded as exc:
+                raise RulesError(f"{loc.spec.name}: {exc}") from exc
+
+    def return_assistant(self, assistant: Assistant) -> None:
+        """Send an assistant back to its owner, free to be placed again this round."""
+        loc = assistant.location
+        if loc is not None:
+            for space in loc.spaces:
+                if assistant in space:
+                    space.remove(assistant)
+        if assistant.home_index is not None:
+            self.player(assistant.owner).home[assistant.home_index] = None
+        assistant.location = None
+        assistant.space = None
+        assistant.home_index = None
+        assistant.bid = 0
+        assistant.sharing_with = []
+        self.skip.discard(id(assistant))
+        self.event("return", seat=assistant.owner, assistant=assistant.id)
+        self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
+
+    def lift_assistant(self, assistant: Assistant) -> None:
+        """Take an assistant off its space without returning it (it is being moved)."""
+        loc = assistant.location
+        if loc is not None:
+            for space in loc.spaces:
+                if assistant in space:
+                    space.remove(assistant)
+        if assistant.home_index is not None:
+            self.player(assistant.owner).home[assistant.home_index] = None
+        assistant.location = None
+        assistant.space = None
+        assistant.home_index = None
+
+    def retire_assistant(self, assistant: Assistant) -> None:
+        """Send an assistant to the supply for good."""
+        self.lift_assistant(assistant)
+        player = self.player(assistant.owner)
+        if assistant in player.assistants:
+            player.assistants.remove(assistant)
+        self.event("retire", seat=assistant.owner, assistant=assistant.id)
+
+    def limbo_zone(self, name: str = "limbo") -> Zone:
+        """A zone for cards set apart during an effect (revealed from the deck...)."""
+        zone = Zone(f"{name}:{len(self.state.limbo)}")
+        self.state.limbo.append(zone)
+        return zone
+
+    def sweep_limbo(self) -> None:
+        """Cards still set apart when an effect ends go to the discard pile."""
+        for zone in self.state.limbo:
+            for card in list(zone.cards):
+                self.state.cards.move(card, self.state.discard)
+                self.event("discard", card=card.name, to="discard", why="set apart")
+        self.state.limbo.clear()
+
+    def bring_into_play(self, spec: Location) -> LocationState:
+        loc = LocationState(spec, location_effect(spec))
+        self.state.in_play.append(loc)
+        self.state.in_play.sort(key=lambda l: l.number)
+        return loc
+
+    def shelf_card_count(self, seat: int) -> int:
+        return self.player(seat).shelf.card_count()
+
+    def book_names(self, cards: Sequence[Card]) -> list[str]:
+        return [c.name for c in cards]
+
+    def is_book(self, card: Card) -> bool:
+        return isinstance(card, BookCard)
+
+    def try_shelf(self, operation: Callable[[], None]) -> bool:
+        try:
+            operation()
+        except ShelfError:
+            return False
+        return True
+
+
+def _hand(env: Env) -> Zone:
+    return env.me.hand
+
+
+def _shelf(env: Env) -> Zone:
+    return env.me.shelf_zone
+
+
+def _opponents(env: Env) -> list[PlayerState]:
+    players = env.globals["players"]
+    me = env.me
+    n = len(players)
+    return [players[(me.seat + i) % n] for i in range(1, n)]
+
+
+Pos_ = Pos

@@ -1,0 +1,754 @@
+"""The effect language's runtime in a game: names, attributes, functions, verbs.
+
+Every verb is a general operation on the game (draw, take, give, discard, pay,
+shelve, reveal, choose, move an assistant...). Choices among cards, players,
+positions and options become decisions asked of the acting player's agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from exlibris.dsl import ast
+from exlibris.dsl.compiler import AmountSpec, Claim, Env
+from exlibris.dsl.errors import EffectBudgetExceeded
+from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
+from exlibris.engine.zones import ShelfZone, Zone
+from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card
+from exlibris.model.shelf import DIRECTIONS, STEPS, Pos, Slot
+from exlibris.model.shelf_errors import ShelfError
+
+
+@dataclass(slots=True)
+class _Tracked:
+    """Cards bound to a name, with the zone each was in when bound."""
+
+    items: list[tuple[Card, Zone | None]]
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    if isinstance(value, Zone):
+        return value.cards
+    return [value]
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, BookCard | ArtifactCard)
+
+
+class EffectRuntime:
+    """Implements the compiler's ``Runtime`` protocol for one game."""
+
+    def __init__(self, game: Any) -> None:
+        from exlibris.engine.game import Game
+
+        self.game: Game = game
+        self.steps = 0
+
+    # ------------------------------------------------------------------ protocol
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.game.max_steps:
+            raise EffectBudgetExceeded(
+                f"an effect took more than {self.game.max_steps} steps (rules: max_steps)")
+
+    def bind(self, value: Any) -> Any:
+        if isinstance(value, list) and value and all(_is_card(v) for v in value):
+            where = self.game.state.cards.where
+            return _Tracked([(c, where.get(c)) for c in value])
+        return value
+
+    def read(self, value: Any) -> Any:
+        if isinstance(value, _Tracked):
+            where = self.game.state.cards.where
+            return [c for c, zone in value.items if where.get(c) is zone]
+        return value
+
+    def may(self, env: Env, node: ast.May) -> bool:
+        return self.game.ask_yes(env.me.seat, f"optional step (line {node.line})")
+
+    def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
+        seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
+        return self.game.ask(seat, "option", "choose one", labels)
+
+    # ------------------------------------------------------------------ attributes
+    def attribute(self, value: Any, name: str) -> Any:  # noqa: C901 - one case per kind
+        game = self.game
+        if value is None:
+            return None
+        if isinstance(value, BookCard | ArtifactCard):
+            return self._card_attribute(value, name)
+        if isinstance(value, PlayerState):
+            match name:
+                case "hand":
+                    return value.hand
+                case "shelf":
+                    return value.shelf_zone
+                case "name":
+                    return value.name
+                case "focus":
+                    return game.by_code.get(value.focus)
+                case "assistants":
+                    return list(value.assistants)
+                case "placed_this_round":
+                    return len(value.placed_this_round)
+                case "first":
+                    return game.state.first_player == value.seat
+        if isinstance(value, Assistant):
+            match name:
+                case "owner":
+                    return game.player(value.owner)
+                case "location":
+                    return value.location
+                case "space":
+                    return Space(value.location, value.space) if value.location else None
+                case "bid":
+                    return value.bid
+                case "standard":
+                    return value.kind == "standard"
+                case "special":
+                    return value.kind == "special"
+                case "at_location":
+                    return value.location is not None
+                case "at_home":
+                    return value.home_index is not None
+                case "sharing_with":
+                    return list(value.sharing_with)
+        if isinstance(value, LocationState):
+            match name:
+                case "id":
+                    return value.id
+                case "number":
+                    return value.number
+                case "instant":
+                    return value.instant
+                case "delayed":
+                    return not value.instant
+                case "area":
+                    return value.area
+                case "spaces":
+                    return [Space(value, i) for i in range(len(value.spaces))]
+                case "name":
+                    return value.spec.name
+        if isinstance(value, Space):
+            match name:
+                case "occupant":
+                    occupants = value.occupants
+                    return occupants[0] if occupants else None
+                case "location":
+                    return value.location
+                case "index":
+                    return value.index + 1
+                case "open":
+                    return not value.occupants
+                case "bid":
+                    auction = value.location.spec.auction
+                    return auction.bids[value.index] if auction else 0
+        if isinstance(value, Claim | CategoryValue):
+            return getattr(value, name)
+        if isinstance(value, Zone):
+            return [self.attribute(c, name) for c in value.cards]
+        raise AttributeError(f"{name!r} of {value!r}")
+
+    def _card_attribute(self, card: Card, name: str) -> Any:
+        is_book = isinstance(card, BookCard)
+        match name:
+            case "letter":
+                return card.letter if is_book else None
+            case "order":
+                return card.order if is_book else None
+            case "books":
+                return card.books if is_book else ()
+            case "is_book":
+                return is_book
+            case "is_artifact":
+                return not is_book
+            case "vowel":
+                return is_book and card.letter in VOWELS
+            case "face_down":
+                return self._slot_of(card) is not None and self._slot_of(card).face_down
+        raise AttributeError(name)
+
+    def _slot_of(self, card: Card) -> Slot | None:
+        zone = self.game.state.cards.zone_of(card)
+        if isinstance(zone, ShelfZone):
+            pos = zone.position_of(card)
+            return zone.shelf.at(pos) if pos is not None else None
+        return None
+
+    def _shelf_pos(self, card: Card) -> tuple[ShelfZone, Pos] | None:
+        zone = self.game.state.cards.zone_of(card)
+        if isinstance(zone, ShelfZone):
+            pos = zone.position_of(card)
+            if pos is not None:
+                return zone, pos
+        return None
+
+    # ------------------------------------------------------------------ functions
+    def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:  # noqa: C901
+        game = self.game
+        state = game.state
+        match name:
+            case "ref":
+                ref = args[0]
+                if ref in game.categories:
+                    return game.categories[ref]
+                for loc in state.in_play:
+                    if loc.id == ref:
+                        return loc
+                return ref
+            case "category":
+                return game.by_code.get(args[0])
+            case "category_codes":
+                return [c.code for c in game.categories.values()]
+            case "adjacent":
+                found: list[Card] = []
+                for card in _as_list(args[0]):
+                    where = self._shelf_pos(card)
+                    if where is None:
+                        continue
+                    zone, pos = where
+                    for n in zone.shelf.neighbours(pos):
+                        slot = zone.shelf.at(n)
+                        if slot is not None and slot.card not in found:
+                            found.append(slot.card)
+                return found
+            case "tucked":
+                return [t for c in _as_list(args[0]) if (s := self._slot_of(c)) for t in s.tucked]
+            case "entombed":
+                zone = args[0] if isinstance(args[0], ShelfZone) else None
+                if zone is None:
+                    return []
+                return [s.beneath for _, s in zone.shelf.items() if s.beneath is not None]
+            case "top":
+                cards = _as_list(args[0])
+                return cards[-1:] if isinstance(args[0], Zone) else cards[:1]
+            case "players":
+                start = kwargs.get("from") or env.me
+                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
+                return [state.players[s] for s in state.seats_from(start.seat, clockwise)]
+            case "opponents_of":
+                seat = args[0].seat
+                return [state.players[s] for s in state.seats_from(seat)[1:]]
+            case "assistants_here":
+                return self._assistants_here(env)
+            case "players_here":
+                start = kwargs.get("from") or env.me
+                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
+                owners = {a.owner for a in self._assistants_here(env)}
+                return [state.players[s] for s in state.seats_from(start.seat, clockwise)
+                        if s in owners]
+            case "empty_spaces":
+                loc = args[0]
+                n = max(game.n_players, 1)
+                return [Space(loc, i) for i, least in enumerate(loc.spec.spaces)
+                        if not loc.spaces[i] and (least <= n or n == 1)]
+            case "occupied_spaces":
+                return [Space(loc, i) for loc in state.in_play if not loc.resolved
+                        for i in range(len(loc.spaces)) if loc.spaces[i]]
+            case "shelved_before" | "shelved_after":
+                a, b = (self._shelf_pos(_as_list(x)[0]) if _as_list(x) else None
+                        for x in args[:2])
+                if a is None or b is None or a[0] is not b[0]:
+                    return False
+                return a[1] < b[1] if name == "shelved_before" else a[1] > b[1]
+            case "random":
+                items = _as_list(args[0])
+                return game.rng.choice(items) if items else None
+        raise NameError(f"unknown function {name}")
+
+    def _assistants_here(self, env: Env) -> list[Assistant]:
+        here = env.globals.get("here")
+        if isinstance(here, LocationState):
+            return here.assistants()
+        this = env.globals.get("this")
+        if isinstance(this, Assistant) and this.home_index is not None:
+            return [a for a in self.game.player(this.owner).home if a is not None]
+        return []
+
+    # ------------------------------------------------------------------ picking
+    def pick(self, seat: int, candidates: Sequence[Any], amount: Any, verb: str,
+             label: Any = None, refresh: Any = None) -> Iterator[Any]:
+        """Yield chosen elements one at a time, as the amount allows.
+
+        ``refresh`` filters what is still choosable after each pick (a shelf card
+        may stop being removable once its neighbour is gone).
+        """
+        remaining = list(dict.fromkeys(candidates))
+        if refresh is not None:
+            remaining = refresh(remaining)
+        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
+        kind, n = spec.kind, spec.n or 0
+        if kind == "all":
+            yield from remaining
+            return
+        if kind == "at_least" and len(remaining) < n:
+            return
+        limit = n if kind in ("exact", "up_to") else len(remaining)
+        must = n if kind in ("exact", "at_least") else 0
+        chosen = 0
+        show = label or (lambda x: f"{verb} {_name(x)}")
+        while remaining and chosen < limit:
+            if refresh is not None and chosen:
+                remaining = refresh(remaining)
+                if not remaining:
+                    return
+            optional = chosen >= must
+            if not optional and len(remaining) <= must - chosen:
+                item = remaining[0]
+            else:
+                values = [*remaining, None] if optional else remaining
+                index = self.game.ask(seat, "pick", f"{verb}: pick", values,
+                                      lambda v: "done" if v is None else show(v))
+                item = values[index]
+                if item is None:
+                    return
+            remaining.remove(item)
+            chosen += 1
+            yield item
+
+    def cards_of(self, source: Any) -> list[Card]:
+        return [c for c in _as_list(source) if _is_card(c)]
+
+    # ------------------------------------------------------------------ verbs
+    def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
+             node: ast.Call) -> Any:
+        method = getattr(self, f"v_{name}", None)
+        if method is None:
+            from exlibris.engine.game import RulesError
+
+            raise RulesError(f"the verb {name!r} is not supported by this engine yet "
+                             f"(line {node.line})")
+        return method(env, *args, **kwargs)
+
+    def v_draw(self, env: Env, n: int) -> list[Card]:
+        return self.game.draw(env.me.seat, int(n or 0))
+
+    def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        taken = []
+        for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, "take")):
+            self.game.give(card, seat)
+            taken.append(card)
+        return taken
+
+    def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        to = kw["to"]
+        candidates = self.cards_of(kw["from"])
+        if kw.get("random"):
+            n = len(candidates) if isinstance(amount, AmountSpec) and amount.kind == "all" \
+                else int(getattr(amount, "n", amount) or 0)
+            chosen = self.game.rng.sample(candidates, min(n, len(candidates)))
+        else:
+            chosen = []
+            refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
+            for card in self.pick(seat, candidates, amount, f"give to {to.name}",
+                                  refresh=refresh):
+                self._lift(card)
+                self.game.give(card, to.seat)
+                chosen.append(card)
+            return chosen
+        for card in chosen:
+            self._lift(card)
+            self.game.give(card, to.seat)
+        return chosen
+
+    def _lift(self, card: Card) -> None:
+        """Take a card off a shelf into limbo, so it can move like any other card."""
+        zone = self.game.state.cards.zone_of(card)
+        if isinstance(zone, ShelfZone):
+            limbo = self.game.limbo_zone()
+            self.game.remove_from_shelf(zone, card, limbo)
+
+    def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        source = kw["from"]
+        to = kw.get("to")
+        gone = []
+        refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
+        for card in self.pick(seat, self.cards_of(source), amount, "discard",
+                              refresh=refresh):
+            self.game.discard(card, to if isinstance(to, Zone) else None)
+            gone.append(card)
+        return gone
+
+    def _removable(self, seat: int, cards: list[Card]) -> list[Card]:
+        """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
+        out = []
+        removable: dict[int, set[Card]] = {}
+        for card in cards:
+            zone = self.game.state.cards.zone_of(card)
+            if isinstance(zone, ShelfZone):
+                owner = zone.owner
+                if owner not in removable:
+                    removable[owner] = set(self.game.removable(owner))
+                if card not in removable[owner]:
+                    continue
+            out.append(card)
+        return out
+
+    def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
+        seat = env.me.seat
+        n = self.game.modify("payment", int(n or 0), actor=seat)
+        candidates = self._removable(seat, self.cards_of(kw["from"]))
+        if len(candidates) < n:
+            return False
+        refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
+        for card in self.pick(seat, candidates, n, "pay with", refresh=refresh):
+            self.game.discard(card)
+        return True
+
+    def v_shelve(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        shelved = []
+        for card in self.pick(seat, self.cards_of(kw["from"]), amount, "shelve"):
+            zone = self.game.state.cards.zone_of(card)
+            if isinstance(zone, ShelfZone):
+                continue
+            if self.game.shelve(seat, card, face_down=bool(kw.get("face_down"))):
+                shelved.append(card)
+        return shelved
+
+    def v_trade(self, env: Env, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        mine = self.cards_of(kw["from"])
+        theirs = self.cards_of(kw["with"])
+        if not mine or not theirs:
+            return []
+        give = next(self.pick(seat, mine, 1, "trade away"))
+        get = next(self.pick(seat, theirs, 1, "trade for"))
+        cards = self.game.state.cards
+        src, dst = cards.zone_of(give), cards.zone_of(get)
+        assert src is not None and dst is not None
+        cards.move(give, dst)
+        self.game.give(get, seat)
+        return [get]
+
+    def v_reveal(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        source = kw["from"]
+        seat = env.me.seat
+        if source is self.game.state.deck:
+            n = int(getattr(amount, "n", amount) or 0)
+            shown = self.game.deal_to(self.game.limbo_zone("revealed"), n)
+        else:
+            shown = list(self.pick(seat, self.cards_of(source), amount, "reveal"))
+        self.game.event("reveal", seat=seat, cards=[c.name for c in shown])
+        return shown
+
+    def v_look(self, env: Env, cards: Any) -> list[Card]:
+        seen = self.cards_of(cards)
+        self.game.event("look", seat=env.me.seat, count=len(seen))
+        return seen
+
+    def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
+        self.game.event("show", seat=env.me.seat, to=kw["to"].seat,
+                        cards=[c.name for c in self.cards_of(cards)])
+
+    def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+        under = self.cards_of(kw["under"])
+        where = self._shelf_pos(under[0]) if under else None
+        if where is None:
+            return []
+        zone, pos = where
+        source = kw["from"]
+        if source is self.game.state.deck:
+            n = int(getattr(amount, "n", amount) or 0)
+            cards = self.game.deal_to(self.game.limbo_zone(), n)
+        else:
+            cards = list(self.pick(env.me.seat, self.cards_of(source), amount, "tuck"))
+        for card in cards:
+            src = self.game.state.cards.zone_of(card)
+            assert src is not None
+            src.remove(card)
+            self.game.state.cards.where[card] = zone
+        zone.shelf.tuck(pos, cards)
+        return cards
+
+    def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
+        excluded = {c.code for c in _as_list(kw.get("except")) if isinstance(c, CategoryValue)}
+        options = [c for c in self.game.categories.values() if c.code not in excluded]
+        index = self.game.ask(env.me.seat, "category", "name a category", options,
+                              lambda c: f"name {c.name}")
+        chosen = options[index]
+        self.game.event("name", seat=env.me.seat, category=chosen.id)
+        return chosen
+
+    def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
+        return list(self.pick(env.me.seat, _as_list(kw["from"]), amount, "choose"))
+
+    def v_home_action(self, env: Env) -> None:
+        self.game.home_action(env.me.seat)
+
+    def v_both_home_actions(self, env: Env) -> None:
+        seat = env.me.seat
+        orders = [("draw", "shelve"), ("shelve", "draw")]
+        if self.game.settings.rulings.get("home_actions_order") == "draw-first":
+            orders = orders[:1]
+        index = self.game.ask(seat, "order", "both home actions", orders,
+                              lambda o: f"{o[0]} first, then {o[1]}")
+        for kind in orders[index]:
+            self.game.home_action(seat, (kind,))
+
+    def v_home_actions(self, env: Env, n: int, **kw: Any) -> None:
+        cap = kw.get("max_each")
+        done = {"draw": 0, "shelve": 0}
+        for _ in range(int(n or 0)):
+            kinds = tuple(k for k in done if cap is None or done[k] < cap)
+            kind = self.game.home_action(env.me.seat, kinds)
+            if kind is None:
+                break
+            done[kind] += 1
+
+    def v_become_first_player(self, env: Env) -> None:
+        self.game.state.next_first_player = env.me.seat
+        self.game.event("first-player", seat=env.me.seat)
+
+    def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
+        from exlibris.engine.game import Target
+
+        game = self.game
+        assistant = _as_list(assistant)[0] if _as_list(assistant) else None
+        if not isinstance(assistant, Assistant):
+            return
+        to = kw["to"]
+        seat = assistant.owner
+        if to == "home":
+            free = [i for i, a in enumerate(game.player(seat).home) if a is None]
+            if not free:
+                return
+            game.lift_assistant(assistant)
+            target = Target(None, free[0])
+            game.place(seat, assistant, target, visit=False)
+            return
+        space = _as_list(to)[0] if _as_list(to) else None
+        if not isinstance(space, Space):
+            return
+        game.lift_assistant(assistant)
+        auction = space.location.spec.auction
+        bid = auction.bids[space.index] if auction else 0
+        game.place(seat, assistant, Target(space.location, space.index, bid),
+                   visit=bool(kw.get("visit")), activate=False)
+
+    def v_place_assistant(self, env: Env, assistants: Any) -> None:
+        game = self.game
+        for assistant in _as_list(assistants):
+            if not isinstance(assistant, Assistant) or not assistant.available:
+                continue
+            targets = game.placement_targets(env.me.seat, assistant)
+            if not targets:
+                continue
+            index = game.ask(env.me.seat, "place", "place the assistant", targets,
+                             lambda t, a=assistant: game.target_label(a, t))
+            game.place(env.me.seat, assistant, targets[index])
+
+    def v_return_assistant(self, env: Env, assistants: Any) -> None:
+        for assistant in _as_list(assistants):
+            if isinstance(assistant, Assistant):
+                self.game.return_assistant(assistant)
+
+    def v_retire(self, env: Env, assistants: Any) -> None:
+        for assistant in _as_list(assistants):
+            if isinstance(assistant, Assistant):
+                self.game.retire_assistant(assistant)
+
+    def v_activate(self, env: Env, location: Any) -> None:
+        loc = _as_list(location)[0] if _as_list(location) else None
+        if isinstance(loc, LocationState):
+            self.game.activate(env.me.seat, loc, self.game.cause)
+
+    def v_skip_location(self, env: Env) -> None:
+        if self.game.cause is not None:
+            self.game.skip.add(id(self.game.cause))
+
+    def v_flip(self, env: Env, cards: Any) -> list[Card]:
+        flipped = []
+        for card in self.cards_of(cards):
+            where = self._shelf_pos(card)
+            if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
+                flipped.append(card)
+        return flipped
+
+    # ------------------------------------------------------------------ shelf verbs
+    def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
+        """Keep the options whose shelf operation succeeds on a copy of the shelf."""
+        shelf = self.game.player(seat).shelf
+        legal = []
+        for option, operation in trials:
+            copy = shelf.copy()
+            try:
+                operation(copy)
+            except ShelfError:
+                continue
+            legal.append(option)
+        return legal
+
+    def v_entomb(self, env: Env, cards: Any) -> list[Card]:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        done = []
+        for card in self.cards_of(cards):
+            trials = [((pos, under), lambda s, p=pos, u=under, c=card: s.entomb(c, p, under=u))
+                      for pos in shelf.positions() for under in (False, True)]
+            options = self._options(seat, trials)
+            if not options:
+                continue
+            index = self.game.ask(seat, "entomb", f"entomb {card.name}", options,
+                                  lambda o, c=card: f"entomb {c.name} "
+                                  f"{'under' if o[1] else 'on top of'} "
+                                  f"{_name(shelf.at(o[0]).card)}")
+            pos, under = options[index]
+            self.game.place_on_shelf(seat, card, lambda: shelf.entomb(card, pos, under=under))
+            self.game.event("entomb", seat=seat, card=card.name, pos=list(pos), under=under)
+            done.append(card)
+        return done
+
+    def v_levitate(self, env: Env, cards: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        edition = "expansion" if kw.get("style") == "expanded" else "base"
+        done = []
+        for card in self.cards_of(cards):
+            trials = []
+            cells = set(shelf.positions())
+            for target in sorted(cells):
+                for direction, step in DIRECTIONS.items():
+                    line = []
+                    pos = target
+                    while pos in cells:
+                        line.append(pos)
+                        pos = (pos[0] + step[0], pos[1] + step[1])
+                    option = (tuple(line), direction, target)
+                    trials.append((option, lambda s, o=option, c=card: s.levitate(
+                        c, o[0], o[1], o[2], edition=edition)))
+            options = self._options(seat, trials)
+            if not options:
+                continue
+            index = self.game.ask(seat, "levitate", f"levitate {card.name}", options,
+                                  lambda o, c=card: f"push {len(o[0])} card(s) {o[1]} from "
+                                  f"row {o[2][0]}, column {o[2][1]} and shelve {c.name} there")
+            moved, direction, target = options[index]
+            self.game.place_on_shelf(seat, card, lambda: shelf.levitate(
+                card, moved, direction, target, edition=edition))
+            self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
+                            direction=direction)
+            done.append(card)
+        return done
+
+    def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
+        seat = env.me.seat
+        player = self.game.player(seat)
+        done = []
+        for card in self.cards_of(cards):
+            positions = sorted(player.shelf.positions())
+            if not positions:
+                continue
+            index = self.game.ask(seat, "replace", f"replace a shelf card with {card.name}",
+                                  positions, lambda p: f"replace {_name(player.shelf.at(p).card)}")
+            pos = positions[index]
+            old = player.shelf.at(pos)
+            assert old is not None
+            cards_index = self.game.state.cards
+            src = cards_index.zone_of(card)
+            assert src is not None
+            src.remove(card)
+            player.shelf.swap_with_hand(pos, card)
+            cards_index.where[card] = player.shelf_zone
+            self.game.state.discard.cards.append(old.card)
+            cards_index.where[old.card] = self.game.state.discard
+            self.game.event("replace", seat=seat, card=card.name, old=old.card.name)
+            done.append(card)
+        return done
+
+    def v_shift_row(self, env: Env) -> None:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        cells = set(shelf.positions())
+        trials = []
+        for row in sorted({r for r, _ in cells}):
+            cols = sorted(c for r, c in cells if r == row)
+            runs: list[list[int]] = []
+            for c in cols:
+                if runs and runs[-1][-1] == c - 1:
+                    runs[-1].append(c)
+                else:
+                    runs.append([c])
+            width = max(c for _, c in cells) - min(c for _, c in cells) + 2
+            for run in runs:
+                for i in range(len(run)):
+                    for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
+                        for distance in range(1, width + 1):
+                            option = (row, first, last, sign * distance)
+                            trials.append((option, lambda s, o=option: s.shift_run(*o)))
+        options = list(dict.fromkeys(self._options(seat, trials)))
+        if not options:
+            return
+        index = self.game.ask(seat, "shift", "shift part of a row", options,
+                              lambda o: f"shift row {o[0]} columns {o[1]}-{o[2]} by {o[3]}")
+        shelf.shift_run(*options[index])
+        self.game.event("shift", seat=seat, move=list(options[index]))
+
+    def v_rearrange_shelf(self, env: Env) -> None:
+        seat = env.me.seat
+        player = self.game.player(seat)
+        shelf = player.shelf
+        cells = sorted(shelf.positions())
+        trials: list[tuple[Any, Any]] = []
+        for pos in cells:
+            for card in player.hand.cards:
+                trials.append((("hand", pos, card), lambda s, p=pos, c=card:
+                               s.swap_with_hand(p, c)))
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
+        for pos in cells:
+            for dst in sorted(shelf.legal_positions() | {pos}):
+                if dst != pos:
+                    trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
+        options = self._options(seat, trials)
+        if not options:
+            return
+
+        def label(o: Any) -> str:
+            kind, a, b = o
+            if kind == "hand":
+                return f"swap {_name(shelf.at(a).card)} with {b.name} from hand"
+            if kind == "swap":
+                return f"swap {_name(shelf.at(a).card)} and {_name(shelf.at(b).card)}"
+            return f"move {_name(shelf.at(a).card)} to row {b[0]}, column {b[1]}"
+
+        kind, a, b = options[self.game.ask(seat, "rearrange", "rework the shelf", options, label)]
+        cards = self.game.state.cards
+        if kind == "hand":
+            player.hand.remove(b)
+            old = shelf.swap_with_hand(a, b)
+            cards.where[b] = player.shelf_zone
+            player.hand.cards.append(old.card)
+            cards.where[old.card] = player.hand
+        elif kind == "swap":
+            shelf.swap(a, b)
+        else:
+            shelf.reshelve(a, b)
+        self.game.event("rearrange", seat=seat, how=kind)
+
+
+def _name(value: Any) -> str:
+    if isinstance(value, BookCard | ArtifactCard):
+        return value.name
+    if isinstance(value, PlayerState | Assistant | LocationState):
+        return value.name if not isinstance(value, LocationState) else value.spec.name
+    if isinstance(value, Space):
+        return f"{value.location.spec.name} space {value.index + 1}"
+    return str(value)
+
+
+_ = (STEPS,)

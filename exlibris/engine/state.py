@@ -1,0 +1,189 @@
+"""The state of one game: players, assistants, locations, zones, the RNG.
+
+Plain classes with slots; the flow (``game.py``) and the effect runtime
+(``runtime.py``) change them, and every change is reported as an event.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from exlibris.engine.zones import Cards, ShelfZone, Zone
+from exlibris.model.cards import Card
+from exlibris.model.content import Location, SpecialAssistant
+from exlibris.model.shelf import Shelf
+
+
+class Assistant:
+    """A standard or special assistant token."""
+
+    __slots__ = ("bid", "home_index", "id", "kind", "location", "owner", "placed_at",
+                 "sharing_with", "space", "spec")
+
+    def __init__(self, aid: str, owner: int, spec: SpecialAssistant | None = None) -> None:
+        self.id = aid
+        self.owner = owner
+        self.spec = spec
+        self.kind = "special" if spec is not None else "standard"
+        self.location: LocationState | None = None
+        self.space: int | None = None
+        self.home_index: int | None = None
+        self.placed_at = 0  # a global counter: who has been present longest
+        self.bid = 0
+        self.sharing_with: list[Assistant] = []
+
+    @property
+    def name(self) -> str:
+        return self.spec.name if self.spec else "standard assistant"
+
+    @property
+    def available(self) -> bool:
+        return self.location is None and self.home_index is None
+
+    def __repr__(self) -> str:
+        return f"<{self.id}>"
+
+
+class Space:
+    """One assistant space of a location (a value for the effect language)."""
+
+    __slots__ = ("index", "location")
+
+    def __init__(self, location: LocationState, index: int) -> None:
+        self.location = location
+        self.index = index
+
+    @property
+    def occupants(self) -> list[Assistant]:
+        return self.location.spaces[self.index]
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Space) and other.location is self.location
+                and other.index == self.index)
+
+    def __hash__(self) -> int:
+        return hash((id(self.location), self.index))
+
+
+class LocationState:
+    """A location tile in play."""
+
+    __slots__ = ("area", "effect", "permanent", "resolved", "spaces", "spec")
+
+    def __init__(self, spec: Location, effect: Any) -> None:
+        self.spec = spec
+        self.effect = effect  # compiled Handler
+        face_down = spec.preparation is not None and spec.preparation.face == "down"
+        self.area = Zone(f"area:{spec.id}", face_down=face_down)
+        self.spaces: list[list[Assistant]] = [[] for _ in spec.spaces]
+        self.permanent = False
+        self.resolved = False
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def number(self) -> int:
+        return self.spec.number
+
+    @property
+    def instant(self) -> bool:
+        return self.spec.timing == "instant"
+
+    def assistants(self) -> list[Assistant]:
+        """Assistants here in space order (at a shared space, the first arrival first)."""
+        return [a for space in self.spaces for a in space]
+
+    def __repr__(self) -> str:
+        return f"<{self.spec.id}>"
+
+
+class PlayerState:
+    """One seat at the table."""
+
+    __slots__ = ("assistants", "focus", "hand", "home", "library", "name", "placed_this_round",
+                 "seat", "shelf", "shelf_zone")
+
+    def __init__(self, seat: int, name: str) -> None:
+        self.seat = seat
+        self.name = name
+        self.hand = Zone(f"hand:{seat}", seat)
+        self.shelf = Shelf()
+        self.shelf_zone = ShelfZone(f"shelf:{seat}", seat, self.shelf)
+        self.focus = ""
+        self.library: str | None = None
+        self.assistants: list[Assistant] = []
+        self.home: list[Assistant | None] = [None, None, None]
+        self.placed_this_round: set[str] = set()
+
+    def available(self) -> list[Assistant]:
+        return [a for a in self.assistants if a.available]
+
+    def __repr__(self) -> str:
+        return f"<player {self.seat} {self.name}>"
+
+
+@dataclass
+class GameState:
+    """Everything on the table."""
+
+    players: list[PlayerState]
+    rng: random.Random
+    cards: Cards = field(default_factory=Cards)
+    deck: Zone = field(default_factory=lambda: Zone("deck", face_down=True))
+    discard: Zone = field(default_factory=lambda: Zone("discard"))
+    in_play: list[LocationState] = field(default_factory=list)
+    location_stack: list[str] = field(default_factory=list)
+    location_discard: list[str] = field(default_factory=list)
+    prominent: str = ""
+    banned: str | None = None
+    first_player: int = 0
+    next_first_player: int | None = None
+    round: int = 0
+    phase: str = "setup"
+    final_round: bool = False
+    turn_player: int = 0
+    placement_counter: int = 0
+    turn_counter: int = 0
+    limbo: list[Zone] = field(default_factory=list)
+
+    def player(self, seat: int) -> PlayerState:
+        return self.players[seat]
+
+    def seats_from(self, seat: int, clockwise: bool = True) -> list[int]:
+        n = len(self.players)
+        step = 1 if clockwise else -1
+        return [(seat + step * i) % n for i in range(n)]
+
+    def all_zones(self) -> list[Zone]:
+        zones: list[Zone] = [self.deck, self.discard]
+        for p in self.players:
+            zones += [p.hand, p.shelf_zone]
+        zones += [loc.area for loc in self.in_play]
+        zones += self.limbo
+        return zones
+
+    def card_census(self) -> dict[Card, str]:
+        """Every card and the one place it is in (for invariant tests)."""
+        seen: dict[Card, str] = {}
+
+        def note(card: Card, place: str) -> None:
+            if card in seen:
+                raise AssertionError(f"{card} is in {seen[card]} and in {place}")
+            seen[card] = place
+
+        for zone in self.all_zones():
+            if isinstance(zone, ShelfZone):
+                for pos, slot in zone.shelf.items():
+                    note(slot.card, f"{zone.name}{pos}")
+                    if slot.beneath is not None:
+                        note(slot.beneath, f"{zone.name}{pos}/beneath")
+                    for tucked in slot.tucked:
+                        note(tucked, f"{zone.name}{pos}/tucked")
+            else:
+                for card in zone.cards:
+                    note(card, zone.name)
+        return seen
