@@ -345,3 +345,20 @@ def test_every_error_has_a_code_and_a_docstring() -> None:
     assert len(set(codes)) == len(codes) == 10
     assert all(cls.__doc__ and code.startswith("shelf/") for cls, code in zip(classes, codes,
                                                                               strict=True))
+
+
+def test_removable_positions_are_exactly_the_cells_whose_removal_keeps_one_group() -> None:
+    """Articulation points against brute force, on many random connected shelves."""
+    import random as _random
+
+    from exlibris.model.shelf import is_connected
+
+    rng = _random.Random(7)
+    for _ in range(300):
+        shelf = Shelf()
+        for i in range(rng.randint(1, 14)):
+            pos = rng.choice(sorted(shelf.legal_positions()))
+            shelf.shelve(BookCard("A", i + 1, ("C", "F")), pos)
+        cells = set(shelf.positions())
+        expected = {p for p in cells if is_connected(cells - {p})}
+        assert shelf.removable_positions() == expected

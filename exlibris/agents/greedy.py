@@ -17,6 +17,8 @@ from exlibris.engine.decisions import Decision
 from exlibris.model.cards import BookCard, Card
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
+from exlibris.scoring.flips import best_flips
+from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
 _GIVE_VERBS = ("discard", "pay with", "give", "trade away", "reveal")
@@ -96,6 +98,13 @@ class GreedyAgent:
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
         verb = decision.prompt.split(":")[0]
+        if verb == "flip":
+            plan = getattr(self, "_flip_plan", set())
+            for i, value in enumerate(decision.values):
+                if value is not None and value.name in plan:
+                    plan.discard(value.name)
+                    return i
+            return decision.values.index(None)
         values = decision.values
         if not any(isinstance(v, BookCard) for v in values):
             return 0
@@ -126,7 +135,9 @@ class GreedyAgent:
         return 0
 
     def _flips(self, view: PlayerView, decision: Decision) -> int:
-        return len(decision.values) - 1
+        """Search the best voluntary flips from this player's view; flip them if any."""
+        self._flip_plan = best_flip_plan(view)
+        return 1 if self._flip_plan else 0
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
         weights = self.weights(view)
@@ -151,6 +162,19 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
+
+
+def best_flip_plan(view: PlayerView) -> set[str]:
+    """The cards whose voluntary flip maximises this player's own total, seen from its view.
+
+    Opponents' focuses are secret, but this player's own total does not depend on them.
+    """
+    players = [PlayerTable("me", view.focus, view.shelf)]
+    players += [PlayerTable(f"seat {o.seat}", view.focus, o.shelf, o.hand_size)
+                for o in view.opponents]
+    rules = ScoringRules.for_players(len(players))
+    inspection = inspect_table(Table(tuple(players), view.prominent, view.banned), rules)
+    return set(best_flips(inspection, 0).cards)
 
 
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:

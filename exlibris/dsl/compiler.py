@@ -230,7 +230,21 @@ _MISSING = object()
 
 def _compile_where(source: Eval, cond: Eval) -> Eval:
     def where(env: Env) -> list[Any]:
-        return [x for x in _as_list(source(env)) if _with_it(env, x, cond)]
+        items = _as_list(source(env))
+        variables = env.vars
+        saved = variables.get("it", _MISSING)
+        kept = []
+        try:
+            for item in items:
+                variables["it"] = item
+                if cond(env):
+                    kept.append(item)
+        finally:
+            if saved is _MISSING:
+                variables.pop("it", None)
+            else:
+                variables["it"] = saved
+        return kept
 
     return where
 

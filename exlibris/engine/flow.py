@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exlibris.catalog import Catalog
+from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
@@ -20,8 +21,6 @@ from exlibris.engine.state import Assistant, GameState, LocationState, PlayerSta
 from exlibris.model.cards import BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
-from exlibris.scoring import steps
-from exlibris.scoring.flips import best_flips
 from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
@@ -234,7 +233,7 @@ def resolution(game: Game) -> None:
     """Resolve locations in ascending number (RES-01..05)."""
     state = game.state
     state.phase = "resolution"
-    for loc in sorted(state.in_play, key=lambda l: l.number):
+    for loc in sorted(state.in_play, key=lambda loc: loc.number):
         game.rt.steps = 0
         resolve(game, loc)
         game.sweep_limbo()
@@ -266,19 +265,20 @@ def cleanup(game: Game) -> None:
     state.phase = "cleanup"
     temporary = [loc for loc in state.in_play if not loc.permanent]
     if temporary:
-        keep = min(temporary, key=lambda l: l.number)
+        keep = min(temporary, key=lambda loc: loc.number)
         keep.permanent = True
         for loc in temporary:
             if loc is not keep:
                 state.in_play.remove(loc)
                 state.location_discard.append(loc.id)
         game.event("cleanup", permanent=keep.id,
-                   discarded=[l.id for l in temporary if l is not keep])
+                   discarded=[t.id for t in temporary if t is not keep])
     for player in state.players:
         for i, assistant in enumerate(player.home):
             if assistant is not None:
                 assistant.home_index = None
                 player.home[i] = None
+                state.returns += 1  # availability changed: priority order is recomputed
         player.placed_this_round.clear()
     game.skip.clear()
     if state.next_first_player is not None:
@@ -316,26 +316,33 @@ def table_of(game: Game) -> Table:
     )
 
 
+def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
+    """Before the inspection a player may turn any of their face-up cards face down."""
+    shelf = player.shelf
+    face_up = [slot.card for _, slot in shelf.items()
+               if isinstance(slot.card, BookCard) and not slot.face_down]
+    if not face_up:
+        return
+    if game.ask(seat, "flips", "flip cards face down before the inspection",
+                ("flip nothing", "choose cards to flip")) == 0:
+        return
+    flipped = []
+    for card in game.rt.pick(seat, face_up, AmountSpec("any"), "flip"):
+        zone, pos = player.shelf_zone, player.shelf_zone.position_of(card)
+        if pos is not None:
+            zone.shelf.flip(pos)
+            flipped.append(card.name)
+    game.event("flip", seat=seat, cards=flipped)
+
+
 def inspection(game: Game) -> Inspection:
     """Voluntary flips (SCORE-00-2), then the Official Inspection."""
     state = game.state
     state.phase = "inspection"
     rules: ScoringRules = game.scoring  # type: ignore[attr-defined]
-    first = inspect_table(table_of(game), rules)
     for seat, player in enumerate(state.players):
-        best = best_flips(first, seat)
-        if not best.positions:
-            continue
-        options = [(), best.positions]
-        index = game.ask(seat, "flips", "flip cards face down before the inspection", options,
-                         lambda o, g=best.gain: "flip nothing" if not o
-                         else f"flip {', '.join(best.cards)} (gain {g})")
-        if index == 1:
-            for pos in best.positions:
-                player.shelf.flip(pos)
-            game.event("flip", seat=seat, cards=list(best.cards))
+        voluntary_flips(game, seat, player)
     result = inspect_table(table_of(game), rules)
     game.event("inspection", totals={f.name: f.total for f in result.forms},
                winners=list(result.winners))
-    _ = steps
     return result

@@ -34,7 +34,7 @@ from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.content import Location
 from exlibris.model.rules import Settings
-from exlibris.model.shelf import Pos, is_connected
+from exlibris.model.shelf import Pos
 from exlibris.model.shelf_errors import ShelfError
 
 
@@ -61,6 +61,14 @@ class Source:
     this: Any  # Assistant or ArtifactCard
     abilities: tuple[CompiledAbility, ...]
     order: int  # priority: longest present first
+    events: frozenset[str] = frozenset()
+    has_rules: bool = False
+
+    @classmethod
+    def of(cls, owner: int, this: Any, abilities: tuple[CompiledAbility, ...],
+           order: int) -> Source:
+        events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
+        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities))
 
 
 class Game:
@@ -87,6 +95,10 @@ class Game:
         self.max_steps = settings.max_steps
         self.artifact_specs: dict[str, Any] = {}
         self.assistant_specs: dict[str, Any] = {}
+        self.has_artifacts = False  # set when artifact cards are in the game
+        self._specials: list[Source] | None = None
+        self._events: frozenset[str] = frozenset()
+        self._sorted_at = -1
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -216,14 +228,7 @@ class Game:
     def removable(self, seat: int) -> list[Card]:
         """Shelf cards that may be taken off without splitting the shelf."""
         shelf = self.player(seat).shelf
-        cells = set(shelf.positions())
-        cards = []
-        for pos in cells:
-            slot = shelf.at(pos)
-            assert slot is not None
-            if slot.beneath is not None or is_connected(cells - {pos}):
-                cards.append(slot.card)
-        return cards
+        return [shelf.at(pos).card for pos in shelf.removable_positions()]  # type: ignore[union-attr]
 
     def shelve(self, seat: int, card: Card, *, face_down: bool = False) -> bool:
         """Shelve ``card`` for ``seat``: offer replacement abilities, then a position."""
@@ -297,34 +302,55 @@ class Game:
         return kind
 
     # ------------------------------------------------------------------ abilities
+    def specials(self) -> list[Source]:
+        """The special assistants of every player (built once; see ``assistants_changed``)."""
+        if self._specials is None:
+            self._specials = [
+                Source.of(player.seat, assistant,
+                          abilities_of(f"{assistant.spec.id}@{assistant.spec.edition}",
+                                       assistant.spec.abilities), 0)
+                for player in self.state.players for assistant in player.assistants
+                if assistant.spec is not None]
+            self._events = frozenset(e for source in self._specials for e in source.events)
+            self._sorted_at = -1
+        return self._specials
+
+    def assistants_changed(self) -> None:
+        """A player's assistants changed (hired, borrowed, retired)."""
+        self._specials = None
+
     def sources(self) -> list[Source]:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
-        found: list[Source] = []
-        for player in self.state.players:
-            for assistant in player.assistants:
-                if assistant.spec is not None:
-                    key = f"{assistant.spec.id}@{assistant.spec.edition}"
-                    order = assistant.placed_at if not assistant.available else 10**9
-                    found.append(Source(player.seat, assistant,
-                                        abilities_of(key, assistant.spec.abilities), order))
-        found.sort(key=lambda s: s.order)
+        found = self.specials()
+        if self._sorted_at != self.state.placement_counter + self.state.returns:
+            for source in found:
+                assistant = source.this
+                source.order = assistant.placed_at if not assistant.available else 10**9
+            found.sort(key=lambda s: s.order)
+            self._sorted_at = self.state.placement_counter + self.state.returns
+        if not self.has_artifacts:
+            return found
+        found = list(found)
         for player in self.state.players:
             for pos in player.shelf.positions():
                 slot = player.shelf.at(pos)
                 if slot is not None and isinstance(slot.card, ArtifactCard) and not slot.face_down:
                     spec = self.artifact_specs.get(slot.card.artifact_id)
                     if spec is not None:
-                        found.append(Source(player.seat, slot.card,
-                                            abilities_of(spec.id, spec.abilities), 10**9 + 1))
+                        found.append(Source.of(player.seat, slot.card,
+                                               abilities_of(spec.id, spec.abilities), 10**9 + 1))
         return found
 
     def listeners(self, event: str, mode: str, *, actor: int | None,
                   location: LocationState | None = None, names: dict[str, Any] | None = None,
                   only: Any = None) -> list[tuple[CompiledAbility, Source]]:
         """Abilities that this event wakes, in priority order."""
+        self.specials()
+        if event not in self._events and not self.has_artifacts:
+            return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
-            if only is not None and source.this is not only:
+            if event not in source.events or (only is not None and source.this is not only):
                 continue
             for ability in source.abilities:
                 trig = ability.trigger
@@ -470,12 +496,17 @@ class Game:
         targets: list[Target] = []
         if not only_locations:
             targets += [Target(None, i) for i, a in enumerate(player.home) if a is None]
+        # placement rules in priority order: assistants present (longest first), then the
+        # assistant being placed (TIME-01)
+        ruled = [] if forced else [
+            source for source in self.sources()
+            if source.has_rules and (source.this is assistant or not source.this.available)]
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
             if self._solo_blocked(seat, assistant, loc):
                 continue
-            targets += self._location_targets(seat, assistant, loc, forced=forced)
+            targets += self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled)
         return targets
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
@@ -484,14 +515,14 @@ class Game:
         return any(a.owner == seat and a is not assistant for a in loc.assistants())
 
     def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
-                          forced: bool) -> list[Target]:
+                          forced: bool, ruled: list[Source]) -> list[Target]:
         spec = loc.spec
         n = self.n_players
         auction = spec.auction
         found: list[Target] = []
         present = loc.assistants()
         for s, least in enumerate(spec.spaces):
-            if least > max(n, 1) and n != 1:
+            if least > n and n != 1:
                 continue
             occupants = loc.spaces[s]
             bid = auction.bids[s] if auction and s < len(auction.bids) else 0
@@ -507,15 +538,14 @@ class Game:
             elif auction is not None:  # capacity: bidders may not outnumber the cards
                 if occupants:
                     continue
-                bidders = [a for a in present if a.owner >= 0]
-                if len(bidders) >= len(loc.area):
-                    low = min(bidders, key=lambda a: a.bid, default=None)
+                if len(present) >= len(loc.area):
+                    low = min(present, key=lambda a: a.bid, default=None)
                     if low is None or bid <= low.bid:
                         continue
                     displaces = low
             elif occupants:
                 share = True
-            verdict = None if forced else self._rules_verdict(seat, assistant, loc, s, occupants)
+            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants) if ruled else None
             if verdict == "deny":
                 continue
             if share and verdict != "share" and not forced:
@@ -526,25 +556,20 @@ class Game:
             found.append(Target(loc, s, bid, share, displaces))
         return found
 
-    def _rules_verdict(self, seat: int, placing: Assistant, loc: LocationState, s: int,
-                       occupants: list[Assistant]) -> str | None:
+    def _rules_verdict(self, ruled: list[Source], placing: Assistant, loc: LocationState,
+                       s: int, occupants: list[Assistant]) -> str | None:
         """The first placement rule that speaks, in priority order (TIME-01)."""
-        space = Space(loc, s)
-        occupant = occupants[0] if occupants else None
-        for source in self.sources():
-            if not isinstance(source.this, Assistant):
-                continue
-            if source.this is not placing and source.this.available:
-                continue
+        base = {"placing": placing, "target": loc, "space": Space(loc, s),
+                "occupant": occupants[0] if occupants else None,
+                "players": self.state.players,
+                "prominent": self.by_code.get(self.state.prominent),
+                "banned": self.by_code.get(self.state.banned or "")}
+        for source in ruled:
+            owner = self.player(source.owner)
+            names = {**base, "this": source.this, "owner": owner}
             for ability in source.abilities:
                 for rule in ability.rules:
-                    names = {"placing": placing, "target": loc, "space": space,
-                             "occupant": occupant, "this": source.this,
-                             "owner": self.player(source.owner),
-                             "players": self.state.players,
-                             "prominent": self.by_code.get(self.state.prominent),
-                             "banned": self.by_code.get(self.state.banned or "")}
-                    if rule.condition(self.rt, self.player(source.owner), names):
+                    if rule.condition(self.rt, owner, names):
                         return rule.kind
         return None
 
@@ -632,6 +657,7 @@ class Game:
         assistant.home_index = None
         assistant.bid = 0
         assistant.sharing_with = []
+        self.state.returns += 1
         self.skip.discard(id(assistant))
         self.event("return", seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
@@ -648,6 +674,7 @@ class Game:
         assistant.location = None
         assistant.space = None
         assistant.home_index = None
+        self.state.returns += 1
 
     def retire_assistant(self, assistant: Assistant) -> None:
         """Send an assistant to the supply for good."""
@@ -655,6 +682,7 @@ class Game:
         player = self.player(assistant.owner)
         if assistant in player.assistants:
             player.assistants.remove(assistant)
+            self.assistants_changed()
         self.event("retire", seat=assistant.owner, assistant=assistant.id)
 
     def limbo_zone(self, name: str = "limbo") -> Zone:
@@ -674,7 +702,7 @@ class Game:
     def bring_into_play(self, spec: Location) -> LocationState:
         loc = LocationState(spec, location_effect(spec))
         self.state.in_play.append(loc)
-        self.state.in_play.sort(key=lambda l: l.number)
+        self.state.in_play.sort(key=lambda loc: loc.number)
         return loc
 
     def shelf_card_count(self, seat: int) -> int:

@@ -81,7 +81,7 @@ class EffectRuntime:
         return self.game.ask(seat, "option", "choose one", labels)
 
     # ------------------------------------------------------------------ attributes
-    def attribute(self, value: Any, name: str) -> Any:  # noqa: C901 - one case per kind
+    def attribute(self, value: Any, name: str) -> Any:
         game = self.game
         if value is None:
             return None
@@ -194,7 +194,7 @@ class EffectRuntime:
         return None
 
     # ------------------------------------------------------------------ functions
-    def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:  # noqa: C901
+    def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
         game = self.game
         state = game.state
         match name:
@@ -607,7 +607,8 @@ class EffectRuntime:
                                   f"{'under' if o[1] else 'on top of'} "
                                   f"{_name(shelf.at(o[0]).card)}")
             pos, under = options[index]
-            self.game.place_on_shelf(seat, card, lambda: shelf.entomb(card, pos, under=under))
+            self.game.place_on_shelf(
+                seat, card, lambda c=card, p=pos, u=under: shelf.entomb(c, p, under=u))
             self.game.event("entomb", seat=seat, card=card.name, pos=list(pos), under=under)
             done.append(card)
         return done
@@ -637,8 +638,8 @@ class EffectRuntime:
                                   lambda o, c=card: f"push {len(o[0])} card(s) {o[1]} from "
                                   f"row {o[2][0]}, column {o[2][1]} and shelve {c.name} there")
             moved, direction, target = options[index]
-            self.game.place_on_shelf(seat, card, lambda: shelf.levitate(
-                card, moved, direction, target, edition=edition))
+            self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
+                                     shelf.levitate(c, m, d, t, edition=edition))
             self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)

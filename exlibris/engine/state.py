@@ -147,6 +147,7 @@ class GameState:
     final_round: bool = False
     turn_player: int = 0
     placement_counter: int = 0
+    returns: int = 0  # assistants returned so far (priority order changes)
     turn_counter: int = 0
     limbo: list[Zone] = field(default_factory=list)
 

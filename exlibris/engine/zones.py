@@ -33,10 +33,15 @@ class Zone:
         return len(self.cards)
 
     def __contains__(self, card: object) -> bool:
-        return card in self.cards
+        return any(c is card for c in self.cards)
 
     def remove(self, card: Card) -> None:
-        self.cards.remove(card)
+        cards = self.cards
+        for i, c in enumerate(cards):
+            if c is card:
+                del cards[i]
+                return
+        raise ValueError(f"{card} is not in {self.name}")
 
     def add(self, card: Card, **_: Any) -> None:
         self.cards.append(card)

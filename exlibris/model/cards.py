@@ -12,7 +12,7 @@ CATEGORY_CODES: tuple[str, ...] = ("C", "F", "H", "M", "R", "S")
 VOWELS = frozenset("AEIOUY")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class BookCard:
     """A book card: its letter, its order among that letter's cards, how many
     cards share the letter (0 when unknown) and its books as category codes."""
@@ -21,6 +21,18 @@ class BookCard:
     order: int
     books: tuple[str, ...]
     of: int = 0
+
+    def __eq__(self, other: object) -> bool:
+        # hand-written for speed: cards are compared often while moving between zones
+        if self is other:
+            return True
+        if other.__class__ is not BookCard:
+            return NotImplemented
+        return (self.letter == other.letter and self.order == other.order  # type: ignore[attr-defined]
+                and self.books == other.books and self.of == other.of)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.letter, self.order))
 
     @property
     def name(self) -> str:

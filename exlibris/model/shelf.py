@@ -129,7 +129,7 @@ def components(cells: Iterable[Pos]) -> list[list[Pos]]:
 class Shelf:
     """A bookshelf: occupied cells mapped to :class:`Slot`."""
 
-    __slots__ = ("_legal", "_order", "_rows", "_slots", "rules")
+    __slots__ = ("_legal", "_order", "_removable", "_rows", "_slots", "rules")
 
     def __init__(self, rules: ShelfRules = DEFAULT_RULES) -> None:
         self.rules = rules
@@ -137,6 +137,7 @@ class Shelf:
         self._rows: dict[int, int] = {}
         self._legal: frozenset[Pos] | None = None
         self._order: tuple[Pos, ...] | None = None
+        self._removable: frozenset[Pos] | None = None
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -158,6 +159,7 @@ class Shelf:
         other._rows = dict(self._rows)
         other._legal = self._legal
         other._order = self._order
+        other._removable = self._removable
         return other
 
     def snapshot(self) -> dict[Pos, Slot]:
@@ -274,6 +276,23 @@ class Shelf:
                             legal.add(cell)
                 self._legal = frozenset(legal)
         return self._legal
+
+    def removable_positions(self) -> frozenset[Pos]:
+        """Cells whose visible card may be taken off without splitting the shelf.
+
+        A cell with a card entombed beneath always may (the lower card stays); any
+        other cell may unless it joins two parts (an articulation point), or when
+        the rules allow removals to split the shelf.
+        """
+        if self._removable is None:
+            cells = self._slots
+            if self.rules.removal_may_split:
+                self._removable = frozenset(cells)
+            else:
+                joints = _articulation_points(cells.keys())
+                self._removable = frozenset(
+                    p for p, slot in cells.items() if slot.beneath is not None or p not in joints)
+        return self._removable
 
     def can_shelve(self, pos: Pos) -> bool:
         """True when a new card may go at ``pos``."""
@@ -542,6 +561,48 @@ class Shelf:
     def _changed(self) -> None:
         self._legal = None
         self._order = None
+        self._removable = None
+
+
+def _articulation_points(cells: Iterable[Pos]) -> set[Pos]:
+    """Cells whose removal disconnects the others (Tarjan's algorithm, iterative)."""
+    cells = set(cells)
+    if len(cells) <= 2:
+        return set()
+    start = next(iter(cells))
+    depth: dict[Pos, int] = {start: 0}
+    low: dict[Pos, int] = {start: 0}
+    parent: dict[Pos, Pos | None] = {start: None}
+    joints: set[Pos] = set()
+    root_children = 0
+    stack = [(start, iter([_add(start, s) for s in STEPS]))]
+    while stack:
+        node, neighbours = stack[-1]
+        advanced = False
+        for nxt in neighbours:
+            if nxt not in cells:
+                continue
+            if nxt not in depth:
+                parent[nxt] = node
+                depth[nxt] = low[nxt] = depth[node] + 1
+                if node == start:
+                    root_children += 1
+                stack.append((nxt, iter([_add(nxt, s) for s in STEPS])))
+                advanced = True
+                break
+            if nxt != parent[node]:
+                low[node] = min(low[node], depth[nxt])
+        if advanced:
+            continue
+        stack.pop()
+        up = parent[node]
+        if up is not None:
+            low[up] = min(low[up], low[node])
+            if up != start and low[node] >= depth[up]:
+                joints.add(up)
+    if root_children > 1:
+        joints.add(start)
+    return joints
 
 
 def _row_counts(cells: Iterable[Pos]) -> dict[int, int]:
