@@ -149,7 +149,7 @@ class GreedyAgent:
 
     def place_value(self, view: PlayerView, option: Any, weights: dict[str, float],
                     hand_gain: float) -> float:
-        assistant, target = option
+        _assistant, target = option
         loc = target.location
         if loc is None:
             return 1.0 + max(0.0, hand_gain) * 0.5
