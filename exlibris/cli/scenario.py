@@ -1,0 +1,67 @@
+"""`exlibris scenario run FILE...`: run rule scenarios and report each one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from exlibris.cli.output import USER_ERROR, report_problems
+
+
+@click.group()
+def scenario() -> None:
+    """Run rule scenarios: a starting position, a script of decisions by option
+    label, and what the state must be afterwards (see docs/scenarios.md)."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True,
+                type=click.Path(exists=True, path_type=Path))
+@click.option("-v", "--verbose", is_flag=True,
+              help="Show each scripted decision, and the options of the decision where the "
+                   "script stopped.")
+def run(paths: tuple[Path, ...], verbose: bool) -> None:
+    """Run the scenario FILEs (folders are searched for .yaml files).
+
+    Prints PASS or FAIL with the first difference for each scenario. Exit status
+    0 when all pass, 1 when any fails, 2 when a file is not a valid scenario
+    (reported as FILE:LINE:COL: message [code])."""
+    from exlibris.errors import UserInputError
+    from exlibris.scenario import load_scenario, run_scenario, scenario_files
+
+    files = scenario_files(paths)
+    if not files:
+        click.echo("exlibris scenario run: no scenario files found", err=True)
+        raise SystemExit(USER_ERROR)
+    malformed = passed = failed = 0
+    for file in files:
+        try:
+            loaded = load_scenario(file)
+        except UserInputError as exc:
+            report_problems(exc.problems)
+            malformed += 1
+            continue
+        result = run_scenario(loaded)
+        if result.passed:
+            passed += 1
+            click.echo(f"PASS {result.name}")
+        else:
+            failed += 1
+            click.echo(f"FAIL {result.name}: {result.difference}")
+        if verbose:
+            for line in result.trace:
+                click.echo(f"    {line}")
+            if result.pending is not None:
+                who = loaded.setup.players[result.pending.seat].name
+                click.echo(f"    stopped: {who} is asked to {result.pending.prompt!r}:")
+                for label in result.pending.labels:
+                    click.echo(f"      - {label}")
+    summary = f"{passed} passed, {failed} failed"
+    if malformed:
+        summary += f", {malformed} malformed"
+    click.echo(summary)
+    if malformed:
+        raise SystemExit(USER_ERROR)
+    if failed:
+        raise SystemExit(1)

@@ -1,0 +1,116 @@
+"""A scenario, read and checked: a starting position, a script and expectations.
+
+These are plain values; ``loader.py`` builds them from a YAML file (every
+problem at ``FILE:LINE:COL``), ``position.py`` turns the setup into a game,
+``runner.py`` plays the script and ``compare.py`` checks the expectations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from exlibris.model.cards import Card
+from exlibris.model.shelf import Shelf
+
+PHASES = ("preparation", "placement", "resolution", "cleanup")
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an assistant stands: a location space or a home space (1-based numbers)."""
+
+    location: str | None  # None: a home space
+    space: int
+
+    def __str__(self) -> str:
+        if self.location is None:
+            return f"home {self.space}"
+        return f"{self.location} space {self.space}"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """``Ann standard at wishing-well space 1``: an assistant already out."""
+
+    player: str
+    assistant: str  # "standard" or a special assistant id
+    where: Where
+    line: int
+    col: int
+
+
+@dataclass
+class PlayerSetup:
+    name: str
+    library: str | None
+    hand: list[Card] = field(default_factory=list)
+    shelf: Shelf = field(default_factory=Shelf)
+    focus: str = ""
+    assistants: list[str] | None = None  # None: as the rules deal them
+
+
+@dataclass
+class LocationSetup:
+    id: str
+    area: list[Card] = field(default_factory=list)
+    permanent: bool = False
+
+
+@dataclass
+class Setup:
+    players: list[PlayerSetup]
+    first_player: int = 0
+    round: int = 1
+    final_round: bool = False
+    prominent: str = ""
+    banned: str | None = None
+    deck: list[Card] = field(default_factory=list)  # top first
+    discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top
+    locations: list[LocationSetup] = field(default_factory=list)
+    location_stack: list[str] = field(default_factory=list)  # top first
+    placed: list[Placed] = field(default_factory=list)
+
+    def seat_of(self, name: str) -> int:
+        return next(i for i, p in enumerate(self.players) if p.name == name)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the script: the label of an option, and who must be asked."""
+
+    label: str
+    player: str | None
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.label}" if self.player else self.label
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """One key of ``expect:`` with its (already checked) value."""
+
+    key: str
+    value: Any
+    line: int
+    col: int
+
+
+@dataclass
+class Scenario:
+    file: Path
+    name: str
+    rules: str
+    clauses: list[str]
+    seed: int
+    phase: str
+    until: str
+    setup: Setup
+    script: list[Step]
+    expect: list[Expectation]
+    catalog: Any = None  # the Catalog the scenario was checked against
+    settings: Any = None  # the resolved Settings of ``rules``
+    text: str = ""

@@ -1,0 +1,143 @@
+"""Running a scenario: set up the position, drive the engine's own phases with a
+scripted agent, stop when the script runs out, then compare with ``expect``.
+
+The phases are ``exlibris.engine.flow``'s ``preparation``, ``placement``,
+``resolution`` and ``cleanup``, run from the scenario's ``phase`` through its
+``until``. Every decision the engine asks goes to the script, in order; when the
+script is exhausted the next decision stops the run (:class:`ScriptDone`) and the
+state is compared as it is at that moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from exlibris.engine import flow
+from exlibris.engine.decisions import Decision
+from exlibris.engine.game import Game
+from exlibris.scenario.compare import compare
+from exlibris.scenario.model import PHASES, Scenario, Step
+from exlibris.scenario.position import build_game
+
+
+class ScriptDone(Exception):
+    """The script has no line left for the decision the engine is asking."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.prompt)
+        self.decision = decision
+
+
+class ScriptMismatch(Exception):
+    """A script line does not fit the decision the engine is asking."""
+
+
+@dataclass
+class Trace:
+    """What happened while the script ran: each decision and the answer given."""
+
+    lines: list[str] = field(default_factory=list)
+
+
+class ScriptedAgent:
+    """Answers every seat's decisions from one shared script."""
+
+    needs_view = False
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        return self.run.answer(decision)
+
+
+@dataclass
+class Result:
+    """The outcome of one scenario."""
+
+    name: str
+    file: str
+    passed: bool
+    difference: str = ""
+    trace: list[str] = field(default_factory=list)
+    pending: Decision | None = None
+
+
+class Run:
+    """One run of a scenario's script against the engine."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.steps: list[Step] = list(scenario.script)
+        self.next = 0
+        self.trace: list[str] = []
+        self.pending: Decision | None = None
+        self.game: Game | None = None
+
+    def who(self, seat: int) -> str:
+        return self.scenario.setup.players[seat].name
+
+    def answer(self, decision: Decision) -> int:
+        if self.next >= len(self.steps):
+            self.pending = decision
+            raise ScriptDone(decision)
+        step = self.steps[self.next]
+        number = self.next + 1
+        asked = self.who(decision.seat)
+        options = "; ".join(decision.labels)
+        if step.player is not None and step.player != asked:
+            raise ScriptMismatch(
+                f"script step {number} (line {step.line}) expects {step.player} to choose "
+                f"{step.label!r}, but {asked} is asked to {decision.prompt!r} "
+                f"(options: {options})")
+        try:
+            index = decision.labels.index(step.label)
+        except ValueError:
+            raise ScriptMismatch(
+                f"script step {number} (line {step.line}): {step.label!r} is not an option; "
+                f"{asked} is asked to {decision.prompt!r} (options: {options})") from None
+        self.next += 1
+        self.trace.append(f"{number}. {asked}: {step.label}")
+        return index
+
+    def execute(self) -> Result:
+        scenario = self.scenario
+        agent = ScriptedAgent(self)
+        game = build_game(scenario, [agent] * len(scenario.setup.players))
+        self.game = game
+        phases: dict[str, Callable[[Game], None]] = {
+            "preparation": flow.preparation, "placement": flow.placement,
+            "resolution": flow.resolution, "cleanup": flow.cleanup}
+        start, stop = PHASES.index(scenario.phase), PHASES.index(scenario.until)
+        result = Result(scenario.name, str(scenario.file), False, trace=self.trace)
+        try:
+            for name in PHASES[start:stop + 1]:
+                phases[name](game)
+        except ScriptDone:
+            pass
+        except ScriptMismatch as exc:
+            result.difference = str(exc)
+            return result
+        except Exception as exc:  # the engine failed: report it as the difference
+            result.difference = (f"the engine stopped with {type(exc).__name__}: {exc} "
+                                 f"(after script step {self.next})")
+            return result
+        result.pending = self.pending
+        if self.next < len(self.steps):
+            step = self.steps[self.next]
+            result.difference = (
+                f"the run ended after {scenario.until} with {len(self.steps) - self.next} "
+                f"script line(s) unused, from step {self.next + 1} (line {step.line}): "
+                f"{step}")
+            return result
+        difference = compare(scenario, game, self.pending)
+        result.passed = difference is None
+        result.difference = difference or ""
+        return result
+
+
+def run_scenario(scenario: Scenario) -> Result:
+    """Run one scenario and say whether it passed, with the first difference if not."""
+    return Run(scenario).execute()
