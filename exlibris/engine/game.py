@@ -99,6 +99,7 @@ class Game:
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
+        self.last_moved: Assistant | None = None  # by an effect's move_assistant
 
     # ------------------------------------------------------------------ plumbing
     @property

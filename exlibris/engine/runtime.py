@@ -431,6 +431,7 @@ class EffectRuntime:
         src, dst = cards.zone_of(give), cards.zone_of(get)
         assert src is not None and dst is not None
         cards.move(give, dst)
+        self.game.event("trade", seat=seat, gave=give.name, to=dst.name, got=get.name)
         self.game.give(get, seat)
         return [get]
 
@@ -472,6 +473,7 @@ class EffectRuntime:
             src.remove(card)
             self.game.state.cards.where[card] = zone
         zone.shelf.tuck(pos, cards)
+        self.game.event("tuck", seat=env.me.seat, cards=[c.name for c in cards], pos=list(pos))
         return cards
 
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
@@ -534,6 +536,7 @@ class EffectRuntime:
         if not isinstance(space, Space):
             return
         game.lift_assistant(assistant)
+        game.last_moved = assistant
         auction = space.location.spec.auction
         bid = auction.bids[space.index] if auction else 0
         game.place(seat, assistant, Target(space.location, space.index, bid),
@@ -564,7 +567,9 @@ class EffectRuntime:
     def v_activate(self, env: Env, location: Any) -> None:
         loc = _as_list(location)[0] if _as_list(location) else None
         if isinstance(loc, LocationState):
-            self.game.activate(env.me.seat, loc, self.game.cause)
+            moved = self.game.last_moved
+            visitor = moved if moved is not None and moved.location is loc else self.game.cause
+            self.game.activate(env.me.seat, loc, visitor)
 
     def v_skip_location(self, env: Env) -> None:
         if self.game.cause is not None:
@@ -576,6 +581,7 @@ class EffectRuntime:
             where = self._shelf_pos(card)
             if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
                 flipped.append(card)
+                self.game.event("flip", seat=env.me.seat, cards=[card.name])
         return flipped
 
     # ------------------------------------------------------------------ shelf verbs
