@@ -23,3 +23,14 @@ def test_vocabulary_usage_table_is_current() -> None:
     """Regenerate with: python -m exlibris.dsl.usage > docs/vocabulary.md"""
     on_disk = (ROOT / "docs" / "vocabulary.md").read_text("utf-8")
     assert on_disk == render_markdown(usage_report())
+
+
+def test_table_format_doc_matches_the_fixed_specification() -> None:
+    import pytest
+
+    spec = next((p for p in (ROOT.parent / "shared" / "spec" / "table-format.md",
+                             Path("/work/shared/spec/table-format.md")) if p.exists()), None)
+    if spec is None:
+        pytest.skip("the shared specification is not beside this checkout")
+    doc = (ROOT / "docs" / "table-format.md").read_text("utf-8")
+    assert doc.split("\n", 1)[1] == spec.read_text("utf-8")
