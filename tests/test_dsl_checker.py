@@ -63,6 +63,7 @@ def test_a_clean_program_has_no_problems() -> None:
          "dsl/duplicate-option", "labelled 'a'"),
         ("x = card\n", "dsl/unknown-name", "'card'"),
         ("x = count(me.placed_this_round)\n", "dsl/arg-kind", "collection"),
+        ("x = this.__class__\n", "dsl/private-attribute", "never attributes"),
     ],
 )
 def test_each_class_of_language_error(source: str, code: str, fragment: str) -> None:

@@ -187,6 +187,10 @@ class Checker:
         return "bool"
 
     def attribute(self, node: ast.Attr, kind: str, name: str) -> str:
+        if name.startswith("_"):
+            self.fail(node, "dsl/private-attribute",
+                      f"attribute {name!r}: names starting with '_' are never attributes")
+            return "any"
         if kind == "any":
             return "any"
         plural = kind in vocab.SINGULAR and kind not in vocab.ATTRIBUTES

@@ -88,7 +88,7 @@ class ScoreRuntime:
                 return card.books if is_book else ()
             if name in ("letter", "order"):
                 return getattr(card, name) if is_book else None
-        if isinstance(value, CategoryValue):
+        if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
             return getattr(value, name)
         raise AttributeError(f"no attribute {name!r} on {value!r}")
 

@@ -153,7 +153,9 @@ class EffectRuntime:
                 case "bid":
                     auction = value.location.spec.auction
                     return auction.bids[value.index] if auction else 0
-        if isinstance(value, Claim | CategoryValue):
+        if isinstance(value, Claim) and name in ("player", "category"):
+            return getattr(value, name)
+        if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
             return getattr(value, name)
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
