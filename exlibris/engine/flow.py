@@ -133,7 +133,8 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     for card in cards:
         state.cards.put(card, state.deck)
     for player in state.players:
-        game.deal_to(player.hand, game.settings.setup.hand_size)
+        dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
+        game.event("deal-hand", seat=player.seat, count=len(dealt))
 
 
 # ---------------------------------------------------------------------------- rounds
@@ -251,8 +252,11 @@ def resolve(game: Game, loc: LocationState) -> None:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
     game.before("area_discard", actor=None, location=loc)
-    for card in list(loc.area.cards):
+    leftovers = list(loc.area.cards)
+    for card in leftovers:
         game.state.cards.move(card, game.state.discard)
+    if leftovers:
+        game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True
