@@ -134,7 +134,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
         state.cards.put(card, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
-        game.event("deal-hand", seat=player.seat, count=len(dealt))
+        game.event("deal-hand", seat=player.seat, cards=[c.name for c in dealt])
 
 
 # ---------------------------------------------------------------------------- rounds
