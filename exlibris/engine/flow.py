@@ -221,12 +221,19 @@ def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
     player = game.player(seat)
     options: list[tuple[Assistant, Target]] = []
     seen_standard = False
+    shared: list[Target] | None = None  # targets when no placement rule applies
     for assistant in player.available():
         if assistant.kind == "standard":
             if seen_standard:
                 continue
             seen_standard = True
-        options += [(assistant, t) for t in game.placement_targets(seat, assistant)]
+        if game.rules_apply(assistant):
+            targets = game.placement_targets(seat, assistant)
+        else:
+            if shared is None:
+                shared = game.placement_targets(seat, assistant)
+            targets = shared
+        options += [(assistant, t) for t in targets]
     return options
 
 

@@ -510,6 +510,11 @@ class Game:
             targets += self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled)
         return targets
 
+    def rules_apply(self, assistant: Assistant) -> bool:
+        """Whether any placement rule may speak about placing ``assistant`` now."""
+        return any(source.has_rules and (source.this is assistant or not source.this.available)
+                   for source in self.specials())
+
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
             return False
@@ -521,7 +526,7 @@ class Game:
         n = self.n_players
         auction = spec.auction
         found: list[Target] = []
-        present = loc.assistants()
+        present = loc.assistants() if auction is not None else ()
         for s, least in enumerate(spec.spaces):
             if least > n and n != 1:
                 continue

@@ -53,6 +53,8 @@ class EffectRuntime:
 
         self.game: Game = game
         self.steps = 0
+        self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
+                       if name.startswith("v_")}
 
     # ------------------------------------------------------------------ protocol
     def tick(self) -> None:
@@ -324,7 +326,7 @@ class EffectRuntime:
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
              node: ast.Call) -> Any:
-        method = getattr(self, f"v_{name}", None)
+        method = self._verbs.get(name)
         if method is None:
             from exlibris.engine.game import RulesError
 
