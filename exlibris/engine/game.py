@@ -176,8 +176,9 @@ class Game:
         return drawn
 
     def refill_deck(self) -> None:
-        """Shuffle the discard pile into the deck if the rules say so."""
-        if self.settings.rulings.get("deck_runs_out") != "reshuffle":
+        """Shuffle the discard pile into the deck if the rules say so (never in solo,
+        where the discard pile is the public library: SOLO-17)."""
+        if self.settings.rulings.get("deck_runs_out") != "reshuffle" or self.n_players == 1:
             return
         cards = list(self.state.discard.cards)
         self.rng.shuffle(cards)
@@ -201,11 +202,12 @@ class Game:
 
     def discard(self, card: Card, to: Zone | None = None) -> None:
         zone = self.state.cards.zone_of(card)
+        dst = self.state.discard if to is None else to  # an empty zone is falsy: no `or`
         if isinstance(zone, ShelfZone):
-            self.remove_from_shelf(zone, card, to or self.state.discard)
+            self.remove_from_shelf(zone, card, dst)
         else:
-            self.state.cards.move(card, to or self.state.discard)
-        self.event("discard", card=card.name, to=(to or self.state.discard).name)
+            self.state.cards.move(card, dst)
+        self.event("discard", card=card.name, to=dst.name)
 
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
         """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
