@@ -71,7 +71,8 @@ def _rows(cells: dict[Pos, str]) -> str:
         return "an empty shelf"
     rows = range(max(r for r, _ in cells) + 1)
     cols = range(max(c for _, c in cells) + 1)
-    return " / ".join(" ".join(cells.get((r, c), ".") for c in cols) for r in rows)
+    return "rows " + " / ".join(
+        repr(" ".join(cells.get((r, c), ".") for c in cols)) for r in rows)
 
 
 class _Checker:

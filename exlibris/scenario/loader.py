@@ -559,7 +559,11 @@ class _Reader:
             player = None
             if isinstance(item, dict) and len(item) == 1:
                 player, item = next(iter(item.items()))
-                if self.player(player, path) is None:
+                if player not in self.names:
+                    self.fail(path, "scenario/unknown-player",
+                              f"unknown player {player!r}{did_you_mean(str(player), self.names)}"
+                              f"; a label that holds ': ' must be quoted: "
+                              f"- \"{player}: {item}\"")
                     continue
                 path = (*path, player)
             if isinstance(item, bool):
