@@ -59,7 +59,10 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     report.problems.extend(problems)
     shipped = _shipped_catalog(paths)
     ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
-    id_catalog = IdCatalog(ids)
+    variants = {**(shipped.variants if shipped else {}), **catalog.variants}
+    base = variants.get("standard")
+    rulings = frozenset(base.settings.get("rulings", {})) if base is not None else frozenset()
+    id_catalog = IdCatalog(ids, rulings)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     report.problems.extend(check_references(catalog, shipped))

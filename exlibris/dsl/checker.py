@@ -21,6 +21,7 @@ class Catalog:
     """The ids an ``@id`` may name, by kind (category, location, assistant, artifact...)."""
 
     ids: Mapping[str, str] = field(default_factory=dict)
+    settings: frozenset[str] = frozenset()
 
     def kind_of(self, ref: str) -> str | None:
         return self.ids.get(ref)
@@ -273,6 +274,13 @@ class Checker:
                 given[arg.name] = self.expect(arg.value, wanted, where)
         for missing in sorted(sig.required_keywords - set(given)):
             self.fail(call, "dsl/missing-arg", f"{call.func}() needs '{missing}:'")
+        if call.func == "setting" and self.catalog.settings:
+            first = positional[0].value if positional else None
+            if not isinstance(first, ast.Str):
+                self.fail(call, "dsl/arg-kind", "setting() takes the name of a ruling in quotes")
+            elif first.value not in self.catalog.settings:
+                self.fail(first, "dsl/unknown-setting", f"unknown setting {first.value!r}"
+                          f"{did_you_mean(first.value, self.catalog.settings)}")
         if call.func == "count" and kinds and kinds[0] in ("int", "bool", "str"):
             self.fail(positional[0], "dsl/arg-kind",
                       f"count() counts the elements of a collection, not {_a(kinds[0])}")

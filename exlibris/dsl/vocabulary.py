@@ -97,6 +97,7 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "focus": "category",
         "assistants": "assistants",
         "placed_this_round": "int",
+        "placements_this_round": "int",
         "first": "bool",
     },
     "card": {
@@ -198,6 +199,8 @@ FUNCTIONS: dict[str, Signature] = {
               required_keywords=frozenset({"by"}), lambdas=frozenset({"by"}), returns="element",
               doc="the element with the highest score, ties by player order"),
     "random": S(("any",), returns="same", doc="one element at random (seeded)"),
+    "setting": S(("str",), returns="any",
+                 doc="a ruling of the rules in play (rules/*.yaml, settings.rulings)"),
 }
 
 VERBS: dict[str, Signature] = {

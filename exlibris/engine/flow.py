@@ -21,6 +21,7 @@ from exlibris.engine.state import Assistant, GameState, LocationState, PlayerSta
 from exlibris.model.cards import BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
+from exlibris.model.shelf import ShelfRules
 from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
@@ -48,7 +49,9 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
         raise RulesError(f"the {variant} rules are for {settings.players} players, not {n}")
     rng = random.Random(seed)
     names = list(names or [f"Player {i + 1}" for i in range(n)])
-    state = GameState(players=[PlayerState(i, names[i]) for i in range(n)], rng=rng)
+    shelf_rules = ShelfRules(removal_may_split=bool(settings.rulings.get("removal_may_split")))
+    state = GameState(players=[PlayerState(i, names[i], shelf_rules) for i in range(n)],
+                      rng=rng)
     categories = {c.id: CategoryValue(c.id, c.code, c.name) for c in catalog.categories}
     game = Game(state, settings, agents, categories, log=log, views=views)
     game.variant = variant  # type: ignore[attr-defined]
@@ -209,6 +212,7 @@ def placement(game: Game) -> None:
             index = game.ask(seat, "place", "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
             assistant, target = options[index]
+            player.placements_this_round += 1
             game.place(seat, assistant, target)
             game.sweep_limbo()
             placed_any = True
@@ -291,6 +295,7 @@ def cleanup(game: Game) -> None:
                 player.home[i] = None
                 state.returns += 1  # availability changed: priority order is recomputed
         player.placed_this_round.clear()
+        player.placements_this_round = 0
     game.skip.clear()
     if state.next_first_player is not None:
         state.first_player = state.next_first_player
@@ -300,9 +305,10 @@ def cleanup(game: Game) -> None:
     if final.rounds is not None:
         state.final_round = state.round + 1 >= final.rounds
     elif threshold is not None:
+        # card_count() counts one card per cell: entombed lower cards are left out
         counts = [p.shelf.card_count() for p in state.players]
-        if not final.count_entombed:
-            counts = [c - p.shelf.entombed_count() for c, p in zip(counts, state.players,
+        if final.count_entombed:
+            counts = [c + p.shelf.entombed_count() for c, p in zip(counts, state.players,
                                                                        strict=True)]
         if max(counts) >= threshold:
             state.final_round = True

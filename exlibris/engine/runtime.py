@@ -103,6 +103,8 @@ class EffectRuntime:
                     return list(value.assistants)
                 case "placed_this_round":
                     return len(value.placed_this_round)
+                case "placements_this_round":
+                    return value.placements_this_round
                 case "first":
                     return game.state.first_player == value.seat
         if isinstance(value, Assistant):
@@ -268,6 +270,8 @@ class EffectRuntime:
             case "random":
                 items = _as_list(args[0])
                 return game.rng.choice(items) if items else None
+            case "setting":
+                return game.settings.rulings.get(args[0])
         raise NameError(f"unknown function {name}")
 
     def _assistants_here(self, env: Env) -> list[Assistant]:
@@ -516,7 +520,10 @@ class EffectRuntime:
             done[kind] += 1
 
     def v_become_first_player(self, env: Env) -> None:
-        self.game.state.next_first_player = env.me.seat
+        if self.game.settings.rulings.get("first_player_takes_effect") == "immediately":
+            self.game.state.first_player = env.me.seat
+        else:  # LOC-01-6 (a): from the next round
+            self.game.state.next_first_player = env.me.seat
         self.game.event("first-player", seat=env.me.seat)
 
     def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from exlibris.engine.zones import Cards, ShelfZone, Zone
 from exlibris.model.cards import Card
 from exlibris.model.content import Location, SpecialAssistant
-from exlibris.model.shelf import Shelf
+from exlibris.model.shelf import DEFAULT_RULES, Shelf, ShelfRules
 
 
 class Assistant:
@@ -105,19 +105,20 @@ class PlayerState:
     """One seat at the table."""
 
     __slots__ = ("assistants", "focus", "hand", "home", "library", "name", "placed_this_round",
-                 "seat", "shelf", "shelf_zone")
+                 "placements_this_round", "seat", "shelf", "shelf_zone")
 
-    def __init__(self, seat: int, name: str) -> None:
+    def __init__(self, seat: int, name: str, shelf_rules: ShelfRules = DEFAULT_RULES) -> None:
         self.seat = seat
         self.name = name
         self.hand = Zone(f"hand:{seat}", seat)
-        self.shelf = Shelf()
+        self.shelf = Shelf(shelf_rules)
         self.shelf_zone = ShelfZone(f"shelf:{seat}", seat, self.shelf)
         self.focus = ""
         self.library: str | None = None
         self.assistants: list[Assistant] = []
         self.home: list[Assistant | None] = [None, None, None]
         self.placed_this_round: set[str] = set()
+        self.placements_this_round = 0
 
     def available(self) -> list[Assistant]:
         return [a for a in self.assistants if a.available]

@@ -1,7 +1,7 @@
 """The Official Library Inspection Form, one small function per step.
 
 Every number comes from :class:`~exlibris.scoring.settings.ScoringRules`; the
-rulings each step applies are written up in ``docs/rulings-scoring.md``.
+rulings each step applies are written up in ``docs/rulings.md``.
 """
 
 from __future__ import annotations
