@@ -121,3 +121,15 @@ def test_placement_rules() -> None:
 def test_triggers_fit_their_timing(trigger: str, timing: str, code: str | None) -> None:
     errors = check_trigger(parse_trigger(trigger), timing, CATALOG)
     assert [e.code for e in errors][:1] == ([code] if code else [])
+
+
+def test_setting_names_are_checked_against_the_rules() -> None:
+    catalog = Catalog(CATALOG.ids, frozenset({"guild_move_is_visit", "mystery_shack_takes"}))
+    names = program_names(location=True)
+    ok = parse_program('x = setting("guild_move_is_visit")\n')
+    assert check_program(ok, names, catalog) == []
+    typo = check_program(parse_program('x = setting("guild_move_is_visti")\n'), names, catalog)
+    assert typo[0].code == "dsl/unknown-setting"
+    assert "did you mean 'guild_move_is_visit'" in typo[0].message
+    bare = check_program(parse_program("x = setting(hand)\n"), names, catalog)
+    assert bare[0].code == "dsl/arg-kind"
