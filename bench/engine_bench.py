@@ -1,0 +1,212 @@
+"""Engine benchmark: full games per second and decisions per second, on one core.
+
+Not a test. Runs whole games in-process, one after another, after a warm-up
+(content compiled, caches filled), and times them with ``time.perf_counter``:
+
+* random seats at two and at four players: games/s, decisions/s, mean decisions a game;
+* greedy against random at two players (seats alternate): games/s, and the greedy
+  bot's own mean time per decision (time spent inside ``GreedyAgent.decide``,
+  its view included).
+
+    python bench/engine_bench.py                 # 200 games a row, seeds 0..199
+    python bench/engine_bench.py --games 500 --seed 1000
+    python bench/engine_bench.py --json
+
+See bench/README.md for what the figures mean and the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from exlibris.agents import GreedyAgent, RandomAgent
+from exlibris.agents.view import player_view
+from exlibris.catalog import load_catalog
+from exlibris.engine.flow import new_game, play
+from exlibris.validation import resolve_settings
+
+TARGET_GAMES_PER_S = 100  # the issue's target: random two-player games, one core
+GOAL_GAMES_PER_S = 500
+FLOOR_DECISIONS_PER_S = 200_000  # a pure-Python floor for this kind of game
+
+
+@dataclass
+class Row:
+    name: str
+    players: int
+    games: int
+    seconds: float
+    decisions: int
+    rounds: int
+    games_per_s: float
+    decisions_per_s: float
+    decisions_per_game: float
+    agent_us_per_decision: float | None = None  # the timed agent's own cost
+    agent_decisions: int | None = None
+
+
+class Timed:
+    """Wraps an agent and adds up the time spent in its ``decide`` (view building
+    is done by the engine before the call, so it is timed separately)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.needs_view = getattr(inner, "needs_view", False)
+        self.seconds = 0.0
+        self.calls = 0
+
+    def decide(self, view: Any, decision: Any) -> int:
+        t = time.perf_counter()
+        index = self.inner.decide(view, decision)
+        self.seconds += time.perf_counter() - t
+        self.calls += 1
+        return index
+
+
+class TimedViews:
+    """The view function, timed: part of what a bot with ``needs_view`` costs."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def __call__(self, game: Any, seat: int) -> Any:
+        t = time.perf_counter()
+        view = player_view(game, seat)
+        self.seconds += time.perf_counter() - t
+        return view
+
+
+def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[int],
+        make_agents: Callable[[int], list[Any]], views: Any = player_view,
+        timed: Callable[[list[Any]], list[Timed]] | None = None) -> Row:
+    decisions = rounds = 0
+    timers: list[Timed] = []
+    elapsed = 0.0
+    for seed in seeds:
+        agents = make_agents(seed)
+        if timed is not None:
+            timers += timed(agents)
+        t = time.perf_counter()
+        game = new_game(catalog, settings, agents, seed=seed, views=views)
+        outcome = play(game)
+        elapsed += time.perf_counter() - t
+        decisions += outcome.decisions
+        rounds += outcome.rounds
+    games = len(seeds)
+    row = Row(name, players, games, elapsed, decisions, rounds,
+              games / elapsed, decisions / elapsed, decisions / games)
+    if timers:
+        calls = sum(t.calls for t in timers)
+        spent = sum(t.seconds for t in timers)
+        if isinstance(views, TimedViews):
+            spent += views.seconds
+        row.agent_decisions = calls
+        row.agent_us_per_decision = spent / calls * 1e6 if calls else 0.0
+    return row
+
+
+def random_agents(players: int) -> Callable[[int], list[Any]]:
+    return lambda seed: [RandomAgent(seed * 10 + i) for i in range(players)]
+
+
+def greedy_vs_random(seed: int) -> list[Any]:
+    greedy_seat = seed % 2
+    return [Timed(GreedyAgent(seed)) if i == greedy_seat else RandomAgent(seed + 7)
+            for i in range(2)]
+
+
+def pin_one_core() -> str:
+    """Keep the process on one CPU where the OS allows it (the figures are per core)."""
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            cpu = min(os.sched_getaffinity(0))
+            os.sched_setaffinity(0, {cpu})
+            return f"pinned to CPU {cpu}"
+        except OSError:
+            pass
+    return "not pinned"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games a row (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--warmup", type=int, default=10, help="warm-up games (default 10)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
+    args = parser.parse_args(argv)
+
+    pinned = "not pinned" if args.no_pin else pin_one_core()
+    t = time.perf_counter()
+    catalog = load_catalog()
+    settings = resolve_settings("standard", catalog.variants)
+    load_s = time.perf_counter() - t
+
+    # warm-up: every code path the rows take, on seeds outside the measured range
+    warm = range(-args.warmup, 0)
+    for players in (2, 4):
+        run(catalog, settings, "warm-up", players, warm, random_agents(players))
+    run(catalog, settings, "warm-up", 2, warm, greedy_vs_random)
+
+    seeds = range(args.seed, args.seed + args.games)
+    rows = [
+        run(catalog, settings, "random x2", 2, seeds, random_agents(2)),
+        run(catalog, settings, "random x4", 4, seeds, random_agents(4)),
+    ]
+    views = TimedViews()
+    rows.append(run(catalog, settings, "greedy vs random", 2, seeds, greedy_vs_random,
+                    views=views,
+                    timed=lambda agents: [a for a in agents if isinstance(a, Timed)]))
+
+    meta = {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu": pinned,
+        "seeds": [args.seed, args.seed + args.games - 1],
+        "games": args.games,
+        "warmup_games": args.warmup,
+        "catalog_load_s": round(load_s, 3),
+        "target_games_per_s": TARGET_GAMES_PER_S,
+        "goal_games_per_s": GOAL_GAMES_PER_S,
+        "floor_decisions_per_s": FLOOR_DECISIONS_PER_S,
+    }
+    if args.json:
+        print(json.dumps({"meta": meta, "rows": [asdict(r) for r in rows]}, indent=2))
+        return 0
+
+    print(f"exlibris engine bench: {meta['implementation']} {meta['python']} "
+          f"on {meta['platform']} ({pinned})")
+    print(f"seeds {args.seed}..{args.seed + args.games - 1}, {args.games} games a row, "
+          f"{args.warmup} warm-up games; catalog loaded in {load_s:.2f}s")
+    print()
+    head = f"{'row':<17}{'games':>6}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}" \
+           f"{'dec/game':>10}{'rounds/game':>13}"
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        print(f"{r.name:<17}{r.games:>6}{r.seconds:>9.2f}{r.games_per_s:>9.1f}"
+              f"{r.decisions_per_s:>13,.0f}{r.decisions_per_game:>10.1f}"
+              f"{r.rounds / r.games:>13.1f}")
+    greedy = rows[2]
+    print()
+    print(f"greedy bot: {greedy.agent_us_per_decision:,.0f} us a decision "
+          f"(view included; {greedy.agent_decisions:,} decisions)")
+    two = rows[0].games_per_s
+    verdict = "meets" if two >= TARGET_GAMES_PER_S else "below"
+    print(f"random x2: {two:.1f} games/s, {verdict} the target of {TARGET_GAMES_PER_S} "
+          f"(goal {GOAL_GAMES_PER_S}); {rows[0].decisions_per_s:,.0f} decisions/s against a "
+          f"pure-Python floor of ~{FLOOR_DECISIONS_PER_S:,}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
