@@ -339,7 +339,7 @@ class EffectRuntime:
         return method(env, *args, **kwargs)
 
     def v_draw(self, env: Env, n: int) -> list[Card]:
-        return self.game.draw(env.me.seat, int(n or 0))
+        return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
 
     def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
@@ -347,7 +347,14 @@ class EffectRuntime:
         for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, "take")):
             self.game.give(card, seat)
             taken.append(card)
-        return taken
+        return self._kept(taken, env.me.hand)
+
+    def _kept(self, cards: list[Card], zone: Zone) -> list[Card]:
+        """The cards a verb moved that are still where it put them: a reaction to the
+        move (the Witch discarding what she gained) may have sent some away already,
+        and the name bound to the result must not follow them there."""
+        where = self.game.state.cards.where
+        return [c for c in cards if where.get(c) is zone]
 
     def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
