@@ -38,7 +38,7 @@ class CompiledAbility:
 
     @property
     def label(self) -> str:
-        return self.keyword or self.key.split("#")[0].replace("-", " ")
+        return self.keyword or self.key.split("#")[0].split("@")[0].replace("-", " ")
 
 
 def compile_ability(key: str, ability: Ability) -> CompiledAbility:
