@@ -158,7 +158,7 @@ class _Reader:
         settings = self.read_rules(rules)
         seed = self.integer(data.get("seed", 0), ("seed",), "seed") or 0
         phase = self.read_phase(data, "phase", "placement", PHASES)
-        until = self.read_phase(data, "until", "resolution", PHASES[1:])
+        until = self.read_phase(data, "until", "resolution", PHASES)
         if phase and until and PHASES.index(until) < PHASES.index(phase):
             self.fail(("until",), "scenario/bad-phase",
                       f"the scenario starts at {phase} but stops after {until}, which comes "
