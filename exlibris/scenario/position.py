@@ -17,6 +17,7 @@ from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
+from exlibris.model.cards import ArtifactCard
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
 
@@ -102,5 +103,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         assistant.space = s
         auction = loc.spec.auction
         assistant.bid = auction.bids[s] if auction and s < len(auction.bids) else 0
+    if "artifactorium" in settings.modules or any(
+            isinstance(card, ArtifactCard) for card in cards.where):
+        game.has_artifacts = True  # shelved artifacts' abilities are looked for
     game.event("scenario", name=scenario.name, players=[p.name for p in state.players])
     return game
