@@ -14,6 +14,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "schema": ("exlibris.cli.schema", "schema", "Regenerate the JSON Schemas."),
     "score": ("exlibris.cli.score", "score", "Score an end-of-game table file."),
     "play": ("exlibris.cli.play", "play", "Play a game of Ex Libris."),
+    "replay": ("exlibris.cli.replay", "replay", "Step through a recorded game."),
     "scenario": ("exlibris.cli.scenario", "scenario", "Run rule scenarios."),
 }
 

@@ -1,4 +1,6 @@
-"""`exlibris play`: play a game. Bot seats play headless; human seats come later."""
+"""`exlibris play`: play a game at the terminal, against bots or friends (hot-seat),
+or let bots play it headless; save, resume and undo through a record of decisions.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +9,15 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
 from exlibris.cli.output import USER_ERROR
 
-SEAT_KINDS = ("random", "greedy")
+SEAT_KINDS = ("human", "random", "greedy")
+SOLO_LATER = "solo play (one seat) comes with the solo mode and is not available yet"
+INTERRUPTED = 130
 
 
 def _seats(value: str) -> list[str]:
@@ -20,73 +25,266 @@ def _seats(value: str) -> list[str]:
     for seat in seats:
         if seat not in SEAT_KINDS:
             raise click.BadParameter(
-                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)} "
-                "(human seats come with interactive play)", param_hint="--seats")
+                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)}",
+                param_hint="--seats")
+    if len(seats) == 1:
+        raise click.BadParameter(f"1 seat; a game has two to four ({SOLO_LATER})",
+                                 param_hint="--seats")
     if not 2 <= len(seats) <= 4:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to four",
                                  param_hint="--seats")
     return seats
 
 
+def _default_seats(players: int | None) -> list[str]:
+    """At a terminal: you against greedy bots. Otherwise bots only, as headless play was."""
+    if sys.stdin.isatty():
+        return ["human", *["greedy"] * ((players or 2) - 1)]
+    return ["greedy", *["random"] * ((players or 2) - 1)]
+
+
+def _names(kinds: list[str], names: str | None) -> list[str]:
+    if names is not None:
+        given = [n.strip() for n in names.split(",")]
+        if len(given) != len(kinds) or not all(given):
+            raise click.BadParameter(f"{len(given)} names for {len(kinds)} seats",
+                                     param_hint="--names")
+        return given
+    humans = kinds.count("human")
+    return ["You" if kind == "human" and humans == 1 else f"{kind.capitalize()} {i + 1}"
+            if kind != "human" else f"Player {i + 1}" for i, kind in enumerate(kinds)]
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"exlibris play: {message}", err=True)
+    raise SystemExit(USER_ERROR)
+
+
 @click.command()
-@click.option("--seats", default="greedy,random", show_default=True,
-              help="Comma-separated seats in turn order: random or greedy.")
+@click.option("--players", type=int,
+              help="How many players: two to four (default two, or as many as --seats).")
+@click.option("--seats",
+              help="Comma-separated seats in turn order: human, random or greedy. Several "
+                   "humans play hot-seat. Default: human,greedy when standard input is a "
+                   "terminal, otherwise greedy,random (a headless bot game).")
+@click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=int, help="The game's seed (default: a fresh one, shown).")
-@click.option("--variant", default="standard", show_default=True, help="A rules file id.")
+@click.option("--variant", help="A rules file id (default: standard).")
+@click.option("--libraries", type=click.IntRange(1, 4),
+              help="Library tiles dealt to each player to draft from (default: the "
+                   "variant's, two in standard; 1 means no choice).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print the inspection as `exlibris score --json` does, plus seed and seats.")
+              help="Print the inspection as `exlibris score --json` does, plus seed and seats "
+                   "(the table on screen then goes to standard error).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every event of the game to FILE as JSON lines.")
 @click.option("--table-out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the final table in the table-file format to FILE.")
-def play(seats: str, seed: int | None, variant: str, as_json: bool, log_file: Path | None,
-         table_out: Path | None) -> None:
-    """Play a whole game of Ex Libris with bots and print the final inspection form.
+@click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Autosave after every decision to FILE (default with a human seat: "
+                   "$XDG_STATE_HOME/exlibris/autosave.json, else "
+                   "~/.local/state/exlibris/autosave.json).")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue the saved game in FILE exactly where it stopped.")
+def play(players: int | None, seats: str | None, names: str | None, seed: int | None,
+         variant: str | None, libraries: int | None, as_json: bool, log_file: Path | None,
+         table_out: Path | None, save_file: Path | None, resume_file: Path | None) -> None:
+    """Play a whole game of Ex Libris and print the final inspection form.
 
-    Interactive play for people at the terminal is not built yet; every seat is a
-    bot (random or greedy) for now."""
-    from exlibris.agents import BOTS
-    from exlibris.agents.view import player_view
+    \b
+    Answer each decision with its number or its label; at a terminal the arrow
+    keys also work. Commands: ? the text of the location or assistant involved,
+    u undo your last decision, s save, q save and quit. When standard input is
+    not a terminal, one line is read per decision; at its end the game is saved
+    and `exlibris play --resume FILE` continues it.
+    """
     from exlibris.catalog import load_catalog
-    from exlibris.engine.events import EventLog
-    from exlibris.engine.flow import new_game
-    from exlibris.engine.flow import play as run
-    from exlibris.engine.table_out import table_text
     from exlibris.errors import UserInputError
-    from exlibris.scoring.report import render_form, to_json
-    from exlibris.validation import resolve_settings, variant_chain
+    from exlibris.interactive import record as saves
 
-    kinds = _seats(seats)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
     try:
         catalog = load_catalog()
-        variant_chain(variant, catalog.variants)
     except UserInputError as exc:
         from exlibris.cli.output import report_problems
 
         report_problems(exc.problems)
         raise SystemExit(USER_ERROR) from None
+    if resume_file is not None:
+        try:
+            record = saves.load(resume_file)
+        except saves.SaveError as exc:
+            _fail(f"{resume_file}: {exc} [{exc.code}]")
+        _same_game(record, players=players, seats=seats, names=names, seed=seed,
+                   variant=variant, libraries=libraries)
+        save_path: Path | None = save_file or resume_file
+    else:
+        record = _new_record(catalog, players, seats, names, seed, variant, libraries)
+        save_path = save_file or (saves.default_path() if "human" in record.seats else None)
+        if save_path is not None:
+            _make_room(save_path)
+    _play(record, catalog, save_path, as_json=as_json, log_file=log_file, table_out=table_out,
+          resumed=resume_file is not None)
+
+
+def _new_record(catalog: Any, players: int | None, seats: str | None, names: str | None,
+                seed: int | None, variant: str | None, libraries: int | None) -> Any:
+    from exlibris.interactive.record import SaveRecord
+    from exlibris.validation import variant_chain
+
+    if players is not None and players == 1:
+        _fail(f"--players 1: {SOLO_LATER}")
+    if players is not None and not 2 <= players <= 4:
+        _fail(f"--players {players}: a game has two to four players")
+    kinds = _seats(seats) if seats is not None else _default_seats(players)
+    if players is not None and len(kinds) != players:
+        _fail(f"--players {players} but --seats names {len(kinds)} seats")
+    variant = variant or "standard"
+    try:
+        variant_chain(variant, catalog.variants)
     except ValueError as exc:
-        click.echo(f"exlibris play: {exc}", err=True)
-        raise SystemExit(USER_ERROR) from None
-    settings = resolve_settings(variant, catalog.variants)
-    agents = [BOTS[kind](seed * 31 + i) for i, kind in enumerate(kinds)]
-    names = [f"{kind.capitalize()} {i + 1}" for i, kind in enumerate(kinds)]
-    log = EventLog(enabled=log_file is not None)
-    game = new_game(catalog, settings, agents, seed=seed, names=names, log=log,
-                    views=player_view, variant=variant)
-    outcome = run(game)
+        _fail(str(exc))
+    if libraries is not None:
+        available = len(catalog.libraries)
+        if libraries * len(kinds) > available:
+            _fail(f"--libraries {libraries}: {len(kinds)} players would need "
+                  f"{libraries * len(kinds)} library tiles; there are {available}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    return SaveRecord(seed=seed, seats=kinds, names=_names(kinds, names), variant=variant,
+                      libraries=libraries).stamp()
+
+
+def _same_game(record: Any, **given: Any) -> None:
+    """Options that set up a game must agree with the saved game, if given at all."""
+    saved = {"players": len(record.seats), "seats": ",".join(record.seats),
+             "names": ",".join(record.names), "seed": record.seed,
+             "variant": record.variant, "libraries": record.libraries}
+    for key, value in given.items():
+        if value is not None and str(value).replace(" ", "") != str(saved[key]).replace(" ", ""):
+            _fail(f"--{key} {value}: the saved game was set up with {saved[key]}; "
+                  "leave it out to resume")
+
+
+def _make_room(path: Path) -> None:
+    """Keep an unfinished game saved at ``path`` as ``*.previous.json``; never clobber
+    a file that is not a saved game."""
+    from exlibris.interactive import record as saves
+
+    if not path.exists():
+        return
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        old = saves.SaveRecord.from_json(data)
+    except (OSError, ValueError, saves.SaveError):
+        _fail(f"{path} exists and is not a saved game; choose another file with --save")
+    if not old.finished:
+        kept = path.with_name(path.stem + ".previous.json")
+        os.replace(path, kept)
+        click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
+
+
+def _play(record: Any, catalog: Any, save_path: Path | None, *, as_json: bool,
+          log_file: Path | None, table_out: Path | None, resumed: bool) -> None:
+    from exlibris.interactive.record import SaveError
+    from exlibris.interactive.session import QuitRequest, Session
+
+    humans = [seat for seat, kind in enumerate(record.seats) if kind == "human"]
+    terminal = _terminal(as_json) if humans else None
+    session = Session(record, catalog, save_path=save_path,
+                      log_events=bool(humans) or log_file is not None)
+    if terminal is not None:
+        session.humans = _humans(humans, terminal, catalog, session)
+        _greet(terminal, record, save_path, resumed)
+        if not resumed:
+            session.save()
+    try:
+        outcome = session.run()
+    except SaveError as exc:
+        _fail(f"{save_path}: {exc} [{exc.code}]")
+    except QuitRequest as stop:
+        session.save()
+        _tell(terminal, f"{_why(stop.reason)} Game saved to {save_path}.\n"
+                        f"Resume with: exlibris play --resume {save_path}")
+        raise SystemExit(0) from None
+    except KeyboardInterrupt:
+        where = f" Game saved to {save_path}.\nResume with: exlibris play --resume " \
+                f"{save_path}" if save_path is not None else ""
+        _tell(terminal, f"\nInterrupted.{where}")
+        raise SystemExit(INTERRUPTED) from None
+    game = session.game
     if log_file is not None:
-        log.save(log_file)
+        session.log.save(log_file)
     if table_out is not None:
+        from exlibris.engine.table_out import table_text
+
         table_out.write_text(table_text(game), "utf-8")
+    if terminal is not None:
+        _farewell(terminal, session, catalog)
+    _report(outcome, record, as_json)
+
+
+def _tell(terminal: Any, message: str) -> None:
+    if terminal is not None:
+        terminal.say(message)
+    else:
+        click.echo(message, err=True)
+
+
+def _why(reason: str) -> str:
+    return "Input ended." if reason == "end of input" else "Stopped."
+
+
+def _terminal(as_json: bool) -> Any:
+    from exlibris.interactive.terminal import terminal_for
+
+    return terminal_for(as_json)
+
+
+def _humans(seats: list[int], terminal: Any, catalog: Any, session: Any) -> dict[int, Any]:
+    from exlibris.interactive.human import HumanAgent
+    from exlibris.interactive.shelf_grid import category_styles
+
+    styles = category_styles(catalog.categories)
+    library_names = {lib.id: lib.name for lib in catalog.libraries.values()}
+    agents = {}
+    for seat in seats:
+        agent = HumanAgent(seat, terminal, styles, library_names, hot_seat=len(seats) > 1)
+        agent.session = session
+        agents[seat] = agent
+    return agents
+
+
+def _greet(terminal: Any, record: Any, save_path: Path | None, resumed: bool) -> None:
+    seats = ", ".join(f"{name} ({kind})" for name, kind in zip(record.names, record.seats,
+                                                               strict=True))
+    verb = f"Resuming at decision {len(record.decisions) + 1}" if resumed else "New game"
+    terminal.say(f"{verb}: seed {record.seed}; {record.variant} rules; {seats}.")
+    terminal.say(f"Autosave: {save_path}")
+
+
+def _farewell(terminal: Any, session: Any, catalog: Any) -> None:
+    from exlibris.interactive.narrate import Narrator
+    from exlibris.interactive.screen import Screen
+    from exlibris.interactive.shelf_grid import category_styles
+
+    game = session.game
+    seat = None
+    log = Narrator(game, seat).lines(session.log.records[-40:])
+    names = {lib.id: lib.name for lib in catalog.libraries.values()}
+    terminal.clear()
+    terminal.show(Screen(game, seat, category_styles(catalog.categories), names).table(log))
+    terminal.say(f"The game is over. Watch it again with: exlibris replay {session.save_path}")
+
+
+def _report(outcome: Any, record: Any, as_json: bool) -> None:
+    from exlibris.scoring.report import render_form, to_json
+
     if as_json:
         data = to_json(outcome.inspection)
-        data.update({"seed": seed, "seats": kinds, "rounds": outcome.rounds,
+        data.update({"seed": record.seed, "seats": record.seats, "rounds": outcome.rounds,
                      "decisions": outcome.decisions})
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"seed {seed}; seats {', '.join(kinds)}; {outcome.rounds} rounds")
+    click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     click.echo(render_form(outcome.inspection, color=color), nl=False)

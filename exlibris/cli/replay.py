@@ -1,0 +1,111 @@
+"""`exlibris replay FILE`: step through a saved game, one decision at a time."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from exlibris.cli.output import USER_ERROR
+
+
+class _Stop(Exception):
+    """The viewer asked to stop."""
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--all", "straight", is_flag=True,
+              help="Print every step straight through instead of waiting for Enter.")
+@click.option("--as", "as_player", type=int, metavar="N",
+              help="Show the table as player N (1-based) saw it; default: an open table.")
+def replay(file: Path, straight: bool, as_player: int | None) -> None:
+    """Step through a saved game (an autosave or `exlibris play --save FILE`).
+
+    Before each decision the table is shown, then who decided what. At a
+    terminal, Enter shows the next decision and q stops; with --all, or when
+    standard input is not a terminal, every step is printed straight through.
+    A finished game ends with its inspection form.
+    """
+    from exlibris.catalog import load_catalog
+    from exlibris.engine.decisions import ReplayExhausted
+    from exlibris.interactive import record as saves
+    from exlibris.interactive.session import Session
+    from exlibris.interactive.terminal import Terminal
+
+    try:
+        record = saves.load(file)
+    except saves.SaveError as exc:
+        click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        raise SystemExit(USER_ERROR) from None
+    seat = None if as_player is None else as_player - 1
+    if seat is not None and not 0 <= seat < len(record.seats):
+        click.echo(f"exlibris replay: --as {as_player}: the game has players 1 to "
+                   f"{len(record.seats)}", err=True)
+        raise SystemExit(USER_ERROR)
+    catalog = load_catalog()
+    terminal = Terminal(sys.stdin, sys.stdout)
+    step = Stepper(terminal, catalog, seat, wait=terminal.tty and not straight)
+    session = Session(record, catalog, replay_only=True, observer=step)
+    try:
+        outcome = session.run_once()
+    except _Stop:
+        return
+    except ReplayExhausted:
+        step.show_table(session, None)
+        terminal.say(f"The record ends here, before decision {len(record.decisions) + 1}. "
+                     f"Continue it with: exlibris play --resume {file}")
+        return
+    except saves.SaveError as exc:
+        click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        raise SystemExit(USER_ERROR) from None
+    from exlibris.scoring.report import render_form
+
+    step.show_table(session, None)
+    terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
+                 f"{outcome.rounds} rounds")
+    terminal.show(render_form(outcome.inspection, color=terminal.console.is_terminal
+                              and not terminal.console.no_color))
+
+
+class Stepper:
+    """Shows the table before each recorded decision, then the answer given."""
+
+    def __init__(self, terminal: Any, catalog: Any, seat: int | None, *, wait: bool) -> None:
+        from exlibris.interactive.shelf_grid import category_styles
+
+        self.terminal = terminal
+        self.seat = seat
+        self.wait = wait
+        self.styles = category_styles(catalog.categories)
+        self.library_names = {lib.id: lib.name for lib in catalog.libraries.values()}
+        self.told = 0
+
+    def __call__(self, session: Any, decision: Any, entry: Any, number: int) -> None:
+        self.show_table(session, decision)
+        name = session.record.names[entry.seat]
+        secret = self.seat is not None and entry.seat != self.seat
+        label = "(hidden)" if secret and decision.kind == "pick" else entry.label
+        self.terminal.say(f"Decision {number + 1} of {len(session.record.decisions)} · "
+                          f"{name}: {decision.prompt} → {label}")
+        if self.wait:
+            line = self.terminal.read_line("Enter: next · q: stop > ")
+            if line is None or line.strip().lower() in ("q", "quit"):
+                raise _Stop
+
+    def show_table(self, session: Any, decision: Any) -> None:
+        from exlibris.interactive.narrate import Narrator
+        from exlibris.interactive.screen import Screen, position_marks
+
+        records = session.log.records
+        log = Narrator(session.game, self.seat).lines(records[self.told:])
+        self.told = len(records)
+        marks, marks_seat = None, None
+        if decision is not None and self.seat in (None, decision.seat):
+            marks, marks_seat = position_marks(decision), decision.seat
+        screen = Screen(session.game, self.seat, self.styles, self.library_names)
+        if self.wait:
+            self.terminal.clear()
+        self.terminal.show(screen.table(log, marks, marks_seat))

@@ -1,0 +1,82 @@
+"""What ``?`` shows: the text of the location, library or assistant a decision is about.
+
+A placement names its locations (and the special assistant being placed); a
+library choice names its libraries. Any other decision is about whatever the
+game is carrying out at the moment, read from the latest events: an ability,
+a location being used or resolved, a home action. When nothing applies, it
+says so rather than guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from exlibris.engine.decisions import Decision
+from exlibris.engine.game import Game
+
+HOME_ACTION = ("Home action space (your library tile): either draw a card, or shelve one "
+               "card from your hand.")
+FLIPS = ("Before the inspection you may turn any of your face-up shelf cards face down: "
+         "a face-down card is out of the alphabetical check and its books are not counted.")
+NOTHING = "No location, library or assistant text applies to this decision."
+
+# events that say what the game is carrying out, newest first wins
+_CAUSES = frozenset({"ability", "activate", "resolve", "place", "round"})
+
+
+def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str:
+    """The player-facing texts behind ``decision``, one paragraph each."""
+    if decision.kind == "library":
+        return "\n\n".join(f"{lib.name}: {lib.text}\n  {lib.assistant.name}: "
+                           f"{lib.assistant.text}" for lib in decision.values)
+    if decision.kind == "place":
+        return _placement(decision.values)
+    if decision.kind == "flips":
+        return FLIPS
+    return _current(game, records)
+
+
+def _placement(values: Sequence[Any]) -> str:
+    texts: list[str] = []
+    for assistant, target in values:
+        found = [] if assistant.spec is None else [f"{assistant.spec.name}: {assistant.spec.text}"]
+        if target.location is None:
+            found.append(HOME_ACTION)
+        else:
+            spec = target.location.spec
+            found.append(f"{spec.name} (#{spec.number}): {spec.text}")
+        texts += [text for text in found if text not in texts]
+    return "\n\n".join(texts) or NOTHING
+
+
+def _current(game: Game, records: Sequence[dict[str, Any]]) -> str:
+    for record in reversed(records):
+        kind = record["event"]
+        if kind not in _CAUSES:
+            continue
+        if kind == "round":
+            break
+        if kind == "ability":
+            found = _ability(game, record)
+            if found:
+                return found
+            continue
+        if kind == "place" and "home" in record:
+            return HOME_ACTION
+        spec = game.location_specs.get(record.get("location", ""))  # type: ignore[attr-defined]
+        if spec is not None:
+            return f"{spec.name} (#{spec.number}): {spec.text}"
+    return NOTHING
+
+
+def _ability(game: Game, record: dict[str, Any]) -> str:
+    source = str(record.get("source", ""))
+    for player in game.state.players:
+        for assistant in player.assistants:
+            if assistant.id == source and assistant.spec is not None:
+                return f"{assistant.spec.name}: {assistant.spec.text}"
+    artifact = game.artifact_specs.get(source)
+    if artifact is not None:
+        return f"{artifact.name}: {artifact.text}"
+    return ""

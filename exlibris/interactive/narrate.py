@@ -1,0 +1,192 @@
+"""Events told as short sentences, for one player's eyes.
+
+Only what that player may know is told: other players' draws and gains are
+counts, face-down deals are counts, cards passed into another hand are not
+named. ``seat=None`` tells everything (a replay of a finished game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from exlibris.engine.game import Game
+
+# events that add nothing a player needs to read
+_QUIET = frozenset({"decision", "return", "setup", "locations", "inspection"})
+
+
+class Narrator:
+    """Tells events of ``game`` to ``seat`` (``None``: to an onlooker who sees all)."""
+
+    def __init__(self, game: Game, seat: int | None) -> None:
+        self.game = game
+        self.seat = seat
+
+    def lines(self, records: Iterable[dict[str, Any]]) -> list[str]:
+        told = []
+        for record in records:
+            kind = record["event"]
+            if kind in _QUIET:
+                continue
+            tell = getattr(self, "_" + kind.replace("-", "_"), None)
+            text = tell(record) if tell is not None else self._other(record)
+            if text:
+                told.append(text)
+        return told
+
+    # ------------------------------------------------------------------ helpers
+    def who(self, seat: int | None) -> str:
+        if seat is None:
+            return "someone"
+        if seat == self.seat:
+            return "you"
+        return self.game.state.players[seat].name
+
+    def knows(self, seat: int | None) -> bool:
+        return self.seat is None or seat == self.seat
+
+    def place(self, location_id: str) -> str:
+        spec = self.game.location_specs.get(location_id)  # type: ignore[attr-defined]
+        return f"{spec.name} (#{spec.number})" if spec is not None else location_id
+
+    def assistant(self, assistant_id: str) -> str:
+        seat_text, _, rest = assistant_id.partition(":")
+        if seat_text.isdigit():
+            for assistant in self.game.state.players[int(seat_text)].assistants:
+                if assistant.id == assistant_id:
+                    return assistant.name
+        return "standard assistant" if rest.startswith("standard") else rest.replace("-", " ")
+
+    @staticmethod
+    def cards(names: list[str]) -> str:
+        return ", ".join(names) if names else "nothing"
+
+    # ------------------------------------------------------------------ events
+    def _round(self, r: dict[str, Any]) -> str:
+        final = " — the FINAL ROUND" if r.get("final") else ""
+        return f"Round {r['round']} begins{final}; first player: {self.who(r['first_player'])}."
+
+    def _library(self, r: dict[str, Any]) -> str:
+        library = self.game.state.players[r["seat"]].library or r["library"]
+        name = next((lib.name for lib in self._libraries() if lib.id == library), library)
+        return f"{self.who(r['seat']).capitalize()} chose {name}."
+
+    def _libraries(self) -> list[Any]:
+        from exlibris.catalog import load_catalog
+
+        return list(load_catalog().libraries.values())
+
+    def category(self, code: str | None) -> str:
+        if not code:
+            return "none"
+        value = self.game.by_code.get(code)
+        return f"{code} {value.name}" if value is not None else code
+
+    def _categories(self, r: dict[str, Any]) -> str:
+        return (f"Prominent category: {self.category(r['prominent'])}; "
+                f"banned: {self.category(r.get('banned'))}.")
+
+    def _reveal_location(self, r: dict[str, Any]) -> str:
+        return f"Revealed location {self.place(r['location'])}."
+
+    def _locations_reshuffled(self, r: dict[str, Any]) -> str:
+        return f"The location discards ({r['count']}) were shuffled into a new stack."
+
+    def _deal(self, r: dict[str, Any]) -> str:
+        if r.get("face_down") and self.seat is not None:
+            return f"{self.place(r['location'])}: {len(r['cards'])} cards dealt face down."
+        return f"{self.place(r['location'])}: dealt {self.cards(r['cards'])}."
+
+    def _place(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        what = self.assistant(r["assistant"])
+        if "home" in r:
+            return f"{who} placed {what} on home space {r['home']}."
+        bid = f", bidding {r['bid']}" if r.get("bid") else ""
+        return f"{who} placed {what} at {self.place(r['location'])}, space {r['space']}{bid}."
+
+    def _activate(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()} used {self.place(r['location'])}."
+
+    def _resolve(self, r: dict[str, Any]) -> str:
+        return f"Resolving {self.place(r['location'])}."
+
+    def _ability(self, r: dict[str, Any]) -> str:
+        source = str(r.get("source", ""))
+        name = self.assistant(source) if ":" in source else source.replace("-", " ")
+        return f"{self.who(r['seat']).capitalize()}'s {name}: {r['ability']}."
+
+    def _draw(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        if self.knows(r["seat"]):
+            return f"{who} drew {self.cards(r['cards'])}."
+        n = len(r["cards"])
+        return f"{who} drew {n} card{'s' if n != 1 else ''}."
+
+    def _gain(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        return f"{who} took {r['card']}." if self.knows(r["seat"]) else f"{who} took a card."
+
+    def _discard(self, r: dict[str, Any]) -> str:
+        to = str(r.get("to", "discard"))
+        if to.startswith("hand:"):
+            seat = int(to.split(":")[1])
+            card = r["card"] if self.knows(seat) else "a card"
+            return f"{card} went into {self.who(seat)}'s hand." if seat != self.seat \
+                else f"{card} went into your hand."
+        return f"{r['card']} was discarded."
+
+    def _shelve(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        card = "a card face down" if r.get("face_down") and not self.knows(r["seat"]) \
+            else r["card"]
+        row, col = r["pos"]
+        return f"{who} shelved {card} at row {row}, column {col}."
+
+    def _cleanup(self, r: dict[str, Any]) -> str:
+        gone = ", ".join(self.place(x) for x in r.get("discarded", [])) or "none"
+        return f"{self.place(r['permanent'])} stays for good; discarded: {gone}."
+
+    def _final_round(self, r: dict[str, Any]) -> str:
+        why = r.get("reason") or f"a shelf reached {r.get('threshold')} cards"
+        return f"The next round is the FINAL ROUND: {why}."
+
+    def _reshuffle(self, r: dict[str, Any]) -> str:
+        return f"The discard pile ({r['cards']} cards) was shuffled into the deck."
+
+    def _first_player(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()} will be the first player."
+
+    def _name(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()} named {r['category']}."
+
+    def _flip(self, r: dict[str, Any]) -> str:
+        if not r.get("cards"):
+            return ""
+        return f"{self.who(r['seat']).capitalize()} flipped {self.cards(r['cards'])} face down."
+
+    def _reveal(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()} revealed {self.cards(r['cards'])}."
+
+    def _entomb(self, r: dict[str, Any]) -> str:
+        card = r["card"] if self.knows(r["seat"]) else "a card"
+        return f"{self.who(r['seat']).capitalize()} entombed {card}."
+
+    def _deal_hand(self, r: dict[str, Any]) -> str:
+        if self.knows(r["seat"]):
+            return f"{self.who(r['seat']).capitalize()} were dealt {self.cards(r['cards'])}." \
+                if r["seat"] == self.seat else \
+                f"{self.who(r['seat'])} was dealt {self.cards(r['cards'])}."
+        return ""
+
+    def _discard_area(self, r: dict[str, Any]) -> str:
+        if not r.get("cards"):
+            return ""
+        return f"{self.place(r['location'])}: {self.cards(r['cards'])} discarded from the area."
+
+    def _other(self, r: dict[str, Any]) -> str:
+        """Anything else: who and what kind, never which cards."""
+        seat = r.get("seat")
+        who = self.who(seat).capitalize() if isinstance(seat, int) else "The game"
+        return f"{who}: {r['event'].replace('-', ' ')}."

@@ -1,0 +1,189 @@
+"""The table as one player sees it, drawn with rich.
+
+The town board (categories, round, first player, the final-round warning), the
+locations in play with their spaces, occupants and card areas, every player's
+assistants and shelf, your hand and focus, and a short log. ``seat=None`` draws
+an open table (all hands and focuses), for replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from exlibris.engine.decisions import Decision
+from exlibris.engine.game import Game
+from exlibris.engine.state import Assistant, LocationState, PlayerState
+from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
+from exlibris.model.shelf import Pos
+
+LOG_LINES = 12
+
+
+class Screen:
+    """Draws ``game`` for one seat (or for everyone)."""
+
+    def __init__(self, game: Game, seat: int | None, styles: Styles,
+                 library_names: Mapping[str, str]) -> None:
+        self.game = game
+        self.seat = seat
+        self.styles = styles
+        self.library_names = library_names
+
+    def who(self, seat: int) -> str:
+        name = self.game.state.players[seat].name
+        return f"{name} (you)" if seat == self.seat and name.lower() != "you" else name
+
+    def category(self, code: str | None) -> Text:
+        if not code:
+            return Text("none", "dim")
+        value = self.game.by_code.get(code)
+        text = Text(code, self.styles.get(code, ""))
+        if value is not None:
+            text.append(f" {value.name}")
+        return text
+
+    # ------------------------------------------------------------------ the whole table
+    def table(self, log: Sequence[str] = (), marks: Mapping[Pos, str] | None = None,
+              marks_seat: int | None = None) -> RenderableType:
+        """Everything; ``marks`` go on ``marks_seat``'s shelf (default: the viewer's)."""
+        marks_seat = self.seat if marks_seat is None else marks_seat
+        parts: list[RenderableType] = [self.board(), self.locations()]
+        players = self.game.state.players
+        order = [self.seat] if self.seat is not None else []
+        order += [p.seat for p in players if p.seat != self.seat]
+        others = []
+        for seat in order:
+            panel = self.player(players[seat], marks if seat == marks_seat else None)
+            if seat == self.seat or self.seat is None:
+                parts.append(panel)
+            else:
+                others.append(panel)
+        if others:
+            parts.append(Columns(others, padding=(0, 4)))
+        if log:
+            text = Text("What happened\n", "bold")
+            for line in log[-LOG_LINES:]:
+                text.append(f"  • {line}\n")
+            parts.append(text)
+        return Group(*parts)
+
+    def board(self) -> Text:
+        state = self.game.state
+        text = Text("Ex Libris", "bold")
+        text.append(f" · round {state.round or 'set-up'}")
+        if state.players:
+            text.append(f" · first player: {self.who(state.first_player)}")
+        if state.final_round:
+            text.append(" · ")
+            text.append("FINAL ROUND", "bold reverse")
+        text.append("\nProminent: ")
+        text.append_text(self.category(state.prominent))
+        text.append("    Banned: ")
+        text.append_text(self.category(state.banned))
+        text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
+                    f"location stack {len(state.location_stack)}")
+        return text
+
+    # ------------------------------------------------------------------ locations
+    def locations(self) -> Table:
+        grid = Table(title="Locations", title_justify="left", title_style="bold",
+                     show_edge=False, pad_edge=False, expand=False)
+        grid.add_column("#", justify="right")
+        grid.add_column("Location")
+        grid.add_column("Spaces")
+        grid.add_column("Cards")
+        for loc in self.game.state.in_play:
+            name = Text(loc.spec.name, "bold")
+            name.append(f"\n{loc.spec.timing}, {'permanent' if loc.permanent else 'temporary'}",
+                        "dim")
+            if loc.resolved:
+                name.append(", resolved", "dim")
+            grid.add_row(str(loc.number), name, self.spaces(loc), self.area(loc))
+        return grid
+
+    def spaces(self, loc: LocationState) -> Text:
+        n = len(self.game.state.players)
+        auction = loc.spec.auction
+        text = Text()
+        for s, least in enumerate(loc.spec.spaces):
+            if s:
+                text.append("\n")
+            label = f"bid {auction.bids[s]}" if auction and s < len(auction.bids) else str(s + 1)
+            text.append(f"{label}: ")
+            occupants = loc.spaces[s] if s < len(loc.spaces) else []
+            if least > n and n != 1:
+                text.append(f"closed ({least}+ players)", "dim")
+            elif occupants:
+                text.append(", ".join(self.assistant(a) for a in occupants))
+            else:
+                text.append("open", "dim")
+        return text
+
+    def area(self, loc: LocationState) -> Text:
+        cards = loc.area.cards
+        if not cards:
+            return Text("—", "dim")
+        if loc.area.face_down and self.seat is not None:
+            return Text(f"{len(cards)} face down", "dim")
+        return cards_text(cards, self.styles)
+
+    def assistant(self, assistant: Assistant) -> str:
+        return f"{self.who(assistant.owner)}'s {assistant.name}"
+
+    # ------------------------------------------------------------------ players
+    def player(self, player: PlayerState, marks: Mapping[Pos, str] | None) -> RenderableType:
+        mine = self.seat is None or player.seat == self.seat
+        head = Text(self.who(player.seat), "bold")
+        if player.library:
+            head.append(f" — {self.library_names.get(player.library, player.library)}")
+        lines = [head]
+        if mine:
+            focus = Text("Focus: ")
+            focus.append_text(self.category(player.focus))
+            lines.append(focus)
+            hand = Text(f"Hand ({len(player.hand)}): ")
+            hand.append_text(cards_text(player.hand.cards, self.styles))
+            lines.append(hand)
+        else:
+            lines.append(Text(f"Hand: {len(player.hand)} cards"))
+        lines.append(Text("Assistants: " + "; ".join(self.where(a) for a in player.assistants)))
+        shelf = shelf_grid(player.shelf, self.styles, secret=not mine, marks=marks,
+                           title=f"Shelf: {player.shelf.card_count()} cards")
+        return Group(*lines, shelf)
+
+    def where(self, assistant: Assistant) -> str:
+        if assistant.location is not None:
+            return f"{assistant.name} at {assistant.location.spec.name}"
+        if assistant.home_index is not None:
+            return f"{assistant.name} on home space {assistant.home_index + 1}"
+        return f"{assistant.name} ready"
+
+    # ------------------------------------------------------------------ decisions
+    def options(self, decision: Decision) -> Text:
+        text = Text()
+        for i, label in enumerate(decision.labels, 1):
+            text.append(f"{i:>3}. ", "bold")
+            text.append(f"{label}\n")
+        return text
+
+
+def position_marks(decision: Decision) -> dict[Pos, str]:
+    """Option numbers on the empty cells a ``where to shelve`` decision offers."""
+    if decision.kind != "position":
+        return {}
+    return {tuple(pos): str(i) for i, pos in enumerate(decision.values, 1)}  # type: ignore[misc]
+
+
+def prompt_line(game: Game, decision: Decision) -> Text:
+    """``Your decision: place an assistant`` with the decision's own words."""
+    import re
+
+    prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
+    text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
+    text.append(prompt, "bold")
+    return text

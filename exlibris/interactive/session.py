@@ -1,0 +1,203 @@
+"""A game played from a save record: replay what is recorded, then go on live.
+
+Every seat's agent is wrapped in a :class:`Recorder`. While recorded decisions
+remain, each is answered from the record (after checking that the game asks the
+same question); bots still compute their own answer, which must agree, so their
+random generators and any plans they keep are exactly as in a game played
+straight through. After the record, agents answer live and every answer is
+appended and saved. Undo truncates the record and plays the game again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from exlibris.catalog import Catalog
+from exlibris.engine.decisions import Agent, Decision, ReplayExhausted
+from exlibris.engine.events import EventLog
+from exlibris.engine.flow import Outcome, new_game, play
+from exlibris.engine.game import Game
+from exlibris.interactive import record as saves
+from exlibris.interactive.record import Entry, SaveError, SaveRecord
+from exlibris.model.rules import Settings
+
+
+class UndoRequest(Exception):
+    """Play again from the start, answering only the first ``keep`` decisions."""
+
+    def __init__(self, keep: int) -> None:
+        super().__init__(keep)
+        self.keep = keep
+
+
+class QuitRequest(Exception):
+    """The player stops (``q``, or the end of standard input); the game is saved."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# decision observer for replays: (session, decision, entry, number) before the answer
+Observer = Callable[["Session", Decision, Entry, int], None]
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """A bot's own seed, as headless play has always derived it."""
+    return seed * 31 + seat
+
+
+def settings_for(record: SaveRecord, catalog: Catalog) -> Settings:
+    """The variant's settings, with the number of library tiles dealt if chosen."""
+    from exlibris.validation import resolve_settings
+
+    settings = resolve_settings(record.variant, catalog.variants)
+    if record.libraries is not None:
+        setup = settings.setup.model_copy(update={"libraries_dealt": record.libraries})
+        settings = settings.model_copy(update={"setup": setup})
+    return settings
+
+
+@dataclass
+class Session:
+    """One game played from ``record``; ``humans`` answer the human seats live."""
+
+    record: SaveRecord
+    catalog: Catalog
+    humans: dict[int, Agent] = field(default_factory=dict)
+    save_path: Path | None = None
+    log_events: bool = True
+    observer: Observer | None = None
+    replay_only: bool = False  # no agent at all: stop where the record ends
+    game: Game | None = None
+    log: EventLog = field(default_factory=EventLog)
+    replaying: int = 0  # decisions answered from the record in this run
+    asked: int = 0
+    seen: dict[int, int] = field(default_factory=dict)  # seat -> log length at its last answer
+    bot_seconds: float = 0.0  # the slowest bot answer so far
+    agents: list[Recorder] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ running
+    def run(self) -> Outcome:
+        """Play to the end (again after each undo) and mark the record finished."""
+        while True:
+            try:
+                outcome = self.run_once()
+            except UndoRequest as undo:
+                del self.record.decisions[undo.keep:]
+                self.save()
+                continue
+            self.record.finished = True
+            self.save()
+            return outcome
+
+    def run_once(self) -> Outcome:
+        """Set the game up from the record and play it (undo and quit propagate)."""
+        self.game = self.build()
+        return play(self.game)
+
+    def build(self) -> Game:
+        record = self.record
+        self.log = EventLog(enabled=self.log_events)
+        self.replaying = len(record.decisions)
+        self.asked = 0
+        self.seen = {}
+        self.agents = [Recorder(self, seat, self.agent_for(seat, kind))
+                       for seat, kind in enumerate(record.seats)]
+        return new_game(self.catalog, settings_for(record, self.catalog), self.agents,
+                        seed=record.seed, names=record.names, log=self.log,
+                        views=self.view, variant=record.variant)
+
+    def agent_for(self, seat: int, kind: str) -> Agent | None:
+        if kind == "human" or self.replay_only:
+            return self.humans.get(seat)
+        from exlibris.agents import BOTS
+
+        return BOTS[kind](bot_seed(self.record.seed, seat))
+
+    def view(self, game: Game, seat: int) -> Any:
+        """The engine's view hook; it also hands the session its game during set-up."""
+        self.game = game
+        inner = self.agents[seat].inner
+        if inner is not None and getattr(inner, "needs_view", False):
+            from exlibris.agents.view import player_view
+
+            return player_view(game, seat)
+        return None
+
+    @property
+    def live(self) -> bool:
+        """True once the recorded decisions are all answered."""
+        return self.asked >= self.replaying
+
+    # ------------------------------------------------------------------ answering
+    def answer(self, seat: int, agent: Agent | None, view: Any, decision: Decision) -> int:
+        number = self.asked
+        if number < self.replaying:
+            entry = self.record.decisions[number]
+            check(entry, decision, number)
+            if self.observer is not None:
+                self.observer(self, decision, entry, number)
+            if agent is not None and self.record.seats[seat] != "human":
+                mine = agent.decide(view, decision)
+                if mine != entry.index:
+                    raise SaveError("save/mismatch", (
+                        f"decision {number + 1} does not replay: the save says "
+                        f"{self.record.names[seat]} chose {entry.label!r}, but this build's "
+                        f"{self.record.seats[seat]} bot chooses {decision.labels[mine]!r}"))
+            self.asked += 1
+            self.seen[seat] = len(self.log.records)
+            return entry.index
+        if agent is None:
+            raise ReplayExhausted(f"the record ends at decision {number + 1}")
+        started = time.perf_counter()
+        index = agent.decide(view, decision)
+        if self.record.seats[seat] != "human":
+            self.bot_seconds = max(self.bot_seconds, time.perf_counter() - started)
+        self.asked += 1
+        self.seen[seat] = len(self.log.records)
+        self.record.decisions.append(Entry(seat, decision.kind, index, decision.labels[index]))
+        self.save()
+        return index
+
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s latest decision (and all after it); False if it has none."""
+        last = self.record.last_of(seat)
+        if last is None:
+            return False
+        raise UndoRequest(last)
+
+    def save(self) -> Path | None:
+        if self.save_path is not None:
+            saves.save(self.record, self.save_path)
+        return self.save_path
+
+
+def check(entry: Entry, decision: Decision, number: int) -> None:
+    """The recorded answer must fit the decision the game asks now."""
+    labels = decision.labels
+    fits = (entry.seat == decision.seat and entry.kind == decision.kind
+            and entry.index < len(labels) and labels[entry.index] == entry.label)
+    if not fits:
+        raise SaveError("save/mismatch", (
+            f"decision {number + 1} does not replay: the save says seat {entry.seat + 1} "
+            f"chose {entry.label!r} ({entry.kind}), but the game asks seat "
+            f"{decision.seat + 1} to {decision.prompt} ({decision.kind})"))
+
+
+class Recorder:
+    """The agent the engine sees for one seat: the record first, then ``inner``."""
+
+    def __init__(self, session: Session, seat: int, inner: Agent | None) -> None:
+        self.session = session
+        self.seat = seat
+        self.inner = inner
+        self.needs_view = True  # the session's view hook decides what to build
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        return self.session.answer(self.seat, self.inner, view, decision)
+

@@ -1,0 +1,109 @@
+"""Cards and shelves as rich text: letter and order (``M3/8``), then the books as
+category letters, each in its category's colour. Colour only ever repeats what
+the letters say, so the screen reads the same without it (``NO_COLOR``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from rich import box
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.shelf import Pos, Shelf, Slot
+
+Styles = Mapping[str, Style]
+
+
+def category_styles(categories: Iterable[object]) -> dict[str, Style]:
+    """Each category code's style, from the ``colour`` in ``categories.yaml``."""
+    styles = {}
+    for category in categories:
+        colour = getattr(category, "colour", None)
+        styles[category.code] = Style(color=colour, bold=True) if colour else Style(bold=True)  # type: ignore[attr-defined]
+    return styles
+
+
+def books_text(books: Iterable[str], styles: Styles) -> Text:
+    text = Text()
+    for code in books:
+        text.append(code, styles.get(code, ""))
+    return text
+
+
+def card_name(card: Card) -> str:
+    """``M3/8`` (letter, order, cards of that letter) or ``*artifact-id``."""
+    if isinstance(card, BookCard):
+        return f"{card.name}/{card.of}" if card.of else card.name
+    return f"*{card.name}"
+
+
+def card_text(card: Card, styles: Styles) -> Text:
+    """A card on one line: ``M3/8 FFS``."""
+    text = Text(card_name(card))
+    if isinstance(card, BookCard):
+        text.append(" ")
+        text.append_text(books_text(card.books, styles))
+    return text
+
+
+def cards_text(cards: Iterable[Card | None], styles: Styles) -> Text:
+    """Cards side by side; ``None`` is a face-down card (``??``)."""
+    parts = [card_text(c, styles) if c is not None else Text("??", "dim") for c in cards]
+    return Text("  ").join(parts) if parts else Text("none", "dim")
+
+
+def cell_text(slot: Slot | None, styles: Styles, *, secret: bool) -> Text:
+    """One shelf cell on two lines; ``secret`` hides face-down cards (not the owner)."""
+    if slot is None:
+        return Text("·", "dim")
+    card = slot.card
+    if slot.face_down and secret:
+        return Text("face\ndown", "dim")
+    text = Text(("~" if slot.face_down else "") + card_name(card),
+                "dim" if slot.face_down else "")
+    if slot.beneath is not None:
+        text.append("+1" if secret else f"+{card_name(slot.beneath)}", "dim")
+    if slot.tucked:
+        text.append(f"[{len(slot.tucked)}]", "dim")
+    text.append("\n")
+    if isinstance(card, BookCard):
+        text.append_text(books_text(card.books, styles))
+    elif isinstance(card, ArtifactCard):
+        text.append("artifact", "italic")
+    return text
+
+
+def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
+               marks: Mapping[Pos, str] | None = None, title: str | None = None) -> Table:
+    """The shelf as a grid with its row and column numbers (as decisions name them).
+
+    ``marks`` labels empty cells (the option numbers of a ``where to shelve``).
+    """
+    marks = marks or {}
+    cells = {pos: slot for pos, slot in shelf.items()}
+    used = list(cells) + list(marks)
+    if not used:
+        used = [(0, 0)]
+    rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
+    cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
+    grid = Table(box=box.SQUARE, show_lines=True, title=title, title_justify="left",
+                 padding=(0, 1), show_header=True, header_style="dim")
+    grid.add_column("", style="dim", justify="right", vertical="middle")
+    for col in cols:
+        grid.add_column(f"col {col}", justify="center", min_width=5)
+    for row in rows:
+        line: list[Text] = [Text(f"row {row}")]
+        for col in cols:
+            pos = (row, col)
+            if pos in cells:
+                line.append(cell_text(cells[pos], styles, secret=secret))
+            elif pos in marks:
+                line.append(Text(f"[{marks[pos]}]", "bold reverse"))
+            else:
+                line.append(Text("·", "dim"))
+        grid.add_row(*line)
+    return grid

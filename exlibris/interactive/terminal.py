@@ -1,0 +1,90 @@
+"""Where the screen goes and where answers come from.
+
+Answers are read a line at a time everywhere (a number, a label or a command).
+When standard input and the screen are both a terminal, a menu also lets the
+arrow keys pick an option (the terminal is put in cbreak mode only while the
+menu is up, and restored however the menu ends).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+
+KEYS_HINT = "↑/↓ and Enter, or type a number or label · ? text · u undo · s save · q quit"
+TYPE_HINT = "Type a number or a label · ? text · u undo · s save · q quit"
+
+
+def interactive(stdin: TextIO, out: TextIO) -> bool:
+    """Both ends are a terminal (and not a dumb one)."""
+    try:
+        return stdin.isatty() and out.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
+
+
+class Terminal:
+    """The console to draw on and the input to read answers from."""
+
+    def __init__(self, stdin: TextIO, out: TextIO, *, arrows: bool | None = None) -> None:
+        self.stdin = stdin
+        self.out = out
+        self.tty = interactive(stdin, out)
+        self.arrows = self.tty and os.name == "posix" if arrows is None else arrows
+        self.console = Console(file=out, highlight=False, markup=False, emoji=False)
+        self.last_seat: int | None = None  # whose screen is showing (hot-seat hand-offs)
+
+    # ------------------------------------------------------------------ output
+    def show(self, *renderables: RenderableType) -> None:
+        self.console.print(*renderables)
+
+    def say(self, text: str, *, wrap: bool = False) -> None:
+        """A message; unwrapped unless ``wrap`` (paths and commands stay whole)."""
+        self.console.print(text, soft_wrap=not wrap)
+
+    def clear(self) -> None:
+        if self.tty:
+            self.console.clear()
+
+    # ------------------------------------------------------------------ input
+    def read_line(self, prompt: str = "> ") -> str | None:
+        """One line without its newline; None at the end of input."""
+        self.console.print(prompt, end="")
+        self.out.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        if not self.tty:
+            self.console.print(line)  # echo, so a transcript shows the answer
+        return line
+
+    def wait(self, message: str) -> bool:
+        """Show ``message``; on a terminal, wait for Enter. False at end of input."""
+        if not self.tty:
+            self.say(message)
+            return True
+        return self.read_line(f"{message} ") is not None
+
+    def choose(self, labels: Sequence[str]) -> int | str | None:
+        """An option index (arrow keys), typed text, or None at the end of input."""
+        if self.arrows:
+            from exlibris.interactive.keys import KeyMenu
+
+            return KeyMenu(self.stdin, self.out, labels).run()
+        return self.read_line()
+
+
+def terminal_for(json_output: bool) -> Terminal:
+    """The screen goes to standard output, or to standard error when it carries JSON."""
+    return Terminal(sys.stdin, sys.stderr if json_output else sys.stdout)
+
+
+def screen_width(default: int = 80) -> int:
+    return shutil.get_terminal_size((default, 24)).columns
