@@ -1,0 +1,181 @@
+"""`exlibris play` in a real terminal (a pseudo-terminal) and in a killed process.
+
+These run the command as a subprocess; its autosave goes to a temporary
+``XDG_STATE_HOME`` or ``--save`` file, never to the real home.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exlibris.cli.main import cli
+from exlibris.interactive.terminal import KEYS_HINT
+
+ROOT = Path(__file__).resolve().parent.parent
+HINT = KEYS_HINT.encode()
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")
+
+
+class Terminal:
+    """A subprocess on a pseudo-terminal, 120 columns by 40 rows."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.proc = subprocess.Popen([sys.executable, "-m", "exlibris", *args], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, cwd=ROOT)
+        os.close(slave)
+        self.master = master
+        self.output = b""
+
+    def read_until(self, count: int, marker: bytes = HINT, timeout: float = 20) -> None:
+        """Read until ``marker`` has appeared ``count`` times in all output."""
+        end = time.monotonic() + timeout
+        while self.output.count(marker) < count:
+            assert time.monotonic() < end, self.output[-2000:].decode(errors="replace")
+            if select.select([self.master], [], [], 0.1)[0]:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:  # the child has gone
+                    break
+
+    def send(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def finish(self, timeout: float = 20) -> int:
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            self._drain()
+        code = self.proc.wait(timeout=1)
+        self._drain()
+        os.close(self.master)
+        return code
+
+    def _drain(self) -> None:
+        while select.select([self.master], [], [], 0.05)[0]:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.output += data
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update(XDG_STATE_HOME=str(tmp_path / "state"), TERM="xterm-256color")
+    return env
+
+
+@pytest.fixture(scope="module")
+def straight_table(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The final table of seed 5, you (always option 1) against greedy, played through."""
+    folder = tmp_path_factory.mktemp("straight")
+    table = folder / "straight.yaml"
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
+                                      "--save", str(folder / "straight.json"),
+                                      "--table-out", str(table)], input="1\n" * 800)
+    assert result.exit_code == 0
+    return table.read_text()
+
+
+def test_at_a_terminal_arrow_keys_choose_and_the_default_is_you_against_greedy(
+        tmp_path: Path) -> None:
+    term = Terminal(["play", "--seed", "5"], environment(tmp_path))
+    term.read_until(1)
+    term.send(b"\x1b[B")  # down: the second library
+    term.read_until(2, b"\x1b[7m")
+    term.send(b"\r")
+    term.read_until(2)
+    term.send(b"3\r")  # a typed number works too
+    term.read_until(3)
+    term.send(b"q\r")
+    assert term.finish() == 0
+    out = term.output.decode(errors="replace")
+    assert "You (human), Greedy 2 (greedy)" in out
+    assert colours(term.output)  # colour at a terminal
+    save = tmp_path / "state" / "exlibris" / "autosave.json"
+    assert f"Resume with: exlibris play --resume {save}" in out
+    record = json.loads(save.read_text())
+    assert record["seats"] == ["human", "greedy"]
+    mine = [d["index"] for d in record["decisions"] if d["seat"] == 0]
+    assert mine[:2] == [1, 2]
+
+
+def test_no_color_at_a_terminal(tmp_path: Path) -> None:
+    env = environment(tmp_path) | {"NO_COLOR": "1"}
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5"], env)
+    term.read_until(1)
+    term.send(b"q\r")
+    assert term.finish() == 0
+    assert b"\x1b[1m" in term.output  # bold and reverse video stay; colours go
+    assert colours(term.output) == set()
+
+
+def colours(output: bytes) -> set[int]:
+    """The colour codes among the terminal's SGR sequences (foreground and background)."""
+    codes = set()
+    for params in re.findall(rb"\x1b\[([0-9;]*)m", output):
+        codes |= {int(p) for p in params.split(b";") if p}
+    return {c for c in codes if 30 <= c <= 49 or 90 <= c <= 107}
+
+
+def test_ctrl_c_saves_and_resume_ends_the_same(tmp_path: Path, straight_table: str) -> None:
+    save = tmp_path / "s.json"
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save", str(save)],
+                    environment(tmp_path))
+    for answered in range(6):
+        term.read_until(answered + 1)
+        term.send(b"\r")  # Enter: the highlighted (first) option
+    term.read_until(7)
+    term.proc.send_signal(signal.SIGINT)
+    assert term.finish() == 130
+    assert b"Interrupted. Game saved to" in term.output
+    record = json.loads(save.read_text())
+    assert sum(d["seat"] == 0 for d in record["decisions"]) == 6
+    resumed = CliRunner().invoke(cli, ["play", "--resume", str(save), "--table-out",
+                                       str(tmp_path / "resumed.yaml")], input="1\n" * 800)
+    assert resumed.exit_code == 0
+    assert (tmp_path / "resumed.yaml").read_text() == straight_table
+
+
+def test_a_killed_game_resumes_to_the_same_end(tmp_path: Path, straight_table: str) -> None:
+    for answers in (3, 25):
+        save = tmp_path / f"killed{answers}.json"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exlibris", "play", "--seats", "human,greedy", "--seed",
+             "5", "--save", str(save)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=environment(tmp_path), cwd=ROOT)
+        assert proc.stdin is not None
+        proc.stdin.write(b"1\n" * answers)
+        proc.stdin.flush()
+        end = time.monotonic() + 20
+        while time.monotonic() < end:  # wait for the last answer to be saved
+            try:
+                done = json.loads(save.read_text())["decisions"]
+            except (OSError, ValueError):
+                done = []
+            if sum(d["seat"] == 0 for d in done) == answers:
+                break
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait()
+        resumed = CliRunner().invoke(cli, ["play", "--resume", str(save), "--table-out",
+                                           str(tmp_path / "resumed.yaml")], input="1\n" * 800)
+        assert resumed.exit_code == 0, resumed.output
+        assert (tmp_path / "resumed.yaml").read_text() == straight_table
