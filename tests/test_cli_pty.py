@@ -62,6 +62,7 @@ class Terminal:
             self._drain()
         code = self.proc.wait(timeout=1)
         self._drain()
+        self.lflag = termios.tcgetattr(self.master)[3]  # the terminal as the game left it
         os.close(self.master)
         return code
 
@@ -135,7 +136,9 @@ def colours(output: bytes) -> set[int]:
     return {c for c in codes if 30 <= c <= 49 or 90 <= c <= 107}
 
 
-def test_ctrl_c_saves_and_resume_ends_the_same(tmp_path: Path, straight_table: str) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "term"])
+def test_ctrl_c_saves_and_resume_ends_the_same(tmp_path: Path, straight_table: str,
+                                               stop: signal.Signals) -> None:
     save = tmp_path / "s.json"
     term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save", str(save)],
                     environment(tmp_path))
@@ -143,8 +146,9 @@ def test_ctrl_c_saves_and_resume_ends_the_same(tmp_path: Path, straight_table: s
         term.read_until(answered + 1)
         term.send(b"\r")  # Enter: the highlighted (first) option
     term.read_until(7)
-    term.proc.send_signal(signal.SIGINT)
+    term.proc.send_signal(stop)
     assert term.finish() == 130
+    assert term.lflag & termios.ECHO and term.lflag & termios.ICANON  # the menu's mode undone
     assert b"Interrupted. Game saved to" in term.output
     record = json.loads(save.read_text())
     assert sum(d["seat"] == 0 for d in record["decisions"]) == 6

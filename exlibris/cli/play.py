@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -198,7 +202,8 @@ def _play(record: Any, catalog: Any, save_path: Path | None, *, as_json: bool,
         if not resumed:
             session.save()
     try:
-        outcome = session.run()
+        with _terminate_as_interrupt(terminal is not None):
+            outcome = session.run()
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
     except QuitRequest as stop:
@@ -221,6 +226,24 @@ def _play(record: Any, catalog: Any, save_path: Path | None, *, as_json: bool,
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+@contextmanager
+def _terminate_as_interrupt(active: bool) -> Iterator[None]:
+    """While a person plays, SIGTERM stops the game like Ctrl-C: the terminal is
+    restored and the way to resume is printed (the save is always current)."""
+    if not active or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _tell(terminal: Any, message: str) -> None:
