@@ -224,13 +224,16 @@ def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
     """Every (assistant, target) pair; interchangeable standard assistants appear once."""
     player = game.player(seat)
     options: list[tuple[Assistant, Target]] = []
-    seen_standard = False
+    seen_standard: set[bool] = set()
     shared: list[Target] | None = None  # targets when no placement rule applies
     for assistant in player.available():
         if assistant.kind == "standard":
-            if seen_standard:
+            # standard assistants are alike, except that one placed earlier this round
+            # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
+            again = assistant.id in player.placed_this_round
+            if again in seen_standard:
                 continue
-            seen_standard = True
+            seen_standard.add(again)
         if game.rules_apply(assistant):
             targets = game.placement_targets(seat, assistant)
         else:

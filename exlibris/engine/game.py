@@ -583,6 +583,9 @@ class Game:
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name
+        if assistant.kind == "standard" and assistant.id in self.player(
+                assistant.owner).placed_this_round:
+            who += " (placed again)"
         if target.location is None:
             return f"place {who} on home space {target.space + 1}"
         loc = target.location.spec
