@@ -335,7 +335,7 @@ class Shelf:
         if slot.beneath is not None:
             self._put(pos, Slot(slot.beneath, face_down=True))
             return replace(slot, beneath=None)
-        if not self.rules.removal_may_split and not is_connected(self._slots.keys() - {pos}):
+        if not self.rules.removal_may_split and pos not in self.removable_positions():
             raise WouldSplitError(
                 f"cannot remove {slot.card} at {where(pos)}: the shelf would split in two",
                 pos=pos, card=slot.card)
