@@ -295,7 +295,9 @@ def _farewell(terminal: Any, session: Any, catalog: Any) -> None:
     log = Narrator(game, seat).lines(session.log.records[-40:])
     names = {lib.id: lib.name for lib in catalog.libraries.values()}
     terminal.clear()
-    terminal.show(Screen(game, seat, category_styles(catalog.categories), names).table(log))
+    screen = Screen(game, seat, category_styles(catalog.categories), names,
+                    terminal.console.width)
+    terminal.show(screen.table(log))
     terminal.say(f"The game is over. Watch it again with: exlibris replay {session.save_path}")
 
 

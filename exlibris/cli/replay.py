@@ -105,7 +105,8 @@ class Stepper:
         marks, marks_seat = None, None
         if decision is not None and self.seat in (None, decision.seat):
             marks, marks_seat = position_marks(decision), decision.seat
-        screen = Screen(session.game, self.seat, self.styles, self.library_names)
+        screen = Screen(session.game, self.seat, self.styles, self.library_names,
+                        self.terminal.console.width)
         if self.wait:
             self.terminal.clear()
         self.terminal.show(screen.table(log, marks, marks_seat))

@@ -122,7 +122,8 @@ class HumanAgent:
         term.clear()
         records = session.log.records[session.seen.get(self.seat, 0):]
         log = Narrator(game, self.seat).lines(records)
-        screen = Screen(game, self.seat, self.styles, self.library_names)
+        screen = Screen(game, self.seat, self.styles, self.library_names,
+                        term.console.width)
         term.show(screen.table(log, position_marks(decision)))
         term.show(prompt_line(game, decision))
         if not term.arrows:

@@ -28,7 +28,8 @@ class Screen:
     """Draws ``game`` for one seat (or for everyone)."""
 
     def __init__(self, game: Game, seat: int | None, styles: Styles,
-                 library_names: Mapping[str, str]) -> None:
+                 library_names: Mapping[str, str], width: int = 80) -> None:
+        self.width = width
         self.game = game
         self.seat = seat
         self.styles = styles
@@ -133,7 +134,8 @@ class Screen:
         return cards_text(cards, self.styles)
 
     def assistant(self, assistant: Assistant) -> str:
-        return f"{self.who(assistant.owner)}'s {assistant.name}"
+        owner = assistant.owner
+        return f"{assistant.name} ({'you' if owner == self.seat else self.who(owner)})"
 
     # ------------------------------------------------------------------ players
     def player(self, player: PlayerState, marks: Mapping[Pos, str] | None) -> RenderableType:
@@ -142,18 +144,22 @@ class Screen:
         if player.library:
             head.append(f" — {self.library_names.get(player.library, player.library)}")
         lines = [head]
-        if mine:
+        if mine and player.focus:  # dealt once the libraries are chosen
             focus = Text("Focus: ")
             focus.append_text(self.category(player.focus))
             lines.append(focus)
+        if mine:
             hand = Text(f"Hand ({len(player.hand)}): ")
             hand.append_text(cards_text(player.hand.cards, self.styles))
             lines.append(hand)
         else:
-            lines.append(Text(f"Hand: {len(player.hand)} cards"))
-        lines.append(Text("Assistants: " + "; ".join(self.where(a) for a in player.assistants)))
+            lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
+        if player.assistants:
+            lines.append(Text("Assistants: " + "; ".join(self.where(a)
+                                                         for a in player.assistants)))
         shelf = shelf_grid(player.shelf, self.styles, secret=not mine, marks=marks,
-                           title=f"Shelf: {player.shelf.card_count()} cards")
+                           title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
+                           width=self.width)
         return Group(*lines, shelf)
 
     def where(self, assistant: Assistant) -> str:
@@ -170,6 +176,10 @@ class Screen:
             text.append(f"{i:>3}. ", "bold")
             text.append(f"{label}\n")
         return text
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def position_marks(decision: Decision) -> dict[Pos, str]:

@@ -42,10 +42,10 @@ def card_name(card: Card) -> str:
 
 
 def card_text(card: Card, styles: Styles) -> Text:
-    """A card on one line: ``M3/8 FFS``."""
+    """A card on one line, never broken: ``M3/8:FFS``."""
     text = Text(card_name(card))
     if isinstance(card, BookCard):
-        text.append(" ")
+        text.append(":")
         text.append_text(books_text(card.books, styles))
     return text
 
@@ -77,9 +77,14 @@ def cell_text(slot: Slot | None, styles: Styles, *, secret: bool) -> Text:
     return text
 
 
+CELL_WIDTH = 7  # six characters (``S11/12``) and a border
+
+
 def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
-               marks: Mapping[Pos, str] | None = None, title: str | None = None) -> Table:
-    """The shelf as a grid with its row and column numbers (as decisions name them).
+               marks: Mapping[Pos, str] | None = None, title: str | None = None,
+               width: int = 80) -> Table | Text:
+    """The shelf as a grid with its row and column numbers (as decisions name them);
+    a shelf too wide for ``width`` columns is listed row by row instead.
 
     ``marks`` labels empty cells (the option numbers of a ``where to shelve``).
     """
@@ -90,13 +95,16 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
         used = [(0, 0)]
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
     cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
+    if 4 + CELL_WIDTH * len(cols) > width:
+        return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title)
     grid = Table(box=box.SQUARE, show_lines=True, title=title, title_justify="left",
-                 padding=(0, 1), show_header=True, header_style="dim")
+                 padding=(0, 0), show_header=True, header_style="dim",
+                 caption="row ↓, column →", caption_justify="left", caption_style="dim")
     grid.add_column("", style="dim", justify="right", vertical="middle")
     for col in cols:
-        grid.add_column(f"col {col}", justify="center", min_width=5)
+        grid.add_column(str(col), justify="center", min_width=6, no_wrap=True)
     for row in rows:
-        line: list[Text] = [Text(f"row {row}")]
+        line: list[Text] = [Text(str(row))]
         for col in cols:
             pos = (row, col)
             if pos in cells:
@@ -107,3 +115,25 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
                 line.append(Text("·", "dim"))
         grid.add_row(*line)
     return grid
+
+
+def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styles, *,
+               secret: bool, marks: Mapping[Pos, str], title: str | None) -> Text:
+    """A wide shelf as one line per row: ``row -1: col 3 M3/8:FFS, col 4 ...``."""
+    text = Text(f"{title} (too wide to draw: row by row)\n" if title else "")
+    for row in rows:
+        text.append(f"row {row}:", "dim")
+        for col in cols:
+            pos = (row, col)
+            if pos in cells:
+                text.append(f"  {col}=", "dim")
+                text.append_text(cell_text(cells[pos], styles, secret=secret).split("\n")[0])
+                slot = cells[pos]
+                if isinstance(slot.card, BookCard) and not (secret and slot.face_down):
+                    text.append(":")
+                    text.append_text(books_text(slot.card.books, styles))
+            elif pos in marks:
+                text.append(f"  {col}=")
+                text.append(f"[{marks[pos]}]", "bold reverse")
+        text.append("\n")
+    return text
