@@ -1,0 +1,123 @@
+"""What the screen shows a player, and what it keeps from them."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console, RenderableType
+
+from exlibris.catalog import load_catalog
+from exlibris.engine.decisions import Decision
+from exlibris.interactive.narrate import Narrator
+from exlibris.interactive.record import SaveRecord
+from exlibris.interactive.screen import Screen, position_marks
+from exlibris.interactive.session import Session
+from exlibris.interactive.shelf_grid import category_styles, shelf_grid
+from exlibris.model.cards import BookCard
+from exlibris.model.shelf import Shelf
+
+STYLES = category_styles(load_catalog().categories)
+LIBRARIES = {lib.id: lib.name for lib in load_catalog().libraries.values()}
+
+
+def render(renderable: RenderableType, width: int = 120) -> str:
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(renderable)
+    return out.getvalue()
+
+
+def token(card: Any) -> str:
+    return f"{card.name}/{card.of}:{''.join(card.books)}"
+
+
+class Looker:
+    """Plays seat 0 (shelving whenever it can) and draws its screen at each decision."""
+
+    needs_view = False
+
+    def __init__(self) -> None:
+        self.session: Session | None = None
+        self.screens: list[tuple[Decision, str, Any]] = []
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        assert self.session is not None and self.session.game is not None
+        game = self.session.game
+        screen = Screen(game, 0, STYLES, LIBRARIES, 120)
+        text = render(screen.table((), position_marks(decision)))
+        hands = [list(p.hand.cards) for p in game.state.players]
+        areas = {loc.id: (loc.area.face_down, list(loc.area.cards)) for loc in game.state.in_play}
+        self.screens.append((decision, text, (hands, areas)))
+        if decision.kind == "home-action" and "shelve" in decision.values:
+            return decision.values.index("shelve")
+        return 0
+
+
+def looked_at_game(seed: int = 12) -> list[tuple[Decision, str, Any]]:
+    looker = Looker()
+    record = SaveRecord(seed=seed, seats=["human", "greedy", "random"],
+                        names=["Me", "Greta", "Rand"]).stamp()
+    session = Session(record, load_catalog(), humans={0: looker})
+    looker.session = session
+    session.run()
+    return looker.screens
+
+
+def test_the_screen_shows_my_hand_and_hides_the_others() -> None:
+    screens = looked_at_game()
+    assert len(screens) > 30
+    for decision, text, (hands, areas) in screens:
+        assert text.count("Focus: ") <= 1
+        for card in hands[0]:
+            assert token(card) in text
+        for other in hands[1:]:
+            assert f"Hand: {len(other)} card" in text
+            for card in other:
+                if isinstance(card, BookCard):
+                    assert token(card) not in text, decision.prompt
+        for face_down, cards in areas.values():
+            for card in cards:
+                if isinstance(card, BookCard):
+                    assert (token(card) in text) != face_down
+    assert "Prominent: " in text and "Banned: " in text and "Deck " in text
+
+
+def test_a_shelving_decision_numbers_the_free_cells() -> None:
+    screens = looked_at_game()
+    positions = [(d, text) for d, text, _ in screens if d.kind == "position"]
+    assert positions
+    for decision, text in positions:
+        for number in range(1, len(decision.values) + 1):
+            assert f"[{number}]" in text
+
+
+def test_face_down_shelf_cards_are_hidden_from_others() -> None:
+    shelf = Shelf()
+    shelf.shelve(BookCard("M", 3, ("F", "F", "S"), 8), (0, 0))
+    shelf.shelve(BookCard("N", 1, ("C",), 2), (0, 1))
+    shelf.flip((0, 1))
+    mine = render(shelf_grid(shelf, STYLES))
+    theirs = render(shelf_grid(shelf, STYLES, secret=True))
+    assert "M3/8" in mine and "FFS" in mine and "~N1/2" in mine
+    assert "M3/8" in theirs and "N1/2" not in theirs and "face" in theirs
+
+
+def test_the_log_tells_others_draws_as_counts() -> None:
+    looker_game = _a_game()
+    records = [{"event": "draw", "seat": 1, "cards": ["M3", "A1"]},
+               {"event": "shelve", "seat": 1, "card": "M3", "pos": [0, 0], "face_down": False},
+               {"event": "gain", "seat": 1, "card": "Q1"}]
+    mine = Narrator(looker_game, 0).lines(records)
+    theirs = Narrator(looker_game, 1).lines(records)
+    everyone = Narrator(looker_game, None).lines(records)
+    assert mine == ["Greta drew 2 cards.", "Greta shelved M3 at row 0, column 0.",
+                    "Greta took a card."]
+    assert theirs[0] == "You drew M3, A1." and theirs[2] == "You took Q1."
+    assert everyone[0] == "Greta drew M3, A1."
+
+
+def _a_game() -> Any:
+    record = SaveRecord(seed=1, seats=["greedy", "greedy"], names=["Me", "Greta"]).stamp()
+    session = Session(record, load_catalog(), log_events=False)
+    session.run()
+    return session.game
