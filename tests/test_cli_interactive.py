@@ -198,3 +198,19 @@ def test_bot_games_write_a_record_only_when_asked(tmp_path: Path) -> None:
     result = play("--seats", "greedy,random", "--seed", "4", "--save", str(tmp_path / "b.json"))
     assert result.exit_code == 0 and saved(tmp_path / "b.json")["finished"]
     assert list(tmp_path.iterdir()) == [tmp_path / "b.json"]
+
+
+def test_help_names_the_autosave_place_and_the_replay_command() -> None:
+    result = CliRunner().invoke(cli, ["play", "--help"])
+    assert "autosave.json" in result.output and "--resume" in result.output
+    assert "replay" in CliRunner().invoke(cli, ["--help"]).output
+    result = CliRunner().invoke(cli, ["replay", "--help"])
+    assert result.exit_code == 0 and "--all" in result.output
+
+
+def test_the_readme_documents_playing() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    playing = readme.split("## Playing", 1)[1].split("\n## ", 1)[0]
+    for needed in ("exlibris play --resume", "exlibris replay", "autosave.json",
+                   "XDG_STATE_HOME", "--save", "Resume with: exlibris play --resume"):
+        assert needed in playing

@@ -66,8 +66,8 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     step.show_table(session, None)
     terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
                  f"{outcome.rounds} rounds")
-    terminal.show(render_form(outcome.inspection, color=terminal.console.is_terminal
-                              and not terminal.console.no_color))
+    color = terminal.console.is_terminal and not terminal.console.no_color
+    click.echo(render_form(outcome.inspection, color=color), nl=False)
 
 
 class Stepper:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from rich import box
+from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -82,7 +83,7 @@ CELL_WIDTH = 7  # six characters (``S11/12``) and a border
 
 def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
                marks: Mapping[Pos, str] | None = None, title: str | None = None,
-               width: int = 80) -> Table | Text:
+               width: int = 80) -> Group | Table | Text:
     """The shelf as a grid with its row and column numbers (as decisions name them);
     a shelf too wide for ``width`` columns is listed row by row instead.
 
@@ -97,10 +98,9 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
     cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
     if 4 + CELL_WIDTH * len(cols) > width:
         return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title)
-    grid = Table(box=box.SQUARE, show_lines=True, title=title, title_justify="left",
-                 padding=(0, 0), show_header=True, header_style="dim",
-                 caption="row ↓, column →", caption_justify="left", caption_style="dim")
-    grid.add_column("", style="dim", justify="right", vertical="middle")
+    grid = Table(box=box.SQUARE, show_lines=True, padding=(0, 0), show_header=True,
+                 header_style="dim")
+    grid.add_column("r\\c", style="dim", justify="right", vertical="middle")
     for col in cols:
         grid.add_column(str(col), justify="center", min_width=6, no_wrap=True)
     for row in rows:
@@ -114,7 +114,7 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
             else:
                 line.append(Text("·", "dim"))
         grid.add_row(*line)
-    return grid
+    return Group(Text(title), grid) if title else grid
 
 
 def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styles, *,
