@@ -183,3 +183,26 @@ def test_a_killed_game_resumes_to_the_same_end(tmp_path: Path, straight_table: s
                                            str(tmp_path / "resumed.yaml")], input="1\n" * 800)
         assert resumed.exit_code == 0, resumed.output
         assert (tmp_path / "resumed.yaml").read_text() == straight_table
+
+
+def test_hot_seat_waits_for_enter_and_replay_steps_at_a_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    term = Terminal(["play", "--seats", "human,human", "--names", "Ada,Bo", "--seed", "3",
+                     "--save", str(save)], environment(tmp_path))
+    term.read_until(1, b"press Enter when ready")
+    assert term.output.count(HINT) == 0  # nothing of anyone's hand before Enter
+    term.send(b"\r")
+    term.read_until(1)
+    term.send(b"\r")  # the first library
+    term.read_until(2, b"press Enter when ready")
+    term.send(b"\r")
+    term.read_until(2)
+    term.send(b"q\r")
+    assert term.finish() == 0
+    assert len(json.loads(save.read_text())["decisions"]) == 1
+    step = Terminal(["replay", str(save)], environment(tmp_path))
+    step.read_until(1, b"Enter: next")
+    assert b"Decision 1 of 1" in step.output
+    step.send(b"\r")
+    step.read_until(1, b"The record ends here")
+    assert step.finish() == 0
