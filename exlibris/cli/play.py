@@ -13,11 +13,15 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from exlibris.cli.output import USER_ERROR
+
+if TYPE_CHECKING:
+    from exlibris.catalog import Catalog
+    from exlibris.interactive.record import SaveRecord
 
 SEAT_KINDS = ("human", "random", "greedy")
 SOLO_LATER = "solo play (one seat) comes with the solo mode and is not available yet"
@@ -130,8 +134,8 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
           resumed=resume_file is not None)
 
 
-def _new_record(catalog: Any, players: int | None, seats: str | None, names: str | None,
-                seed: int | None, variant: str | None, libraries: int | None) -> Any:
+def _new_record(catalog: Catalog, players: int | None, seats: str | None, names: str | None,
+                seed: int | None, variant: str | None, libraries: int | None) -> SaveRecord:
     from exlibris.interactive.record import SaveRecord
     from exlibris.validation import variant_chain
 
@@ -148,7 +152,10 @@ def _new_record(catalog: Any, players: int | None, seats: str | None, names: str
     except ValueError as exc:
         _fail(str(exc))
     if libraries is not None:
-        available = len(catalog.libraries)
+        from exlibris.validation import resolve_settings
+
+        removed = resolve_settings(variant, catalog.variants).setup.remove_libraries
+        available = len(set(catalog.libraries) - set(removed))
         if libraries * len(kinds) > available:
             _fail(f"--libraries {libraries}: {len(kinds)} players would need "
                   f"{libraries * len(kinds)} library tiles; there are {available}")
@@ -158,7 +165,7 @@ def _new_record(catalog: Any, players: int | None, seats: str | None, names: str
                       libraries=libraries).stamp()
 
 
-def _same_game(record: Any, **given: Any) -> None:
+def _same_game(record: SaveRecord, **given: Any) -> None:
     """Options that set up a game must agree with the saved game, if given at all."""
     saved = {"players": len(record.seats), "seats": ",".join(record.seats),
              "names": ",".join(record.names), "seed": record.seed,
@@ -187,7 +194,7 @@ def _make_room(path: Path) -> None:
         click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
 
 
-def _play(record: Any, catalog: Any, save_path: Path | None, *, as_json: bool,
+def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_json: bool,
           log_file: Path | None, table_out: Path | None, resumed: bool) -> None:
     from exlibris.interactive.record import SaveError
     from exlibris.interactive.session import QuitRequest, Session

@@ -129,11 +129,6 @@ class Session:
             return player_view(game, seat)
         return None
 
-    @property
-    def live(self) -> bool:
-        """True once the recorded decisions are all answered."""
-        return self.asked >= self.replaying
-
     # ------------------------------------------------------------------ answering
     def answer(self, seat: int, agent: Agent | None, view: Any, decision: Decision) -> int:
         number = self.asked
