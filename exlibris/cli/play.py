@@ -46,7 +46,7 @@ def _seats(value: str) -> list[str]:
 
 def _default_seats(players: int | None) -> list[str]:
     """At a terminal: you against greedy bots. Otherwise bots only, as headless play was."""
-    if sys.stdin.isatty():
+    if sys.stdin is not None and sys.stdin.isatty():
         return ["human", *["greedy"] * ((players or 2) - 1)]
     return ["greedy", *["random"] * ((players or 2) - 1)]
 
