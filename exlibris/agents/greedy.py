@@ -94,7 +94,7 @@ class GreedyAgent:
         return _argmax(scores, self.rng)
 
     def _first_position(self, decision: Decision) -> int:
-        return len(decision.values) // 2
+        return len(decision) // 2
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
         verb = decision.prompt.split(":")[0]

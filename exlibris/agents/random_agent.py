@@ -15,4 +15,4 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def decide(self, view: Any, decision: Decision) -> int:
-        return self.rng.randrange(len(decision.values))
+        return self.rng.randrange(len(decision))

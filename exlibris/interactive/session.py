@@ -155,7 +155,7 @@ class Session:
             self.bot_seconds = max(self.bot_seconds, time.perf_counter() - started)
         self.asked += 1
         self.seen[seat] = len(self.log.records)
-        label = decision.labeller(decision.values[index])  # not every label: bots are fast
+        label = decision.label(index)  # not every label: bots are fast
         self.record.decisions.append(Entry(seat, decision.kind, index, label))
         self.save()
         return index
@@ -175,10 +175,9 @@ class Session:
 
 def check(entry: Entry, decision: Decision, number: int) -> None:
     """The recorded answer must fit the decision the game asks now."""
-    values = decision.values
     fits = (entry.seat == decision.seat and entry.kind == decision.kind
-            and entry.index < len(values)
-            and decision.labeller(values[entry.index]) == entry.label)
+            and entry.index < len(decision)
+            and decision.label(entry.index) == entry.label)
     if not fits:
         raise SaveError("save/mismatch", (
             f"decision {number + 1} does not replay: the save says seat {entry.seat + 1} "
