@@ -54,11 +54,25 @@ class PublicTarget:
     displaces: PublicAssistant | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PublicAbility:
+    """An ability offered as an option (the Mummy's entombing, say)."""
+
+    label: str
+    timing: str
+    text: str
+
+
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
-    from exlibris.engine.game import Target
+    from exlibris.engine.abilities import CompiledAbility
+    from exlibris.engine.game import Source, Target
     from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 
+    if isinstance(value, CompiledAbility):
+        return PublicAbility(value.label, value.timing, value.text)
+    if isinstance(value, Source):
+        return public(value.this)
     if isinstance(value, tuple):
         return tuple(public(v) for v in value)
     if isinstance(value, PlayerState):
