@@ -62,3 +62,43 @@ def test_bad_seats_and_variants_are_clear_errors() -> None:
     assert result.exit_code == 2 and "two to four" in result.output
     result = invoke("play", "--variant", "standrd")
     assert result.exit_code == 2 and "did you mean 'standard'" in result.stderr
+
+
+def test_library_by_name_instead_of_the_draft(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    result = invoke("play", "--seats", "greedy,random", "--seed", "8",
+                    "--library", "literary-laboratory", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    picks = [json.loads(line) for line in log.read_text().splitlines()
+             if json.loads(line)["event"] == "library"]
+    assert {p["seat"]: p["library"] for p in picks}[0] == "literary-laboratory"
+    assert picks[1]["library"] != "literary-laboratory"
+    bad = invoke("play", "--seats", "greedy,random", "--library", "literary-lab")
+    assert bad.exit_code == 2 and "did you mean 'literary-laboratory'" in bad.stderr
+
+
+def test_a_named_library_survives_save_and_resume(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    first = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
+                                     "--library", "garden-of-education", "--save", str(save)],
+                               input="1\n" * 5)
+    assert first.exit_code == 0, first.output
+    assert json.loads(save.read_text())["library"] == ["garden-of-education", None]
+    resumed = CliRunner().invoke(cli, ["play", "--resume", str(save), "--json"],
+                                 input="1\n" * 400)
+    assert resumed.exit_code == 0, resumed.output
+
+
+def test_new_game_gives_a_named_library_without_a_draft() -> None:
+    from exlibris.agents import RandomAgent
+    from exlibris.catalog import load_catalog
+    from exlibris.engine.flow import new_game
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    settings = resolve_settings("standard", catalog.variants)
+    game = new_game(catalog, settings, [RandomAgent(1), RandomAgent(2), RandomAgent(3)],
+                    seed=4, libraries=[None, "forest-repository", None])
+    assert game.state.players[1].library == "forest-repository"
+    assert "forest-repository" not in {game.state.players[0].library,
+                                       game.state.players[2].library}

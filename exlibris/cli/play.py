@@ -81,6 +81,9 @@ def _fail(message: str) -> NoReturn:
 @click.option("--libraries", type=click.IntRange(1, 4),
               help="Library tiles dealt to each player to draft from (default: the "
                    "variant's, two in standard; 1 means no choice).")
+@click.option("--library", "library_id",
+              help="Take this library (an id from `exlibris content list --kind library`) "
+                   "instead of drafting; for the first human seat, or seat 1 without one.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the inspection as `exlibris score --json` does, plus seed and seats "
                    "(the table on screen then goes to standard error).")
@@ -95,7 +98,8 @@ def _fail(message: str) -> NoReturn:
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the saved game in FILE exactly where it stopped.")
 def play(players: int | None, seats: str | None, names: str | None, seed: int | None,
-         variant: str | None, libraries: int | None, as_json: bool, log_file: Path | None,
+         variant: str | None, libraries: int | None, library_id: str | None, as_json: bool,
+         log_file: Path | None,
          table_out: Path | None, save_file: Path | None, resume_file: Path | None) -> None:
     """Play a whole game of Ex Libris and print the final inspection form.
 
@@ -124,9 +128,14 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
             _fail(f"{resume_file}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
                    variant=variant, libraries=libraries)
+        if library_id is not None and library_id not in record.library:
+            _fail(f"--library {library_id}: the saved game was set up without it; "
+                  "leave it out to resume")
         save_path: Path | None = save_file or resume_file
     else:
         record = _new_record(catalog, players, seats, names, seed, variant, libraries)
+        if library_id is not None:
+            record.library = _library_choice(catalog, record, library_id)
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
         if save_path is not None:
             _make_room(save_path)
@@ -163,6 +172,22 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
         seed = random.SystemRandom().randrange(2**31)
     return SaveRecord(seed=seed, seats=kinds, names=_names(kinds, names), variant=variant,
                       libraries=libraries).stamp()
+
+
+def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> list[str | None]:
+    """The per-seat library list for ``--library``: the first human seat takes it."""
+    from exlibris.dsl.checker import did_you_mean
+    from exlibris.validation import resolve_settings
+
+    removed = resolve_settings(record.variant, catalog.variants).setup.remove_libraries
+    known = [i for i in catalog.libraries if i not in removed]
+    if library_id not in known:
+        _fail(f"--library {library_id}: no such library in the {record.variant} game"
+              f"{did_you_mean(library_id, known)}; one of: {', '.join(sorted(known))}")
+    seat = record.seats.index("human") if "human" in record.seats else 0
+    choice: list[str | None] = [None] * len(record.seats)
+    choice[seat] = library_id
+    return choice
 
 
 def _same_game(record: SaveRecord, **given: Any) -> None:

@@ -42,8 +42,13 @@ class Outcome:
 
 def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
              names: Sequence[str] | None = None, log: EventLog | None = None,
-             views: Any = None, variant: str = "standard") -> Game:
-    """Set up a game (SETUP-01..12) and return it, ready to :func:`play`."""
+             views: Any = None, variant: str = "standard",
+             libraries: Sequence[str | None] | None = None) -> Game:
+    """Set up a game (SETUP-01..12) and return it, ready to :func:`play`.
+
+    ``libraries`` may name a library for some seats: those seats take it instead of
+    drafting, and it leaves the tiles the others draft from.
+    """
     n = len(agents)
     if n not in settings.players:
         raise RulesError(f"the {variant} rules are for {settings.players} players, not {n}")
@@ -60,7 +65,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     game.event("setup", seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
     state.first_player = rng.randrange(n)
-    _draft_libraries(game, catalog)
+    _draft_libraries(game, catalog, list(libraries or []))
     _deal_categories(game)
     _deal_books(game, catalog)
     return game
@@ -82,20 +87,35 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
 
 
-def _draft_libraries(game: Game, catalog: Catalog) -> None:
-    """Deal libraries, pick in reverse order from the first player (SETUP-07, SETUP-08)."""
+def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
+    """Deal libraries, pick in reverse order from the first player (SETUP-07, SETUP-08).
+
+    A seat with a library named in ``chosen`` takes it and drafts nothing.
+    """
     setup = game.settings.setup
     state = game.state
+    n = len(state.players)
+    chosen = (chosen + [None] * n)[:n]
+    for seat, library_id in enumerate(chosen):
+        if library_id is not None and (library_id not in catalog.libraries
+                                       or library_id in setup.remove_libraries):
+            raise RulesError(f"seat {seat + 1}: library {library_id!r} is not in this game")
+    if len({c for c in chosen if c}) != sum(1 for c in chosen if c):
+        raise RulesError("two seats name the same library")
     libraries: list[Library] = sorted(
-        (lib for lib in catalog.libraries.values() if lib.id not in setup.remove_libraries),
+        (lib for lib in catalog.libraries.values()
+         if lib.id not in setup.remove_libraries and lib.id not in chosen),
         key=lambda lib: lib.id)
     game.rng.shuffle(libraries)
     per = setup.libraries_dealt
-    n = len(state.players)
-    if per * n > len(libraries):
-        raise RulesError(f"{per} libraries each for {n} players needs {per * n}; "
-                         f"only {len(libraries)} are in the game")
-    hands = {seat: libraries[seat * per:(seat + 1) * per] for seat in range(n)}
+    drafting = [seat for seat in range(n) if chosen[seat] is None]
+    if per * len(drafting) > len(libraries):
+        raise RulesError(f"{per} libraries each for {len(drafting)} players needs "
+                         f"{per * len(drafting)}; only {len(libraries)} are in the game")
+    hands = {seat: libraries[i * per:(i + 1) * per] for i, seat in enumerate(drafting)}
+    for seat in range(n):
+        if chosen[seat] is not None:
+            hands[seat] = [catalog.libraries[chosen[seat]]]  # type: ignore[index]
     order = list(reversed(state.seats_from(state.first_player)))
     for seat in order:
         offered = hands[seat]

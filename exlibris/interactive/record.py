@@ -50,6 +50,7 @@ class SaveRecord:
     names: list[str]
     variant: str = "standard"
     libraries: int | None = None  # library tiles dealt to each player (None: the variant's)
+    library: list[str | None] = field(default_factory=list)  # libraries named per seat
     decisions: list[Entry] = field(default_factory=list)
     finished: bool = False
     exlibris: str = ""
@@ -68,6 +69,7 @@ class SaveRecord:
             "content": self.content,
             "variant": self.variant,
             "libraries": self.libraries,
+            "library": self.library,
             "seed": self.seed,
             "seats": self.seats,
             "names": self.names,
@@ -124,10 +126,15 @@ def _parse(data: Any) -> SaveRecord:
     for key, value in (("seed", data["seed"]), ("libraries", libraries)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise ValueError(f"{key!r} must be a whole number")
+    library = data.get("library", [])
+    if not isinstance(library, list) or not all(x is None or isinstance(x, str)
+                                                for x in library):
+        raise ValueError("'library' must be a list of library ids or nulls")
     if not isinstance(data.get("finished"), bool):
         raise ValueError("'finished' must be true or false")
     return SaveRecord(seed=data["seed"], seats=list(seats), names=list(names),
-                      variant=str(data["variant"]), libraries=libraries, decisions=decisions,
+                      variant=str(data["variant"]), libraries=libraries, library=library,
+                      decisions=decisions,
                       finished=data["finished"], exlibris=str(data["exlibris"]),
                       content=str(data["content"]))
 
