@@ -141,7 +141,8 @@ def _union(a: Any, b: Any) -> list[Any]:
     return seen
 
 
-def _as_list(value: Any) -> list[Any]:
+def as_list(value: Any) -> list[Any]:
+    """A value as a list: collections as they are, a zone as its cards, one value alone."""
     if value is None:
         return []
     if isinstance(value, list):
@@ -171,7 +172,7 @@ def compile_expr(node: ast.Expr) -> Eval:
             def attr(env: Env) -> Any:
                 value = get(env)
                 if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
-                    value = _as_list(value)
+                    value = as_list(value)
                     return [env.rt.attribute(v, name) for v in value]
                 return env.rt.attribute(value, name)
 
@@ -189,13 +190,13 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: _plus(a(env), b(env))
         case ast.BinOp(op="|", left=l, right=r):
             a, b = compile_expr(l), compile_expr(r)
-            return lambda env: _union(_as_list(a(env)), _as_list(b(env)))
+            return lambda env: _union(as_list(a(env)), as_list(b(env)))
         case ast.BinOp(op="in", left=l, right=r):
             a, b = compile_expr(l), compile_expr(r)
-            return lambda env: a(env) in _as_list(b(env))
+            return lambda env: a(env) in as_list(b(env))
         case ast.BinOp(op="notin", left=l, right=r):
             a, b = compile_expr(l), compile_expr(r)
-            return lambda env: a(env) not in _as_list(b(env))
+            return lambda env: a(env) not in as_list(b(env))
         case ast.BinOp(op=op, left=l, right=r):
             a, b, fn = compile_expr(l), compile_expr(r), _ARITH[op]
             return lambda env: fn(a(env), b(env))
@@ -230,7 +231,7 @@ _MISSING = object()
 
 def _compile_where(source: Eval, cond: Eval) -> Eval:
     def where(env: Env) -> list[Any]:
-        items = _as_list(source(env))
+        items = as_list(source(env))
         variables = env.vars
         saved = variables.get("it", _MISSING)
         kept = []
@@ -279,35 +280,35 @@ def _compile_call(node: ast.Call) -> Eval:
 
 
 def _count(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    return len(_as_list(args[0]))
+    return len(as_list(args[0]))
 
 
 def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
-    items = _as_list(args[0])
+    items = as_list(args[0])
     return items[0] if items else None
 
 
 def _min(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [v for a in args for v in _as_list(a)]
+    values = [v for a in args for v in as_list(a)]
     return min(values) if values else 0
 
 
 def _max(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [v for a in args for v in _as_list(a)]
+    values = [v for a in args for v in as_list(a)]
     return max(values) if values else 0
 
 
 def _face_up_books(env: Env, cards: Any) -> list[str]:
     rt = env.rt
     books: list[str] = []
-    for card in _as_list(cards):
+    for card in as_list(cards):
         if rt.attribute(card, "is_book") and not rt.attribute(card, "face_down"):
             books.extend(rt.attribute(card, "books"))
     return books
 
 
 def _category_codes(env: Env, value: Any) -> set[str]:
-    return {env.rt.attribute(c, "code") for c in _as_list(value)}
+    return {env.rt.attribute(c, "code") for c in as_list(value)}
 
 
 def _books(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
@@ -330,7 +331,7 @@ def _has(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
 
 def _letters(env: Env, args: list[Any], kw: dict[str, Any]) -> list[str]:
     rt = env.rt
-    return sorted({rt.attribute(c, "letter") for c in _as_list(args[0])
+    return sorted({rt.attribute(c, "letter") for c in as_list(args[0])
                    if rt.attribute(c, "is_book") and not rt.attribute(c, "face_down")})
 
 
@@ -341,7 +342,7 @@ def _complete_sets(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
 
 
 def _alpha(env: Env, card: Any) -> tuple[str, int]:
-    cards = _as_list(card)
+    cards = as_list(card)
     if not cards:
         return ("", 0)
     return (env.rt.attribute(cards[0], "letter"), env.rt.attribute(cards[0], "order"))
@@ -368,11 +369,11 @@ def _claim(env: Env, args: list[Any], kw: dict[str, Any]) -> Claim:
 
 
 def _best(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
-    items = _as_list(args[0])
+    items = as_list(args[0])
     if not items:
         return None
     score = kw["by"]
-    order = _as_list(kw.get("tiebreak"))
+    order = as_list(kw.get("tiebreak"))
 
     def rank(item: Any) -> tuple[int, int]:
         player = getattr(item, "player", item)
@@ -473,7 +474,7 @@ def compile_stmt(node: ast.Stmt) -> Exec:
             items, inner = compile_expr(iterable), compile_block(body)
 
             def for_each(env: Env) -> None:
-                for item in _as_list(items(env)):
+                for item in as_list(items(env)):
                     env.rt.tick()
                     env.vars[var] = item
                     inner(env)

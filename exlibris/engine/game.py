@@ -657,18 +657,9 @@ class Game:
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""
         loc = assistant.location
-        if loc is not None:
-            for space in loc.spaces:
-                if assistant in space:
-                    space.remove(assistant)
-        if assistant.home_index is not None:
-            self.player(assistant.owner).home[assistant.home_index] = None
-        assistant.location = None
-        assistant.space = None
-        assistant.home_index = None
+        self.lift_assistant(assistant)
         assistant.bid = 0
         assistant.sharing_with = []
-        self.state.returns += 1
         self.skip.discard(id(assistant))
         self.event("return", seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exlibris.dsl import ast
-from exlibris.dsl.compiler import AmountSpec, Claim, Env
+from exlibris.dsl.compiler import AmountSpec, Claim, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -27,18 +27,6 @@ class _Tracked:
     """Cards bound to a name, with the zone each was in when bound."""
 
     items: list[tuple[Card, Zone | None]]
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return value
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    if isinstance(value, Zone):
-        return value.cards
-    return [value]
 
 
 def _is_card(value: Any) -> bool:
@@ -218,7 +206,7 @@ class EffectRuntime:
                 return [c.code for c in game.categories.values()]
             case "adjacent":
                 found: list[Card] = []
-                for card in _as_list(args[0]):
+                for card in as_list(args[0]):
                     where = self._shelf_pos(card)
                     if where is None:
                         continue
@@ -229,14 +217,14 @@ class EffectRuntime:
                             found.append(slot.card)
                 return found
             case "tucked":
-                return [t for c in _as_list(args[0]) if (s := self._slot_of(c)) for t in s.tucked]
+                return [t for c in as_list(args[0]) if (s := self._slot_of(c)) for t in s.tucked]
             case "entombed":
                 zone = args[0] if isinstance(args[0], ShelfZone) else None
                 if zone is None:
                     return []
                 return [s.beneath for _, s in zone.shelf.items() if s.beneath is not None]
             case "top":
-                cards = _as_list(args[0])
+                cards = as_list(args[0])
                 return cards[-1:] if isinstance(args[0], Zone) else cards[:1]
             case "players":
                 start = kwargs.get("from") or env.me
@@ -262,13 +250,13 @@ class EffectRuntime:
                 return [Space(loc, i) for loc in state.in_play if not loc.resolved
                         for i in range(len(loc.spaces)) if loc.spaces[i]]
             case "shelved_before" | "shelved_after":
-                a, b = (self._shelf_pos(_as_list(x)[0]) if _as_list(x) else None
+                a, b = (self._shelf_pos(as_list(x)[0]) if as_list(x) else None
                         for x in args[:2])
                 if a is None or b is None or a[0] is not b[0]:
                     return False
                 return a[1] < b[1] if name == "shelved_before" else a[1] > b[1]
             case "random":
-                items = _as_list(args[0])
+                items = as_list(args[0])
                 return game.rng.choice(items) if items else None
             case "setting":
                 return game.settings.rulings.get(args[0])
@@ -325,7 +313,7 @@ class EffectRuntime:
             yield item
 
     def cards_of(self, source: Any) -> list[Card]:
-        return [c for c in _as_list(source) if _is_card(c)]
+        return [c for c in as_list(source) if _is_card(c)]
 
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
@@ -492,7 +480,7 @@ class EffectRuntime:
         return cards
 
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
-        excluded = {c.code for c in _as_list(kw.get("except")) if isinstance(c, CategoryValue)}
+        excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
         index = self.game.ask(env.me.seat, "category", "name a category", options,
                               lambda c: f"name {c.name}")
@@ -501,7 +489,7 @@ class EffectRuntime:
         return chosen
 
     def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
-        return list(self.pick(env.me.seat, _as_list(kw["from"]), amount, "choose"))
+        return list(self.pick(env.me.seat, as_list(kw["from"]), amount, "choose"))
 
     def v_home_action(self, env: Env) -> None:
         self.game.home_action(env.me.seat)
@@ -537,7 +525,7 @@ class EffectRuntime:
         from exlibris.engine.game import Target
 
         game = self.game
-        assistant = _as_list(assistant)[0] if _as_list(assistant) else None
+        assistant = as_list(assistant)[0] if as_list(assistant) else None
         if not isinstance(assistant, Assistant):
             return
         to = kw["to"]
@@ -550,7 +538,7 @@ class EffectRuntime:
             target = Target(None, free[0])
             game.place(seat, assistant, target, visit=False)
             return
-        space = _as_list(to)[0] if _as_list(to) else None
+        space = as_list(to)[0] if as_list(to) else None
         if not isinstance(space, Space):
             return
         game.lift_assistant(assistant)
@@ -562,7 +550,7 @@ class EffectRuntime:
 
     def v_place_assistant(self, env: Env, assistants: Any) -> None:
         game = self.game
-        for assistant in _as_list(assistants):
+        for assistant in as_list(assistants):
             if not isinstance(assistant, Assistant) or not assistant.available:
                 continue
             targets = game.placement_targets(env.me.seat, assistant)
@@ -573,17 +561,17 @@ class EffectRuntime:
             game.place(env.me.seat, assistant, targets[index])
 
     def v_return_assistant(self, env: Env, assistants: Any) -> None:
-        for assistant in _as_list(assistants):
+        for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.return_assistant(assistant)
 
     def v_retire(self, env: Env, assistants: Any) -> None:
-        for assistant in _as_list(assistants):
+        for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.retire_assistant(assistant)
 
     def v_activate(self, env: Env, location: Any) -> None:
-        loc = _as_list(location)[0] if _as_list(location) else None
+        loc = as_list(location)[0] if as_list(location) else None
         if isinstance(loc, LocationState):
             moved = self.game.last_moved
             visitor = moved if moved is not None and moved.location is loc else self.game.cause
