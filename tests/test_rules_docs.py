@@ -7,6 +7,10 @@
   name in the file's syntax tree), and every code name cited as
   ``exlibris/FILE.py: Name`` (or ``Class.method``) is defined there;
 - every content or rules file cited exists;
+- every scenario cited (``scenarios/...yaml``, in the code or test column) exists and
+  lists the row's clause in its ``clauses:``, and a row cites scenarios exactly when
+  it cites ``tests/test_scenarios.py::test_shipped_scenario_passes`` (which runs
+  them); every clause id a scenario file lists exists in clauses.md;
 - every AMBIGUOUS and EDITION-DIFF clause has an entry in rulings.md;
 - every setting named in either document exists in rules/standard.yaml (or, for
   ``solo.*``, in rules/solo.yaml), and every ``ShelfRules.X`` / ``ScoringRules.X``
@@ -38,6 +42,8 @@ CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$")
 TEST_REF = re.compile(r"tests/([\w/]+\.py)::(\w+)")
 CODE_REF = re.compile(r"`(exlibris/[\w/]+\.py): ([A-Za-z_][\w.]*)")
 FILE_REF = re.compile(r"`((?:content|rules)/[\w/*.-]+\.yaml)`")
+SCENARIO_REF = re.compile(r"scenarios/[\w/.-]+\.yaml")
+RUNS_SCENARIOS = "tests/test_scenarios.py::test_shipped_scenario_passes"
 SETTING_REF = re.compile(
     r"`(?:settings\.)?(rulings|scoring|setup|final_round|solo)\.([a-z_]+(?:\.[a-z_0-9]+)*)")
 CLASS_FIELD_REF = re.compile(r"\b(ShelfRules|ScoringRules)\.([a-z_]+)\b")
@@ -115,8 +121,6 @@ def test_rows_say_what_their_status_needs() -> None:
             problems.append(f"{cid}: a content row names its content or rules file")
         if status == "not yet" and TEST_REF.search(test):
             problems.append(f"{cid}: a 'not yet' row cites no test")
-        if "exlibris/engine/" in code:
-            problems.append(f"{cid}: the engine is not done; cite no engine code")
     assert problems == []
 
 
@@ -131,6 +135,52 @@ def test_summary_counts_match_the_rows() -> None:
     assert summary == {status: actual.get(status, 0) for status in STATUSES}
     total = re.search(r"\| \*\*total\*\* \| \*\*(\d+)\*\* \|", text)
     assert total and int(total.group(1)) == len(coverage_rows())
+
+
+# ------------------------------------------------------------- scenarios
+@cache
+def scenario_clauses(relative: str) -> tuple[str, ...] | None:
+    """The ``clauses:`` of a scenario file, or None when there is no such file."""
+    path = ROOT / relative
+    if not path.is_file():
+        return None
+    data = load_yaml_file(path).data
+    return tuple(str(c) for c in (data.get("clauses") or []))
+
+
+def test_every_cited_scenario_exists_and_lists_the_clause() -> None:
+    problems = []
+    for cid, _, code, test in coverage_rows():
+        files = sorted(set(SCENARIO_REF.findall(code + " " + test)))
+        for relative in files:
+            listed = scenario_clauses(relative)
+            if listed is None:
+                problems.append(f"{cid}: {relative} does not exist")
+            elif cid not in listed:
+                problems.append(f"{cid}: {relative} does not list {cid} in its clauses")
+        if files and RUNS_SCENARIOS not in test:
+            problems.append(f"{cid}: cites scenarios but not {RUNS_SCENARIOS}")
+        if RUNS_SCENARIOS in test and not files:
+            problems.append(f"{cid}: cites {RUNS_SCENARIOS} but names no scenario file")
+    assert problems == []
+
+
+def test_scenarios_named_in_the_rulings_exist() -> None:
+    text = RULINGS.read_text("utf-8")
+    missing = [f for f in sorted(set(SCENARIO_REF.findall(text)))
+               if scenario_clauses(f) is None]
+    assert missing == []
+
+
+def test_every_clause_a_scenario_lists_exists() -> None:
+    known = {cid for cid, _ in clauses()}
+    unknown = []
+    for path in sorted((ROOT / "scenarios").rglob("*.yaml")):
+        relative = path.relative_to(ROOT).as_posix()
+        for cid in scenario_clauses(relative) or ():
+            if cid not in known:
+                unknown.append(f"{relative}: {cid}")
+    assert unknown == []
 
 
 # ------------------------------------------------------------- citations
