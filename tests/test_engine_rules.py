@@ -36,6 +36,7 @@ from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.flow import (
+    NOT_PLAYABLE_YET,
     cleanup,
     inspection,
     new_game,
@@ -266,7 +267,14 @@ def test_locations_per_round_and_cleanup(n: int) -> None:
 def test_the_final_round_threshold(variant: str, n: int, threshold: int) -> None:
     """FINAL-01, FINAL-02: checked at cleanup, on the shelf card count."""
     for cards, final in ((threshold - 1, False), (threshold, True)):
-        game = game_for(n, 1, variant)
+        if set(settings(variant).modules) & set(NOT_PLAYABLE_YET):
+            # the engine refuses to play these modules yet; their thresholds are rules
+            # data, checked on a game that uses them (EXP-FINAL-01)
+            game = game_for(n, 1, "five-player" if n == 5 else "standard")
+            game.settings = game.settings.model_copy(
+                update={"final_round": settings(variant).final_round})
+        else:
+            game = game_for(n, 1, variant)
         game.state.round = 1
         fill_shelf(game, n - 1, cards)
         assert not game.state.final_round  # shelving changes nothing until cleanup
@@ -584,3 +592,12 @@ def test_removal_may_split_reaches_every_shelf() -> None:
     for value in (False, True):
         game = game_for(2, 1, removal_may_split=value)
         assert all(p.shelf.rules.removal_may_split is value for p in game.state.players)
+
+
+def test_modules_the_engine_does_not_run_are_refused() -> None:
+    """EXP-SETUP-10 and the modules' tiles: refused with a clear error, never half-played."""
+    from exlibris.engine.game import RulesError
+
+    for variant in ("job-faire", "artifactorium", "expanded"):
+        with pytest.raises(RulesError, match="does not play yet"):
+            game_for(2, 1, variant)

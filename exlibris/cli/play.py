@@ -160,6 +160,14 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
         _fail(str(exc))
+    from exlibris.engine.flow import check_playable
+    from exlibris.engine.game import RulesError
+    from exlibris.validation import resolve_settings
+
+    try:
+        check_playable(resolve_settings(variant, catalog.variants), len(kinds), variant)
+    except RulesError as exc:
+        _fail(f"--variant {variant}: {exc}")
     if libraries is not None:
         from exlibris.validation import resolve_settings
 

@@ -26,6 +26,10 @@ from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_
 from exlibris.scoring.settings import ScoringRules
 
 MAX_PLACEMENT_TURNS = 400
+# Modules whose locations and decks the engine does not run yet (hiring at the Job
+# Faire, artifacts at the Artifactorium and Black Market): refused, not half-played.
+NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)",
+                    "artifactorium": "the Artifactorium module (artifacts in play)"}
 MAX_ROUNDS = 60
 
 
@@ -50,8 +54,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     drafting, and it leaves the tiles the others draft from.
     """
     n = len(agents)
-    if n not in settings.players:
-        raise RulesError(f"the {variant} rules are for {settings.players} players, not {n}")
+    check_playable(settings, n, variant)
     rng = random.Random(seed)
     names = list(names or [f"Player {i + 1}" for i in range(n)])
     shelf_rules = ShelfRules(removal_may_split=bool(settings.rulings.get("removal_may_split")))
@@ -69,6 +72,17 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     _deal_categories(game)
     _deal_books(game, catalog)
     return game
+
+
+def check_playable(settings: Settings, players: int, variant: str) -> None:
+    """Raise ``RulesError`` unless this engine can play ``variant`` with ``players``."""
+    if players not in settings.players:
+        counts = ", ".join(str(n) for n in settings.players)
+        raise RulesError(f"the {variant} rules are for {counts} players, not {players}")
+    for module in settings.modules:
+        if module in NOT_PLAYABLE_YET:
+            raise RulesError(f"the {variant} rules use {NOT_PLAYABLE_YET[module]}, which "
+                             "the game engine does not play yet")
 
 
 def _setup_locations(game: Game, catalog: Catalog) -> None:
@@ -270,6 +284,7 @@ def resolution(game: Game) -> None:
     state.phase = "resolution"
     for loc in sorted(state.in_play, key=lambda loc: loc.number):
         game.rt.steps = 0
+        game.used_this_turn.clear()  # "once per turn" abilities: each resolution is fresh
         resolve(game, loc)
         game.sweep_limbo()
     for loc in state.in_play:
