@@ -45,7 +45,7 @@ class Runtime(Protocol):
         """Called when a name is bound: lets card names follow their cards."""
 
     def read(self, value: Any) -> Any:
-        """Called when a bound name is read."""
+        """Called when a name bound to a ``Bound`` value is read."""
 
 
 class StopEffect(Exception):
@@ -60,6 +60,12 @@ class AmountSpec:
     n: int | None = None
 
 
+class Bound:
+    """Base of values a runtime resolves each time a name is read (``Runtime.read``)."""
+
+    __slots__ = ()
+
+
 class Env:
     """The variables of one running effect and who is acting."""
 
@@ -72,8 +78,9 @@ class Env:
         self.vars: dict[str, Any] = {}
 
     def lookup(self, name: str) -> Any:
-        if name in self.vars:
-            return self.rt.read(self.vars[name])
+        value = self.vars.get(name, _MISSING)
+        if value is not _MISSING:
+            return self.rt.read(value) if isinstance(value, Bound) else value
         if name == "me":
             return self.me
         if name in self.globals:

@@ -8,11 +8,10 @@ positions and options become decisions asked of the acting player's agent.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from exlibris.dsl import ast
-from exlibris.dsl.compiler import AmountSpec, Claim, Env, as_list
+from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -22,11 +21,13 @@ from exlibris.model.shelf import DIRECTIONS, STEPS, Pos, Slot
 from exlibris.model.shelf_errors import ShelfError
 
 
-@dataclass(slots=True)
-class _Tracked:
+class _Tracked(Bound):
     """Cards bound to a name, with the zone each was in when bound."""
 
-    items: list[tuple[Card, Zone | None]]
+    __slots__ = ("items",)
+
+    def __init__(self, items: list[tuple[Card, Zone | None]]) -> None:
+        self.items = items
 
 
 def _is_card(value: Any) -> bool:
@@ -41,15 +42,16 @@ class EffectRuntime:
 
         self.game: Game = game
         self.steps = 0
+        self.max_steps = game.settings.max_steps
         self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
                        if name.startswith("v_")}
 
     # ------------------------------------------------------------------ protocol
     def tick(self) -> None:
         self.steps += 1
-        if self.steps > self.game.max_steps:
+        if self.steps > self.max_steps:
             raise EffectBudgetExceeded(
-                f"an effect took more than {self.game.max_steps} steps (rules: max_steps)")
+                f"an effect took more than {self.max_steps} steps (rules: max_steps)")
 
     def bind(self, value: Any) -> Any:
         if isinstance(value, list) and value and all(_is_card(v) for v in value):
