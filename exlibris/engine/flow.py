@@ -62,8 +62,8 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
                       rng=rng)
     categories = {c.id: CategoryValue(c.id, c.code, c.name) for c in catalog.categories}
     game = Game(state, settings, agents, categories, log=log, views=views)
-    game.variant = variant  # type: ignore[attr-defined]
-    game.seed = seed  # type: ignore[attr-defined]
+    game.variant = variant
+    game.seed = seed
     game.artifact_specs = dict(catalog.artifacts)
     game.event("setup", seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
@@ -94,7 +94,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations),
                   key=lambda loc: loc.number)
     game.rng.shuffle(rest)
-    game.location_specs = {loc.id: loc for loc in pool}  # type: ignore[attr-defined]
+    game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
         game.bring_into_play(spec)
     game.state.location_stack = [loc.id for loc in rest]
@@ -156,7 +156,7 @@ def _deal_categories(game: Game) -> None:
     state.banned = codes.pop() if scoring.banned_books else None
     for player in state.players:
         player.focus = codes.pop()
-    game.scoring = scoring  # type: ignore[attr-defined]
+    game.scoring = scoring
     game.event("categories", prominent=state.prominent, banned=state.banned)
 
 
@@ -200,7 +200,7 @@ def preparation(game: Game) -> None:
     state = game.state
     state.phase = "preparation"
     n = len(state.players)
-    specs = game.location_specs  # type: ignore[attr-defined]
+    specs = game.location_specs
     while sum(1 for loc in state.in_play if not loc.permanent) < n:
         if not state.location_stack:
             if not state.location_discard:
@@ -394,7 +394,7 @@ def inspection(game: Game) -> Inspection:
     """Voluntary flips (SCORE-00-2), then the Official Inspection."""
     state = game.state
     state.phase = "inspection"
-    rules: ScoringRules = game.scoring  # type: ignore[attr-defined]
+    rules: ScoringRules = game.scoring
     for seat, player in enumerate(state.players):
         voluntary_flips(game, seat, player)
     result = inspect_table(table_of(game), rules)

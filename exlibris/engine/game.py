@@ -31,7 +31,7 @@ from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.cards import ArtifactCard, Card
 from exlibris.model.content import Location
 from exlibris.model.rules import Settings
 from exlibris.model.shelf import Pos
@@ -100,6 +100,11 @@ class Game:
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self.last_moved: Assistant | None = None  # by an effect's move_assistant
+        # set by flow.new_game
+        self.variant = "standard"
+        self.seed = 0
+        self.location_specs: dict[str, Location] = {}
+        self.scoring: Any = None  # ScoringRules of this table
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -706,15 +711,6 @@ class Game:
         self.state.in_play.append(loc)
         self.state.in_play.sort(key=lambda loc: loc.number)
         return loc
-
-    def shelf_card_count(self, seat: int) -> int:
-        return self.player(seat).shelf.card_count()
-
-    def book_names(self, cards: Sequence[Card]) -> list[str]:
-        return [c.name for c in cards]
-
-    def is_book(self, card: Card) -> bool:
-        return isinstance(card, BookCard)
 
     def try_shelf(self, operation: Callable[[], None]) -> bool:
         try:

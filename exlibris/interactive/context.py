@@ -64,7 +64,7 @@ def _current(game: Game, records: Sequence[dict[str, Any]]) -> str:
             continue
         if kind == "place" and "home" in record:
             return HOME_ACTION
-        spec = game.location_specs.get(record.get("location", ""))  # type: ignore[attr-defined]
+        spec = game.location_specs.get(record.get("location", ""))
         if spec is not None:
             return f"{spec.name} (#{spec.number}): {spec.text}"
     return NOTHING

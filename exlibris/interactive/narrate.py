@@ -47,7 +47,7 @@ class Narrator:
         return self.seat is None or seat == self.seat
 
     def place(self, location_id: str) -> str:
-        spec = self.game.location_specs.get(location_id)  # type: ignore[attr-defined]
+        spec = self.game.location_specs.get(location_id)
         return f"{spec.name} (#{spec.number})" if spec is not None else location_id
 
     def assistant(self, assistant_id: str) -> str:
