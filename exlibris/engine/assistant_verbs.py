@@ -1,0 +1,81 @@
+"""Verbs of the effect language that act on assistants and turn order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.state import Assistant, LocationState, Space
+
+
+class AssistantVerbs:
+    """Mixed into ``EffectRuntime``: move, place, return and retire assistants."""
+
+    game: Any
+
+    def v_become_first_player(self, env: Env) -> None:
+        if self.game.settings.rulings.get("first_player_takes_effect") == "immediately":
+            self.game.state.first_player = env.me.seat
+        else:  # LOC-01-6 (a): from the next round
+            self.game.state.next_first_player = env.me.seat
+        self.game.event("first-player", seat=env.me.seat)
+
+    def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
+        from exlibris.engine.game import Target
+
+        game = self.game
+        assistant = as_list(assistant)[0] if as_list(assistant) else None
+        if not isinstance(assistant, Assistant):
+            return
+        to = kw["to"]
+        seat = assistant.owner
+        if to == "home":
+            free = [i for i, a in enumerate(game.player(seat).home) if a is None]
+            if not free:
+                return
+            game.lift_assistant(assistant)
+            target = Target(None, free[0])
+            game.place(seat, assistant, target, visit=False)
+            return
+        space = as_list(to)[0] if as_list(to) else None
+        if not isinstance(space, Space):
+            return
+        game.lift_assistant(assistant)
+        game.last_moved = assistant
+        auction = space.location.spec.auction
+        bid = auction.bids[space.index] if auction else 0
+        game.place(seat, assistant, Target(space.location, space.index, bid),
+                   visit=bool(kw.get("visit")), activate=False)
+
+    def v_place_assistant(self, env: Env, assistants: Any) -> None:
+        game = self.game
+        for assistant in as_list(assistants):
+            if not isinstance(assistant, Assistant) or not assistant.available:
+                continue
+            targets = game.placement_targets(env.me.seat, assistant)
+            if not targets:
+                continue
+            index = game.ask(env.me.seat, "place", "place the assistant", targets,
+                             lambda t, a=assistant: game.target_label(a, t))
+            game.place(env.me.seat, assistant, targets[index])
+
+    def v_return_assistant(self, env: Env, assistants: Any) -> None:
+        for assistant in as_list(assistants):
+            if isinstance(assistant, Assistant):
+                self.game.return_assistant(assistant)
+
+    def v_retire(self, env: Env, assistants: Any) -> None:
+        for assistant in as_list(assistants):
+            if isinstance(assistant, Assistant):
+                self.game.retire_assistant(assistant)
+
+    def v_activate(self, env: Env, location: Any) -> None:
+        loc = as_list(location)[0] if as_list(location) else None
+        if isinstance(loc, LocationState):
+            moved = self.game.last_moved
+            visitor = moved if moved is not None and moved.location is loc else self.game.cause
+            self.game.activate(env.me.seat, loc, visitor)
+
+    def v_skip_location(self, env: Env) -> None:
+        if self.game.cause is not None:
+            self.game.skip.add(id(self.game.cause))

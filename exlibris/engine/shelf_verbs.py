@@ -1,0 +1,195 @@
+"""Verbs of the effect language that act on a player's shelf."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from exlibris.dsl.compiler import Env
+from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.shelf import DIRECTIONS
+from exlibris.model.shelf_errors import ShelfError
+
+
+class ShelfVerbs:
+    """Mixed into ``EffectRuntime``: flip, entomb, levitate, replace, shift, rearrange."""
+
+    game: Any
+    # provided by EffectRuntime
+    cards_of: Callable[[Any], list[Card]]
+    _shelf_pos: Callable[[Card], Any]
+
+    def v_flip(self, env: Env, cards: Any) -> list[Card]:
+        flipped = []
+        for card in self.cards_of(cards):
+            where = self._shelf_pos(card)
+            if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
+                flipped.append(card)
+                self.game.event("flip", seat=env.me.seat, cards=[card.name])
+        return flipped
+
+    def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
+        """Keep the options whose shelf operation succeeds on a copy of the shelf."""
+        shelf = self.game.player(seat).shelf
+        legal = []
+        for option, operation in trials:
+            copy = shelf.copy()
+            try:
+                operation(copy)
+            except ShelfError:
+                continue
+            legal.append(option)
+        return legal
+
+    def v_entomb(self, env: Env, cards: Any) -> list[Card]:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        done = []
+        for card in self.cards_of(cards):
+            trials = [((pos, under), lambda s, p=pos, u=under, c=card: s.entomb(c, p, under=u))
+                      for pos in shelf.positions() for under in (False, True)]
+            options = self._options(seat, trials)
+            if not options:
+                continue
+            index = self.game.ask(seat, "entomb", f"entomb {card.name}", options,
+                                  lambda o, c=card: f"entomb {c.name} "
+                                  f"{'under' if o[1] else 'on top of'} "
+                                  f"{_name(shelf.at(o[0]).card)}")
+            pos, under = options[index]
+            self.game.place_on_shelf(
+                seat, card, lambda c=card, p=pos, u=under: shelf.entomb(c, p, under=u))
+            self.game.event("entomb", seat=seat, card=card.name, pos=list(pos), under=under)
+            done.append(card)
+        return done
+
+    def v_levitate(self, env: Env, cards: Any, **kw: Any) -> list[Card]:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        edition = "expansion" if kw.get("style") == "expanded" else "base"
+        done = []
+        for card in self.cards_of(cards):
+            trials = []
+            cells = set(shelf.positions())
+            for target in sorted(cells):
+                for direction, step in DIRECTIONS.items():
+                    line = []
+                    pos = target
+                    while pos in cells:
+                        line.append(pos)
+                        pos = (pos[0] + step[0], pos[1] + step[1])
+                    option = (tuple(line), direction, target)
+                    trials.append((option, lambda s, o=option, c=card: s.levitate(
+                        c, o[0], o[1], o[2], edition=edition)))
+            options = self._options(seat, trials)
+            if not options:
+                continue
+            index = self.game.ask(seat, "levitate", f"levitate {card.name}", options,
+                                  lambda o, c=card: f"push {len(o[0])} card(s) {o[1]} from "
+                                  f"row {o[2][0]}, column {o[2][1]} and shelve {c.name} there")
+            moved, direction, target = options[index]
+            self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
+                                     shelf.levitate(c, m, d, t, edition=edition))
+            self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
+                            direction=direction)
+            done.append(card)
+        return done
+
+    def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
+        seat = env.me.seat
+        player = self.game.player(seat)
+        done = []
+        for card in self.cards_of(cards):
+            positions = sorted(player.shelf.positions())
+            if not positions:
+                continue
+            index = self.game.ask(seat, "replace", f"replace a shelf card with {card.name}",
+                                  positions, lambda p: f"replace {_name(player.shelf.at(p).card)}")
+            pos = positions[index]
+            old = player.shelf.at(pos)
+            assert old is not None
+            cards_index = self.game.state.cards
+            src = cards_index.zone_of(card)
+            assert src is not None
+            src.remove(card)
+            player.shelf.swap_with_hand(pos, card)
+            cards_index.where[card] = player.shelf_zone
+            self.game.state.discard.cards.append(old.card)
+            cards_index.where[old.card] = self.game.state.discard
+            self.game.event("replace", seat=seat, card=card.name, old=old.card.name)
+            done.append(card)
+        return done
+
+    def v_shift_row(self, env: Env) -> None:
+        seat = env.me.seat
+        shelf = self.game.player(seat).shelf
+        cells = set(shelf.positions())
+        trials = []
+        for row in sorted({r for r, _ in cells}):
+            cols = sorted(c for r, c in cells if r == row)
+            runs: list[list[int]] = []
+            for c in cols:
+                if runs and runs[-1][-1] == c - 1:
+                    runs[-1].append(c)
+                else:
+                    runs.append([c])
+            width = max(c for _, c in cells) - min(c for _, c in cells) + 2
+            for run in runs:
+                for i in range(len(run)):
+                    for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
+                        for distance in range(1, width + 1):
+                            option = (row, first, last, sign * distance)
+                            trials.append((option, lambda s, o=option: s.shift_run(*o)))
+        options = list(dict.fromkeys(self._options(seat, trials)))
+        if not options:
+            return
+        index = self.game.ask(seat, "shift", "shift part of a row", options,
+                              lambda o: f"shift row {o[0]} columns {o[1]}-{o[2]} by {o[3]}")
+        shelf.shift_run(*options[index])
+        self.game.event("shift", seat=seat, move=list(options[index]))
+
+    def v_rearrange_shelf(self, env: Env) -> None:
+        seat = env.me.seat
+        player = self.game.player(seat)
+        shelf = player.shelf
+        cells = sorted(shelf.positions())
+        trials: list[tuple[Any, Any]] = []
+        for pos in cells:
+            for card in player.hand.cards:
+                trials.append((("hand", pos, card), lambda s, p=pos, c=card:
+                               s.swap_with_hand(p, c)))
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
+        for pos in cells:
+            for dst in sorted(shelf.legal_positions() | {pos}):
+                if dst != pos:
+                    trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
+        options = self._options(seat, trials)
+        if not options:
+            return
+
+        def label(o: Any) -> str:
+            kind, a, b = o
+            if kind == "hand":
+                return f"swap {_name(shelf.at(a).card)} with {b.name} from hand"
+            if kind == "swap":
+                return f"swap {_name(shelf.at(a).card)} and {_name(shelf.at(b).card)}"
+            return f"move {_name(shelf.at(a).card)} to row {b[0]}, column {b[1]}"
+
+        kind, a, b = options[self.game.ask(seat, "rearrange", "rework the shelf", options, label)]
+        cards = self.game.state.cards
+        if kind == "hand":
+            player.hand.remove(b)
+            old = shelf.swap_with_hand(a, b)
+            cards.where[b] = player.shelf_zone
+            player.hand.cards.append(old.card)
+            cards.where[old.card] = player.hand
+        elif kind == "swap":
+            shelf.swap(a, b)
+        else:
+            shelf.reshelve(a, b)
+        self.game.event("rearrange", seat=seat, how=kind)
+
+
+def _name(value: Any) -> str:
+    return value.name if isinstance(value, BookCard | ArtifactCard) else str(value)
