@@ -34,7 +34,6 @@ from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import ArtifactCard, Card
 from exlibris.model.content import Location
 from exlibris.model.rules import Settings
-from exlibris.model.shelf import Pos
 from exlibris.model.shelf_errors import ShelfError
 
 
@@ -735,4 +734,3 @@ def _opponents(env: Env) -> list[PlayerState]:
     return [players[(me.seat + i) % n] for i in range(1, n)]
 
 
-Pos_ = Pos

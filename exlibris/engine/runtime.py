@@ -19,7 +19,7 @@ from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card
-from exlibris.model.shelf import STEPS, Pos, Slot
+from exlibris.model.shelf import Pos, Slot
 
 
 class _Tracked(Bound):
@@ -531,4 +531,3 @@ def _name(value: Any) -> str:
     return str(value)
 
 
-_ = (STEPS,)
