@@ -601,3 +601,17 @@ def test_modules_the_engine_does_not_run_are_refused() -> None:
     for variant in ("job-faire", "artifactorium", "expanded"):
         with pytest.raises(RulesError, match="does not play yet"):
             game_for(2, 1, variant)
+
+
+def test_an_optional_step_says_what_it_offers() -> None:
+    """A 'may' decision names its steps, not a line number."""
+    from exlibris.dsl import parse_program
+    from exlibris.engine.runtime import describe_steps
+
+    def says(source: str) -> str:
+        return describe_steps(parse_program(source).body[0].body)
+
+    assert says("may:\n  skip_location()\n  both_home_actions()\n  may:\n    draw(1)\n") \
+        == "take both home actions"
+    assert says("may return_assistant(this)\n") == "take the assistant back"
+    assert says("may:\n  gone = discard(1, from: hand)\n  draw(2)\n") == "discard, then draw"

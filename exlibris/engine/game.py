@@ -420,7 +420,7 @@ class Game:
         self.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per_turn:
             self.used_this_turn.add(key)
-        self.event("ability", seat=source.owner, ability=ability.label,
+        self.event("ability", seat=source.owner, ability=ability.keyword or "",
                    source=getattr(this, "id", None) or getattr(this, "name", str(this)))
         try:
             cause = this if isinstance(this, Assistant) else self.cause

@@ -14,6 +14,7 @@ from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -29,6 +30,42 @@ class _Tracked(Bound):
 
     def __init__(self, items: list[tuple[Card, Zone | None]]) -> None:
         self.items = items
+
+
+# How a few verbs read in a "you may ..." prompt (others: their names, spaced).
+_STEP_WORDS = {
+    "skip_location": "",  # said by the steps that replace it
+    "home_action": "take a home action",
+    "both_home_actions": "take both home actions",
+    "home_actions": "take home actions",
+    "return_assistant": "take the assistant back",
+    "shift_row": "shift part of a row",
+    "rearrange_shelf": "rework the shelf",
+    "move_assistant": "move an assistant",
+    "place_assistant": "place the assistant",
+}
+
+
+def describe_steps(body: list[ast.Stmt]) -> str:
+    """A short description of optional steps for a player: the verbs they would do."""
+    words: list[str] = []
+    stack: list[Any] = list(reversed(body))
+    while stack and len(words) < 4:
+        node = stack.pop()
+        if isinstance(node, ast.Do | ast.Assign):
+            call = node.call if isinstance(node, ast.Do) else node.value
+            if isinstance(call, ast.Call) and call.func in VERBS:
+                word = _STEP_WORDS.get(call.func, call.func.replace("_", " "))
+                if word:
+                    words.append(word)
+        elif isinstance(node, ast.ForEach | ast.Repeat | ast.As):
+            stack.extend(reversed(node.body))
+        elif isinstance(node, ast.If):
+            stack.extend(reversed(node.branches[0][1]))
+        elif isinstance(node, ast.Choose):
+            words.append("choose " + " or ".join(o.label for o in node.options))
+    unique = list(dict.fromkeys(words))
+    return ", then ".join(unique) if unique else "an optional step"
 
 
 def _is_card(value: Any) -> bool:
@@ -71,7 +108,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         return value
 
     def may(self, env: Env, node: ast.May) -> bool:
-        return self.game.ask_yes(env.me.seat, f"optional step (line {node.line})")
+        return self.game.ask_yes(env.me.seat, f"you may: {describe_steps(node.body)}")
 
     def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat

@@ -115,7 +115,9 @@ class Narrator:
     def _ability(self, r: dict[str, Any]) -> str:
         source = str(r.get("source", ""))
         name = self.assistant(source) if ":" in source else source.replace("-", " ")
-        return f"{self.who(r['seat']).capitalize()}'s {name}: {r['ability']}."
+        whose = "Your" if r["seat"] == self.seat else f"{self.who(r['seat'])}'s"
+        keyword = f" ({r['ability']})" if r.get("ability") else ""
+        return f"{whose} {name} acts{keyword}."
 
     def _draw(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
