@@ -108,7 +108,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         return value
 
     def may(self, env: Env, node: ast.May) -> bool:
-        return self.game.ask_yes(env.me.seat, f"you may: {describe_steps(node.body)}")
+        return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
 
     def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat

@@ -116,6 +116,7 @@ class Narrator:
         source = str(r.get("source", ""))
         name = self.assistant(source) if ":" in source else source.replace("-", " ")
         whose = "Your" if r["seat"] == self.seat else f"{self.who(r['seat'])}'s"
+        name = name.removeprefix("The ")
         keyword = f" ({r['ability']})" if r.get("ability") else ""
         return f"{whose} {name} acts{keyword}."
 
