@@ -97,7 +97,7 @@ class GreedyAgent:
         return len(decision) // 2
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
-        verb = decision.prompt.split(":")[0]
+        verb = str(decision.data.get("verb", ""))
         if verb == "flip":
             plan = getattr(self, "_flip_plan", set())
             for i, value in enumerate(decision.values):

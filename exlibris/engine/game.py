@@ -247,7 +247,7 @@ class Game:
             options = self.instead("shelve", actor=seat, names=names)
             if options:
                 values: list[Any] = [None, *options]
-                index = self.ask(seat, "shelve-how", f"how to shelve {card.name}", values,
+                index = self.ask(seat, "shelve-how", f"how to shelve {card.name}?", values,
                                  lambda v: "shelve it normally" if v is None
                                  else f"use {v[0].label}")
                 if index > 0:
@@ -260,7 +260,7 @@ class Game:
         positions = sorted(player.shelf.legal_positions())
         if not positions:
             return False
-        index = self.ask(seat, "position", f"where to shelve {card.name}", positions,
+        index = self.ask(seat, "position", f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card.name)
         self.state.cards.move(card, player.shelf_zone, pos=positions[index],
@@ -294,7 +294,7 @@ class Game:
         options = [k for k in kinds if k == "draw" or (k == "shelve" and player.hand.cards)]
         if not options:
             return None
-        index = self.ask(seat, "home-action", "home action", options,
+        index = self.ask(seat, "home-action", "which home action?", options,
                          lambda k: "home action: draw a card" if k == "draw"
                          else "home action: shelve a card from hand")
         kind = options[index]
@@ -302,8 +302,8 @@ class Game:
             self.draw(seat, 1)
         else:
             cards = list(player.hand.cards)
-            pick = self.ask(seat, "pick", "shelve which card", cards,
-                            lambda c: f"shelve {c.name}")
+            pick = self.ask(seat, "pick", "which card to shelve?", cards,
+                            lambda c: f"shelve {c.name}", verb="shelve")
             self.shelve(seat, cards[pick])
         self.after("home_action", actor=seat)
         return kind

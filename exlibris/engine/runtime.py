@@ -347,8 +347,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                 item = remaining[0]
             else:
                 values = [*remaining, None] if optional else remaining
-                index = self.game.ask(seat, "pick", f"{verb}: pick", values,
-                                      lambda v: "done" if v is None else show(v))
+                index = self.game.ask(seat, "pick", f"which to {verb}?", values,
+                                      lambda v: "done" if v is None else show(v), verb=verb)
                 item = values[index]
                 if item is None:
                     return
@@ -543,7 +543,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         orders = [("draw", "shelve"), ("shelve", "draw")]
         if self.game.settings.rulings.get("home_actions_order") == "draw-first":
             orders = orders[:1]
-        index = self.game.ask(seat, "order", "both home actions", orders,
+        index = self.game.ask(seat, "order", "both home actions: which first?", orders,
                               lambda o: f"{o[0]} first, then {o[1]}")
         for kind in orders[index]:
             self.game.home_action(seat, (kind,))
