@@ -239,7 +239,6 @@ def placement(game: Game) -> None:
             turns += 1
             if turns > MAX_PLACEMENT_TURNS:
                 raise RulesError("placement did not end: assistants keep coming back")
-            state.turn_player = seat
             state.turn_counter += 1
             game.used_this_turn.clear()
             game.rt.steps = 0

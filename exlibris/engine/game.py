@@ -93,7 +93,6 @@ class Game:
         self.decisions = 0
         self.max_steps = settings.max_steps
         self.artifact_specs: dict[str, Any] = {}
-        self.assistant_specs: dict[str, Any] = {}
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
@@ -161,17 +160,7 @@ class Game:
     def draw(self, seat: int, n: int) -> list[Card]:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
         n = self.modify("draw", n, actor=seat)
-        drawn: list[Card] = []
-        deck = self.state.deck.cards
-        hand = self.player(seat).hand
-        for _ in range(max(0, n)):
-            if not deck:
-                self.refill_deck()
-                if not deck:
-                    break
-            card = deck[-1]
-            self.state.cards.move(card, hand)
-            drawn.append(card)
+        drawn = self.deal_to(self.player(seat).hand, n)
         self.event("draw", seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
             self.after("acquire", actor=seat, card=card)
@@ -194,7 +183,7 @@ class Game:
         """Deal cards from the deck into a zone (card areas, reveals)."""
         dealt: list[Card] = []
         deck = self.state.deck.cards
-        for _ in range(n):
+        for _ in range(max(0, n)):
             if not deck:
                 self.refill_deck()
                 if not deck:

@@ -146,7 +146,6 @@ class GameState:
     round: int = 0
     phase: str = "setup"
     final_round: bool = False
-    turn_player: int = 0
     placement_counter: int = 0
     returns: int = 0  # assistants returned so far (priority order changes)
     turn_counter: int = 0

@@ -8,7 +8,7 @@ where each card is stays exact.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from exlibris.model.cards import Card
@@ -115,13 +115,5 @@ class Cards:
             dst.add(card, **kw)
         self.where[card] = dst
 
-    def forget(self, card: Card) -> None:
-        """A card that leaves play altogether (tucked, entombed: kept by the shelf slot)."""
-        self.where.pop(card, None)
-
     def zone_of(self, card: Card) -> Zone | None:
         return self.where.get(card)
-
-    def in_zone(self, cards: Iterable[Card], zone: Zone) -> list[Card]:
-        where = self.where
-        return [c for c in cards if where.get(c) is zone]
