@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from exlibris.interactive.record import SaveRecord
 
 SEAT_KINDS = ("human", "random", "greedy")
-SOLO_LATER = "solo play (one seat) comes with the solo mode and is not available yet"
 INTERRUPTED = 130
 
 
@@ -35,11 +34,8 @@ def _seats(value: str) -> list[str]:
             raise click.BadParameter(
                 f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)}",
                 param_hint="--seats")
-    if len(seats) == 1:
-        raise click.BadParameter(f"1 seat; a game has two to four ({SOLO_LATER})",
-                                 param_hint="--seats")
-    if not 2 <= len(seats) <= 4:
-        raise click.BadParameter(f"{len(seats)} seats; a game has two to four",
+    if not 1 <= len(seats) <= 4:
+        raise click.BadParameter(f"{len(seats)} seats; a game has one (solo) to four",
                                  param_hint="--seats")
     return seats
 
@@ -70,14 +66,19 @@ def _fail(message: str) -> NoReturn:
 
 @click.command()
 @click.option("--players", type=int,
-              help="How many players: two to four (default two, or as many as --seats).")
+              help="How many players: one (the solo game) to four (default two, or as many "
+                   "as --seats).")
 @click.option("--seats",
               help="Comma-separated seats in turn order: human, random or greedy. Several "
                    "humans play hot-seat. Default: human,greedy when standard input is a "
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=int, help="The game's seed (default: a fresh one, shown).")
-@click.option("--variant", help="A rules file id (default: standard).")
+@click.option("--variant", help="A rules file id (default: standard; solo for one player).")
+@click.option("--difficulty",
+              help="Solo only: cards discarded each round, 1 to 7 or a level's name "
+                   "(beginner, easy, challenging, difficult, very-difficult, "
+                   "nigh-impossible, impossible); default: the rules' (easy).")
 @click.option("--libraries", type=click.IntRange(1, 4),
               help="Library tiles dealt to each player to draft from (default: the "
                    "variant's, two in standard; 1 means no choice).")
@@ -98,7 +99,8 @@ def _fail(message: str) -> NoReturn:
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the saved game in FILE exactly where it stopped.")
 def play(players: int | None, seats: str | None, names: str | None, seed: int | None,
-         variant: str | None, libraries: int | None, library_id: str | None, as_json: bool,
+         variant: str | None, difficulty: str | None, libraries: int | None,
+         library_id: str | None, as_json: bool,
          log_file: Path | None,
          table_out: Path | None, save_file: Path | None, resume_file: Path | None) -> None:
     """Play a whole game of Ex Libris and print the final inspection form.
@@ -128,12 +130,18 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
             _fail(f"{resume_file}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
                    variant=variant, libraries=libraries)
+        if difficulty is not None and _difficulty(catalog, record.variant,
+                                                  difficulty) != record.difficulty:
+            _fail(f"--difficulty {difficulty}: the saved game was set up with "
+                  f"{record.difficulty}; leave it out to resume")
         if library_id is not None and library_id not in record.library:
             _fail(f"--library {library_id}: the saved game was set up without it; "
                   "leave it out to resume")
         save_path: Path | None = save_file or resume_file
     else:
         record = _new_record(catalog, players, seats, names, seed, variant, libraries)
+        if difficulty is not None:
+            record.difficulty = _difficulty(catalog, record.variant, difficulty)
         if library_id is not None:
             record.library = _library_choice(catalog, record, library_id)
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
@@ -148,14 +156,12 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     from exlibris.interactive.record import SaveRecord
     from exlibris.validation import variant_chain
 
-    if players is not None and players == 1:
-        _fail(f"--players 1: {SOLO_LATER}")
-    if players is not None and not 2 <= players <= 4:
-        _fail(f"--players {players}: a game has two to four players")
+    if players is not None and not 1 <= players <= 4:
+        _fail(f"--players {players}: a game has one (solo) to four players")
     kinds = _seats(seats) if seats is not None else _default_seats(players)
     if players is not None and len(kinds) != players:
         _fail(f"--players {players} but --seats names {len(kinds)} seats")
-    variant = variant or "standard"
+    variant = variant or ("solo" if len(kinds) == 1 else "standard")
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
@@ -180,6 +186,21 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
         seed = random.SystemRandom().randrange(2**31)
     return SaveRecord(seed=seed, seats=kinds, names=_names(kinds, names), variant=variant,
                       libraries=libraries).stamp()
+
+
+def _difficulty(catalog: Catalog, variant: str, text: str) -> int:
+    """The solo level that ``--difficulty`` names (SOLO-09)."""
+    from exlibris.engine.solo import parse_difficulty
+    from exlibris.validation import resolve_settings
+
+    settings = resolve_settings(variant, catalog.variants)
+    if settings.solo is None:
+        _fail(f"--difficulty {text}: only a solo game has a difficulty; the {variant} "
+              "rules are not solo")
+    try:
+        return parse_difficulty(text, settings.scoring.get("difficulty"))
+    except ValueError as exc:
+        _fail(f"--difficulty: {exc}")
 
 
 def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> list[str | None]:

@@ -14,6 +14,7 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import solo
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
@@ -90,6 +91,9 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     modules = {"base", *game.settings.modules}
     pool = [loc for loc in catalog.locations.values()
             if loc.module in modules and loc.id not in setup.remove_locations]
+    if game.settings.solo is not None:
+        solo.setup_locations(game, pool)
+        return
     starting = [loc for loc in pool if loc.id in setup.starting_locations]
     rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations),
                   key=lambda loc: loc.number)
@@ -120,6 +124,8 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         (lib for lib in catalog.libraries.values()
          if lib.id not in setup.remove_libraries and lib.id not in chosen),
         key=lambda lib: lib.id)
+    if game.settings.solo is not None:  # SOLO-05
+        libraries = solo.compatible(libraries, game.settings.solo.libraries)
     game.rng.shuffle(libraries)
     per = setup.libraries_dealt
     drafting = [seat for seat in range(n) if chosen[seat] is None]
@@ -151,12 +157,15 @@ def _deal_categories(game: Game) -> None:
     state = game.state
     codes = sorted(c.code for c in game.categories.values())
     game.rng.shuffle(codes)
-    state.prominent = codes.pop()
     scoring = ScoringRules.from_settings(game.settings.scoring, players=len(state.players))
+    game.scoring = scoring
+    if game.settings.solo is not None:
+        solo.deal_categories(game, codes)
+        return
+    state.prominent = codes.pop()
     state.banned = codes.pop() if scoring.banned_books else None
     for player in state.players:
         player.focus = codes.pop()
-    game.scoring = scoring
     game.event("categories", prominent=state.prominent, banned=state.banned)
 
 
@@ -199,6 +208,16 @@ def preparation(game: Game) -> None:
     """Reveal tiles up to one per player (PREP-02..05), then deal card areas (PREP-06)."""
     state = game.state
     state.phase = "preparation"
+    if game.settings.solo is not None:
+        solo.preparation(game)  # discards instead of new tiles (SOLO-09)
+    else:
+        reveal_locations(game)
+    deal_areas(game)
+
+
+def reveal_locations(game: Game) -> None:
+    """New tiles until there is one temporary tile per player (PREP-02..05)."""
+    state = game.state
     n = len(state.players)
     specs = game.location_specs
     while sum(1 for loc in state.in_play if not loc.permanent) < n:
@@ -212,6 +231,12 @@ def preparation(game: Game) -> None:
         spec = specs[state.location_stack.pop()]
         game.bring_into_play(spec)
         game.event("reveal-location", location=spec.id)
+
+
+def deal_areas(game: Game) -> None:
+    """Each location's preparation deals its card area (PREP-06)."""
+    state = game.state
+    n = len(state.players)
     for loc in state.in_play:
         prep = loc.spec.preparation
         if prep is None or prep.source != "books":
@@ -315,6 +340,10 @@ def cleanup(game: Game) -> None:
     cleared; the final-round check (CLEAN-01..05, FINAL-01..03)."""
     state = game.state
     state.phase = "cleanup"
+    if game.settings.solo is not None:
+        solo.cleanup(game)  # eliminations, no permanent tile (SOLO-15)
+        clear_home_spaces(game)
+        return
     temporary = [loc for loc in state.in_play if not loc.permanent]
     if temporary:
         keep = min(temporary, key=lambda loc: loc.number)
@@ -325,6 +354,16 @@ def cleanup(game: Game) -> None:
                 state.location_discard.append(loc.id)
         game.event("cleanup", permanent=keep.id,
                    discarded=[t.id for t in temporary if t is not keep])
+    clear_home_spaces(game)
+    if state.next_first_player is not None:
+        state.first_player = state.next_first_player
+        state.next_first_player = None
+    final_round_check(game)
+
+
+def clear_home_spaces(game: Game) -> None:
+    """Assistants leave the home spaces; the round's placement counts reset."""
+    state = game.state
     for player in state.players:
         for i, assistant in enumerate(player.home):
             if assistant is not None:
@@ -334,9 +373,12 @@ def cleanup(game: Game) -> None:
         player.placed_this_round.clear()
         player.placements_this_round = 0
     game.skip.clear()
-    if state.next_first_player is not None:
-        state.first_player = state.next_first_player
-        state.next_first_player = None
+
+
+def final_round_check(game: Game) -> None:
+    """A fixed number of rounds, or a shelf at the threshold, or an empty deck
+    (FINAL-01..03, SETUP-14)."""
+    state = game.state
     final = game.settings.final_round
     threshold = final.shelf_cards.get(len(state.players))
     if final.rounds is not None:
@@ -367,6 +409,8 @@ def table_of(game: Game) -> Table:
         prominent=state.prominent,
         banned=state.banned,
         variant=getattr(game, "variant", "standard"),
+        difficulty=game.solo.difficulty if game.solo is not None else 0,
+        public_library=solo.public_library(game) if game.solo is not None else None,
     )
 
 
@@ -394,6 +438,8 @@ def inspection(game: Game) -> Inspection:
     state = game.state
     state.phase = "inspection"
     rules: ScoringRules = game.scoring
+    if game.solo is not None:
+        solo.finish(game)  # the hand joins the public library (SOLO-18)
     for seat, player in enumerate(state.players):
         voluntary_flips(game, seat, player)
     result = inspect_table(table_of(game), rules)

@@ -103,6 +103,7 @@ class Game:
         self.seed = 0
         self.location_specs: dict[str, Location] = {}
         self.scoring: Any = None  # ScoringRules of this table
+        self.solo: Any = None  # SoloState of a solo game (engine/solo.py)
 
     # ------------------------------------------------------------------ plumbing
     @property

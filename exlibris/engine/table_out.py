@@ -37,7 +37,23 @@ def table_text(game: Any) -> str:
         out.append(f"    hand: {len(player.hand)}")
         out.append("    shelf: |")
         out += [f"      {row}" for row in shelf_rows(player.shelf)]
+    if getattr(game, "solo", None) is not None:
+        out += solo_lines(game)
     return "\n".join(out) + "\n"
+
+
+def solo_lines(game: Any) -> list[str]:
+    """The difficulty and the public library of a solo table (SOLO-19)."""
+    from exlibris.engine.solo import public_library
+
+    library = public_library(game)
+    cards = ", ".join(str(card) for card in library.cards)
+    return [f"difficulty: {game.solo.difficulty}",
+            "public-library:",
+            f"  focus: {CATEGORY_IDS[library.focus]}",
+            f"  cards: [{cards}]",
+            f"  volunteers: {library.volunteers}",
+            f"  artifacts: {library.artifacts}"]
 
 
 def _quote(name: str) -> str:

@@ -51,6 +51,7 @@ class SaveRecord:
     variant: str = "standard"
     libraries: int | None = None  # library tiles dealt to each player (None: the variant's)
     library: list[str | None] = field(default_factory=list)  # libraries named per seat
+    difficulty: int | None = None  # solo level chosen (None: the rules')
     decisions: list[Entry] = field(default_factory=list)
     finished: bool = False
     exlibris: str = ""
@@ -70,6 +71,7 @@ class SaveRecord:
             "variant": self.variant,
             "libraries": self.libraries,
             "library": self.library,
+            "difficulty": self.difficulty,
             "seed": self.seed,
             "seats": self.seats,
             "names": self.names,
@@ -130,10 +132,15 @@ def _parse(data: Any) -> SaveRecord:
     if not isinstance(library, list) or not all(x is None or isinstance(x, str)
                                                 for x in library):
         raise ValueError("'library' must be a list of library ids or nulls")
+    difficulty = data.get("difficulty")
+    if difficulty is not None and (not isinstance(difficulty, int) or isinstance(
+            difficulty, bool) or not 1 <= difficulty <= 7):
+        raise ValueError("'difficulty' must be a level from 1 to 7")
     if not isinstance(data.get("finished"), bool):
         raise ValueError("'finished' must be true or false")
     return SaveRecord(seed=data["seed"], seats=list(seats), names=list(names),
                       variant=str(data["variant"]), libraries=libraries, library=library,
+                      difficulty=difficulty,
                       decisions=decisions,
                       finished=data["finished"], exlibris=str(data["exlibris"]),
                       content=str(data["content"]))

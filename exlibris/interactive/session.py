@@ -59,6 +59,9 @@ def settings_for(record: SaveRecord, catalog: Catalog) -> Settings:
     if record.libraries is not None:
         setup = settings.setup.model_copy(update={"libraries_dealt": record.libraries})
         settings = settings.model_copy(update={"setup": setup})
+    if record.difficulty is not None and settings.solo is not None:
+        solo = settings.solo.model_copy(update={"difficulty": record.difficulty})
+        settings = settings.model_copy(update={"solo": solo})
     return settings
 
 

@@ -46,7 +46,13 @@ class SoloSettings(_Strict):
     difficulty: int = Field(ge=1, le=7, description="Cards discarded each round (1 to 7).")
     locations_in_play: int = Field(ge=1, le=18)
     locations_eliminated: int = Field(ge=0, le=18)
+    locations_drawn: int = Field(default=1, ge=0, le=18,
+                                 description="Tiles drawn from the stack at each cleanup.")
     reveal_hidden_categories_in_rounds: list[int]
+    locations: list[Slug] | None = Field(
+        default=None, description="The solo tiles; null: those whose content says solo.")
+    libraries: list[Slug] | None = Field(
+        default=None, description="The solo libraries; null: those whose content says solo.")
 
 
 class Settings(_Strict):
