@@ -110,12 +110,15 @@ class GreedyAgent:
             return 0
         weights = self.weights(view)
         giving = verb.startswith(_GIVE_VERBS)
+        feeding = giving and view.solo is not None and verb.startswith("discard")
         scores = []
         for value in values:
             if value is None:
                 scores.append(-1.5 if giving else 0.5)
             else:
                 v = self.card_value(view, value, weights)
+                if feeding:  # a discard joins the public library: do not feed it
+                    v += feed_value(view, value)
                 scores.append(-v if giving else v)
         return _argmax(scores, self.rng)
 
@@ -125,7 +128,15 @@ class GreedyAgent:
         weights = self.weights(view)
         gain = max((self.best_position_gain(view, c, weights) for c in view.hand
                     if isinstance(c, BookCard)), default=0.0)
+        if view.solo is not None and view.final_round:
+            gain = max(gain, 2.0)  # the hand left at the end feeds the public library
         return decision.values.index("shelve") if gain >= 2.0 else decision.values.index("draw")
+
+    def _eliminate(self, view: PlayerView, decision: Decision) -> int:
+        """Solo cleanup: eliminate the tile that deals the most cards, since what is
+        left in card areas feeds the public library."""
+        scores = [tile_feeds(loc.spec) + self.rng.random() * 0.1 for loc in decision.values]
+        return _argmax(scores, self.rng)
 
     def _category(self, view: PlayerView, decision: Decision) -> int:
         codes = [getattr(v, "code", None) for v in decision.values]
@@ -162,6 +173,38 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
+
+
+def public_focus_candidates(view: PlayerView) -> list[str]:
+    """Solo: the categories that may still be the public library's hidden focus."""
+    assert view.solo is not None
+    known = {view.prominent, view.banned, view.focus, *view.solo.boxed}
+    return [c for c in "CFHMRS" if c not in known]
+
+
+def feed_value(view: PlayerView, card: Card) -> float:
+    """Solo: what a card in the discard pile is worth to the public library: its
+    prominent books, its likely focus books, less its banned books."""
+    if not isinstance(card, BookCard):
+        return 0.0
+    candidates = public_focus_candidates(view)
+    value = 0.0
+    for book in card.books:
+        if book == view.prominent:
+            value += 1.5
+        elif book == view.banned:
+            value -= 1.0
+        elif book in candidates:
+            value += 2.0 / len(candidates)
+    return value
+
+
+def tile_feeds(spec: Any) -> float:
+    """Cards a tile deals to its area each round (in solo, leftovers feed the library)."""
+    prep = getattr(spec, "preparation", None)
+    if prep is None or prep.source != "books":
+        return 0.0
+    return float(prep.deal_by_players.get(1, prep.deal) if prep.deal_by_players else prep.deal)
 
 
 def best_flip_plan(view: PlayerView) -> set[str]:

@@ -18,6 +18,19 @@ class OpponentView:
 
 
 @dataclass(frozen=True)
+class SoloView:
+    """What a solo player knows of the public library and the license form."""
+
+    difficulty: int
+    rounds: int
+    public_size: int  # cards in the discard pile: the public library
+    top: Card | None  # its only visible card (SOLO-11)
+    boxed: tuple[str, ...]  # categories revealed from the form: not the public focus
+    hidden: int  # categories still face down on the form
+    tiles_left: int  # location tiles in the face-down stack
+
+
+@dataclass(frozen=True)
 class PlayerView:
     """A player's view of the table: no other hand, no other focus, no deck order."""
 
@@ -33,12 +46,18 @@ class PlayerView:
     discard: tuple[Card, ...]
     round: int
     final_round: bool
+    solo: SoloView | None = None
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
-    """Build ``seat``'s view; face-down card areas show ``None`` for each card."""
+    """Build ``seat``'s view; face-down card areas show ``None`` for each card; in solo
+    only the top of the discard pile shows (SOLO-11)."""
     state = game.state
     me = state.players[seat]
+    solo = solo_view(game)
+    discard = tuple(state.discard.cards)
+    if solo is not None:
+        discard = discard[-1:]
     return PlayerView(
         seat=seat,
         hand=tuple(me.hand.cards),
@@ -51,7 +70,20 @@ def player_view(game: Any, seat: int) -> PlayerView:
         areas={loc.id: tuple(None if loc.area.face_down else c for c in loc.area.cards)
                for loc in state.in_play},
         deck_size=len(state.deck),
-        discard=tuple(state.discard.cards),
+        discard=discard,
         round=state.round,
         final_round=state.final_round,
+        solo=solo,
     )
+
+
+def solo_view(game: Any) -> SoloView | None:
+    solo = getattr(game, "solo", None)
+    if solo is None:
+        return None
+    state = game.state
+    return SoloView(difficulty=solo.difficulty, rounds=game.settings.final_round.rounds or 0,
+                    public_size=len(state.discard),
+                    top=state.discard.cards[-1] if state.discard.cards else None,
+                    boxed=tuple(solo.boxed), hidden=len(solo.form),
+                    tiles_left=len(state.location_stack))
