@@ -137,10 +137,13 @@ def test_a_new_game_keeps_an_unfinished_one_and_never_clobbers_other_files(
     assert clobber.exit_code == 2 and notes.read_text() == "my notes"
 
 
-def test_solo_is_refused_until_its_issue() -> None:
-    for args in (["--players", "1"], ["--seats", "human"]):
-        result = play(*args)
-        assert result.exit_code == 2 and "solo" in result.output
+def test_one_player_needs_solo_rules_and_a_known_difficulty() -> None:
+    result = play("--players", "1", "--variant", "standard")
+    assert result.exit_code == 2 and "not 1" in result.output
+    result = play("--players", "1", "--difficulty", "heroic")
+    assert result.exit_code == 2 and "unknown difficulty 'heroic'" in result.output
+    result = play("--players", "2", "--difficulty", "3")
+    assert result.exit_code == 2 and "only a solo game has a difficulty" in result.output
     assert play("--players", "5").exit_code == 2
     result = play("--players", "3", "--seats", "human,greedy")
     assert result.exit_code == 2 and "--players 3" in result.output

@@ -65,6 +65,8 @@ class Narrator:
     # ------------------------------------------------------------------ events
     def _round(self, r: dict[str, Any]) -> str:
         final = " — the FINAL ROUND" if r.get("final") else ""
+        if self.game.solo is not None:
+            return f"Round {r['round']} of {self.game.settings.final_round.rounds} begins{final}."
         return f"Round {r['round']} begins{final}; first player: {self.who(r['first_player'])}."
 
     def _library(self, r: dict[str, Any]) -> str:
@@ -86,6 +88,22 @@ class Narrator:
     def _categories(self, r: dict[str, Any]) -> str:
         return (f"Prominent category: {self.category(r['prominent'])}; "
                 f"banned: {self.category(r.get('banned'))}.")
+
+    def _reveal_category(self, r: dict[str, Any]) -> str:
+        return (f"From the license form: {self.category(r['category'])} is not the public "
+                f"focus; it goes back in the box ({r['left']} left face down).")
+
+    def _solo_discard(self, r: dict[str, Any]) -> str:
+        return f"To the public library from the deck: {self.cards(r['cards'])}."
+
+    def _eliminate(self, r: dict[str, Any]) -> str:
+        if "locations" in r:
+            gone = ", ".join(self.place(x) for x in r["locations"])
+            return f"The last locations leave the game: {gone}."
+        return f"{self.place(r['location'])} was eliminated."
+
+    def _discard_hand(self, r: dict[str, Any]) -> str:
+        return f"Your hand went to the public library: {self.cards(r['cards'])}."
 
     def _reveal_location(self, r: dict[str, Any]) -> str:
         return f"Revealed location {self.place(r['location'])}."

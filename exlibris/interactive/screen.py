@@ -75,9 +75,15 @@ class Screen:
 
     def board(self) -> Text:
         state = self.game.state
+        solo = self.game.solo
         text = Text("Ex Libris", "bold")
         text.append(f" · round {state.round or 'set-up'}")
-        if state.players:
+        if solo is not None:
+            from exlibris.engine.solo import difficulty_name
+
+            text.append(f" of {self.game.settings.final_round.rounds} · solo, difficulty "
+                        f"{solo.difficulty} ({difficulty_name(solo.difficulty)})")
+        elif state.players:
             text.append(f" · first player: {self.who(state.first_player)}")
         if state.final_round:
             text.append(" · ")
@@ -86,8 +92,34 @@ class Screen:
         text.append_text(self.category(state.prominent))
         text.append("    Banned: ")
         text.append_text(self.category(state.banned))
+        if solo is not None:
+            return self.solo_board(text)
         text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
                     f"location stack {len(state.location_stack)}")
+        return text
+
+    def solo_board(self, text: Text) -> Text:
+        """Solo: the public library (its size and top card only, SOLO-11), the tiles
+        left and the license form."""
+        state = self.game.state
+        solo = self.game.solo
+        top = state.discard.cards[-1:] if state.discard.cards else []
+        text.append(f"\nPublic library (the discard pile): {len(state.discard)} cards, top ")
+        text.append_text(cards_text(top, self.styles) if top else Text("none", "dim"))
+        text.append(f" · deck {len(state.deck)} · location tiles left in the stack "
+                    f"{len(state.location_stack)}")
+        text.append("\nPublic focus: ")
+        if self.seat is None and state.phase == "inspection":
+            text.append_text(self.category(solo.public_focus))
+        else:
+            text.append("face down", "dim")
+        text.append(f" · license form: {len(solo.form)} face down")
+        if solo.boxed:
+            text.append(", boxed: ")
+            for i, code in enumerate(solo.boxed):
+                if i:
+                    text.append(", ")
+                text.append_text(self.category(code))
         return text
 
     # ------------------------------------------------------------------ locations

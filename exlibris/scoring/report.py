@@ -94,9 +94,9 @@ def outcome_lines(inspection: Inspection) -> list[str]:
         me, library = inspection.forms[0], inspection.public_library
         if inspection.win:
             return [f"Winner: {me.name} ({me.total} against the public library's "
-                    f"{library.total}): licence approved"]
+                    f"{library.total}): licence approved", "Result: won"]
         return [f"Winner: the public library ({library.total} against {me.name}'s "
-                f"{me.total}; a tie goes to the library)"]
+                f"{me.total}; a tie goes to the library)", "Result: lost"]
     ranking = ", ".join(f"{i}. {name} ({forms[name].total})"
                         for i, name in enumerate(inspection.ranking, 1))
     winners = inspection.winners
