@@ -39,7 +39,8 @@ YamlPath = tuple[str | int, ...]
 TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "phase", "until",
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
-                "deck", "discard", "locations", "location_stack", "placed")
+                "deck", "discard", "locations", "location_stack", "placed",
+                "difficulty", "public_focus", "license_form")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
@@ -268,7 +269,30 @@ class _Reader:
         setup.location_stack = [loc for i, item in enumerate(stack)
                                 if (loc := self.location_id(item, (*path, "location_stack", i)))]
         setup.placed = self.read_placed(data.get("placed"), (*path, "placed"), setup, settings)
+        self.read_solo(data, path, setup, settings)
         return setup
+
+    def read_solo(self, data: dict[str, Any], path: YamlPath, setup: Setup,
+                  settings: Any) -> None:
+        """Solo fields: the difficulty, the public focus and the license form."""
+        given = [key for key in ("difficulty", "public_focus", "license_form") if key in data]
+        if given and (settings is None or settings.solo is None):
+            self.fail((*path, given[0]), "scenario/not-solo",
+                      f"{given[0]} is for solo rules (rules: solo)", at_key=True)
+            return
+        if "difficulty" in data:
+            level = self.integer(data["difficulty"], (*path, "difficulty"), "difficulty", 1)
+            if level is not None and level > 7:
+                self.fail((*path, "difficulty"), "scenario/bad-value",
+                          "difficulty must be 1 to 7")
+            setup.difficulty = level
+        if data.get("public_focus") is not None:
+            setup.public_focus = self.category(data["public_focus"],
+                                               (*path, "public_focus")) or ""
+        form = self.sequence(data.get("license_form"), (*path, "license_form"),
+                             "license_form") or []
+        setup.license_form = [code for i, item in enumerate(form)
+                              if (code := self.category(item, (*path, "license_form", i)))]
 
     def read_players(self, value: Any, path: YamlPath, settings: Any
                      ) -> list[PlayerSetup] | None:

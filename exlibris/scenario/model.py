@@ -71,6 +71,9 @@ class Setup:
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
     placed: list[Placed] = field(default_factory=list)
+    difficulty: int | None = None  # solo: None takes the rules' level
+    public_focus: str = ""  # solo: the public library's hidden focus
+    license_form: list[str] = field(default_factory=list)  # solo: revealed first first
 
     def seat_of(self, name: str) -> int:
         return next(i for i, p in enumerate(self.players) if p.name == name)

@@ -106,5 +106,11 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     if "artifactorium" in settings.modules or any(
             isinstance(card, ArtifactCard) for card in cards.where):
         game.has_artifacts = True  # shelved artifacts' abilities are looked for
+    if settings.solo is not None:
+        from exlibris.engine.solo import SoloState
+
+        game.solo = SoloState(difficulty=setup.difficulty or settings.solo.difficulty,
+                              public_focus=setup.public_focus,
+                              form=list(reversed(setup.license_form)))
     game.event("scenario", name=scenario.name, players=[p.name for p in state.players])
     return game
