@@ -1,0 +1,164 @@
+"""Solo mode: set-up, the five rounds, the end against the public library, the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from exlibris.agents import GreedyAgent, RandomAgent
+from exlibris.agents.greedy import feed_value
+from exlibris.agents.view import player_view
+from exlibris.catalog import load_catalog
+from exlibris.cli.main import cli
+from exlibris.engine.events import EventLog
+from exlibris.engine.flow import new_game, play
+from exlibris.engine.solo import parse_difficulty
+from exlibris.model.cards import BookCard
+from exlibris.validation import resolve_settings
+
+
+@pytest.fixture(scope="module")
+def catalog():  # type: ignore[no-untyped-def]
+    return load_catalog()
+
+
+def solo_settings(catalog, **solo):  # type: ignore[no-untyped-def]
+    settings = resolve_settings("solo", catalog.variants)
+    if solo:
+        settings = settings.model_copy(update={"solo": settings.solo.model_copy(update=solo)})
+    return settings
+
+
+def solo_game(catalog, seed=1, agent=None, **solo):  # type: ignore[no-untyped-def]
+    log = EventLog(enabled=True)
+    game = new_game(catalog, solo_settings(catalog, **solo), [agent or RandomAgent(seed)],
+                    seed=seed, log=log, views=player_view, variant="solo")
+    return game, log
+
+
+def events(log, kind):  # type: ignore[no-untyped-def]
+    return [r for r in log.records if r["event"] == kind]
+
+
+def test_set_up_uses_the_solo_tiles_libraries_and_hides_three_categories(catalog) -> None:
+    for seed in range(5):
+        game, _ = solo_game(catalog, seed)
+        state = game.state
+        solo_tiles = {loc.id for loc in catalog.locations.values()
+                      if loc.solo and loc.module == "base"}
+        assert len(state.in_play) == 6 and len(state.location_stack) == 4  # SOLO-03
+        assert {loc.id for loc in state.in_play} | set(state.location_stack) == solo_tiles
+        assert not any(loc.permanent for loc in state.in_play)
+        player = state.players[0]
+        assert catalog.libraries[player.library].solo  # SOLO-05
+        kinds = Counter(a.kind for a in player.assistants)
+        assert kinds == {"special": 1, "standard": 3}  # SOLO-06
+        assert len(player.hand) == 6  # SOLO-08
+        categories = [state.prominent, state.banned, game.solo.public_focus, player.focus,
+                      *game.solo.form]
+        assert sorted(categories) == list("CFHMRS")  # SOLO-07: all six, each once
+
+
+def test_a_group_may_list_its_own_solo_tiles_and_libraries(catalog) -> None:
+    tiles = ["wishing-well", "book-seller", "garbage-dump", "community-centre",
+             "yard-sale", "mystery-shack", "donation-centre"]
+    game, _ = solo_game(catalog, 3, locations=tiles,
+                        libraries=["forest-repository", "igloo-of-information"])
+    state = game.state
+    assert {loc.id for loc in state.in_play} | set(state.location_stack) == set(tiles)
+    assert len(state.location_stack) == 1
+    assert state.players[0].library in ("forest-repository", "igloo-of-information")
+
+
+@pytest.mark.parametrize("level", [1, 4, 7])
+def test_a_whole_game_five_rounds_against_the_public_library(catalog, level: int) -> None:
+    game, log = solo_game(catalog, 11, GreedyAgent(11), difficulty=level)
+    deck_before = len(game.state.deck)
+    outcome = play(game)
+    state = game.state
+    assert outcome.rounds == 5  # SOLO-01
+    discards = events(log, "solo-discard")
+    assert [len(r["cards"]) for r in discards] == [level] * 5  # SOLO-09
+    assert [r["round"] for r in events(log, "round")] == [1, 2, 3, 4, 5]
+    reveals = [i for i, r in enumerate(log.records) if r["event"] == "reveal-category"]
+    rounds_at = [max(r["round"] for r in log.records[:i] if r["event"] == "round")
+                 for i in reveals]
+    assert rounds_at == [2, 4]  # SOLO-10
+    assert len(events(log, "eliminate")) == 4 * 2 + 1  # SOLO-15, SOLO-16
+    assert not events(log, "reshuffle") and not state.in_play and not state.location_stack
+    assert len(state.players[0].hand) == 0  # SOLO-18
+    assert len(state.deck) + len(state.discard) + state.players[0].shelf.card_count() \
+        <= deck_before + 6
+    library = outcome.inspection.public_library
+    assert library is not None
+    tally = Counter(b for c in state.discard.cards if isinstance(c, BookCard) for b in c.books)
+    assert library.tally == {code: tally.get(code, 0) for code in "CFHMRS"}  # SOLO-19, 21
+    assert library.focus == 2 * tally[game.solo.public_focus]  # SOLO-25
+    assert library.stability == 0  # SOLO-22
+    assert outcome.inspection.win == (outcome.inspection.forms[0].total > library.total)
+
+
+def test_the_player_sees_only_the_top_of_the_public_library(catalog) -> None:
+    game, _ = solo_game(catalog, 2)
+    game.deal_to(game.state.discard, 3)
+    view = player_view(game, 0)
+    assert view.discard == (game.state.discard.cards[-1],)  # SOLO-11
+    assert view.solo is not None and view.solo.public_size == 3
+    assert view.solo.top == game.state.discard.cards[-1]
+    assert view.solo.hidden == 2 and view.solo.tiles_left == 4
+
+
+def test_greedy_would_rather_feed_the_library_banned_books_than_prominent_ones(catalog) -> None:
+    game, _ = solo_game(catalog, 2)
+    view = player_view(game, 0)
+    prominent = BookCard("A", 1, (view.prominent,) * 2)
+    banned = BookCard("B", 1, (view.banned,) * 2)
+    assert feed_value(view, prominent) > 0 > feed_value(view, banned)
+
+
+def test_difficulty_names_and_numbers() -> None:
+    assert parse_difficulty("impossible") == 7 and parse_difficulty("Very Difficult") == 5
+    assert parse_difficulty("3") == 3
+    with pytest.raises(ValueError, match="unknown difficulty"):
+        parse_difficulty("8")
+
+
+def invoke(*args: str, lines: str | None = None):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(cli, list(args), input=lines)
+
+
+@pytest.mark.parametrize(("level", "seed"), [("1", "3"), ("challenging", "7"), ("7", "1")])
+def test_headless_solo_is_deterministic_and_rescores_the_same(tmp_path: Path, level: str,
+                                                              seed: str) -> None:
+    args = ["play", "--players", "1", "--seats", "greedy", "--difficulty", level,
+            "--seed", seed, "--json"]
+    table = tmp_path / "table.yaml"
+    first = invoke(*args, "--table-out", str(table))
+    assert first.exit_code == 0, first.output
+    assert invoke(*args).output == first.output
+    played = json.loads(first.output)
+    scored = json.loads(invoke("score", "--json", str(table)).output)
+    assert played["variant"] == "solo" and played["rounds"] == 5
+    assert scored["players"][0]["total"] == played["players"][0]["total"]
+    assert scored["public_library"]["total"] == played["public_library"]["total"]
+    assert scored["win"] == played["win"]
+
+
+def test_a_solo_game_saves_resumes_and_replays_with_its_difficulty(tmp_path: Path) -> None:
+    save = tmp_path / "solo.json"
+    first = invoke("play", "--players", "1", "--seats", "human", "--difficulty", "5",
+                   "--seed", "4", "--save", str(save), lines="1\n" * 6)
+    assert first.exit_code == 0, first.output
+    assert json.loads(save.read_text())["difficulty"] == 5
+    wrong = invoke("play", "--resume", str(save), "--difficulty", "2")
+    assert wrong.exit_code == 2 and "set up with 5" in wrong.output
+    done = invoke("play", "--resume", str(save), "--json", lines="1\n" * 500)
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output[done.output.index("{"):])
+    assert data["variant"] == "solo" and "win" in data
+    replay = invoke("replay", str(save))
+    assert replay.exit_code == 0, replay.output
