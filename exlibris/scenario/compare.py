@@ -11,15 +11,19 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from exlibris.engine.decisions import Decision
+from exlibris.engine.flow import Outcome
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, PlayerState
 from exlibris.model.shelf import Pos, Shelf
 from exlibris.scenario.model import Scenario
+from exlibris.scoring.inspection import deciding_tiebreak
+from exlibris.scoring.report import to_json
 
 
-def compare(scenario: Scenario, game: Game, pending: Decision | None) -> str | None:
+def compare(scenario: Scenario, game: Game, pending: Decision | None,
+            outcome: Outcome | None = None) -> str | None:
     """The first expectation that does not hold, in words; None when all hold."""
-    checker = _Checker(scenario, game, pending)
+    checker = _Checker(scenario, game, pending, outcome)
     for expectation in scenario.expect:
         check: Callable[[Any], str | None] = getattr(checker, f"check_{expectation.key}")
         difference = check(expectation.value)
@@ -45,6 +49,11 @@ def _multiset(what: str, expected: list[str], actual: list[str]) -> str | None:
         parts.append(f"also holds {', '.join(extra)}")
     return (f"{what}: expected {_names(sorted(expected))}, found {_names(sorted(actual))} "
             f"({'; '.join(parts)})")
+
+
+def _figures(form: dict[str, Any]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in form.items()
+                     if key not in ("name", "tally", "flipped"))
 
 
 def shelf_cells(shelf: Shelf) -> dict[Pos, str]:
@@ -76,7 +85,9 @@ def _rows(cells: dict[Pos, str]) -> str:
 
 
 class _Checker:
-    def __init__(self, scenario: Scenario, game: Game, pending: Decision | None) -> None:
+    def __init__(self, scenario: Scenario, game: Game, pending: Decision | None,
+                 outcome: Outcome | None) -> None:
+        self.outcome = outcome
         self.scenario = scenario
         self.game = game
         self.state = game.state
@@ -202,6 +213,49 @@ class _Checker:
         if self.state.final_round != expected:
             return (f"expected the next round {'to be' if expected else 'not to be'} the "
                     f"final round")
+        return None
+
+    def check_round(self, expected: int) -> str | None:
+        if self.state.round != expected:
+            return f"the round: expected {expected}, found {self.state.round}"
+        return None
+
+    # ------------------------------------------------------------------ the end
+    def reached_end(self) -> str | None:
+        if self.outcome is None:
+            where = "the run stopped at a decision" if self.pending else "the game did not end"
+            return f"expected the game to reach the inspection, but {where}"
+        return None
+
+    def check_ended(self, expected: str) -> str | None:
+        if (missing := self.reached_end()) is not None:
+            return missing
+        assert self.outcome is not None
+        found = self.outcome.reason.value
+        if found != expected:
+            return f"the game ended by {found!r}, expected {expected!r}"
+        return None
+
+    def check_inspection(self, expected: dict[str, Any]) -> str | None:
+        if (missing := self.reached_end()) is not None:
+            return missing
+        assert self.outcome is not None
+        inspection = self.outcome.inspection
+        found = to_json(inspection)
+        found["tiebreak"] = deciding_tiebreak(inspection)
+        for key in ("variant", "ranking", "winners", "tiebreak"):
+            if key in expected and expected[key] != found[key]:
+                return f"the inspection's {key}: expected {expected[key]}, found {found[key]}"
+        forms = {form["name"]: form for form in found["players"]}
+        for want in expected.get("players", []):
+            form = forms[want["name"]]
+            for key, value in want.items():
+                got = form[key]
+                if key == "tally":
+                    got = {cat: got[cat] for cat in value}
+                if value != got:
+                    return (f"the inspection of {want['name']}: {key} expected {value}, "
+                            f"found {got} (their figures: {_figures(form)})")
         return None
 
     # ------------------------------------------------------------------ events

@@ -21,6 +21,7 @@ from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.scenario.model import (
+    END,
     PHASES,
     Expectation,
     LocationSetup,
@@ -45,8 +46,13 @@ PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
                  "first_player", "first_player_next_round", "in_play", "permanent",
-                 "final_round", "events", "next_decision")
+                 "final_round", "events", "next_decision", "round", "ended", "inspection")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
+INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant")
+FORM_FIELDS = ("name", "flipped", "tally", "books", "stability", "entombed", "prominent",
+               "banned", "variety", "focus", "artifacts", "total")
+TIEBREAKS = ("total", "books", "hand", "banned", "unbroken")
+END_REASONS = ("final-round", "stalled")
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*$")
 _PLACED = re.compile(
@@ -159,8 +165,8 @@ class _Reader:
         settings = self.read_rules(rules)
         seed = self.integer(data.get("seed", 0), ("seed",), "seed") or 0
         phase = self.read_phase(data, "phase", "placement", PHASES)
-        until = self.read_phase(data, "until", "resolution", PHASES)
-        if phase and until and PHASES.index(until) < PHASES.index(phase):
+        until = self.read_phase(data, "until", "resolution", (*PHASES, END))
+        if phase and until and until != END and PHASES.index(until) < PHASES.index(phase):
             self.fail(("until",), "scenario/bad-phase",
                       f"the scenario starts at {phase} but stops after {until}, which comes "
                       "before it")
@@ -714,4 +720,58 @@ class _Reader:
                 items = self.sequence(data[key], (*path, key), key) or []
                 out[key] = ["yes" if x is True else "no" if x is False else str(x)
                             for x in items]
+        return out
+
+    def expect_round(self, value: Any, path: YamlPath, setup: Any) -> int:
+        return self.integer(value, path, "round", 1) or 0
+
+    def expect_ended(self, value: Any, path: YamlPath, setup: Any) -> str:
+        if value not in END_REASONS:
+            self.fail(path, "scenario/bad-value", f"ended is one of {', '.join(END_REASONS)}, "
+                      f"not {value!r}{did_you_mean(str(value), END_REASONS)}")
+        return str(value)
+
+    def expect_inspection(self, value: Any, path: YamlPath, setup: Any) -> dict[str, Any]:
+        """The figures of ``exlibris score --json``; every key given must match."""
+        data = self.mapping(value, path, "inspection") or {}
+        self.fields(data, path, INSPECTION_FIELDS, "inspection")
+        out: dict[str, Any] = {k: data[k] for k in ("variant",) if k in data}
+        for key in ("ranking", "winners"):
+            if key in data:
+                items = self.sequence(data[key], (*path, key), key) or []
+                out[key] = [str(x) for k, x in enumerate(items)
+                            if self.player(x, (*path, key, k)) is not None]
+        if "tiebreak" in data:
+            if data["tiebreak"] not in TIEBREAKS:
+                self.fail((*path, "tiebreak"), "scenario/bad-value",
+                          f"tiebreak is one of {', '.join(TIEBREAKS)}, not {data['tiebreak']!r}")
+            out["tiebreak"] = str(data["tiebreak"])
+        forms = []
+        for i, item in enumerate(self.sequence(data.get("players"), (*path, "players"),
+                                               "players") or []):
+            form = self.mapping(item, (*path, "players", i), "a player's figures")
+            if form is None:
+                continue
+            self.fields(form, (*path, "players", i), FORM_FIELDS, "a player's figures")
+            if self.player(form.get("name"), (*path, "players", i, "name")) is None:
+                continue
+            for key in FORM_FIELDS[3:]:
+                if key in form and (isinstance(form[key], bool)
+                                    or not isinstance(form[key], int)):
+                    self.fail((*path, "players", i, key), "scenario/wrong-type",
+                              f"{key} is a whole number")
+            if "tally" in form:
+                tally = self.mapping(form["tally"], (*path, "players", i, "tally"), "tally")
+                ids = {}
+                for cat, count in (tally or {}).items():
+                    code = self.category(cat, (*path, "players", i, "tally", cat))
+                    if code is not None:
+                        ids[CATEGORY_IDS[code]] = count
+                form = {**form, "tally": ids}
+            if "flipped" in form:
+                form = {**form, "flipped": self.names_list(
+                    form["flipped"], (*path, "players", i, "flipped"), "flipped")}
+            forms.append(form)
+        if "players" in data:
+            out["players"] = forms
         return out

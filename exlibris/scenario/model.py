@@ -15,6 +15,7 @@ from exlibris.model.cards import Card
 from exlibris.model.shelf import Shelf
 
 PHASES = ("preparation", "placement", "resolution", "cleanup")
+END = "end"  # ``until: end``: whole rounds on to the final round and the inspection
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
 from exlibris.scenario.compare import compare
-from exlibris.scenario.model import PHASES, Scenario, Step
+from exlibris.scenario.model import END, PHASES, Scenario, Step
 from exlibris.scenario.position import build_game
 
 
@@ -75,6 +75,7 @@ class Run:
         self.trace: list[str] = []
         self.pending: Decision | None = None
         self.game: Game | None = None
+        self.outcome: flow.Outcome | None = None
 
     def who(self, seat: int) -> str:
         return self.scenario.setup.players[seat].name
@@ -110,11 +111,15 @@ class Run:
         phases: dict[str, Callable[[Game], None]] = {
             "preparation": flow.preparation, "placement": flow.placement,
             "resolution": flow.resolution, "cleanup": flow.cleanup}
-        start, stop = PHASES.index(scenario.phase), PHASES.index(scenario.until)
+        start = PHASES.index(scenario.phase)
+        stop = len(PHASES) - 1 if scenario.until == END else PHASES.index(scenario.until)
         result = Result(scenario.name, str(scenario.file), False, trace=self.trace)
         try:
-            for name in PHASES[start:stop + 1]:
-                phases[name](game)
+            if scenario.until == END:
+                self.outcome = flow.play(game, resume=scenario.phase)
+            else:
+                for name in PHASES[start:stop + 1]:
+                    phases[name](game)
         except ScriptDone:
             pass
         except ScriptMismatch as exc:
@@ -132,7 +137,7 @@ class Run:
                 f"script line(s) unused, from step {self.next + 1} (line {step.line}): "
                 f"{step}")
             return result
-        difference = compare(scenario, game, self.pending)
+        difference = compare(scenario, game, self.pending, self.outcome)
         result.passed = difference is None
         result.difference = difference or ""
         return result
