@@ -228,7 +228,9 @@ def play(game: Game, resume: str | None = None) -> Outcome:
             size = player.shelf.card_count() + player.shelf.entombed_count()
             grew |= size > highest[seat]
             highest[seat] = max(size, highest[seat])
-        stalled = 0 if grew or state.final_round or _deck_can_feed(game) else stalled + 1
+        fixed = game.settings.final_round.rounds is not None  # solo ends by itself
+        stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
+            else stalled + 1
         if stalled >= STALL_ROUNDS:
             game.event("game-stalled", rounds=stalled)
             return _outcome(game, EndReason.STALLED)

@@ -84,6 +84,8 @@ def _rows(cells: dict[Pos, str]) -> str:
         repr(" ".join(cells.get((r, c), ".") for c in cols)) for r in rows)
 
 
+LIBRARY = "the public library"
+
 class _Checker:
     def __init__(self, scenario: Scenario, game: Game, pending: Decision | None,
                  outcome: Outcome | None) -> None:
@@ -246,8 +248,16 @@ class _Checker:
         for key in ("variant", "ranking", "winners", "tiebreak"):
             if key in expected and expected[key] != found[key]:
                 return f"the inspection's {key}: expected {expected[key]}, found {found[key]}"
+        if "win" in expected and expected["win"] != found.get("win"):
+            return f"the inspection's win: expected {expected['win']}, found {found.get('win')}"
         forms = {form["name"]: form for form in found["players"]}
-        for want in expected.get("players", []):
+        wanted = list(expected.get("players", []))
+        if "public_library" in expected:  # solo: the opponent's column
+            if "public_library" not in found:
+                return "expected a public library (a solo game), found none"
+            forms[LIBRARY] = {**found["public_library"], "name": LIBRARY}
+            wanted.append({"name": LIBRARY, **expected["public_library"]})
+        for want in wanted:
             form = forms[want["name"]]
             for key, value in want.items():
                 got = form[key]

@@ -48,7 +48,10 @@ EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
-INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant")
+INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant",
+                     "public_library", "win")
+LIBRARY_FIELDS = ("tally", "books", "prominent", "banned", "variety", "focus", "volunteers",
+                  "artifacts", "total")
 FORM_FIELDS = ("name", "flipped", "tally", "books", "stability", "entombed", "prominent",
                "banned", "variety", "focus", "artifacts", "total")
 TIEBREAKS = ("total", "books", "hand", "banned", "unbroken")
@@ -774,4 +777,23 @@ class _Reader:
             forms.append(form)
         if "players" in data:
             out["players"] = forms
+        self.expect_solo_inspection(data, path, out)
         return out
+
+    def expect_solo_inspection(self, data: dict[str, Any], path: YamlPath,
+                               out: dict[str, Any]) -> None:
+        """Solo: the public library's figures and whether the player won."""
+        if "win" in data:
+            out["win"] = self.boolean(data["win"], (*path, "win"), "win")
+        if "public_library" not in data:
+            return
+        where = (*path, "public_library")
+        form = self.mapping(data["public_library"], where, "the public library's figures")
+        if form is None:
+            return
+        self.fields(form, where, LIBRARY_FIELDS, "the public library's figures")
+        if "tally" in form:
+            tally = self.mapping(form["tally"], (*where, "tally"), "tally") or {}
+            form = {**form, "tally": {CATEGORY_IDS[code]: count for cat, count in tally.items()
+                                      if (code := self.category(cat, (*where, "tally", cat)))}}
+        out["public_library"] = form
