@@ -162,3 +162,30 @@ def test_a_solo_game_saves_resumes_and_replays_with_its_difficulty(tmp_path: Pat
     assert data["variant"] == "solo" and "win" in data
     replay = invoke("replay", str(save))
     assert replay.exit_code == 0, replay.output
+
+
+def test_the_screen_shows_the_round_of_five_and_the_public_library_top_only(catalog) -> None:
+    import io
+
+    from rich.console import Console
+
+    from exlibris.interactive.narrate import Narrator
+    from exlibris.interactive.screen import Screen
+    from exlibris.interactive.shelf_grid import category_styles
+
+    game, log = solo_game(catalog, 6, difficulty=3)
+    game.state.round = 1
+    from exlibris.engine.flow import preparation
+
+    preparation(game)
+    out = io.StringIO()
+    screen = Screen(game, 0, category_styles(catalog.categories), {}, 120)
+    Console(file=out, width=120, color_system=None).print(screen.board())
+    text = out.getvalue()
+    pile = game.state.discard.cards
+    assert "round 1 of 5" in text and "difficulty 3 (challenging)" in text
+    assert "Public library (the discard pile): 3 cards" in text
+    assert str(pile[-1]) in text and str(pile[0]) not in text  # SOLO-11: the top only
+    assert "location tiles left in the stack 4" in text and "Public focus: face down" in text
+    told = Narrator(game, 0).lines(log.records)
+    assert f"To the public library from the deck: {', '.join(c.name for c in pile)}." in told
