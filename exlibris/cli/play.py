@@ -369,6 +369,8 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
         data = to_json(outcome.inspection)
         data.update({"seed": record.seed, "seats": record.seats, "rounds": outcome.rounds,
                      "decisions": outcome.decisions})
+        if outcome.inspection.table.solo:
+            data["difficulty"] = outcome.inspection.table.difficulty
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds")
