@@ -19,6 +19,8 @@ HOME_ACTION = ("Home action space (your library tile): either draw a card, or sh
                "card from your hand.")
 FLIPS = ("Before the inspection you may turn any of your face-up shelf cards face down: "
          "a face-down card is out of the alphabetical check and its books are not counted.")
+ELIMINATE = ("Solo cleanup: choose the location tiles that leave the game (two each round); "
+             "one tile then comes from the face-down stack.")
 NOTHING = "No location, library or assistant text applies to this decision."
 
 # events that say what the game is carrying out, newest first wins
@@ -34,6 +36,9 @@ def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]])
         return _placement(decision.values)
     if decision.kind == "flips":
         return FLIPS
+    if decision.kind == "eliminate":  # solo cleanup: the tiles still in play
+        return ELIMINATE + "\n\n" + "\n\n".join(
+            f"{loc.spec.name} (#{loc.number}): {loc.spec.text}" for loc in decision.values)
     return _current(game, records)
 
 
