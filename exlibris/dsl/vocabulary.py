@@ -127,9 +127,10 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "delayed": "bool",
         "area": "zone",
         "spaces": "spaces",
+        "assistants": "assistants",
     },
-    "space": {"occupant": "assistant", "location": "location", "index": "int", "open": "bool",
-              "bid": "int"},
+    "space": {"occupant": "assistant", "occupants": "assistants", "location": "location",
+              "index": "int", "open": "bool", "bid": "int"},
     "claim": {"player": "player", "category": "category"},
     "category": {"id": "str", "name": "str"},
 }

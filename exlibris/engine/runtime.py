@@ -176,6 +176,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                     return value.area
                 case "spaces":
                     return [Space(value, i) for i in range(len(value.spaces))]
+                case "assistants":
+                    return value.assistants()
                 case "name":
                     return value.spec.name
         if isinstance(value, Space):
@@ -183,6 +185,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                 case "occupant":
                     occupants = value.occupants
                     return occupants[0] if occupants else None
+                case "occupants":
+                    return list(value.occupants)
                 case "location":
                     return value.location
                 case "index":
