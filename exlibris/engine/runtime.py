@@ -113,7 +113,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
     def may(self, env: Env, node: ast.May) -> bool:
         return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
 
-    def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
+    def choose_option(self, chooser: Any, labels: list[str], env: Env,
+                      node: ast.Choose | ast.May) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
         return self.game.ask(seat, "option", "choose one", labels)
 
