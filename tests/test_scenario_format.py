@@ -102,3 +102,69 @@ def test_bad_inspection_expectations(tmp_path: Path, change: tuple[str, str], co
     with pytest.raises(UserInputError) as info:
         load_scenario(write(tmp_path, FINAL.replace(*change)))
     assert code in [p.code for p in info.value.problems]
+
+
+# ---------------------------------------------------------------------- the other statements
+SMALL = """\
+kind: scenario
+name: small
+setup:
+  players:
+    - {name: Ann, library: garden-of-education, hand: [A1], shelf: ["*magnificent-magnifiers"]}
+    - {name: Bob, library: igloo-of-information}
+  locations: [diviners-hut]
+  placed: [Ann standard#2 at home 1]
+script: []
+expect:
+  shelves: {Ann: ["*magnificent-magnifiers"]}
+  assistants: [Ann standard#2 at home 1, Ann standard#1 available]
+  never_offered: [place standard assistant on home space 1]
+"""
+
+
+def test_artifacts_numbered_assistants_and_never_offered(tmp_path: Path) -> None:
+    assert run(tmp_path, SMALL) == ""
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (("shelves: {Ann: [\"*magnificent-magnifiers\"]}", "shelves: {Ann: [\"A1\"]}"),
+     "Ann's shelf: expected rows 'A1', found rows '*magnificent-magnifiers'"),
+    (("[Ann standard#2 at home 1, Ann standard#1 available]",
+      "[Ann standard#1 at home 1]"), "expected 'Ann standard#1 at home 1', found"),
+    (("never_offered: [place standard assistant on home space 1]",
+      "never_offered: [place standard assistant on home space 2]"),
+     "decision 1 (Ann, 'place an assistant') offered 'place standard assistant on home space 2'"),
+])
+def test_the_other_statements_are_checked(tmp_path: Path, change: tuple[str, str], words: str
+                                          ) -> None:
+    assert run(tmp_path, SMALL.replace(*change)).startswith(words)
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (("placed: [Ann standard#2 at home 1]", "placed: [Ann standard#3 at home 1]"),
+     "scenario/unknown-assistant"),
+    (("library: igloo-of-information}", "library: igloo-of-information, assistants: [card:yeti]}"),
+     "scenario/unknown-assistant"),
+    (("never_offered: [place", "never_offered: [Eve: place"), "scenario/unknown-player"),
+    (("locations: [diviners-hut]", "locations: [diviners-hut]\n  location_discard: [nowhere]"),
+     "scenario/unknown-location"),
+])
+def test_bad_statements(tmp_path: Path, change: tuple[str, str], code: str) -> None:
+    with pytest.raises(UserInputError) as info:
+        load_scenario(write(tmp_path, SMALL.replace(*change)))
+    assert code in [p.code for p in info.value.problems]
+
+
+def test_content_that_cannot_be_read_gives_its_one_error(tmp_path: Path) -> None:
+    text = SMALL.replace("name: small\n", "name: small\ncontent: [missing.yaml]\n")
+    with pytest.raises(UserInputError) as info:
+        load_scenario(write(tmp_path, text))
+    assert [p.code for p in info.value.problems] == ["scenario/missing-content"]
+
+
+def test_content_with_a_syntax_error_gives_its_one_error(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("kind: location\nid: x\n  bad: [\n", "utf-8")
+    text = SMALL.replace("name: small\n", "name: small\ncontent: [broken.yaml]\n")
+    with pytest.raises(UserInputError) as info:
+        load_scenario(write(tmp_path, text))
+    assert [p.code for p in info.value.problems] == ["yaml/syntax"]

@@ -49,7 +49,7 @@ class PlayerSetup:
     hand: list[Card] = field(default_factory=list)
     shelf: Shelf = field(default_factory=Shelf)
     focus: str = ""
-    assistants: list[str] | None = None  # None: as the rules deal them
+    assistants: list[str] | None = None  # None: as the rules deal them; card:ID: a card
 
 
 @dataclass
@@ -71,6 +71,7 @@ class Setup:
     discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
+    location_discard: list[str] = field(default_factory=list)  # the location discard pile
     placed: list[Placed] = field(default_factory=list)
     difficulty: int | None = None  # solo: None takes the rules' level
     public_focus: str = ""  # solo: the public library's hidden focus

@@ -76,11 +76,13 @@ class Run:
         self.pending: Decision | None = None
         self.game: Game | None = None
         self.outcome: flow.Outcome | None = None
+        self.asked: list[Decision] = []  # every decision of the run, the pending one too
 
     def who(self, seat: int) -> str:
         return self.scenario.setup.players[seat].name
 
     def answer(self, decision: Decision) -> int:
+        self.asked.append(decision)
         if self.next >= len(self.steps):
             self.pending = decision
             raise ScriptDone(decision)
@@ -137,7 +139,7 @@ class Run:
                 f"script line(s) unused, from step {self.next + 1} (line {step.line}): "
                 f"{step}")
             return result
-        difference = compare(scenario, game, self.pending, self.outcome)
+        difference = compare(scenario, game, self.pending, self.outcome, self.asked)
         result.passed = difference is None
         result.difference = difference or ""
         return result
