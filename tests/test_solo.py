@@ -143,7 +143,7 @@ def test_headless_solo_is_deterministic_and_rescores_the_same(tmp_path: Path, le
     played = json.loads(first.output)
     scored = json.loads(invoke("score", "--json", str(table)).output)
     assert played["variant"] == "solo" and played["rounds"] == 5
-    assert played["difficulty"] == parse_difficulty(level)
+    assert played["difficulty"] == parse_difficulty(level) and played["ended"] == "final-round"
     assert scored["players"][0]["total"] == played["players"][0]["total"]
     assert scored["public_library"]["total"] == played["public_library"]["total"]
     assert scored["win"] == played["win"]
