@@ -14,6 +14,7 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import auction
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
@@ -65,6 +66,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     game.variant = variant
     game.seed = seed
     game.artifact_specs = dict(catalog.artifacts)
+    game.assistant_cards = dict(catalog.assistants)
     game.event("setup", seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
     state.first_player = rng.randrange(n)
@@ -214,10 +216,10 @@ def preparation(game: Game) -> None:
         game.event("reveal-location", location=spec.id)
     for loc in state.in_play:
         prep = loc.spec.preparation
-        if prep is None or prep.source != "books":
+        if prep is None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
-        dealt = game.deal_to(loc.area, count)
+        dealt = auction.deal_display(game, loc, count)
         game.event("deal", location=loc.id, cards=[c.name for c in dealt],
                    face_down=prep.face == "down")
 
@@ -296,15 +298,20 @@ def resolve(game: Game, loc: LocationState) -> None:
         present = [a for a in loc.assistants() if id(a) not in game.skip]
         if loc.spec.resolve == "once":
             present = present[:1]
+        elif loc.spec.resolve == "bid-order":
+            present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
-    game.before("area_discard", actor=None, location=loc)
-    leftovers = list(loc.area.cards)
-    for card in leftovers:
-        game.state.cards.move(card, game.state.discard)
-    if leftovers:
-        game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
+    if auction.returns_leftovers(loc):
+        auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
+    else:
+        game.before("area_discard", actor=None, location=loc)
+        leftovers = list(loc.area.cards)
+        for card in leftovers:
+            game.state.cards.move(card, game.state.discard)
+        if leftovers:
+            game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True

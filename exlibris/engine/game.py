@@ -93,6 +93,7 @@ class Game:
         self.decisions = 0
         self.max_steps = settings.max_steps
         self.artifact_specs: dict[str, Any] = {}
+        self.assistant_cards: dict[str, Any] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
