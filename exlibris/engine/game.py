@@ -27,6 +27,7 @@ from exlibris.engine.abilities import (
     location_effect,
     subject_matches,
 )
+from exlibris.engine import hiring
 from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
@@ -679,6 +680,7 @@ class Game:
         if assistant in player.assistants:
             player.assistants.remove(assistant)
             self.assistants_changed()
+        hiring.release_card(self, assistant)
         self.event("retire", seat=assistant.owner, assistant=assistant.id)
 
     def limbo_zone(self, name: str = "limbo") -> Zone:

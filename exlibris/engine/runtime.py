@@ -16,6 +16,7 @@ from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
@@ -72,7 +73,7 @@ def _is_card(value: Any) -> bool:
     return isinstance(value, BookCard | ArtifactCard)
 
 
-class EffectRuntime(AssistantVerbs, ShelfVerbs):
+class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game.
 
     Card verbs are here; verbs on assistants and on the shelf are in
@@ -137,6 +138,10 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                     return len(value.placed_this_round)
                 case "placements_this_round":
                     return value.placements_this_round
+                case "hires":
+                    return value.hires
+                case "hired":
+                    return value.hired
                 case "first":
                     return game.state.first_player == value.seat
         if isinstance(value, Assistant):

@@ -105,7 +105,8 @@ class PlayerState:
     """One seat at the table."""
 
     __slots__ = ("assistants", "focus", "hand", "hires", "home", "library", "name",
-                 "placed_this_round", "placements_this_round", "seat", "shelf", "shelf_zone")
+                 "hired", "placed_this_round", "placements_this_round", "seat", "shelf",
+                 "shelf_zone")
 
     def __init__(self, seat: int, name: str, shelf_rules: ShelfRules = DEFAULT_RULES) -> None:
         self.seat = seat
@@ -114,6 +115,7 @@ class PlayerState:
         self.shelf = Shelf(shelf_rules)
         self.shelf_zone = ShelfZone(f"shelf:{seat}", seat, self.shelf)
         self.hires = Zone(f"hires:{seat}", seat)  # cards of the assistants hired (EXP-JF-04)
+        self.hired = 0  # assistants hired this game
         self.focus = ""
         self.library: str | None = None
         self.assistants: list[Assistant] = []
@@ -153,6 +155,7 @@ class GameState:
     returns: int = 0  # assistants returned so far (priority order changes)
     turn_counter: int = 0
     limbo: list[Zone] = field(default_factory=list)
+    temps: list[Assistant] = field(default_factory=list)  # Temp Agency tokens this round
 
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]
