@@ -21,13 +21,13 @@ from typing import Any
 from exlibris.dsl.compiler import Env
 from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import hiring
 from exlibris.engine.abilities import (
     CompiledAbility,
     abilities_of,
     location_effect,
     subject_matches,
 )
-from exlibris.engine import hiring
 from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space

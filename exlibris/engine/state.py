@@ -104,9 +104,21 @@ class LocationState:
 class PlayerState:
     """One seat at the table."""
 
-    __slots__ = ("assistants", "focus", "hand", "hires", "home", "library", "name",
-                 "hired", "placed_this_round", "placements_this_round", "seat", "shelf",
-                 "shelf_zone")
+    __slots__ = (
+        "assistants",
+        "focus",
+        "hand",
+        "hired",
+        "hires",
+        "home",
+        "library",
+        "name",
+        "placed_this_round",
+        "placements_this_round",
+        "seat",
+        "shelf",
+        "shelf_zone",
+    )
 
     def __init__(self, seat: int, name: str, shelf_rules: ShelfRules = DEFAULT_RULES) -> None:
         self.seat = seat
