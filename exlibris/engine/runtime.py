@@ -20,7 +20,7 @@ from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card
+from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Slot
 
 
@@ -120,7 +120,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         game = self.game
         if value is None:
             return None
-        if isinstance(value, BookCard | ArtifactCard):
+        if isinstance(value, BookCard | ArtifactCard | ResumeCard):
             return self._card_attribute(value, name)
         if isinstance(value, PlayerState):
             match name:
@@ -214,7 +214,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             case "is_book":
                 return is_book
             case "is_artifact":
-                return not is_book
+                return isinstance(card, ArtifactCard)
             case "vowel":
                 return is_book and card.letter in VOWELS
             case "face_down":
