@@ -234,4 +234,4 @@ def test_five_humans_play_the_job_faire_hot_seat_at_a_terminal(tmp_path: Path) -
     assert term.finish() == 0
     out = term.output.decode(errors="replace")
     assert "Job Faire" in out and "special assistant deck" in out
-    assert "Pass the game to Player 2" in out and "Traceback" not in out
+    assert out.count("Pass the game to Player") >= 2 and "Traceback" not in out
