@@ -144,7 +144,7 @@ def test_one_player_needs_solo_rules_and_a_known_difficulty() -> None:
     assert result.exit_code == 2 and "unknown difficulty 'heroic'" in result.output
     result = play("--players", "2", "--difficulty", "3")
     assert result.exit_code == 2 and "only a solo game has a difficulty" in result.output
-    assert play("--players", "5").exit_code == 2
+    assert play("--players", "6").exit_code == 2  # five players play (test_job_faire.py)
     result = play("--players", "3", "--seats", "human,greedy")
     assert result.exit_code == 2 and "--players 3" in result.output
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from exlibris.model.cards import Card
@@ -47,6 +47,8 @@ class PlayerView:
     round: int
     final_round: bool
     solo: SoloView | None = None
+    assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
+    hired: int = 0  # special assistants this player hired (EXP-JF-04)
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
@@ -74,6 +76,8 @@ def player_view(game: Any, seat: int) -> PlayerView:
         round=state.round,
         final_round=state.final_round,
         solo=solo,
+        assistant_cards=game.assistant_cards,
+        hired=me.hired,
     )
 
 

@@ -34,8 +34,8 @@ def _seats(value: str) -> list[str]:
             raise click.BadParameter(
                 f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)}",
                 param_hint="--seats")
-    if not 1 <= len(seats) <= 4:
-        raise click.BadParameter(f"{len(seats)} seats; a game has one (solo) to four",
+    if not 1 <= len(seats) <= 5:
+        raise click.BadParameter(f"{len(seats)} seats; a game has one (solo) to five",
                                  param_hint="--seats")
     return seats
 
@@ -66,8 +66,8 @@ def _fail(message: str) -> NoReturn:
 
 @click.command()
 @click.option("--players", type=int,
-              help="How many players: one (the solo game) to four (default two, or as many "
-                   "as --seats).")
+              help="How many players: one (the solo game) to five (default two, or as many "
+                   "as --seats); five players use the five-player module (EXP-5P).")
 @click.option("--seats",
               help="Comma-separated seats in turn order: human, random or greedy. Several "
                    "humans play hot-seat. Default: human,greedy when standard input is a "
@@ -156,12 +156,13 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     from exlibris.interactive.record import SaveRecord
     from exlibris.validation import variant_chain
 
-    if players is not None and not 1 <= players <= 4:
-        _fail(f"--players {players}: a game has one (solo) to four players")
+    if players is not None and not 1 <= players <= 5:
+        _fail(f"--players {players}: a game has one (solo) to five players")
     kinds = _seats(seats) if seats is not None else _default_seats(players)
     if players is not None and len(kinds) != players:
         _fail(f"--players {players} but --seats names {len(kinds)} seats")
-    variant = variant or ("solo" if len(kinds) == 1 else "standard")
+    variant = variant or ("solo" if len(kinds) == 1 else
+                          "five-player" if len(kinds) == 5 else "standard")
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
