@@ -59,8 +59,8 @@ def test_readable_form_names_the_seed_and_the_winner() -> None:
 def test_bad_seats_and_variants_are_clear_errors() -> None:
     result = invoke("play", "--seats", "greedy,robot")
     assert result.exit_code == 2 and "unknown seat 'robot'" in result.output
-    result = invoke("play", "--seats", "greedy,greedy,greedy,greedy,greedy")
-    assert result.exit_code == 2 and "one (solo) to four" in result.output
+    result = invoke("play", "--seats", "greedy,greedy,greedy,greedy,greedy,greedy")
+    assert result.exit_code == 2 and "two to five, or one (solo)" in result.output
     result = invoke("play", "--variant", "standrd")
     assert result.exit_code == 2 and "did you mean 'standard'" in result.stderr
 

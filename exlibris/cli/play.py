@@ -35,7 +35,7 @@ def _seats(value: str) -> list[str]:
                 f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)}",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
-        raise click.BadParameter(f"{len(seats)} seats; a game has one (solo) to five",
+        raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
                                  param_hint="--seats")
     return seats
 
@@ -157,7 +157,7 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     from exlibris.validation import variant_chain
 
     if players is not None and not 1 <= players <= 5:
-        _fail(f"--players {players}: a game has one (solo) to five players")
+        _fail(f"--players {players}: a game has two to five players, or one (solo)")
     kinds = _seats(seats) if seats is not None else _default_seats(players)
     if players is not None and len(kinds) != players:
         _fail(f"--players {players} but --seats names {len(kinds)} seats")
