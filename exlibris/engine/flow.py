@@ -109,7 +109,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     permanent = {loc for m in game.settings.modules if m in catalog.modules
                  for loc in catalog.modules[m].permanent_locations}
     if game.settings.solo is not None:
-        solo.setup_locations(game, pool)
+        solo.setup_locations(game, pool, permanent)
         return
     starting = [loc for loc in pool
                 if loc.id in setup.starting_locations or loc.id in permanent]
@@ -377,7 +377,7 @@ def resolve(game: Game, loc: LocationState) -> None:
         for assistant in present:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
-    if auction.returns_leftovers(loc):
+    if auction.returns_leftovers(loc) and not solo.keeps_leftovers(game):
         auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
     else:
         game.before("area_discard", actor=None, location=loc)

@@ -30,6 +30,7 @@ from exlibris.engine.abilities import (
 )
 from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
+from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import ArtifactCard, Card
@@ -505,7 +506,9 @@ class Game:
                 continue
             if self._solo_blocked(seat, assistant, loc):
                 continue
-            targets += self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled)
+            targets += [t for t in self._location_targets(seat, assistant, loc, forced=forced,
+                                                          ruled=ruled)
+                        if not (self.solo is not None and solo_blocked_bid(self, loc, t.bid))]
         return targets
 
     def rules_apply(self, assistant: Assistant) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from exlibris.model.cards import BookCard
+from exlibris.model.cards import ArtifactCard, BookCard, ResumeCard
 
 if TYPE_CHECKING:
     from exlibris.engine.game import Game
@@ -70,18 +70,24 @@ def compatible(entries: Iterable[Any], listed: list[str] | None) -> list[Any]:
 # ---------------------------------------------------------------------------- set-up
 
 
-def setup_locations(game: Game, pool: list[Any]) -> None:
+def setup_locations(game: Game, pool: list[Any], permanent: Iterable[str] = ()) -> None:
     """Shuffle the solo tiles, put ``locations_in_play`` in play, stack the rest
-    face down (SOLO-03; the Diviner's Hut is one tile among the others)."""
+    face down (SOLO-03; the Diviner's Hut is one tile among the others). A module's
+    permanent tile is in play from the start, for good, outside that count
+    (EXP-SOLO-04, EXP-SOLO-09 reading a)."""
     solo = settings_of(game)
-    tiles = sorted(compatible(pool, solo.locations), key=lambda loc: loc.number)
+    fixed = [loc for loc in pool if loc.id in set(permanent)]
+    tiles = sorted((loc for loc in compatible(pool, solo.locations) if loc not in fixed),
+                   key=lambda loc: loc.number)
     game.rng.shuffle(tiles)
-    game.location_specs = {loc.id: loc for loc in tiles}
+    game.location_specs = {loc.id: loc for loc in [*fixed, *tiles]}
     shown, rest = tiles[:solo.locations_in_play], tiles[solo.locations_in_play:]
+    for spec in fixed:
+        game.bring_into_play(spec).permanent = True
     for spec in shown:
         game.bring_into_play(spec)
     game.state.location_stack = [loc.id for loc in rest]
-    game.event("locations", starting=[loc.id for loc in shown], stack=len(rest))
+    game.event("locations", starting=[loc.id for loc in [*fixed, *shown]], stack=len(rest))
 
 
 def deal_categories(game: Game, codes: list[str]) -> None:
@@ -121,11 +127,14 @@ def cleanup(game: Game) -> None:
     state = game.state
     rules = settings_of(game)
     solo: SoloState = game.solo
-    for _ in range(min(rules.locations_eliminated, len(state.in_play))):
-        index = game.ask(0, "eliminate", "Which location do you eliminate?",
-                         list(state.in_play), lambda loc: f"eliminate {loc.spec.name} "
-                                                          f"(#{loc.number})")
-        loc = state.in_play.pop(index)
+    for _ in range(rules.locations_eliminated):
+        tiles = [loc for loc in state.in_play if not loc.permanent]
+        if not tiles:
+            break
+        index = game.ask(0, "eliminate", "Which location do you eliminate?", tiles,
+                         lambda loc: f"eliminate {loc.spec.name} (#{loc.number})")
+        loc = tiles[index]
+        state.in_play.remove(loc)
         solo.eliminated.append(loc.id)
         game.event("eliminate", location=loc.id)
     for _ in range(min(rules.locations_drawn, len(state.location_stack))):
@@ -154,9 +163,27 @@ def finish(game: Game) -> None:
     game.event("discard-hand", seat=0, cards=[c.name for c in hand])
 
 
+def blocked(game: Game, location: Any, bid: int) -> bool:
+    """A bid space of an auction that the neutral assistant holds (EXP-SOLO-04/05)."""
+    rules = game.settings.solo
+    return (rules is not None and location is not None and location.spec.auction is not None
+            and bid in rules.blocked_bids)
+
+
+def keeps_leftovers(game: Game) -> bool:
+    """Whether what an auction display keeps goes to the public library instead of
+    under its deck (volunteers, EXP-SOLO-13; donations, EXP-SOLO-15)."""
+    rules = game.settings.solo
+    return rules is not None and rules.leftovers_to_public_library
+
+
 def public_library(game: Game) -> PublicLibrary:
-    """The opponent at the inspection: every book card in the discard pile (SOLO-19)."""
+    """The opponent at the inspection: every book card in the discard pile (SOLO-19),
+    and the special assistant cards (volunteers) and artifacts (donations) there."""
     from exlibris.scoring.inspection import PublicLibrary
 
-    cards = tuple(c for c in game.state.discard.cards if isinstance(c, BookCard))
-    return PublicLibrary(game.solo.public_focus, cards)
+    pile = game.state.discard.cards
+    cards = tuple(c for c in pile if isinstance(c, BookCard))
+    return PublicLibrary(game.solo.public_focus, cards,
+                         volunteers=sum(isinstance(c, ResumeCard) for c in pile),
+                         artifacts=sum(isinstance(c, ArtifactCard) for c in pile))

@@ -53,6 +53,10 @@ class SoloSettings(_Strict):
         default=None, description="The solo tiles; null: those whose content says solo.")
     libraries: list[Slug] | None = Field(
         default=None, description="The solo libraries; null: those whose content says solo.")
+    blocked_bids: list[int] = Field(
+        default_factory=list, description="Auction bid spaces a neutral assistant blocks.")
+    leftovers_to_public_library: bool = Field(
+        default=False, description="What an auction display keeps goes to the discard pile.")
 
 
 class Settings(_Strict):
