@@ -131,18 +131,20 @@ def invoke(*args: str, lines: str | None = None):  # type: ignore[no-untyped-def
     return CliRunner().invoke(cli, list(args), input=lines)
 
 
-@pytest.mark.parametrize(("level", "seed"), [("1", "3"), ("challenging", "7"), ("7", "1")])
+@pytest.mark.parametrize(("level", "seed", "variant"), [
+    ("1", "3", "solo"), ("challenging", "7", "solo"), ("7", "1", "solo"),
+    ("4", "2", "solo-job-faire")])
 def test_headless_solo_is_deterministic_and_rescores_the_same(tmp_path: Path, level: str,
-                                                              seed: str) -> None:
+                                                              seed: str, variant: str) -> None:
     args = ["play", "--players", "1", "--seats", "greedy", "--difficulty", level,
-            "--seed", seed, "--json"]
+            "--seed", seed, "--variant", variant, "--json"]
     table = tmp_path / "table.yaml"
     first = invoke(*args, "--table-out", str(table))
     assert first.exit_code == 0, first.output
     assert invoke(*args).output == first.output
     played = json.loads(first.output)
     scored = json.loads(invoke("score", "--json", str(table)).output)
-    assert played["variant"] == "solo" and played["rounds"] == 5
+    assert played["variant"] == variant and played["rounds"] == (5 if variant == "solo" else 6)
     assert played["difficulty"] == parse_difficulty(level) and played["ended"] == "final-round"
     assert scored["players"][0]["total"] == played["players"][0]["total"]
     assert scored["public_library"]["total"] == played["public_library"]["total"]
@@ -190,3 +192,29 @@ def test_the_screen_shows_the_round_of_five_and_the_public_library_top_only(cata
     assert "location tiles left in the stack 4" in text and "Public focus: face down" in text
     told = Narrator(game, 0).lines(log.records)
     assert f"To the public library from the deck: {', '.join(c.name for c in pile)}." in told
+
+
+def test_solo_with_the_job_faire_six_rounds_and_volunteers(catalog) -> None:
+    from exlibris.model.cards import ResumeCard
+
+    settings = resolve_settings("solo-job-faire", catalog.variants)
+    log = EventLog(enabled=True)
+    game = new_game(catalog, settings, [GreedyAgent(5)], seed=5, log=log, views=player_view,
+                    variant="solo-job-faire")
+    in_play = [loc.id for loc in game.state.in_play]
+    assert len(in_play) == 7 and "job-faire-tile" in in_play  # EXP-SOLO-08
+    assert [a.kind for a in game.state.players[0].assistants] == ["standard"] * 3  # -02/03
+    outcome = play(game)
+    assert outcome.rounds == 6  # EXP-SOLO-01
+    assert "job-faire-tile" not in [r.get("location") for r in events(log, "eliminate")]
+    bids = [r["bid"] for r in events(log, "place") if r.get("location") == "job-faire-tile"]
+    assert 0 not in bids  # EXP-SOLO-04
+    volunteers = sum(isinstance(c, ResumeCard) for c in game.state.discard.cards)
+    unhired = [name for r in events(log, "discard-area") if r["location"] == "job-faire-tile"
+               for name in r["cards"]]
+    assert volunteers == len(unhired) > 0  # EXP-SOLO-13
+    library = outcome.inspection.public_library
+    assert library is not None
+    assert library.volunteers == volunteers * game.solo.difficulty  # EXP-SOLO-17
+    assert library.books == sum(len(c.books) for c in game.state.discard.cards
+                                if isinstance(c, BookCard))  # EXP-SOLO-16
