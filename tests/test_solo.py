@@ -209,6 +209,8 @@ def test_solo_with_the_job_faire_six_rounds_and_volunteers(catalog) -> None:
     assert "job-faire-tile" not in [r.get("location") for r in events(log, "eliminate")]
     bids = [r["bid"] for r in events(log, "place") if r.get("location") == "job-faire-tile"]
     assert 0 not in bids  # EXP-SOLO-04
+    shown = [len(r["cards"]) for r in events(log, "deal") if r["location"] == "job-faire-tile"]
+    assert set(shown) == {1}  # EXP-SOLO-11: one card a round
     volunteers = sum(isinstance(c, ResumeCard) for c in game.state.discard.cards)
     unhired = [name for r in events(log, "discard-area") if r["location"] == "job-faire-tile"
                for name in r["cards"]]
