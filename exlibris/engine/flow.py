@@ -18,7 +18,8 @@ from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
-from exlibris.model.cards import BookCard
+from exlibris.engine.zones import Zone
+from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
 from exlibris.model.shelf import ShelfRules
@@ -27,9 +28,8 @@ from exlibris.scoring.settings import ScoringRules
 
 MAX_PLACEMENT_TURNS = 400
 # Modules whose locations and decks the engine does not run yet (hiring at the Job
-# Faire, artifacts at the Artifactorium and Black Market): refused, not half-played.
-NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)",
-                    "artifactorium": "the Artifactorium module (artifacts in play)"}
+# Faire): refused, not half-played.
+NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)"}
 MAX_ROUNDS = 60
 
 
@@ -71,6 +71,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     _draft_libraries(game, catalog, list(libraries or []))
     _deal_categories(game)
     _deal_books(game, catalog)
+    _build_artifact_deck(game, catalog)
     return game
 
 
@@ -90,15 +91,22 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     modules = {"base", *game.settings.modules}
     pool = [loc for loc in catalog.locations.values()
             if loc.module in modules and loc.id not in setup.remove_locations]
+    permanent = {pid for m in game.settings.modules if m in catalog.modules
+                 for pid in catalog.modules[m].permanent_locations}
     starting = [loc for loc in pool if loc.id in setup.starting_locations]
-    rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations),
-                  key=lambda loc: loc.number)
+    module_permanent = [loc for loc in pool if loc.id in permanent
+                        and loc.id not in setup.starting_locations]
+    rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations
+                   and loc.id not in permanent), key=lambda loc: loc.number)
     game.rng.shuffle(rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
         game.bring_into_play(spec)
+    for spec in module_permanent:  # in play from round 1, outside the count (EXP-SETUP-10)
+        game.bring_into_play(spec).permanent = True
     game.state.location_stack = [loc.id for loc in rest]
-    game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
+    game.event("locations", starting=[loc.id for loc in starting + module_permanent],
+               stack=len(rest))
 
 
 def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
@@ -174,6 +182,19 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
         game.event("deal-hand", seat=player.seat, cards=[c.name for c in dealt])
 
 
+def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
+    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12)."""
+    if "artifactorium" not in game.settings.modules:
+        return
+    state = game.state
+    cards = [ArtifactCard(aid) for aid in sorted(catalog.artifacts)]
+    game.rng.shuffle(cards)
+    for card in cards:
+        state.cards.put(card, state.artifact_deck)
+    game.has_artifacts = True
+    game.event("artifact-deck", cards=len(cards))
+
+
 # ---------------------------------------------------------------------------- rounds
 
 
@@ -214,12 +235,29 @@ def preparation(game: Game) -> None:
         game.event("reveal-location", location=spec.id)
     for loc in state.in_play:
         prep = loc.spec.preparation
-        if prep is None or prep.source != "books":
+        if prep is None or source_deck(game, prep.source) is None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
-        dealt = game.deal_to(loc.area, count)
+        if prep.source == "books":
+            dealt = game.deal_to(loc.area, count)
+        else:
+            dealt = deal_from(game, source_deck(game, prep.source), loc.area, count)
         game.event("deal", location=loc.id, cards=[c.name for c in dealt],
                    face_down=prep.face == "down")
+
+
+def source_deck(game: Game, source: str) -> Zone | None:
+    """The deck a location's preparation deals from (``preparation.source``)."""
+    state = game.state
+    return {"books": state.deck, "artifacts": state.artifact_deck}.get(source)
+
+
+def deal_from(game: Game, deck: Zone, zone: Zone, n: int) -> list[Card]:
+    """Deal up to ``n`` cards from the top of a module deck (never refilled)."""
+    dealt = list(reversed(deck.cards[-n:])) if n > 0 else []
+    for card in dealt:
+        game.state.cards.move(card, zone)
+    return dealt
 
 
 def placement(game: Game) -> None:
@@ -300,6 +338,10 @@ def resolve(game: Game, loc: LocationState) -> None:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
     game.before("area_discard", actor=None, location=loc)
+    prep = loc.spec.preparation
+    deck = source_deck(game, prep.source) if prep is not None else None
+    if deck is not None and deck is not game.state.deck:
+        return_under(game, loc, deck)
     leftovers = list(loc.area.cards)
     for card in leftovers:
         game.state.cards.move(card, game.state.discard)
@@ -308,6 +350,19 @@ def resolve(game: Game, loc: LocationState) -> None:
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True
+
+
+def return_under(game: Game, loc: LocationState, deck: Zone) -> None:
+    """Cards left on display go under their deck one by one, right to left
+    (EXP-ARTF-04, EXP-JF-05): the leftmost ends at the bottom."""
+    left = list(loc.area.cards)
+    for card in reversed(left):
+        loc.area.remove(card)
+        deck.cards.insert(0, card)
+        game.state.cards.where[card] = deck
+    if left:
+        game.event("under-deck", location=loc.id, deck=deck.name,
+                   cards=[c.name for c in left])
 
 
 def cleanup(game: Game) -> None:

@@ -136,6 +136,8 @@ class GameState:
     cards: Cards = field(default_factory=Cards)
     deck: Zone = field(default_factory=lambda: Zone("deck", face_down=True))
     discard: Zone = field(default_factory=lambda: Zone("discard"))
+    artifact_deck: Zone = field(  # the Artifactorium module's deck (EXP-SETUP-12)
+        default_factory=lambda: Zone("artifact-deck", face_down=True))
     in_play: list[LocationState] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)
     location_discard: list[str] = field(default_factory=list)
@@ -160,7 +162,7 @@ class GameState:
         return [(seat + step * i) % n for i in range(n)]
 
     def all_zones(self) -> list[Zone]:
-        zones: list[Zone] = [self.deck, self.discard]
+        zones: list[Zone] = [self.deck, self.discard, self.artifact_deck]
         for p in self.players:
             zones += [p.hand, p.shelf_zone]
         zones += [loc.area for loc in self.in_play]
