@@ -33,6 +33,7 @@ class PlayerView:
     discard: tuple[Card, ...]
     round: int
     final_round: bool
+    artifact_deck_size: int = 0
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
@@ -54,4 +55,5 @@ def player_view(game: Any, seat: int) -> PlayerView:
         discard=tuple(state.discard.cards),
         round=state.round,
         final_round=state.final_round,
+        artifact_deck_size=len(state.artifact_deck),
     )

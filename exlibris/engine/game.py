@@ -410,7 +410,8 @@ class Game:
         if ability.trigger is not None and ability.trigger.once_per_turn:
             self.used_this_turn.add(key)
         self.event("ability", seat=source.owner, ability=ability.keyword or "",
-                   source=getattr(this, "id", None) or getattr(this, "name", str(this)))
+                   source=getattr(this, "id", None) or getattr(this, "name", str(this)),
+                   index=int(ability.key.rsplit("#", 1)[-1]))
         try:
             cause = this if isinstance(this, Assistant) else self.cause
             with self.caused_by(cause):

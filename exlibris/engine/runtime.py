@@ -446,7 +446,11 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
 
     def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
         seat = env.me.seat
-        n = self.game.modify("payment", int(n or 0), actor=seat)
+        bidder = kw.get("by")  # the payment's subject: the bidding assistant (G14)
+        game = self.game
+        with game.caused_by(bidder if isinstance(bidder, Assistant) else game.cause):
+            n = game.modify("payment", int(n or 0), actor=seat,
+                            location=getattr(bidder, "location", None))
         candidates = self._removable(seat, self.cards_of(kw["from"]))
         if len(candidates) < n:
             return False

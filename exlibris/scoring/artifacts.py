@@ -134,6 +134,11 @@ def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None)
                                    f"{exc}") from None
 
 
+def has_end_of_game_score(artifact_id: str) -> bool:
+    """Whether the artifact scores at the end of the game (its content has a ``score:``)."""
+    return _score_fn(artifact_id) is not None
+
+
 def shelf_artifact_points(
     shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points
 ) -> int:
