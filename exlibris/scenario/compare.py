@@ -13,6 +13,7 @@ from typing import Any
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, PlayerState
+from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
 from exlibris.scenario.model import Scenario
 
@@ -51,7 +52,8 @@ def shelf_cells(shelf: Shelf) -> dict[Pos, str]:
     """A shelf as tokens by position (``~`` face down, ``TOP+BENEATH`` entombed)."""
     cells = {}
     for pos, slot in shelf.items():
-        token = ("~" if slot.face_down else "") + slot.card.name
+        name = str(slot.card) if isinstance(slot.card, ArtifactCard) else slot.card.name
+        token = ("~" if slot.face_down else "") + name  # an artifact reads *id
         if slot.beneath is not None:
             token += f"+{slot.beneath.name}"
         cells[pos] = token
@@ -119,6 +121,13 @@ class _Checker:
         found = [c.name for c in reversed(self.state.deck.cards)]
         if found != expected:
             return f"the deck (top first): expected {_names(expected)}, found {_names(found)}"
+        return None
+
+    def check_artifact_deck(self, expected: list[str]) -> str | None:
+        found = [c.name for c in reversed(self.state.artifact_deck.cards)]
+        if found != expected:
+            return (f"the artifact deck (top first): expected {_names(expected)}, "
+                    f"found {_names(found)}")
         return None
 
     def check_areas(self, expected: dict[str, list[str]]) -> str | None:

@@ -39,12 +39,12 @@ YamlPath = tuple[str | int, ...]
 TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "phase", "until",
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
-                "deck", "discard", "locations", "location_stack", "placed")
+                "deck", "discard", "locations", "location_stack", "placed", "artifact_deck")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
                  "first_player", "first_player_next_round", "in_play", "permanent",
-                 "final_round", "events", "next_decision")
+                 "final_round", "events", "next_decision", "artifact_deck")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*$")
@@ -262,6 +262,8 @@ class _Reader:
         setup.deck = self.cards_list(data.get("deck"), (*path, "deck"), "the deck")
         setup.discard = self.cards_list(data.get("discard"), (*path, "discard"),
                                         "the discard pile")
+        setup.artifact_deck = self.cards_list(data.get("artifact_deck"),
+                                              (*path, "artifact_deck"), "the artifact deck")
         setup.locations = self.read_locations(data.get("locations"), (*path, "locations"))
         stack = self.sequence(data.get("location_stack"), (*path, "location_stack"),
                               "location_stack") or []
@@ -624,6 +626,9 @@ class _Reader:
 
     def expect_deck(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
         return self.names_list(value, path, "the deck")
+
+    def expect_artifact_deck(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        return self.names_list(value, path, "the artifact deck")
 
     def expect_areas(self, value: Any, path: YamlPath, setup: Any) -> dict[str, list[str]]:
         data = self.mapping(value, path, "areas") or {}

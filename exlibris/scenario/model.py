@@ -71,6 +71,7 @@ class Setup:
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
     placed: list[Placed] = field(default_factory=list)
+    artifact_deck: list[Card] = field(default_factory=list)  # top first
 
     def seat_of(self, name: str) -> int:
         return next(i for i, p in enumerate(self.players) if p.name == name)

@@ -51,6 +51,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         cards.put(card, state.deck)
     for card in setup.discard:
         cards.put(card, state.discard)
+    for card in reversed(setup.artifact_deck):
+        cards.put(card, state.artifact_deck)
     for entry in setup.locations:
         loc = game.bring_into_play(catalog.locations[entry.id])
         loc.permanent = entry.permanent
