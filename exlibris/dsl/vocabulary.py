@@ -99,6 +99,8 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "placed_this_round": "int",
         "placements_this_round": "int",
         "first": "bool",
+        "hires": "zone",
+        "hired": "int",
     },
     "card": {
         "letter": "str",
@@ -212,9 +214,8 @@ VERBS: dict[str, Signature] = {
               doc="give cards to a player"),
     "discard": S(("amount",), keywords={"from": "cards", "to": "zone"},
                  required_keywords=frozenset({"from"}), returns="cards", doc="discard cards"),
-    "pay": S(("int",), keywords={"from": "cards", "by": "assistant"},
-             required_keywords=frozenset({"from"}), returns="bool",
-             doc="discard exactly N cards if possible (by: the bidding assistant)"),
+    "pay": S(("int",), keywords={"from": "cards"}, required_keywords=frozenset({"from"}),
+             returns="bool", doc="discard exactly N cards if possible"),
     "shelve": S(("amount",), keywords={"from": "cards", "face_down": "bool"},
                 required_keywords=frozenset({"from"}), returns="cards", doc="shelve cards"),
     "trade": S(keywords={"from": "cards", "with": "cards"},
@@ -284,8 +285,8 @@ EVENTS: dict[str, Event] = {
     "returned": Event({"assistant": "assistant"}, _REACT, "a placed assistant comes back"),
     "area_discard": Event({"location": "location"}, _REACT,
                           "a resolving location's card area is about to be discarded"),
-    "payment": Event({"value": "int", "location": "location", "assistant": "assistant"},
-                     frozenset({"modify"}), "a bid is paid (its subject: the bidder)"),
+    "payment": Event({"value": "int", "location": "location"}, frozenset({"modify"}),
+                     "a bid is paid"),
 }
 SUBJECTS = ("this", "me", "owner", "opponent", "anyone")
 PLACES = ("location", "home", "here")

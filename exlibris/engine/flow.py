@@ -14,12 +14,12 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import auction, hiring
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
-from exlibris.engine.zones import Zone
-from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
 from exlibris.model.shelf import ShelfRules
@@ -27,9 +27,9 @@ from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_
 from exlibris.scoring.settings import ScoringRules
 
 MAX_PLACEMENT_TURNS = 400
-# Modules whose locations and decks the engine does not run yet (hiring at the Job
-# Faire): refused, not half-played.
-NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)"}
+# Modules whose locations and decks the engine does not run yet: refused, not
+# half-played (none today: both Expanded Archives modules play).
+NOT_PLAYABLE_YET: dict[str, str] = {}
 MAX_ROUNDS = 60
 
 
@@ -65,8 +65,11 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     game.variant = variant
     game.seed = seed
     game.artifact_specs = dict(catalog.artifacts)
+    game.assistant_cards = dict(catalog.assistants)
     game.event("setup", seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
+    if "job-faire" in settings.modules:
+        hiring.build_assistant_deck(game, set(settings.modules))
     state.first_player = rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
     _deal_categories(game)
@@ -91,22 +94,18 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     modules = {"base", *game.settings.modules}
     pool = [loc for loc in catalog.locations.values()
             if loc.module in modules and loc.id not in setup.remove_locations]
-    permanent = {pid for m in game.settings.modules if m in catalog.modules
-                 for pid in catalog.modules[m].permanent_locations}
-    starting = [loc for loc in pool if loc.id in setup.starting_locations]
-    module_permanent = [loc for loc in pool if loc.id in permanent
-                        and loc.id not in setup.starting_locations]
-    rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations
-                   and loc.id not in permanent), key=lambda loc: loc.number)
+    # a module's permanent tiles are in play from round 1, outside the count (EXP-SETUP-10)
+    permanent = {loc for m in game.settings.modules if m in catalog.modules
+                 for loc in catalog.modules[m].permanent_locations}
+    starting = [loc for loc in pool
+                if loc.id in setup.starting_locations or loc.id in permanent]
+    rest = sorted((loc for loc in pool if loc not in starting), key=lambda loc: loc.number)
     game.rng.shuffle(rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
-        game.bring_into_play(spec)
-    for spec in module_permanent:  # in play from round 1, outside the count (EXP-SETUP-10)
-        game.bring_into_play(spec).permanent = True
+        game.bring_into_play(spec).permanent = spec.id in permanent
     game.state.location_stack = [loc.id for loc in rest]
-    game.event("locations", starting=[loc.id for loc in starting + module_permanent],
-               stack=len(rest))
+    game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
 
 
 def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
@@ -235,29 +234,12 @@ def preparation(game: Game) -> None:
         game.event("reveal-location", location=spec.id)
     for loc in state.in_play:
         prep = loc.spec.preparation
-        if prep is None or source_deck(game, prep.source) is None:
+        if prep is None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
-        if prep.source == "books":
-            dealt = game.deal_to(loc.area, count)
-        else:
-            dealt = deal_from(game, source_deck(game, prep.source), loc.area, count)
+        dealt = auction.deal_display(game, loc, count)
         game.event("deal", location=loc.id, cards=[c.name for c in dealt],
                    face_down=prep.face == "down")
-
-
-def source_deck(game: Game, source: str) -> Zone | None:
-    """The deck a location's preparation deals from (``preparation.source``)."""
-    state = game.state
-    return {"books": state.deck, "artifacts": state.artifact_deck}.get(source)
-
-
-def deal_from(game: Game, deck: Zone, zone: Zone, n: int) -> list[Card]:
-    """Deal up to ``n`` cards from the top of a module deck (never refilled)."""
-    dealt = list(reversed(deck.cards[-n:])) if n > 0 else []
-    for card in dealt:
-        game.state.cards.move(card, zone)
-    return dealt
 
 
 def placement(game: Game) -> None:
@@ -326,6 +308,7 @@ def resolution(game: Game) -> None:
         game.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
+    hiring.dismiss_temps(game)
 
 
 def resolve(game: Game, loc: LocationState) -> None:
@@ -334,35 +317,23 @@ def resolve(game: Game, loc: LocationState) -> None:
         present = [a for a in loc.assistants() if id(a) not in game.skip]
         if loc.spec.resolve == "once":
             present = present[:1]
+        elif loc.spec.resolve == "bid-order":
+            present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
-    game.before("area_discard", actor=None, location=loc)
-    prep = loc.spec.preparation
-    deck = source_deck(game, prep.source) if prep is not None else None
-    if deck is not None and deck is not game.state.deck:
-        return_under(game, loc, deck)
-    leftovers = list(loc.area.cards)
-    for card in leftovers:
-        game.state.cards.move(card, game.state.discard)
-    if leftovers:
-        game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
+    if auction.returns_leftovers(loc):
+        auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
+    else:
+        game.before("area_discard", actor=None, location=loc)
+        leftovers = list(loc.area.cards)
+        for card in leftovers:
+            game.state.cards.move(card, game.state.discard)
+        if leftovers:
+            game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True
-
-
-def return_under(game: Game, loc: LocationState, deck: Zone) -> None:
-    """Cards left on display go under their deck one by one, right to left
-    (EXP-ARTF-04, EXP-JF-05): the leftmost ends at the bottom."""
-    left = list(loc.area.cards)
-    for card in reversed(left):
-        loc.area.remove(card)
-        deck.cards.insert(0, card)
-        game.state.cards.where[card] = deck
-    if left:
-        game.event("under-deck", location=loc.id, deck=deck.name,
-                   cards=[c.name for c in left])
 
 
 def cleanup(game: Game) -> None:

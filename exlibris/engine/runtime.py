@@ -16,10 +16,11 @@ from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card
+from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Slot
 
 
@@ -72,7 +73,7 @@ def _is_card(value: Any) -> bool:
     return isinstance(value, BookCard | ArtifactCard)
 
 
-class EffectRuntime(AssistantVerbs, ShelfVerbs):
+class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game.
 
     Card verbs are here; verbs on assistants and on the shelf are in
@@ -119,7 +120,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         game = self.game
         if value is None:
             return None
-        if isinstance(value, BookCard | ArtifactCard):
+        if isinstance(value, BookCard | ArtifactCard | ResumeCard):
             return self._card_attribute(value, name)
         if isinstance(value, PlayerState):
             match name:
@@ -137,6 +138,10 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                     return len(value.placed_this_round)
                 case "placements_this_round":
                     return value.placements_this_round
+                case "hires":
+                    return value.hires
+                case "hired":
+                    return value.hired
                 case "first":
                     return game.state.first_player == value.seat
         if isinstance(value, Assistant):
@@ -209,7 +214,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
             case "is_book":
                 return is_book
             case "is_artifact":
-                return not is_book
+                return isinstance(card, ArtifactCard)
             case "vowel":
                 return is_book and card.letter in VOWELS
             case "face_down":
@@ -446,11 +451,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
 
     def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
         seat = env.me.seat
-        bidder = kw.get("by")  # the payment's subject: the bidding assistant (G14)
-        game = self.game
-        with game.caused_by(bidder if isinstance(bidder, Assistant) else game.cause):
-            n = game.modify("payment", int(n or 0), actor=seat,
-                            location=getattr(bidder, "location", None))
+        n = self.game.modify("payment", int(n or 0), actor=seat)
         candidates = self._removable(seat, self.cards_of(kw["from"]))
         if len(candidates) < n:
             return False

@@ -68,10 +68,11 @@ class Setup:
     banned: str | None = None
     deck: list[Card] = field(default_factory=list)  # top first
     discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top
+    assistant_deck: list[Any] = field(default_factory=list)  # top first
+    artifact_deck: list[Card] = field(default_factory=list)  # top first
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
     placed: list[Placed] = field(default_factory=list)
-    artifact_deck: list[Card] = field(default_factory=list)  # top first
 
     def seat_of(self, name: str) -> int:
         return next(i for i, p in enumerate(self.players) if p.name == name)

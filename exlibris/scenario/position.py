@@ -17,9 +17,23 @@ from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
-from exlibris.model.cards import ArtifactCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
+from exlibris.model.content import Library
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
+
+
+def _special(game: Game, seat: int, aid: str, library: Library | None) -> Assistant:
+    """A special assistant a scenario gives a player: the library's own (base text), or
+    the expansion card, whose card then lies before the player as hired (EXP-SETUP-08)."""
+    catalog_cards = game.assistant_cards
+    own = library is not None and library.assistant.id == aid
+    if own and (game.settings.setup.assistant_edition == "base" or aid not in catalog_cards):
+        assert library is not None
+        return Assistant(f"{seat}:{aid}", seat, library.assistant)
+    card = ResumeCard(aid)
+    game.state.cards.put(card, game.player(seat).hires)
+    return Assistant(f"{seat}:{aid}", seat, catalog_cards[aid])
 
 
 def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
@@ -34,6 +48,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     game.variant = scenario.rules  # type: ignore[attr-defined]
     game.seed = scenario.seed  # type: ignore[attr-defined]
     game.artifact_specs = dict(catalog.artifacts)
+    game.assistant_cards = dict(catalog.assistants)
     modules = {"base", *settings.modules}
     game.location_specs = {  # type: ignore[attr-defined]
         loc.id: loc for loc in catalog.locations.values() if loc.module in modules
@@ -51,8 +66,10 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         cards.put(card, state.deck)
     for card in setup.discard:
         cards.put(card, state.discard)
-    for card in reversed(setup.artifact_deck):
-        cards.put(card, state.artifact_deck)
+    for deck, listed in ((state.assistant_deck, setup.assistant_deck),
+                         (state.artifact_deck, setup.artifact_deck)):
+        for card in reversed(listed):
+            cards.put(card, deck)
     for entry in setup.locations:
         loc = game.bring_into_play(catalog.locations[entry.id])
         loc.permanent = entry.permanent
@@ -78,8 +95,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
         for k in specials:  # the special assistant first, as the library draft does
-            assert library is not None
-            player.assistants.append(Assistant(f"{seat}:{k}", seat, library.assistant))
+            player.assistants.append(_special(game, seat, k, library))
         for i in range(kinds.count("standard")):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
 
