@@ -19,6 +19,7 @@ from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
+from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos
 
 LOG_LINES = 12
@@ -88,6 +89,8 @@ class Screen:
         text.append_text(self.category(state.banned))
         text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
                     f"location stack {len(state.location_stack)}")
+        if "artifactorium" in self.game.settings.modules:
+            text.append(f" · artifact deck {len(state.artifact_deck)}")
         return text
 
     # ------------------------------------------------------------------ locations
@@ -152,6 +155,11 @@ class Screen:
             hand = Text(f"Hand ({len(player.hand)}): ")
             hand.append_text(cards_text(player.hand.cards, self.styles))
             lines.append(hand)
+            relics = [self.game.artifact_specs[c.artifact_id].name for c in player.hand.cards
+                      if isinstance(c, ArtifactCard) and c.artifact_id in self.game.artifact_specs]
+            if relics:
+                lines.append(Text("Artifacts in hand: " + "; ".join(relics) + "  (? for text)",
+                                  "italic"))
         else:
             lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
         if player.assistants:
