@@ -633,3 +633,16 @@ def test_an_optional_step_says_what_it_offers() -> None:
         == "take both home actions"
     assert says("may return_assistant(this)\n") == "take the assistant back"
     assert says("may:\n  gone = discard(1, from: hand)\n  draw(2)\n") == "discard, then draw"
+
+
+def test_a_reshuffle_leaves_discarded_artifacts_in_the_pile() -> None:
+    """EXP-ARTF-05 with SETUP-14 (a): artifacts never enter the book deck."""
+    game = game_for(2, 3, "artifactorium", deck_runs_out="reshuffle")
+    state = game.state
+    for card in list(state.deck.cards):
+        state.cards.move(card, state.discard)
+    relic = state.artifact_deck.cards[-1]
+    state.cards.move(relic, state.discard)
+    game.refill_deck()
+    assert list(state.discard.cards) == [relic]
+    assert state.deck.cards and relic not in state.deck

@@ -32,7 +32,7 @@ from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import ArtifactCard, Card
+from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.content import Location
 from exlibris.model.rules import Settings
 from exlibris.model.shelf_errors import ShelfError
@@ -175,7 +175,9 @@ class Game:
         where the discard pile is the public library: SOLO-17)."""
         if self.settings.rulings.get("deck_runs_out") != "reshuffle" or self.n_players == 1:
             return
-        cards = list(self.state.discard.cards)
+        # discarded artifacts stay in the pile: they are gained only at the
+        # Artifactorium and the Black Market (EXP-ARTF-05)
+        cards = [c for c in self.state.discard.cards if isinstance(c, BookCard)]
         self.rng.shuffle(cards)
         for card in cards:
             self.state.cards.move(card, self.state.deck)
