@@ -187,3 +187,23 @@ def test_a_broken_score_expression_is_reported_in_its_file(tmp_path, monkeypatch
     problem = info.value.problems[0]
     assert problem.file.endswith("relic.yaml") and problem.line == 2
     assert problem.code.startswith("dsl/")
+
+
+def test_a_category_artifact_scores_the_banned_category_and_b3_still_applies() -> None:
+    """ART-00-5: the Skull counts Corrupted Codices books even when they are banned;
+    B3 takes its points off separately."""
+    table, rules = parse_table_text("""
+variant: standard
+prominent: monster-manuals
+banned: corrupted-codices
+players:
+  - name: Ann
+    focus: spells-and-potions
+    shelf: B1:CC  *bejeweled-skull-of-turpitude  C1:CS
+  - name: Bob
+    focus: historic-volumes
+    shelf: D1:SS
+""")
+    ann = inspect_table(table, rules).forms[0]
+    assert ann.artifacts == 3  # B1's two C and C1's one C touch the skull
+    assert ann.banned == -3
