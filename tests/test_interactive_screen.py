@@ -156,3 +156,19 @@ def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
     # '?' on a pick among artifacts gives their texts
     pick = Decision(0, "pick", "which to shelve?", [held, None], data={"verb": "shelve"})
     assert catalog.artifacts[held.artifact_id].text in help_text(game, pick, [])
+
+
+def test_narration_of_the_artifact_deck_and_leftovers() -> None:
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.flow import new_game
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    told = Narrator(game, 0).lines([
+        {"event": "artifact-deck", "cards": 18},
+        {"event": "under-deck", "location": "artifactorium-tile", "deck": "artifact-deck",
+         "cards": ["foul-vowel-towel"]}])
+    assert told == ["The artifact deck: 18 artifacts, shuffled.",
+                    "Artifactorium (#21): foul-vowel-towel went back under the artifact deck."]
