@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from exlibris.agents.view import PlayerView
+from exlibris.agents.worth import assistant_worth
 from exlibris.engine.decisions import Decision
-from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.engine.invariants import MAX_HIRES
+from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import artifact_points, has_end_of_game_score
@@ -60,6 +62,8 @@ class GreedyAgent:
         return weights
 
     def card_value(self, view: PlayerView, card: Card | None, weights: dict[str, float]) -> float:
+        if isinstance(card, ResumeCard):
+            return self.hire_value(view, card)
         if isinstance(card, ArtifactCard):
             return self.artifact_value(view, card, weights)
         if not isinstance(card, BookCard):
@@ -96,7 +100,17 @@ class GreedyAgent:
             best = max(best, self.shelf_score(view, trial, weights) - base)
         return best
 
+    def hire_value(self, view: PlayerView, card: ResumeCard) -> float:
+        """A special assistant card: what its abilities can bring (``worth.py``)."""
+        spec = view.assistant_cards.get(card.assistant_id)
+        if spec is None or view.hired >= MAX_HIRES:
+            return 0.0
+        return assistant_worth(spec)
+
     # ------------------------------------------------------------------ decisions
+    def _hire(self, view: PlayerView, decision: Decision) -> int:
+        return _argmax((self.hire_value(view, c) for c in decision.values), self.rng)
+
     def _position(self, view: PlayerView, decision: Decision) -> int:
         card = next((c for c in view.hand if c.name == decision.data.get("card")), None)
         if card is None:
@@ -170,7 +184,10 @@ class GreedyAgent:
         if loc is None:
             return 1.0 + max(0.0, hand_gain) * 0.5
         area = view.areas.get(loc.id, ())
-        if loc.spec.auction is not None or any(isinstance(c, ArtifactCard) for c in area):
+        if any(isinstance(c, ResumeCard) for c in area):  # a hiring auction (Job Faire)
+            best = max(self.card_value(view, c, weights) for c in area)
+            return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
+        if any(isinstance(c, ArtifactCard) for c in area):  # the Artifactorium
             return self.bid_value(view, target, area, weights)
         if "artifact_deck" in loc.spec.effect:
             return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
@@ -182,7 +199,6 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
-
 
     def bid_value(self, view: PlayerView, target: Any, area: tuple[Card | None, ...],
                   weights: dict[str, float]) -> float:

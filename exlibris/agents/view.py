@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from exlibris.model.cards import Card
@@ -34,6 +34,8 @@ class PlayerView:
     round: int
     final_round: bool
     artifact_deck_size: int = 0
+    assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
+    hired: int = 0  # special assistants this player hired (EXP-JF-04)
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
@@ -56,4 +58,6 @@ def player_view(game: Any, seat: int) -> PlayerView:
         round=state.round,
         final_round=state.final_round,
         artifact_deck_size=len(state.artifact_deck),
+        assistant_cards=game.assistant_cards,
+        hired=me.hired,
     )

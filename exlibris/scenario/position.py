@@ -33,6 +33,7 @@ def _special(game: Game, seat: int, aid: str, library: Library | None) -> Assist
         return Assistant(f"{seat}:{aid}", seat, library.assistant)
     card = ResumeCard(aid)
     game.state.cards.put(card, game.player(seat).hires)
+    game.player(seat).hired += 1
     return Assistant(f"{seat}:{aid}", seat, catalog_cards[aid])
 
 
