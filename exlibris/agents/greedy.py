@@ -189,7 +189,7 @@ class GreedyAgent:
             return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
         if any(isinstance(c, ArtifactCard) for c in area):  # the Artifactorium
             return self.bid_value(view, target, area, weights)
-        if "artifact_deck" in loc.spec.effect:
+        if _gives_artifacts(loc.spec):  # the Black Market: an unseen artifact
             return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
         visible = sorted((self.card_value(view, c, weights) for c in area if c is not None),
                          reverse=True)
@@ -209,6 +209,11 @@ class GreedyAgent:
         best = max(self.card_value(view, c, weights) for c in area if c is not None)
         cost = sum(sorted(self.card_value(view, c, weights) for c in view.hand)[:target.bid])
         return 1.2 + best - cost - 0.3 * target.bid
+
+
+def _gives_artifacts(spec: Any) -> bool:
+    """Whether a location's effect takes from the artifact deck (its content names it)."""
+    return "artifact_deck" in spec.effect
 
 
 def best_flip_plan(view: PlayerView) -> set[str]:
