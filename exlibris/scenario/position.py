@@ -19,15 +19,18 @@ from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.model.content import Library
+from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
 
 
-def _special(game: Game, seat: int, aid: str, library: Library | None) -> Assistant:
+def _special(game: Game, seat: int, aid: str, library: Library | None, *,
+             card: bool = False) -> Assistant:
     """A special assistant a scenario gives a player: the library's own (base text), or
-    the expansion card, whose card then lies before the player as hired (EXP-SETUP-08)."""
+    the expansion card (always with ``card``: written ``card:ID``), whose card then lies
+    before the player as hired (EXP-SETUP-08)."""
     catalog_cards = game.assistant_cards
-    own = library is not None and library.assistant.id == aid
+    own = library is not None and library.assistant.id == aid and not card
     if own and (game.settings.setup.assistant_edition == "base" or aid not in catalog_cards):
         assert library is not None
         return Assistant(f"{seat}:{aid}", seat, library.assistant)
@@ -77,6 +80,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         for card in entry.area:
             cards.put(card, loc.area)
     state.location_stack = list(reversed(setup.location_stack))  # popped from the end
+    state.location_discard = list(setup.location_discard)
 
     for seat, (player, spec) in enumerate(zip(state.players, setup.players, strict=True)):
         player.library = spec.library
@@ -95,8 +99,10 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
             kinds = ([library.assistant.id] if library and settings.setup.special_assistant
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
-        for k in specials:  # the special assistant first, as the library draft does
-            player.assistants.append(_special(game, seat, k, library))
+        for k in specials:  # the special assistants first, as the library draft does
+            # the library's own, or an Expanded Archives card given directly (card:ID)
+            player.assistants.append(_special(game, seat, owned_kind(k), library,
+                                              card=k.startswith(CARD_PREFIX)))
         for i in range(kinds.count("standard")):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
 
@@ -104,9 +110,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     for placed in setup.placed:  # oldest first
         seat = setup.seat_of(placed.player)
         player = state.players[seat]
-        assistant = next(a for a in player.assistants if a.available and (
-            a.kind == "standard" if placed.assistant == "standard"
-            else a.spec is not None and a.spec.id == placed.assistant))
+        assistant = next(a for a in matching(player.assistants, placed.assistant)
+                         if a.available)
         state.placement_counter += 1
         assistant.placed_at = state.placement_counter
         player.placed_this_round.add(assistant.id)
