@@ -72,27 +72,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--variant", default="job-faire")
     args = parser.parse_args(argv)
     catalog = load_catalog()
-    settings = resolve_settings("job-faire", catalog.variants)
+    settings = resolve_settings(args.variant, catalog.variants)
     in_games: Counter[str] = Counter()
     hires: Counter[str] = Counter()
     checks = 0
     failures = []
     for seed in range(args.first_seed, args.first_seed + args.games):
         try:
-            hired, n, _ = survey_game(catalog, settings, args.players, seed)
+            hired, n, _ = survey_game(catalog, settings, args.players, seed, args.variant)
         except Exception as exc:
             failures.append(f"seed {seed}: {type(exc).__name__}: {exc}")
             continue
         checks += n
         hires.update(hired)
         in_games.update(set(hired))
-    print(f"{args.games} games of {args.players} players (job-faire), "
+    print(f"{args.games} games of {args.players} players ({args.variant}), "
           f"{checks} decisions checked, {len(failures)} failed")
     for aid in sorted(catalog.assistants):
         print(f"  {aid:18} hired {hires[aid]:4} times, in {in_games[aid]:3} games")
     never = [aid for aid in catalog.assistants if hires[aid] == 0
+             and "job-faire" in settings.modules
              and args.players not in catalog.assistants[aid].not_with_players
              and set(catalog.assistants[aid].requires) <= set(settings.modules)]
     for failure in failures:

@@ -99,7 +99,8 @@ class Narrator:
     def _deal(self, r: dict[str, Any]) -> str:
         if r.get("face_down") and self.seat is not None:
             return f"{self.place(r['location'])}: {len(r['cards'])} cards dealt face down."
-        return f"{self.place(r['location'])}: dealt {self.cards(r['cards'])}."
+        names = [self.special(c) if c in self.game.assistant_cards else c for c in r["cards"]]
+        return f"{self.place(r['location'])}: dealt {self.cards(names)}."
 
     def _place(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
