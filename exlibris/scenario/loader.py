@@ -20,7 +20,7 @@ from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
-from exlibris.scenario.assistants import owned_kind, split_kind
+from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
 from exlibris.scenario.model import (
     END,
     PHASES,
@@ -339,9 +339,10 @@ class _Reader:
     def read_assistants(self, value: Any, path: YamlPath, player: PlayerSetup) -> list[str]:
         items = self.sequence(value, path, "assistants") or []
         out = []
-        cards = self.catalog.assistants if self.catalog is not None else {}
+        cards = self.catalog.assistants if self.catalog else {}
         for k, item in enumerate(items):
-            card = isinstance(item, str) and owned_kind(item) in cards
+            card = isinstance(item, str) and item.startswith(CARD_PREFIX) \
+                and owned_kind(item) in cards
             if item == "standard" or item == self.special_of(player) or card:
                 out.append(item)
             else:
@@ -349,8 +350,7 @@ class _Reader:
                 self.fail((*path, k), "scenario/unknown-assistant",
                           f"{player.name}'s assistants are 'standard'"
                           + (f", {own!r}" if own else "") + " and Expanded Archives cards "
-                          f"as card:ID (card:witch), not {item!r}"
-                          + did_you_mean(owned_kind(str(item)), cards))
+                          f"as card:ID (card:witch), not {item!r}")
         return out
 
     def special_of(self, player: PlayerSetup) -> str | None:

@@ -18,26 +18,9 @@ from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ArtifactCard, ResumeCard
-from exlibris.model.content import Library
 from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
-
-
-def _special(game: Game, seat: int, aid: str, library: Library | None, *,
-             card: bool = False) -> Assistant:
-    """A special assistant a scenario gives a player: the library's own (base text), or
-    the expansion card (always with ``card``: written ``card:ID``), whose card then lies
-    before the player as hired (EXP-SETUP-08)."""
-    catalog_cards = game.assistant_cards
-    own = library is not None and library.assistant.id == aid and not card
-    if own and (game.settings.setup.assistant_edition == "base" or aid not in catalog_cards):
-        assert library is not None
-        return Assistant(f"{seat}:{aid}", seat, library.assistant)
-    card = ResumeCard(aid)
-    game.state.cards.put(card, game.player(seat).hires)
-    game.player(seat).hired += 1
-    return Assistant(f"{seat}:{aid}", seat, catalog_cards[aid])
 
 
 def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
@@ -100,9 +83,17 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
         for k in specials:  # the special assistants first, as the library draft does
-            # the library's own, or an Expanded Archives card given directly (card:ID)
-            player.assistants.append(_special(game, seat, owned_kind(k), library,
-                                              card=k.startswith(CARD_PREFIX)))
+            if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly:
+                spec = catalog.assistants[owned_kind(k)]  # its card lies before the player
+                cards.put(ResumeCard(spec.id), player.hires)
+                player.hired += 1
+            else:
+                assert library is not None
+                spec = library.assistant
+            aid = f"{seat}:{spec.id}"
+            if any(a.id == aid for a in player.assistants):
+                aid += f"-{sum(a.spec is not None for a in player.assistants) + 1}"
+            player.assistants.append(Assistant(aid, seat, spec))
         for i in range(kinds.count("standard")):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
 
