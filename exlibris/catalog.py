@@ -1,12 +1,14 @@
 """Reading content and rules files into typed models.
 
 ``read_entry`` turns one YAML file into its model (chosen by its ``kind:``),
-reporting every problem at ``FILE:LINE:COL``; ``load_catalog`` reads all the
-shipped content and rules once per process.
+reporting every problem at ``FILE:LINE:COL``; ``load_catalog`` reads the
+shipped content and rules once per process, joined by an author's own files
+(``--content``, ``EXLIBRIS_CONTENT``; see :func:`use_content`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -120,14 +122,31 @@ def _allowed_fields(loaded: LoadedYaml, loc: tuple[str | int, ...]) -> list[str]
 
 
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
-    """The YAML files named, or found (recursively, sorted) in the folders named."""
+    """The YAML files named, or found (recursively, sorted) in the folders named.
+
+    Hidden files and folders (``.pre-commit-config.yaml``, ``.git/``) inside a
+    folder are left out; a file named explicitly is always taken.
+    """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")))
+            found.extend(sorted(
+                p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
         else:
             found.append(path)
     return found
+
+
+def file_kind(path: Path) -> str | None:
+    """The top-level ``kind:`` of a YAML file, read without checking the rest: None if
+    it has none, ``"?"`` if the file cannot be read as YAML."""
+    try:
+        data = load_yaml_file(path).data
+    except UserInputError:
+        return "?"
+    kind = data.get("kind") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 @dataclass
@@ -135,6 +154,8 @@ class Catalog:
     """All content and rules, by id."""
 
     entries: list[Entry] = field(default_factory=list)
+    # author entries that replace a shipped entry of the same kind and id: (id, file)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
 
     def of(self, model: type[BaseModel]) -> list[Any]:
         return [e.model for e in self.entries if isinstance(e.model, model)]
@@ -206,10 +227,102 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _key(entry: Entry) -> tuple[str, str]:
+    return (entry.kind, entry.id)
+
+
+def join(shipped: Catalog, own: Catalog) -> Catalog:
+    """The shipped entries and an author's own; an own entry with a shipped entry's
+    kind and id replaces it (and is listed in ``replaced``)."""
+    mine = {_key(e): e for e in own.entries}
+    ids = {_key(e) for e in shipped.entries if _key(e) in mine}
+    replaced = [(e.id, e.loaded.filename) for e in own.entries if _key(e) in ids
+                and e.kind not in ("categories", "books")]
+    kept = [e for e in shipped.entries if _key(e) not in mine]
+    return Catalog(kept + own.entries, replaced)
+
+
 @cache
-def load_catalog() -> Catalog:
+def shipped_catalog() -> Catalog:
     """The shipped content and rules; raises ``UserInputError`` if any file is broken."""
     catalog, problems = read_catalog([content_dir(), rules_dir()])
     if problems:
         raise UserInputError(problems)
     return catalog
+
+
+CONTENT_ENV = "EXLIBRIS_CONTENT"
+_active: tuple[Path, ...] = ()
+
+
+def content_paths(given: Iterable[Path] = ()) -> tuple[Path, ...]:
+    """An author's content: the ``EXLIBRIS_CONTENT`` path list, then ``given``."""
+    listed = [Path(p) for p in os.environ.get(CONTENT_ENV, "").split(os.pathsep) if p]
+    paths: list[Path] = []
+    for path in [*listed, *given]:
+        resolved = path.resolve()
+        if resolved not in paths:
+            paths.append(resolved)
+    return tuple(paths)
+
+
+def use_content(paths: Iterable[Path]) -> None:
+    """Make ``load_catalog()`` (and all that reads it) include these files and folders."""
+    global _active
+    _active = tuple(Path(p).resolve() for p in paths)
+
+
+def active_content() -> tuple[Path, ...]:
+    return _active
+
+
+NOT_CONTENT = ("scenario",)
+
+
+def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    """An author's YAML files as (content, scenarios, other): each file is judged by its
+    ``kind:``. A file without one (a table, ``.pre-commit-config.yaml``) is "other";
+    a file with an unknown kind counts as content, so that its typo is reported."""
+    content: list[Path] = []
+    scenarios: list[Path] = []
+    other: list[Path] = []
+    for path in yaml_files(paths):
+        kind = file_kind(path)
+        if kind == "scenario":
+            scenarios.append(path)
+        elif kind is None and path.is_file():
+            other.append(path)
+        else:
+            content.append(path)
+    return content, scenarios, other
+
+
+def own_files(paths: Iterable[Path] | None = None) -> list[Path]:
+    """The content files among an author's paths (see :func:`sort_files`)."""
+    return sort_files(_active if paths is None else tuple(paths))[0]
+
+
+def load_catalog(paths: Iterable[Path] | None = None) -> Catalog:
+    """The shipped content and rules joined by an author's content (default: the
+    paths given to :func:`use_content`); raises ``UserInputError`` if a file is broken.
+
+    In folders, files whose ``kind:`` is not a content kind (scenarios, tables,
+    other YAML) are skipped.
+    """
+    chosen = _active if paths is None else tuple(Path(p).resolve() for p in paths)
+    return _load(chosen)
+
+
+@cache
+def _load(paths: tuple[Path, ...]) -> Catalog:
+    shipped = shipped_catalog()
+    if not paths:
+        return shipped
+    for path in paths:
+        if not path.exists():
+            raise UserInputError([Problem(str(path), 1, 1, "content/missing",
+                                          "no such content file or folder")])
+    own, problems = read_catalog(own_files(paths))
+    if problems:
+        raise UserInputError(problems)
+    return join(shipped, own)

@@ -61,7 +61,7 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")
-    rulings = frozenset(base.settings.get("rulings", {})) if base is not None else frozenset()
+    rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
     id_catalog = IdCatalog(ids, rulings)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
@@ -256,7 +256,7 @@ def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
     """Merge a variant's chain into validated settings."""
     merged: dict[str, Any] = {}
     for variant in variant_chain(variant_id, variants):
-        merged = merge(merged, variant.settings)
+        merged = merge(merged, variant.overlay)
     return Settings.model_validate(merged)
 
 
@@ -272,8 +272,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     if variant.extends is not None:
         base: dict[str, Any] = {}
         for ancestor in chain[:-1]:
-            base = merge(base, ancestor.settings)
-        for path in unknown_keys(base, variant.settings):
+            base = merge(base, ancestor.overlay)
+        for path in unknown_keys(base, variant.overlay):
             problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
                                            f"unknown setting {'.'.join(path)!r}", at_key=True))
         if problems:
@@ -288,13 +288,13 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
         return problems
     for key in ("starting_locations", "remove_locations"):
         for i, loc in enumerate(getattr(settings.setup, key)):
-            if known.get(loc) != "location" and loc in variant.settings.get("setup", {}).get(
+            if known.get(loc) != "location" and loc in variant.overlay.get("setup", {}).get(
                     key, []):
                 problems.append(loaded.problem(
                     ("settings", "setup", key, i), "rules/unknown-id",
                     f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
     for i, lib in enumerate(settings.setup.remove_libraries):
-        if known.get(lib) != "library" and lib in variant.settings.get("setup", {}).get(
+        if known.get(lib) != "library" and lib in variant.overlay.get("setup", {}).get(
                 "remove_libraries", []):
             problems.append(loaded.problem(
                 ("settings", "setup", "remove_libraries", i), "rules/unknown-id",

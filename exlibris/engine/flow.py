@@ -47,11 +47,13 @@ class Outcome:
 def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
              names: Sequence[str] | None = None, log: EventLog | None = None,
              views: Any = None, variant: str = "standard",
-             libraries: Sequence[str | None] | None = None) -> Game:
+             libraries: Sequence[str | None] | None = None,
+             assistants: Sequence[str | None] | None = None) -> Game:
     """Set up a game (SETUP-01..12) and return it, ready to :func:`play`.
 
     ``libraries`` may name a library for some seats: those seats take it instead of
-    drafting, and it leaves the tiles the others draft from.
+    drafting, and it leaves the tiles the others draft from. ``assistants`` may name
+    a special assistant card for some seats, taken in place of the library's own.
     """
     n = len(agents)
     check_playable(settings, n, variant)
@@ -69,6 +71,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     _setup_locations(game, catalog)
     state.first_player = rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
+    _give_assistant_cards(game, catalog, list(assistants or []))
     _deal_categories(game)
     _deal_books(game, catalog)
     return game
@@ -144,6 +147,22 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         for i in range(setup.standard_assistants):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
         game.event("library", seat=seat, library=chosen.id)
+
+
+def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
+    """Seats named in ``chosen`` take that special assistant card in place of their
+    library's special assistant (an author's card, or one of Expanded Archives)."""
+    for seat, card_id in enumerate(chosen[:len(game.state.players)]):
+        if card_id is None:
+            continue
+        spec = catalog.assistants.get(card_id)
+        if spec is None:
+            raise RulesError(f"seat {seat + 1}: no special assistant card {card_id!r}")
+        player = game.state.players[seat]
+        player.assistants = [a for a in player.assistants if a.spec is None]
+        player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
+        game.event("assistant-card", seat=seat, assistant=spec.id)
+    game.assistants_changed()
 
 
 def _deal_categories(game: Game) -> None:
