@@ -124,15 +124,14 @@ def _allowed_fields(loaded: LoadedYaml, loc: tuple[str | int, ...]) -> list[str]
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The YAML files named, or found (recursively, sorted) in the folders named.
 
-    Hidden files and folders (``.pre-commit-config.yaml``, ``.git/``) inside a
-    folder are left out; a file named explicitly is always taken.
+    Hidden folders inside a folder (``.git/``, ``.github/``) are left out.
     """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
             found.extend(sorted(
                 p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
+                and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
         else:
             found.append(path)
     return found
@@ -269,7 +268,7 @@ def content_paths(given: Iterable[Path] = ()) -> tuple[Path, ...]:
 def use_content(paths: Iterable[Path]) -> None:
     """Make ``load_catalog()`` (and all that reads it) include these files and folders."""
     global _active
-    _active = tuple(Path(p).resolve() for p in paths)
+    _active = tuple(dict.fromkeys(Path(p).resolve() for p in paths))
 
 
 def active_content() -> tuple[Path, ...]:

@@ -66,7 +66,7 @@ def test_operator_precedence() -> None:
 
 def test_trigger_forms() -> None:
     t = parse_trigger("after draw by me once per turn during placement if count(hand) > 0")
-    assert (t.mode, t.event, t.subject, t.once_per_turn, t.during) == (
+    assert (t.mode, t.event, t.subject, t.once_per == "turn", t.during) == (
         "after", "draw", "me", True, "placement")
     assert t.condition is not None
     t = parse_trigger("instead of shelve by this")

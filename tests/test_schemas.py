@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from exlibris.catalog import KINDS, read_catalog
+from exlibris.catalog import read_catalog
 from exlibris.paths import content_dir, rules_dir
 from exlibris.schemas import BASE_ID, DIALECT, SCHEMA_KINDS, rendered, schema_for
 

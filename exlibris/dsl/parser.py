@@ -141,7 +141,7 @@ class _ToAst(Transformer):
                 elif key == "place":
                     trig.place = value
                 elif key == "once":
-                    trig.once_per_turn = True
+                    trig.once_per = value
                 elif key == "during":
                     trig.during = value
                 elif key == "if":
@@ -166,8 +166,8 @@ class _ToAst(Transformer):
     def place(self, meta: Any, where: Token) -> tuple:
         return ("place", str(where))
 
-    def once_per_turn(self, meta: Any) -> tuple:
-        return ("once", True)
+    def once_per(self, meta: Any, span: Token) -> tuple:
+        return ("once", str(span))
 
     def during(self, meta: Any, phase: Token) -> tuple:
         return ("during", str(phase))
@@ -184,6 +184,10 @@ class _ToAst(Transformer):
     # -- expressions
     def where(self, meta: Any, source: ast.Expr, cond: ast.Expr) -> ast.Where:
         return ast.Where(source, cond, **_pos(meta))
+
+    def where_named(self, meta: Any, source: ast.Expr, name: Token, cond: ast.Expr
+                    ) -> ast.Where:
+        return ast.Where(source, cond, str(name)[:-1], **_pos(meta))
 
     def or_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
         return ast.BinOp("or", left, right, **_pos(meta))
@@ -226,6 +230,9 @@ class _ToAst(Transformer):
 
     def keyword(self, meta: Any, name: Token, value: ast.Expr) -> ast.Arg:
         return ast.Arg(str(name), value, **_tpos(name))
+
+    def keyword_bound(self, meta: Any, name: Token, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(str(name)[:-1], value, **_tpos(name))
 
     def amount_any(self, meta: Any) -> ast.Arg:
         return ast.Arg(None, ast.Amount("any", **_pos(meta)), **_pos(meta))

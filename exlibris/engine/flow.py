@@ -205,6 +205,7 @@ def play(game: Game) -> Outcome:
             raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
         game.event("round", round=state.round, final=state.final_round,
                    first_player=state.first_player)
+        game.used_this_round.clear()  # "once per round" abilities are fresh
         preparation(game)
         placement(game)
         resolution(game)
