@@ -9,6 +9,7 @@ shipped content and rules once per process, joined by an author's own files
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -84,6 +85,19 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
     path = _existing_path(loaded.data, loc)
     where = ".".join(str(p) for p in loc) or "the file"
     kind = err["type"]
+    setting = loaded.data.get("kind") == "variant" and loc[:1] == ("settings",) and len(loc) > 1
+    if setting:  # a variant's settings: say 'setting', as the rules files do
+        name = ".".join(str(p) for p in loc[1:])
+        line, col = loaded.key_position(path) if kind == "extra_forbidden" else \
+            loaded.position(path)
+        if kind == "extra_forbidden":
+            from exlibris.dsl.checker import did_you_mean
+
+            return Problem(loaded.filename, line, col, "rules/unknown-setting",
+                           f"unknown setting {name!r}"
+                           f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
+        return Problem(loaded.filename, line, col, "rules/invalid-settings",
+                       f"setting {name!r}: {err['msg']}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -100,6 +114,21 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
+
+
+def _setting_names(loc: tuple[str | int, ...]) -> list[str]:
+    """The setting names allowed beside the one at ``loc`` (``settings.setup.x``)."""
+    model: Any = Variant.model_fields["settings"].annotation
+    for part in loc[1:-1]:
+        field_ = getattr(model, "model_fields", {}).get(part)
+        if field_ is None:
+            return []
+        args = [a for a in getattr(field_.annotation, "__args__", (field_.annotation,))
+                if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not args:
+            return []
+        model = args[0]
+    return list(getattr(model, "model_fields", {}))
 
 
 def _existing_path(data: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
@@ -137,15 +166,18 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
+_KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
+
+
 def file_kind(path: Path) -> str | None:
-    """The top-level ``kind:`` of a YAML file, read without checking the rest: None if
-    it has none, ``"?"`` if the file cannot be read as YAML."""
+    """The top-level ``kind:`` of a YAML file, found without parsing it (None if it has
+    no ``kind:`` line; ``"?"`` if it cannot be read as text)."""
     try:
-        data = load_yaml_file(path).data
-    except UserInputError:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
         return "?"
-    kind = data.get("kind") if isinstance(data, dict) else None
-    return kind if isinstance(kind, str) else None
+    match = _KIND_LINE.search(text)
+    return match.group(1) if match else None
 
 
 @dataclass
@@ -280,19 +312,21 @@ NOT_CONTENT = ("scenario",)
 
 def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     """An author's YAML files as (content, scenarios, other): each file is judged by its
-    ``kind:``. A file without one (a table, ``.pre-commit-config.yaml``) is "other";
-    a file with an unknown kind counts as content, so that its typo is reported."""
+    ``kind:``. A file without one found in a folder (a table,
+    ``.pre-commit-config.yaml``) is "other"; a file with an unknown kind, or one named
+    on its own, counts as content, so that its mistake is reported."""
     content: list[Path] = []
     scenarios: list[Path] = []
     other: list[Path] = []
-    for path in yaml_files(paths):
-        kind = file_kind(path)
-        if kind == "scenario":
-            scenarios.append(path)
-        elif kind is None and path.is_file():
-            other.append(path)
-        else:
-            content.append(path)
+    for given in paths:
+        for path in yaml_files([given]):
+            kind = file_kind(path)
+            if kind == "scenario":
+                scenarios.append(path)
+            elif kind is None and given.is_dir():  # a file named on its own is judged
+                other.append(path)
+            else:
+                content.append(path)
     return content, scenarios, other
 
 

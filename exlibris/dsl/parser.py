@@ -6,6 +6,8 @@ cache is written to disk).
 
 from __future__ import annotations
 
+import difflib
+import re
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
@@ -313,6 +315,33 @@ def _friendly(exc: UnexpectedInput, text: str, start: str) -> str | None:
     return label
 
 
+# Two-word phrases of the language, for "did you mean" on misspelled ones.
+_PHRASES = ("up to", "at least", "for each", "once per", "instead of", "choose one",
+            "not in")
+_WORD = re.compile(r"[A-Za-z_]+|[0-9]+")
+
+
+def _phrase_hint(source: str, line: int, col: int) -> tuple[str, int] | None:
+    """``up too 1`` -> "up to 1": a misspelled phrase near the error, corrected, and
+    the column where it starts."""
+    lines = source.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    words = [(m.start() + 1, m.group()) for m in _WORD.finditer(lines[line - 1])]
+    for i in range(len(words) - 1):
+        (start, first), (_, second) = words[i], words[i + 1]
+        pair = f"{first} {second}"
+        after = words[i + 2] if i + 2 < len(words) else None
+        end = after[0] + len(after[1]) if after else words[i + 1][0] + len(second) + 1
+        if not start <= col <= end:
+            continue
+        for phrase in _PHRASES:
+            if pair != phrase and difflib.SequenceMatcher(None, pair, phrase).ratio() >= 0.8:
+                tail = f" {after[1]}" if after and after[1][0].isdigit() else ""
+                return f"did you mean `{phrase}{tail}`?", start
+    return None
+
+
 def _describe(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
@@ -387,8 +416,12 @@ def _parse(text: str, start: str) -> Any:
             line, col = _end_position(source)
         elif isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
             line, col = line + 1, 1
-        hint = _friendly(exc, source, start)
-        message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
+        phrase = _phrase_hint(source, line, col)
+        hint = None if phrase else _friendly(exc, source, start)
+        if phrase:
+            col = phrase[1]
+        message = (f"syntax error: {phrase[0]}" if phrase else
+                   f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else ""))
         raise DslError("dsl/syntax", message, line, col, source) from None
     try:
         result = _TRANSFORMER.transform(tree)
