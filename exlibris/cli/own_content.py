@@ -39,6 +39,14 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
     if variant is not None and is_path(variant):
         extra.append(Path(variant))
     paths = content_paths(extra)
+    if paths:  # every check of `exlibris validate`, so that nothing bad reaches a game
+        from exlibris.catalog import own_files
+        from exlibris.validation import validate
+
+        report = validate(own_files(paths), scenarios=False)
+        if not report.ok:
+            report_problems(report.problems)
+            raise SystemExit(USER_ERROR)
     use_content(paths)
     try:
         catalog = load_catalog()

@@ -229,7 +229,13 @@ class _Reader:
                       f"unknown rules {rules!r}{did_you_mean(str(rules), variants)}; "
                       f"known: {', '.join(sorted(variants))}")
             return None
-        return resolve_settings(rules, variants)
+        try:
+            return resolve_settings(rules, variants)
+        except ValueError as exc:  # a broken variant of the author's (pydantic's errors too)
+            self.fail(("rules",), "scenario/unknown-rules",
+                      f"the rules {rules!r} cannot be used: {str(exc).splitlines()[0]}; "
+                      "run `exlibris validate` on them")
+            return None
 
     def read_phase(self, data: dict[str, Any], key: str, default: str,
                    allowed: tuple[str, ...]) -> str | None:
