@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from exlibris.catalog import Catalog, load_catalog, read_catalog, yaml_files
+from exlibris.catalog import Catalog, join, load_catalog, own_files, read_catalog, yaml_files
 from exlibris.dsl.checker import did_you_mean
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -208,11 +208,8 @@ class _Reader:
             if not report.ok:
                 self.problems.extend(report.problems)
                 return None
-            own, _ = read_catalog(paths)
-            ids = {(type(e.model), getattr(e.model, "id", None)) for e in own.entries}
-            catalog = Catalog([e for e in shipped.entries
-                               if (type(e.model), getattr(e.model, "id", None)) not in ids]
-                              + own.entries)
+            own, _ = read_catalog(own_files(paths))
+            catalog = join(shipped, own)
         deck = catalog.deck
         if deck is not None:
             self.cards = {f"{c.letter}{c.order}": BookCard(c.letter, c.order, tuple(c.books),
@@ -325,14 +322,17 @@ class _Reader:
     def read_assistants(self, value: Any, path: YamlPath, player: PlayerSetup) -> list[str]:
         items = self.sequence(value, path, "assistants") or []
         out = []
+        cards = self.catalog.assistants if self.catalog is not None else {}
         for k, item in enumerate(items):
-            if item == "standard" or (item == self.special_of(player)):
+            if item == "standard" or (item == self.special_of(player)) or item in cards:
                 out.append(item)
             else:
                 own = self.special_of(player)
                 self.fail((*path, k), "scenario/unknown-assistant",
                           f"{player.name}'s assistants are 'standard'"
-                          + (f" and {own!r}" if own else "") + f", not {item!r}")
+                          + (f", {own!r}" if own else "")
+                          + f" or a special assistant card, not {item!r}"
+                          f"{did_you_mean(str(item), [*cards, 'standard'])}")
         return out
 
     def special_of(self, player: PlayerSetup) -> str | None:

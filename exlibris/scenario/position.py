@@ -76,8 +76,11 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
         for k in specials:  # the special assistant first, as the library draft does
-            assert library is not None
-            player.assistants.append(Assistant(f"{seat}:{k}", seat, library.assistant))
+            if library is not None and k == library.assistant.id:
+                spec = library.assistant
+            else:  # a special assistant card (Expanded Archives, or an author's own)
+                spec = catalog.assistants[k]
+            player.assistants.append(Assistant(f"{seat}:{k}", seat, spec))
         for i in range(kinds.count("standard")):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
 
