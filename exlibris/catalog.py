@@ -318,8 +318,12 @@ def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path
     content: list[Path] = []
     scenarios: list[Path] = []
     other: list[Path] = []
+    seen: set[Path] = set()
     for given in paths:
         for path in yaml_files([given]):
+            if path.resolve() in seen:  # a file named and inside a folder named: once
+                continue
+            seen.add(path.resolve())
             kind = file_kind(path)
             if kind == "scenario":
                 scenarios.append(path)

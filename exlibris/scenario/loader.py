@@ -204,7 +204,7 @@ class _Reader:
                 paths.append(target)
             if not paths:
                 return shipped
-            report = validate(paths)
+            report = validate(paths, scenarios=False)
             if not report.ok:
                 self.problems.extend(report.problems)
                 return None
