@@ -33,12 +33,17 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
     """Load the shipped catalog with the author's content (and a variant given as a path);
     report problems (exit 2) and replacements; return the catalog."""
     from exlibris.catalog import content_paths, load_catalog, use_content
-    from exlibris.errors import UserInputError
+    from exlibris.errors import Problem, UserInputError
 
     extra = list(given)
     if variant is not None and is_path(variant):
         extra.append(Path(variant))
     paths = content_paths(extra)
+    missing = [Problem(str(p), 1, 1, "content/missing", "no such content file or folder")
+               for p in paths if not p.exists()]
+    if missing:
+        report_problems(missing)
+        raise SystemExit(USER_ERROR)
     if paths:  # every check of `exlibris validate`, so that nothing bad reaches a game
         from exlibris.catalog import own_files
         from exlibris.validation import validate

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.catalog import content_paths
+from exlibris.catalog import content_paths, use_content
 from exlibris.cli.output import USER_ERROR, report_problems
 from exlibris.cli.own_content import activate, content_option
 from exlibris.errors import Problem, UserInputError
@@ -49,6 +49,8 @@ def score(table_file: Path, as_json: bool, best_flips: bool, content: tuple[Path
 
     if content_paths(content):
         activate(content)  # your artifacts and variants: a table may name them
+    else:
+        use_content(())
     try:
         table, rules = load_table(table_file)
         inspection = inspect_table(table, rules)
