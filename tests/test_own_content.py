@@ -150,3 +150,27 @@ def test_a_missing_content_path_is_a_user_error(tmp_path: Path) -> None:
     result = invoke("content", "list", env={"EXLIBRIS_CONTENT": str(tmp_path / "nowhere")})
     assert result.exit_code == 2
     assert "no such content file or folder [content/missing]" in result.stderr
+
+
+@pytest.mark.parametrize("limit", ["round", "game"])
+def test_once_per_round_and_game_in_a_whole_game(author: Path, tmp_path: Path,
+                                                 limit: str) -> None:
+    owl = author / "night-owl.yaml"
+    owl.write_text(owl.read_text("utf-8").replace("once per round", f"once per {limit}"),
+                   "utf-8")
+    log = tmp_path / "owl.jsonl"
+    result = invoke("play", "--content", str(author), "--assistant", "night-owl",
+                    "--seats", "greedy,random", "--seed", "2", "--log", str(log))
+    assert result.exit_code == 0, result.output
+    rounds: list[int] = []
+    current = 0
+    for line in log.read_text("utf-8").splitlines():
+        event = json.loads(line)
+        if event["event"] == "round":
+            current = event["round"]
+        elif event["event"] == "ability" and event.get("ability") == "Night reading":
+            rounds.append(current)
+    if limit == "game":
+        assert len(rounds) == 1
+    else:
+        assert len(rounds) > 1 and len(set(rounds)) == len(rounds)
