@@ -75,6 +75,10 @@ def test_the_scenario_schema_has_the_loaders_fields() -> None:
     assert set(Setup.model_fields) == set(loader.SETUP_FIELDS)
     assert set(PlayerSetup.model_fields) == set(loader.PLAYER_FIELDS)
     assert set(Expect.model_fields) == set(loader.EXPECT_FIELDS)
+    from exlibris.scenario.schema import Inspection, PlayerForm
+
+    assert set(Inspection.model_fields) == set(loader.INSPECTION_FIELDS)
+    assert set(PlayerForm.model_fields) == set(loader.FORM_FIELDS)
 
 
 def test_the_variant_schema_types_every_setting() -> None:

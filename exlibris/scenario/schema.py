@@ -54,6 +54,7 @@ class Setup(_Strict):
     discard: Cards = Field(default_factory=list)
     locations: list[str | LocationSetup] = Field(default_factory=list)
     location_stack: list[str] = Field(default_factory=list)
+    location_discard: list[str] = Field(default_factory=list)
     placed: list[str] = Field(default_factory=list, description=(
         "'PLAYER ASSISTANT at LOCATION space N' or 'PLAYER ASSISTANT at home N'"))
 
@@ -66,6 +67,33 @@ class NextDecision(_Strict):
     options: list[str | bool] | None = None
     offers: list[str | bool] | None = None
     lacks: list[str | bool] | None = None
+
+
+class PlayerForm(_Strict):
+    """One player's lines of the inspection form, as `exlibris score --json` prints them."""
+
+    name: str
+    flipped: list[str] | None = None
+    tally: dict[str, int] | None = None
+    books: int | None = None
+    stability: int | None = None
+    entombed: int | None = None
+    prominent: int | None = None
+    banned: int | None = None
+    variety: int | None = None
+    focus: int | None = None
+    artifacts: int | None = None
+    total: int | None = None
+
+
+class Inspection(_Strict):
+    """The end-of-game inspection (`until: end`); keys left out are not checked."""
+
+    players: list[PlayerForm] | None = None
+    ranking: list[str] | None = None
+    winners: list[str] | None = None
+    tiebreak: str | None = None
+    variant: str | None = None
 
 
 class Expect(_Strict):
@@ -85,6 +113,12 @@ class Expect(_Strict):
     final_round: bool | None = None
     events: list[dict[str, Any]] | None = None
     next_decision: NextDecision | None = None
+    round: int | None = None
+    ended: str | None = None
+    inspection: Inspection | None = None
+    location_stack: list[str] | None = None
+    location_discard: list[str] | None = None
+    never_offered: list[str | dict[str, str]] | None = None
 
 
 class ScenarioFile(_Strict):
@@ -99,7 +133,7 @@ class ScenarioFile(_Strict):
     content: list[str] = Field(default_factory=list, description=(
         "Content files or folders of your own, relative to the scenario."))
     phase: Literal["preparation", "placement", "resolution", "cleanup"] = "placement"
-    until: Literal["preparation", "placement", "resolution", "cleanup"] = "resolution"
+    until: Literal["preparation", "placement", "resolution", "cleanup", "end"] = "resolution"
     setup: Setup
     script: list[str | bool | dict[str, str | bool]] = Field(default_factory=list)
     expect: Expect | None = None
