@@ -174,3 +174,14 @@ def test_once_per_round_and_game_in_a_whole_game(author: Path, tmp_path: Path,
         assert len(rounds) == 1
     else:
         assert len(rounds) > 1 and len(set(rounds)) == len(rounds)
+
+
+def test_replay_takes_the_recorded_files(author: Path, tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    played = invoke("play", "--content", str(author), "--variant", "my-variant", "--seats",
+                    "greedy,random", "--seed", "1", "--save", str(save))
+    assert played.exit_code == 0, played.output
+    use_content(())
+    replayed = invoke("replay", str(save), "--all")
+    assert replayed.exit_code == 0, replayed.output
+    assert "Reading Nook" in replayed.stdout
