@@ -314,7 +314,8 @@ class _Checker:
             if key not in record:
                 return False
             got = record[key]
-            if key in ("seat", "to") and isinstance(value, str) and value in self.seats:
+            if key in ("seat", "to", "first_player") and isinstance(value, str) \
+                    and value in self.seats:
                 if got != self.seats[value] and got != f"hand:{self.seats[value]}":
                     return False
                 continue
