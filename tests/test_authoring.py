@@ -99,6 +99,8 @@ def test_every_tutorial_command_works_outside_the_repository(
         for line in step.shows:
             assert line in output, f"$ {step.command}\nwanted: {line}\ngot:\n{output}"
     assert not (ROOT / "my-variant.yaml").exists()
+    refused = run("exlibris schema", folder, installed)  # never into the installed package
+    assert refused.returncode == 2 and "--out" in refused.stderr
 
 
 @needs_install
