@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from exlibris.catalog import Catalog, Entry, read_catalog, shipped_catalog, sort_files
+from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog, sort_files
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
     Catalog as IdCatalog,
@@ -43,6 +43,8 @@ class Report:
     files: int = 0
     problems: list[Problem] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)  # YAML files that are not content
+    replaced: list[tuple[str, str]] = field(default_factory=list)  # (id, file) of own entries
+    # that replace a shipped entry of the same kind and id
     scenarios: int = 0  # scenario files checked
 
     @property
@@ -68,6 +70,8 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
                     skipped=other)
     report.problems.extend(problems)
     shipped = _shipped_catalog(paths)
+    if shipped is not None:
+        report.replaced = join(shipped, catalog).replaced
     ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")

@@ -56,6 +56,11 @@ def test_a_replacement_is_said_once_on_standard_error(author: Path) -> None:
     assert result.stderr.count("wishing-well: your ") == 1
     assert "replaces the shipped entry" in result.stderr
     assert "count(gone) + 2" in result.stdout
+    checked = invoke("validate", str(author))
+    assert checked.exit_code == 0, checked.output
+    assert checked.stderr.count("wishing-well: your ") == 1
+    played = invoke("play", "--content", str(author), "--seats", "greedy,random", "--seed", "1")
+    assert played.exit_code == 0 and played.stderr.count("wishing-well: your ") == 1
 
 
 def test_play_with_own_variant_by_path_uses_the_new_location(author: Path, tmp_path: Path

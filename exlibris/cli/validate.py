@@ -32,6 +32,8 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     if as_json:
         report_problems(report.problems, as_json=True)
     else:
+        for entry_id, file in report.replaced:
+            click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
         for path in report.skipped:
             click.echo(f"note: {_shown(path)}: no 'kind:' line, not content; skipped",
                        err=True)
