@@ -3,13 +3,11 @@
 ``read_entry`` turns one YAML file into its model (chosen by its ``kind:``),
 reporting every problem at ``FILE:LINE:COL``; ``load_catalog`` reads the
 shipped content and rules once per process, joined by an author's own files
-(``--content``, ``EXLIBRIS_CONTENT``; see :func:`use_content`).
+(``--content``, ``EXLIBRIS_CONTENT``; see :mod:`exlibris.sources`).
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +30,7 @@ from exlibris.model.content import (
 )
 from exlibris.model.rules import Variant
 from exlibris.paths import content_dir, rules_dir
+from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
 
 KINDS: dict[str, type[BaseModel]] = {**CONTENT_KINDS, "variant": Variant}
@@ -150,36 +149,6 @@ def _allowed_fields(loaded: LoadedYaml, loc: tuple[str | int, ...]) -> list[str]
     return list(model.model_fields) if model else []
 
 
-def yaml_files(paths: Iterable[Path]) -> list[Path]:
-    """The YAML files named, or found (recursively, sorted) in the folders named.
-
-    Hidden folders inside a folder (``.git/``, ``.github/``) are left out.
-    """
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(
-                p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
-        else:
-            found.append(path)
-    return found
-
-
-_KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
-
-
-def file_kind(path: Path) -> str | None:
-    """The top-level ``kind:`` of a YAML file, found without parsing it (None if it has
-    no ``kind:`` line; ``"?"`` if it cannot be read as text)."""
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return "?"
-    match = _KIND_LINE.search(text)
-    return match.group(1) if match else None
-
-
 @dataclass
 class Catalog:
     """All content and rules, by id."""
@@ -282,61 +251,9 @@ def shipped_catalog() -> Catalog:
     return catalog
 
 
-CONTENT_ENV = "EXLIBRIS_CONTENT"
-_active: tuple[Path, ...] = ()
-
-
-def content_paths(given: Iterable[Path] = ()) -> tuple[Path, ...]:
-    """An author's content: the ``EXLIBRIS_CONTENT`` path list, then ``given``."""
-    listed = [Path(p) for p in os.environ.get(CONTENT_ENV, "").split(os.pathsep) if p]
-    paths: list[Path] = []
-    for path in [*listed, *given]:
-        resolved = path.resolve()
-        if resolved not in paths:
-            paths.append(resolved)
-    return tuple(paths)
-
-
-def use_content(paths: Iterable[Path]) -> None:
-    """Make ``load_catalog()`` (and all that reads it) include these files and folders."""
-    global _active
-    _active = tuple(dict.fromkeys(Path(p).resolve() for p in paths))
-
-
-def active_content() -> tuple[Path, ...]:
-    return _active
-
-
-NOT_CONTENT = ("scenario",)
-
-
-def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path]]:
-    """An author's YAML files as (content, scenarios, other): each file is judged by its
-    ``kind:``. A file without one found in a folder (a table,
-    ``.pre-commit-config.yaml``) is "other"; a file with an unknown kind, or one named
-    on its own, counts as content, so that its mistake is reported."""
-    content: list[Path] = []
-    scenarios: list[Path] = []
-    other: list[Path] = []
-    seen: set[Path] = set()
-    for given in paths:
-        for path in yaml_files([given]):
-            if path.resolve() in seen:  # a file named and inside a folder named: once
-                continue
-            seen.add(path.resolve())
-            kind = file_kind(path)
-            if kind == "scenario":
-                scenarios.append(path)
-            elif kind is None and given.is_dir():  # a file named on its own is judged
-                other.append(path)
-            else:
-                content.append(path)
-    return content, scenarios, other
-
-
 def own_files(paths: Iterable[Path] | None = None) -> list[Path]:
     """The content files among an author's paths (see :func:`sort_files`)."""
-    return sort_files(_active if paths is None else tuple(paths))[0]
+    return sort_files(active_content() if paths is None else tuple(paths))[0]
 
 
 def load_catalog(paths: Iterable[Path] | None = None) -> Catalog:
@@ -346,7 +263,7 @@ def load_catalog(paths: Iterable[Path] | None = None) -> Catalog:
     In folders, files whose ``kind:`` is not a content kind (scenarios, tables,
     other YAML) are skipped.
     """
-    chosen = _active if paths is None else tuple(Path(p).resolve() for p in paths)
+    chosen = active_content() if paths is None else tuple(Path(p).resolve() for p in paths)
     return _load(chosen)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog, sort_files
+from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
     Catalog as IdCatalog,
@@ -34,6 +34,7 @@ from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
 from exlibris.model.rules import Settings, Variant, merge, unknown_keys
 from exlibris.paths import content_dir, rules_dir
+from exlibris.sources import sort_files
 
 
 @dataclass
@@ -90,8 +91,8 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
 
 def _check_scenarios(files: list[Path], content: list[Path], *, clean: bool) -> list[Problem]:
     """Read each scenario with the content beside it (only once that content is clean)."""
-    from exlibris.catalog import active_content, use_content
     from exlibris.scenario import load_scenario
+    from exlibris.sources import active_content, use_content
 
     if not clean:
         return []

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from exlibris.catalog import use_content
 from exlibris.cli.main import cli
+from exlibris.sources import use_content
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "authoring"

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 from exlibris.authoring import KINDS
-from exlibris.catalog import use_content
 from exlibris.cli.main import cli
 from exlibris.schemas import schema_for
+from exlibris.sources import use_content
 from exlibris.yamlsafe import load_yaml_file
 
 

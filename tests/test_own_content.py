@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from exlibris.catalog import use_content
 from exlibris.cli.main import cli
+from exlibris.sources import use_content
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "authoring"

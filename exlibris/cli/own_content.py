@@ -32,8 +32,9 @@ def content_option(fn: F) -> F:
 def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
     """Load the shipped catalog with the author's content (and a variant given as a path);
     report problems (exit 2) and replacements; return the catalog."""
-    from exlibris.catalog import content_paths, load_catalog, use_content
+    from exlibris.catalog import load_catalog
     from exlibris.errors import Problem, UserInputError
+    from exlibris.sources import content_paths, use_content
 
     extra = list(given)
     if variant is not None and is_path(variant):

@@ -32,9 +32,9 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
     PASS or FAIL with the first difference for each scenario. Exit status 0 when
     all pass, 1 when any fails, 2 when a file is not a valid scenario or content
     (reported as FILE:LINE:COL: message [code])."""
-    from exlibris.catalog import sort_files
     from exlibris.errors import UserInputError
     from exlibris.scenario import load_scenario, run_scenario
+    from exlibris.sources import sort_files
 
     own, files, other = sort_files(paths)
     named = {p.resolve() for p in paths if p.is_file()}
@@ -82,6 +82,6 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
 def _named_scenario(path: Path) -> bool:
     """A file named on its own without 'kind: scenario' is still run, so that the
     scenario loader can say what is wrong with it."""
-    from exlibris.catalog import file_kind
+    from exlibris.sources import file_kind
 
     return file_kind(path) in (None, "?")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import click
 
-from exlibris.catalog import content_paths, use_content
 from exlibris.cli.output import USER_ERROR, report_problems
 from exlibris.cli.own_content import activate, content_option
 from exlibris.errors import Problem, UserInputError
+from exlibris.sources import content_paths, use_content
 
 
 def _report(problems: list[Problem]) -> None:

@@ -24,7 +24,7 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     without a `kind:` are skipped with a note. Problems are printed as
     FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
     otherwise."""
-    from exlibris.catalog import content_paths
+    from exlibris.sources import content_paths
     from exlibris.validation import validate as run
 
     chosen = [*paths, *content_paths(content)]

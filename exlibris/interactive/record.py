@@ -60,7 +60,7 @@ class SaveRecord:
 
     def stamp(self) -> SaveRecord:
         """Fill in the identity of this build's rules and content (an author's too)."""
-        from exlibris.catalog import active_content
+        from exlibris.sources import active_content
 
         self.exlibris, self.content = identity(active_content())
         self.own_content = own_identity(active_content())
@@ -99,7 +99,7 @@ class SaveRecord:
     def check_identity(self) -> None:
         """Raise ``save/mismatch`` unless this build has the same rules and content
         (with the author's content in use, ``exlibris.catalog.use_content``)."""
-        from exlibris.catalog import active_content
+        from exlibris.sources import active_content
 
         version, content = identity(active_content())
         if (self.exlibris, self.content) != (version, content):

@@ -81,7 +81,8 @@ def known_artifact_ids() -> tuple[str, ...]:
 
 def own_entries(kind: str) -> dict[str, Path]:
     """The author's entries of one kind (``--content``, ``EXLIBRIS_CONTENT``): id -> file."""
-    from exlibris.catalog import active_content, load_catalog
+    from exlibris.catalog import load_catalog
+    from exlibris.sources import active_content
 
     if not active_content():
         return {}
