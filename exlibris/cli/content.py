@@ -58,7 +58,9 @@ def show(entry_id: str, as_json: bool, content: tuple) -> None:
         raise SystemExit(USER_ERROR)
     entry = matches[0]
     if as_json:
-        click.echo(json.dumps(entry.model.model_dump(mode="json"), indent=2))
+        # a variant's settings as written: only what it changes
+        data = entry.model.model_dump(mode="json", exclude_unset=entry.kind == "variant")
+        click.echo(json.dumps(data, indent=2))
     else:
         click.echo(f"# {entry.path.name}")
         click.echo(entry.loaded.text.rstrip())
