@@ -79,14 +79,23 @@ class Rulings(BaseModel):
 
     deck_runs_out: Literal["no-reshuffle", "reshuffle"] | None = Field(
         default=None, description="SETUP-14: an empty deck stays empty, or is reshuffled.")
-    empty_deck_ends_game: StrictBool | None = None
-    removal_may_split: StrictBool | None = None
-    first_player_takes_effect: Literal["next-round", "immediately"] | None = None
-    diviner_counts: Literal["distinct-assistants", "placements"] | None = None
-    mystery_shack_takes: Literal["any", "all"] | None = None
-    guild_move_is_visit: StrictBool | None = None
-    tax_collector_own_discards: Literal["discard-pile", "area"] | None = None
-    home_actions_order: Literal["player-chooses", "draw-first"] | None = None
+    empty_deck_ends_game: StrictBool | None = Field(
+        default=None, description="SETUP-14: an empty deck at cleanup starts the final round.")
+    removal_may_split: StrictBool | None = Field(
+        default=None, description="SHELF-14: a removal may split the shelf.")
+    first_player_takes_effect: Literal["next-round", "immediately"] | None = Field(
+        default=None, description="LOC-01-6: when a new first player takes over.")
+    diviner_counts: Literal["distinct-assistants", "placements"] | None = Field(
+        default=None, description="LOC-01-5: what the Diviner's Hut counts.")
+    mystery_shack_takes: Literal["any", "all"] | None = Field(
+        default=None, description="LOC-13-5: what the Mystery Shack takes.")
+    guild_move_is_visit: StrictBool | None = Field(
+        default=None, description="LOC-15-6: an assistant moved by the Guild arrives as if "
+        "placed.")
+    tax_collector_own_discards: Literal["discard-pile", "area"] | None = Field(
+        default=None, description="LOC-16-5: where the Tax Collector's own discards go.")
+    home_actions_order: Literal["player-chooses", "draw-first"] | None = Field(
+        default=None, description="HOME-06: the order of both home actions.")
 
 
 _SCORING_TYPES: dict[str, Any] = {
