@@ -47,6 +47,7 @@ class Report:
     replaced: list[tuple[str, str]] = field(default_factory=list)  # (id, file) of own entries
     # that replace a shipped entry of the same kind and id
     scenarios: int = 0  # scenario files checked
+    unchecked: list[Path] = field(default_factory=list)  # scenarios left until content is clean
 
     @property
     def ok(self) -> bool:
@@ -82,20 +83,21 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
         report.problems.extend(check_sources(entry, id_catalog))
     report.problems.extend(check_references(catalog, shipped))
     if scenarios and scenario_files:
-        report.problems.extend(_check_scenarios(scenario_files, content, clean=report.ok))
-        report.scenarios = len(scenario_files)
-        report.files += len(scenario_files)
+        if report.ok:
+            report.problems.extend(_check_scenarios(scenario_files, content))
+            report.scenarios = len(scenario_files)
+            report.files += len(scenario_files)
+        else:  # a scenario is read against the content: not before it is clean
+            report.unchecked = scenario_files
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
 
 
-def _check_scenarios(files: list[Path], content: list[Path], *, clean: bool) -> list[Problem]:
-    """Read each scenario with the content beside it (only once that content is clean)."""
+def _check_scenarios(files: list[Path], content: list[Path]) -> list[Problem]:
+    """Read each scenario with the (clean) content beside it."""
     from exlibris.scenario import load_scenario
     from exlibris.sources import active_content, use_content
 
-    if not clean:
-        return []
     problems: list[Problem] = []
     saved = active_content()
     use_content([*saved, *content])

@@ -38,6 +38,9 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
             click.echo(f"note: {_shown(path)}: no 'kind:' line, not content; skipped",
                        err=True)
         report_problems(report.problems)
+        if report.unchecked:
+            click.echo(f"note: {len(report.unchecked)} scenario file(s) not checked until the "
+                       "content problems above are fixed", err=True)
         if report.ok:
             click.echo(f"{report.files} files checked, no problems.")
         else:
