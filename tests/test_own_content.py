@@ -190,3 +190,20 @@ def test_replay_takes_the_recorded_files(author: Path, tmp_path: Path) -> None:
     replayed = invoke("replay", str(save), "--all")
     assert replayed.exit_code == 0, replayed.output
     assert "Reading Nook" in replayed.stdout
+
+
+def test_a_moved_folder_resumes_with_content(author: Path, tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    started = CliRunner().invoke(cli, ["play", "--content", str(author), "--variant",
+                                       "my-variant", "--seats", "human,greedy", "--seed", "3",
+                                       "--save", str(save)], input="1\nq\n")
+    assert started.exit_code == 0, started.output
+    moved = tmp_path / "moved"
+    author.rename(moved)
+    use_content(())
+    lost = CliRunner().invoke(cli, ["play", "--resume", str(save)], input="q\n")
+    assert lost.exit_code == 2 and "[content/missing]" in lost.stderr
+    use_content(())
+    again = CliRunner().invoke(cli, ["play", "--resume", str(save), "--content", str(moved)],
+                               input="q\n")
+    assert again.exit_code == 0, again.output

@@ -103,8 +103,8 @@ class SaveRecord:
 
         version, content = identity(active_content())
         if (self.exlibris, self.content) != (version, content):
-            changed = [item["path"] for item in self.own_content
-                       if item not in own_identity(active_content())]
+            now = {item["sha256"] for item in own_identity(active_content())}
+            changed = [item["path"] for item in self.own_content if item["sha256"] not in now]
             if changed and version == self.exlibris:
                 raise SaveError(
                     "save/mismatch",
@@ -228,8 +228,8 @@ def identity(own: tuple[Path, ...] = ()) -> tuple[str, str]:
     if not own:
         return package, shipped
     digest = hashlib.sha256(shipped.encode())
-    for item in own_identity(own):
-        digest.update(f"own/{item['path']}\0{item['sha256']}\0".encode())
+    for sha in sorted(item["sha256"] for item in own_identity(own)):  # a moved folder is fine
+        digest.update(f"own/{sha}\0".encode())
     return package, digest.hexdigest()
 
 
