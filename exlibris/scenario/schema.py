@@ -55,6 +55,9 @@ class Setup(_Strict):
     locations: list[str | LocationSetup] = Field(default_factory=list)
     location_stack: list[str] = Field(default_factory=list)
     location_discard: list[str] = Field(default_factory=list)
+    assistant_deck: Cards = Field(default_factory=list, description=(
+        "Special assistant cards by id, top first."))
+    artifact_deck: Cards = Field(default_factory=list, description="Artifacts as *id, top first.")
     placed: list[str] = Field(default_factory=list, description=(
         "'PLAYER ASSISTANT at LOCATION space N' or 'PLAYER ASSISTANT at home N'"))
 
@@ -106,6 +109,9 @@ class Expect(_Strict):
     deck: Cards | None = None
     areas: dict[str, Cards] | None = None
     assistants: list[str] | None = None
+    assistant_deck: Cards | None = None
+    artifact_deck: Cards | None = None
+    hires: dict[str, Cards] | None = None
     first_player: str | None = None
     first_player_next_round: str | None = None
     in_play: list[str] | None = None
