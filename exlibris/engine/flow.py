@@ -59,11 +59,13 @@ class Outcome:
 def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
              names: Sequence[str] | None = None, log: EventLog | None = None,
              views: Any = None, variant: str = "standard",
-             libraries: Sequence[str | None] | None = None) -> Game:
+             libraries: Sequence[str | None] | None = None,
+             assistants: Sequence[str | None] | None = None) -> Game:
     """Set up a game (SETUP-01..12) and return it, ready to :func:`play`.
 
     ``libraries`` may name a library for some seats: those seats take it instead of
-    drafting, and it leaves the tiles the others draft from.
+    drafting, and it leaves the tiles the others draft from. ``assistants`` may name
+    a special assistant card for some seats, taken in place of the library's own.
     """
     n = len(agents)
     check_playable(settings, n, variant)
@@ -84,6 +86,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
         hiring.build_assistant_deck(game, set(settings.modules))
     state.first_player = rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
+    _give_assistant_cards(game, catalog, list(assistants or []))
     _deal_categories(game)
     _deal_books(game, catalog)
     _build_artifact_deck(game, catalog)
@@ -165,6 +168,22 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         game.event("library", seat=seat, library=chosen.id)
 
 
+def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
+    """Seats named in ``chosen`` take that special assistant card in place of their
+    library's special assistant (an author's card, or one of Expanded Archives)."""
+    for seat, card_id in enumerate(chosen[:len(game.state.players)]):
+        if card_id is None:
+            continue
+        spec = catalog.assistants.get(card_id)
+        if spec is None:
+            raise RulesError(f"seat {seat + 1}: no special assistant card {card_id!r}")
+        player = game.state.players[seat]
+        player.assistants = [a for a in player.assistants if a.spec is None]
+        player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
+        game.event("assistant-card", seat=seat, assistant=spec.id)
+    game.assistants_changed()
+
+
 def _deal_categories(game: Game) -> None:
     """Prominent, banned (none where the scoring has no banned books), one focus each."""
     state = game.state
@@ -227,6 +246,7 @@ def play(game: Game, resume: str | None = None) -> Outcome:
                 raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
             game.event("round", round=state.round, final=state.final_round,
                        first_player=state.first_player)
+            game.used_this_round.clear()  # "once per round" abilities are fresh
             steps = ROUND_PHASES
         for name in steps[:-1]:
             phases[name](game)

@@ -90,6 +90,10 @@ class Game:
         self.cause: Assistant | None = None
         self.running: set[tuple[str, int]] = set()
         self.used_this_turn: set[tuple[str, int]] = set()
+        # "once per round" and "once per game" abilities used (the round's is cleared
+        # by flow.play at each new round)
+        self.used_this_round: set[tuple[str, int]] = set()
+        self.used_this_game: set[tuple[str, int]] = set()
         self.skip: set[int] = set()  # assistants whose location effect is forgone
         self.decisions = 0
         self.max_steps = settings.max_steps
@@ -382,7 +386,7 @@ class Game:
             return False
         if trig.during is not None and trig.during != self.state.phase:
             return False
-        if trig.once_per_turn and key in self.used_this_turn:
+        if trig.once_per is not None and key in self.used_for(trig.once_per):
             return False
         if ability.condition is not None:
             env_names = self.names(source.owner, this=this, extra=names or {},
@@ -390,6 +394,12 @@ class Game:
             if not ability.condition(self.rt, self.player(source.owner), env_names):
                 return False
         return True
+
+    def used_for(self, span: str) -> set[tuple[str, int]]:
+        """The abilities already used in this turn, round or game."""
+        if span == "round":
+            return self.used_this_round
+        return self.used_this_game if span == "game" else self.used_this_turn
 
     def _at_place(self, place: str, this: Any, location: LocationState | None) -> bool:
         if place == "home":
@@ -411,8 +421,8 @@ class Game:
         key = (ability.key, id(source.this))
         this = source.this
         self.running.add(key)
-        if ability.trigger is not None and ability.trigger.once_per_turn:
-            self.used_this_turn.add(key)
+        if ability.trigger is not None and ability.trigger.once_per is not None:
+            self.used_for(ability.trigger.once_per).add(key)
         self.event("ability", seat=source.owner, ability=ability.keyword or "",
                    source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                    index=int(ability.key.rsplit("#", 1)[-1]))

@@ -164,9 +164,11 @@ def parse_table(loaded: LoadedYaml) -> tuple[Table, ScoringRules]:
 
 def known_variants() -> tuple[str, ...]:
     """Variant ids a table may name: the built-in ones and every ``rules/<id>.yaml``."""
+    from exlibris.scoring.artifacts import own_entries
+
     folder = paths.rules_dir()
     found = {p.stem for p in folder.glob("*.yaml")} if folder.is_dir() else set()
-    return tuple(sorted(found | set(BUILTIN_VARIANTS)))
+    return tuple(sorted(found | set(BUILTIN_VARIANTS) | set(own_entries("variant"))))
 
 
 def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]]:
@@ -176,10 +178,13 @@ def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]
     A variant without a rules file (``standard`` or ``solo`` before they exist) has
     no overrides.
     """
+    from exlibris.scoring.artifacts import own_entries
+
+    own = own_entries("variant")
     chain: list[LoadedYaml] = []
     name: str | None = variant
     while name is not None and name not in {c.data.get("id") for c in chain}:
-        path = paths.rules_dir() / f"{name}.yaml"
+        path = own.get(name) or paths.rules_dir() / f"{name}.yaml"
         if not path.is_file():
             break
         loaded = load_yaml_file(path)
