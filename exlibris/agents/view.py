@@ -47,6 +47,7 @@ class PlayerView:
     round: int
     final_round: bool
     solo: SoloView | None = None
+    artifact_deck_size: int = 0
     assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
     hired: int = 0  # special assistants this player hired (EXP-JF-04)
 
@@ -76,6 +77,7 @@ def player_view(game: Any, seat: int) -> PlayerView:
         round=state.round,
         final_round=state.final_round,
         solo=solo,
+        artifact_deck_size=len(state.artifact_deck),
         assistant_cards=game.assistant_cards,
         hired=me.hired,
     )
