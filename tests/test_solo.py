@@ -133,7 +133,7 @@ def invoke(*args: str, lines: str | None = None):  # type: ignore[no-untyped-def
 
 @pytest.mark.parametrize(("level", "seed", "variant"), [
     ("1", "3", "solo"), ("challenging", "7", "solo"), ("7", "1", "solo"),
-    ("4", "2", "solo-job-faire")])
+    ("4", "2", "solo-job-faire"), ("2", "6", "solo-artifactorium"), ("5", "8", "solo-expanded")])
 def test_headless_solo_is_deterministic_and_rescores_the_same(tmp_path: Path, level: str,
                                                               seed: str, variant: str) -> None:
     args = ["play", "--players", "1", "--seats", "greedy", "--difficulty", level,
@@ -220,3 +220,30 @@ def test_solo_with_the_job_faire_six_rounds_and_volunteers(catalog) -> None:
     assert library.volunteers == volunteers * game.solo.difficulty  # EXP-SOLO-17
     assert library.books == sum(len(c.books) for c in game.state.discard.cards
                                 if isinstance(c, BookCard))  # EXP-SOLO-16
+
+
+@pytest.mark.parametrize(("variant", "auctions", "tiles"), [
+    ("solo-artifactorium", ["artifactorium-tile"], 7),
+    ("solo-expanded", ["job-faire-tile", "artifactorium-tile"], 8)])
+def test_solo_with_the_artifactorium_donations(catalog, variant: str, auctions: list[str],
+                                                tiles: int) -> None:
+    from exlibris.model.cards import ArtifactCard
+
+    settings = resolve_settings(variant, catalog.variants)
+    log = EventLog(enabled=True)
+    game = new_game(catalog, settings, [GreedyAgent(3)], seed=3, log=log, views=player_view,
+                    variant=variant)
+    in_play = [loc.id for loc in game.state.in_play]
+    assert len(in_play) == tiles and set(auctions) <= set(in_play)  # EXP-SOLO-08
+    outcome = play(game)
+    assert outcome.rounds == 6  # EXP-SOLO-01
+    assert not set(auctions) & {r.get("location") for r in events(log, "eliminate")}
+    bids = [r["bid"] for r in events(log, "place") if r.get("location") in auctions]
+    assert 0 not in bids  # EXP-SOLO-05
+    shown = [len(r["cards"]) for r in events(log, "deal")
+             if r["location"] == "artifactorium-tile"]
+    assert shown and set(shown) <= {1, 2} and shown[0] == 2  # EXP-SOLO-11 (the deck may run low)
+    donated = sum(isinstance(c, ArtifactCard) for c in game.state.discard.cards)
+    library = outcome.inspection.public_library
+    assert library is not None and donated > 0
+    assert library.artifacts == donated * game.solo.difficulty  # EXP-SOLO-18
