@@ -8,7 +8,7 @@ result against ``Settings``, so every number of the rules lives in ``rules/``.
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
@@ -143,11 +143,17 @@ def _scoring_model(name: str, sections: bool) -> type[BaseModel]:
 ScoringSettings = _scoring_model("ScoringSettings", sections=True)
 
 
+def _unoptional(annotation: Any) -> Any:
+    """``X`` for ``X | None``; any other annotation as it is."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    return args[0] if len(args) == 1 and type(None) in get_args(annotation) else annotation
+
+
 def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
     """``model`` with every field optional (a variant names only what it changes)."""
     spec: dict[str, Any] = {}
     for field_name, info in model.model_fields.items():
-        annotation = info.annotation
+        annotation = _unoptional(info.annotation)  # ``solo: SoloSettings | None``
         if (isinstance(annotation, type) and issubclass(annotation, BaseModel)
                 and annotation not in (Rulings, ScoringSettings)):  # already all optional
             annotation = _partial(annotation, f"Partial{annotation.__name__}")

@@ -60,6 +60,10 @@ class Setup(_Strict):
     artifact_deck: Cards = Field(default_factory=list, description="Artifacts as *id, top first.")
     placed: list[str] = Field(default_factory=list, description=(
         "'PLAYER ASSISTANT at LOCATION space N' or 'PLAYER ASSISTANT at home N'"))
+    difficulty: int | None = Field(default=None, ge=1, le=7, description="Solo: the level.")
+    public_focus: str | None = Field(default=None, description="Solo: the hidden focus.")
+    license_form: list[str] = Field(default_factory=list, description=(
+        "Solo: the face-down categories of the form, the one revealed first first."))
 
 
 class NextDecision(_Strict):
@@ -89,10 +93,26 @@ class PlayerForm(_Strict):
     total: int | None = None
 
 
+class LibraryForm(_Strict):
+    """Solo: the public library's lines of the inspection form."""
+
+    tally: dict[str, int] | None = None
+    books: int | None = None
+    prominent: int | None = None
+    banned: int | None = None
+    variety: int | None = None
+    focus: int | None = None
+    volunteers: int | None = None
+    artifacts: int | None = None
+    total: int | None = None
+
+
 class Inspection(_Strict):
     """The end-of-game inspection (`until: end`); keys left out are not checked."""
 
     players: list[PlayerForm] | None = None
+    public_library: LibraryForm | None = None
+    win: bool | None = None
     ranking: list[str] | None = None
     winners: list[str] | None = None
     tiebreak: str | None = None
