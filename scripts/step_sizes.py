@@ -1,0 +1,69 @@
+"""The largest step a person is asked, over seeded greedy-vs-random games.
+
+Every decision of every seat is grouped as the terminal asks it (see
+``exlibris/interactive/steps.py``) and every branch of its steps is walked.
+Usage: ``python scripts/step_sizes.py [GAMES] [PLAYERS]`` (default 100 games of two).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from typing import Any
+
+from exlibris.agents import GreedyAgent, RandomAgent
+from exlibris.agents.view import player_view
+from exlibris.catalog import load_catalog
+from exlibris.engine.decisions import Decision
+from exlibris.engine.flow import new_game, play
+from exlibris.interactive.steps import levels, walk
+from exlibris.validation import resolve_settings
+
+
+class Measured:
+    """Wraps a bot; records the widest step of each decision it is asked."""
+
+    needs_view = True
+
+    def __init__(self, inner: Any, widest: Counter[str], flat: Counter[str]) -> None:
+        self.inner = inner
+        self.widest = widest
+        self.flat = flat
+        self.game: Any = None
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        width = walk(decision, levels(self.game, decision))
+        self.widest[decision.kind] = max(self.widest[decision.kind], width)
+        self.flat[decision.kind] = max(self.flat[decision.kind], len(decision))
+        return self.inner.decide(view, decision)
+
+
+def measure(games: int, players: int = 2) -> tuple[Counter[str], Counter[str]]:
+    """The widest step and the longest flat list per decision kind."""
+    catalog = load_catalog()
+    settings = resolve_settings("standard", catalog.variants)
+    widest: Counter[str] = Counter()
+    flat: Counter[str] = Counter()
+    for seed in range(games):
+        bots = [GreedyAgent(seed * 31), *[RandomAgent(seed * 31 + i) for i in range(1, players)]]
+        agents = [Measured(bot, widest, flat) for bot in bots]
+
+        def views(game: Any, seat: int) -> Any:
+            agents[seat].game = game
+            return player_view(game, seat)
+
+        play(new_game(catalog, settings, agents, seed=seed, views=views))
+    return widest, flat
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    players = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    widest, flat = measure(games, players)
+    for kind in sorted(flat, key=lambda k: -flat[k]):
+        print(f"{kind:12} flat {flat[kind]:4}  largest step {widest[kind]:3}")
+    print(f"largest step over {games} games of {players}: {max(widest.values())}")
+
+
+if __name__ == "__main__":
+    main()
