@@ -243,7 +243,11 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
             session.save()
     try:
         with _terminate_as_interrupt(terminal is not None):
-            outcome = session.run()
+            try:
+                outcome = session.run()
+            finally:
+                if terminal is not None:
+                    terminal.leave()
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
     except QuitRequest as stop:

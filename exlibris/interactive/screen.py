@@ -48,6 +48,10 @@ class Screen:
             text.append(f" {value.name}")
         return text
 
+    def code(self, code: str | None) -> Text:
+        """A category by its code alone (``H``), in its colour."""
+        return Text(code, self.styles.get(code, "")) if code else Text("none", "dim")
+
     # ------------------------------------------------------------------ the whole table
     def table(self, log: Sequence[str] = (), marks: Mapping[Pos, str] | None = None,
               marks_seat: int | None = None) -> RenderableType:
@@ -75,6 +79,9 @@ class Screen:
 
     def board(self) -> Text:
         state = self.game.state
+        if not state.round:
+            return Text("Ex Libris · set-up: the town board is laid out once every "
+                        "library is chosen", "bold")
         text = Text("Ex Libris", "bold")
         text.append(f" · round {state.round or 'set-up'}")
         if state.players:
@@ -161,6 +168,11 @@ class Screen:
                            title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
                            width=self.width)
         return Group(*lines, shelf)
+
+    def others(self) -> RenderableType:
+        """Every other player's library, hand size, assistants and shelf."""
+        players = self.game.state.players
+        return Group(*(self.player(p, None) for p in players if p.seat != self.seat))
 
     def where(self, assistant: Assistant) -> str:
         if assistant.location is not None:
