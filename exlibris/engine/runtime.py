@@ -336,7 +336,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         limit = n if kind in ("exact", "up_to") else len(remaining)
         must = n if kind in ("exact", "at_least") else 0
         chosen = 0
-        show = label or (lambda x: f"{verb} {_name(x)}{self._from(seat, x)}")
+        show = label or (lambda x: f"{verb} {_name(x)}")
         while remaining and chosen < limit:
             if refresh is not None and chosen:
                 remaining = refresh(remaining)
@@ -355,12 +355,6 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
             remaining.remove(item)
             chosen += 1
             yield item
-
-    def _from(self, seat: int, value: Any) -> str:
-        """`` from your hand``: where an offered card is (nothing for other values)."""
-        from exlibris.engine.places import from_place
-
-        return from_place(self.game, value, seat) if _is_card(value) else ""
 
     def cards_of(self, source: Any) -> list[Card]:
         return [c for c in as_list(source) if _is_card(c)]
@@ -406,8 +400,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
             chosen = []
             refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
             for card in self.pick(seat, candidates, amount, f"give to {to.name}",
-                                  refresh=refresh, label=lambda c: f"give {_name(c)}"
-                                  f"{self._from(seat, c)} to {to.name}"):
+                                  refresh=refresh):
                 self._lift(card)
                 self.game.give(card, to.seat)
                 chosen.append(card)
@@ -421,7 +414,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         """Take a card off a shelf into limbo, so it can move like any other card."""
         zone = self.game.state.cards.zone_of(card)
         if isinstance(zone, ShelfZone):
-            limbo = self.game.limbo_zone()
+            limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
             self.game.remove_from_shelf(zone, card, limbo)
 
     def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:

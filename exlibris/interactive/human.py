@@ -97,17 +97,19 @@ class HumanAgent:
             self.hand_off(session)
         term.last_seat = self.seat
         grouping = levels(session.game, decision)
-        current = first_step(session.game, decision)
+        current = first_step(decision, grouping)
         trail: list[tuple[Step, str]] = []
         if term.full is None:
-            self.show(session, decision)
+            self.show(session, decision, current)
         while True:
             labels = [choice.label for choice in current.choices]
             answer = self.ask(session, decision, current, [label for _, label in trail])
             if answer is None:
                 raise QuitRequest("end of input")
             parsed = (Parsed(index=answer) if isinstance(answer, int)
-                      else parse_answer(answer, labels, decision.labels))
+                      else parse_answer(answer, labels, [*grouping.labels, *decision.labels]))
+            if parsed.option is not None:
+                parsed = Parsed(option=parsed.option % len(decision))
             if parsed.option is not None:
                 return parsed.option
             if parsed.index is not None:
@@ -246,7 +248,7 @@ class HumanAgent:
             raise QuitRequest("end of input")
         term.clear()
 
-    def show(self, session: Session, decision: Decision) -> None:
+    def show(self, session: Session, decision: Decision, current: Step) -> None:
         """Line mode: the table and what happened since this seat last answered."""
         game = session.game
         assert game is not None
@@ -256,7 +258,6 @@ class HumanAgent:
         log = Narrator(game, self.seat).lines(records)
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
-        current = first_step(game, decision)
         term.show(screen.table(log, step_marks(decision, current)))
         term.show(prompt_line(game, decision))
 

@@ -11,7 +11,6 @@ appended and saved. Undo truncates the record and plays the game again.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,21 +183,12 @@ def check(entry: Entry, decision: Decision, number: int) -> None:
     """The recorded answer must fit the decision the game asks now."""
     fits = (entry.seat == decision.seat and entry.kind == decision.kind
             and entry.index < len(decision)
-            and same_option(entry.label, decision.label(entry.index)))
+            and decision.label(entry.index) == entry.label)
     if not fits:
         raise SaveError("save/mismatch", (
             f"decision {number + 1} does not replay: the save says seat {entry.seat + 1} "
             f"chose {entry.label!r} ({entry.kind}), but the game asks seat "
             f"{decision.seat + 1} to {decision.prompt} ({decision.kind})"))
-
-
-def same_option(saved: str, label: str) -> bool:
-    """A saved label names this option: the same text, or (a save from before labels
-    said where each card is) every word of it is still in the label."""
-    if saved == label:
-        return True
-    have = Counter(label.split())
-    return all(have[word] >= n for word, n in Counter(saved.split()).items())
 
 
 class Recorder:

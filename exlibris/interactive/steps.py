@@ -52,17 +52,18 @@ class Levels:
 
     questions: tuple[str, ...]
     keys: tuple[tuple[Keys, ...], ...]  # keys[option][level]
+    labels: tuple[str, ...] = ()  # each option as the player reads it
 
 
-def first_step(game: Game | None, decision: Decision) -> Step:
-    return step(decision, levels(game, decision), tuple(range(len(decision))))
+def first_step(decision: Decision, grouping: Levels) -> Step:
+    return step(decision, grouping, tuple(range(len(decision))))
 
 
 def step(decision: Decision, grouping: Levels, within: Sequence[int], level: int = 0) -> Step:
     """The step that narrows ``within`` (option indices) down, grouping from ``level``."""
     within = tuple(within)
     if len(within) <= FLAT:
-        return _flat(decision, within)
+        return _flat(decision, grouping, within)
     for depth in range(level, len(grouping.questions)):
         groups: dict[str, list[int]] = {}
         for i in within:
@@ -72,8 +73,8 @@ def step(decision: Decision, grouping: Levels, within: Sequence[int], level: int
             choices = [Choice(key, tuple(found), depth + 1) for key, found in groups.items()]
             return _split(question_at(grouping, depth), choices)
     if len(within) <= MOST:
-        return _flat(decision, within)
-    return _split(decision.prompt, [Choice(decision.label(i), (i,)) for i in within])
+        return _flat(decision, grouping, within)
+    return _split(decision.prompt, [Choice(grouping.labels[i], (i,)) for i in within])
 
 
 def next_step(decision: Decision, grouping: Levels, choice: Choice) -> Step:
@@ -87,8 +88,8 @@ def question_at(grouping: Levels, depth: int) -> str:
     return grouping.questions[depth]
 
 
-def _flat(decision: Decision, within: tuple[int, ...]) -> Step:
-    return Step(decision.prompt, tuple(Choice(decision.label(i), (i,)) for i in within))
+def _flat(decision: Decision, grouping: Levels, within: tuple[int, ...]) -> Step:
+    return Step(decision.prompt, tuple(Choice(grouping.labels[i], (i,)) for i in within))
 
 
 def _split(question: str, choices: Sequence[Choice]) -> Step:
@@ -126,11 +127,38 @@ def walk(decision: Decision, grouping: Levels) -> int:
 # ---------------------------------------------------------------------- groupings
 def levels(game: Game | None, decision: Decision) -> Levels:
     """The grouping of ``decision``'s options (none for kinds without one)."""
+    labels = tuple(player_labels(game, decision))
     make = _GROUPINGS.get(decision.kind)
     if make is None or len(decision) <= FLAT:
-        return Levels((), tuple(() for _ in range(len(decision))))
+        return Levels((), tuple(() for _ in range(len(decision))), labels)
     questions, key = make(game, decision)
-    return Levels(questions, tuple(tuple(_keys(k) for k in key(v)) for v in decision.values))
+    return Levels(questions, tuple(tuple(_keys(k) for k in key(v)) for v in decision.values),
+                  labels)
+
+
+def player_labels(game: Game | None, decision: Decision) -> list[str]:
+    """The options' labels, a card offered by a ``pick`` saying where it is:
+    ``discard C5 from your hand``, ``give P4 from your hand to Greedy 2``."""
+    labels = decision.labels
+    verb = str(decision.data.get("verb", ""))
+    if game is None or decision.kind != "pick" or not verb:
+        return list(labels)
+    from exlibris.engine.places import card_place
+
+    told = []
+    for value, label in zip(decision.values, labels, strict=True):
+        if not isinstance(value, BookCard | ArtifactCard):
+            told.append(label)
+            continue
+        place = card_place(game, value, decision.seat)
+        where = f" from {place}" if place else ""
+        if verb.startswith("give to "):
+            told.append(f"give {value.name}{where} to {verb.removeprefix('give to ')}")
+        elif label == f"{verb} {value.name}":
+            told.append(f"{label}{where}")
+        else:
+            told.append(label)
+    return told
 
 
 def _keys(key: str | Sequence[str]) -> Keys:
