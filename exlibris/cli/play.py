@@ -356,4 +356,11 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
         return
     click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+
+
+def form_width() -> int:
+    """The terminal's width for the inspection form; 80 columns when not at a terminal."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80

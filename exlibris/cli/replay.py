@@ -67,7 +67,9 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
                  f"{outcome.rounds} rounds")
     color = terminal.console.is_terminal and not terminal.console.no_color
-    click.echo(render_form(outcome.inspection, color=color), nl=False)
+    from exlibris.cli.play import form_width
+
+    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
 
 
 class Stepper:
