@@ -38,6 +38,17 @@ class Measured:
         return self.inner.decide(view, decision)
 
 
+class Views:
+    """The engine's view hook: hands each measured seat the game, then its view."""
+
+    def __init__(self, agents: list[Measured]) -> None:
+        self.agents = agents
+
+    def __call__(self, game: Any, seat: int) -> Any:
+        self.agents[seat].game = game
+        return player_view(game, seat)
+
+
 def measure(games: int, players: int = 2) -> tuple[Counter[str], Counter[str]]:
     """The widest step and the longest flat list per decision kind."""
     catalog = load_catalog()
@@ -47,12 +58,7 @@ def measure(games: int, players: int = 2) -> tuple[Counter[str], Counter[str]]:
     for seed in range(games):
         bots = [GreedyAgent(seed * 31), *[RandomAgent(seed * 31 + i) for i in range(1, players)]]
         agents = [Measured(bot, widest, flat) for bot in bots]
-
-        def views(game: Any, seat: int) -> Any:
-            agents[seat].game = game
-            return player_view(game, seat)
-
-        play(new_game(catalog, settings, agents, seed=seed, views=views))
+        play(new_game(catalog, settings, agents, seed=seed, views=Views(agents)))
     return widest, flat
 
 

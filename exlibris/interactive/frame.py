@@ -105,14 +105,13 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     left += _shelf(screen, ask, left_w, room - len(left), painter)
     rest = room - len(left) - 1
     if rest > 3:
-        left += [""] + _clip(painter.lines(screen.locations(), left_w), rest)
+        left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
     right = [_tabs(ask.pane, right_w)]
     if ask.pane == "decision":
-        options = _decision(ask, right_w, room - 1, painter, tight=True)
-        right += options
+        right += _decision(ask, right_w, room - 1, painter)
         rest = room - len(right) - 1
         if rest > 2 and log:
-            right += [""] + _log(log, right_w, rest, painter)
+            right += ["", *_log(log, right_w, rest, painter)]
     else:
         right += _pane(screen, log, ask, right_w, room - 1, painter)
     left, right = _clip(left, room), _clip(right, room)
@@ -186,7 +185,8 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
     if seat is None:
         return []
     player = screen.game.state.players[seat]
-    title = f"Shelf: {player.shelf.card_count()} card{'s' if player.shelf.card_count() != 1 else ''}"
+    count = player.shelf.card_count()
+    title = f"Shelf: {count} card{'s' if count != 1 else ''}"
     grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
                                     width=width), width)
     if len(grid) <= room:
@@ -240,11 +240,10 @@ def _tabs(pane: str, width: int) -> str:
     return text[:width] if len(text) <= width else ("── " + f"[{pane}] · Tab: next view")[:width]
 
 
-def _decision(ask: Ask, width: int, room: int, painter: Painter, *, tight: bool = False
-              ) -> list[str]:
+def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
     """The question, then as many options as fit around the cursor."""
     head = painter.lines(ask.prompt, width)
-    room = max(room - len(head) - (0 if tight else 0), 1)
+    room = max(room - len(head), 1)
     labels = list(ask.labels)
     shown = _window(len(labels), ask.cursor, room)
     lines = list(head)
