@@ -57,7 +57,9 @@ class Screen:
               marks_seat: int | None = None) -> RenderableType:
         """Everything; ``marks`` go on ``marks_seat``'s shelf (default: the viewer's)."""
         marks_seat = self.seat if marks_seat is None else marks_seat
-        parts: list[RenderableType] = [self.board(), self.locations()]
+        parts: list[RenderableType] = [self.board()]
+        if self.game.state.in_play:
+            parts.append(self.locations())
         players = self.game.state.players
         order = [self.seat] if self.seat is not None else []
         order += [p.seat for p in players if p.seat != self.seat]
