@@ -240,7 +240,9 @@ def check_frame(lines: list[str], size: tuple[int, int]) -> None:
     assert len(lines) == rows, lines
     assert all(len(line) <= columns for line in lines), lines
     text = "\n".join(lines)
-    for part in ("You, ", "›  1. ", "Hand (", "Shelf: "):
+    parts = ("You, ", "›  1. ") if "set-up" in lines[0] else ("You, ", "›  1. ", "Hand (",
+                                                               "Shelf: ", "Focus: ")
+    for part in parts:
         assert part in text, text
     assert lines[-1].startswith("> ")
 

@@ -56,6 +56,10 @@ def check_frame(lines: list[str], game: Any, width: int, height: int) -> None:
     me = game.state.players[0]
     assert "You, " in text  # the decision
     assert "›  1. " in text  # its first option, under the cursor
+    assert lines[-1].startswith("> ")
+    if not game.state.round:  # set-up: no empty board, hand or shelf
+        assert "Hand (" not in text and "prominent" not in text
+        return
     assert f"Hand ({len(me.hand)})" in text
     for card in me.hand.cards:
         assert card_name(card) + (":" + "".join(card.books) if isinstance(card, BookCard)

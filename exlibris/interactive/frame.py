@@ -106,6 +106,9 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     rest = room - len(left) - 1
     if rest > 3:
         left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
+    rest = room - len(left) - 1
+    if rest > 3 and len(screen.game.state.players) > 1 and screen.game.state.round:
+        left += ["", *_clip(painter.lines(screen.others(), left_w), rest)]
     right = [_tabs(ask.pane, right_w)]
     if ask.pane == "decision":
         right += _decision(ask, right_w, room - 1, painter)
@@ -145,6 +148,8 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     if seat is None:
         return lines
     player = game.state.players[seat]
+    if not game.state.round:  # set-up: nothing in hand or on the shelf yet
+        return lines
     head = Text(screen.who(seat), "bold")
     if player.library:
         head.append(f" — {screen.library_names.get(player.library, player.library)}")
@@ -185,7 +190,11 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
     if seat is None:
         return []
     player = screen.game.state.players[seat]
+    if not screen.game.state.round:
+        return []
     count = player.shelf.card_count()
+    if not count and not ask.marks:
+        return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
     title = f"Shelf: {count} card{'s' if count != 1 else ''}"
     grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
                                     width=width), width)

@@ -58,10 +58,12 @@ class Screen:
         """Everything; ``marks`` go on ``marks_seat``'s shelf (default: the viewer's)."""
         marks_seat = self.seat if marks_seat is None else marks_seat
         parts: list[RenderableType] = [self.board()]
-        if self.game.state.in_play:
-            parts.append(self.locations())
         players = self.game.state.players
-        order = [self.seat] if self.seat is not None else []
+        if not self.game.state.round:  # set-up: no empty board, hands or shelves
+            players = []
+        else:
+            parts.append(self.locations())
+        order = [self.seat] if self.seat is not None and players else []
         order += [p.seat for p in players if p.seat != self.seat]
         others = []
         for seat in order:
