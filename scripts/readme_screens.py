@@ -2,7 +2,7 @@
 
 The person at seat 1 answers with the given keys (one per frame; ``\\r`` is Enter,
 ``\\t`` Tab, other text is typed); the frame drawn before each key is printed
-when its number is asked for. Usage:
+when its number is asked for (runs of blank rows as ``…``). Usage:
 
     python scripts/readme_screens.py COLUMNS ROWS SEED KEYS [FRAME...]
 
@@ -67,6 +67,21 @@ def frames(columns: int, rows: int, seed: int, script: str) -> list[list[str]]:
     return screen.frames
 
 
+def squeeze(frame: list[str]) -> str:
+    """A frame as the README shows it: a run of blank rows becomes one ``…``."""
+    out: list[str] = []
+    blank = 0
+    for line in frame:
+        if not line:
+            blank += 1
+            continue
+        if blank:
+            out.append("…" if blank > 1 else "")
+            blank = 0
+        out.append(line)
+    return "\n".join(out)
+
+
 def main() -> None:
     columns, rows, seed = (int(a) for a in sys.argv[1:4])
     script = sys.argv[4].encode().decode("unicode_escape")
@@ -74,7 +89,7 @@ def main() -> None:
     wanted = [int(a) for a in sys.argv[5:]] or range(len(drawn))
     for number in wanted:
         print(f"--- frame {number}")
-        print("\n".join(drawn[number]))
+        print(squeeze(drawn[number]))
 
 
 if __name__ == "__main__":

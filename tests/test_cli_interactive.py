@@ -217,3 +217,20 @@ def test_the_readme_documents_playing() -> None:
     for needed in ("exlibris play --resume", "exlibris replay", "autosave.json",
                    "XDG_STATE_HOME", "--save", "Resume with: exlibris play --resume"):
         assert needed in playing
+
+
+def test_the_readme_screens_are_the_full_screen_as_it_draws_them() -> None:
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("readme_screens",
+                                                  root / "scripts" / "readme_screens.py")
+    assert spec is not None and spec.loader is not None
+    screens = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screens)
+    readme = (root / "README.md").read_text("utf-8")
+    assert "### How to read the screen" in readme and "A2/9:HMRR" in readme
+    placing = screens.frames(80, 24, 7, "\r" * 30)[28]
+    shelving = screens.frames(80, 24, 7, "2\r1\r1\r2\r1\r1\r" + "\r" * 10)[15]
+    for frame in (placing, shelving):
+        assert f"```\n{screens.squeeze(frame)}\n```" in readme
