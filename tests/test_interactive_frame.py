@@ -94,3 +94,45 @@ def test_every_decision_of_a_whole_game_fits_the_screen(seats: list[str],
                                                         size: tuple[int, int]) -> None:
     screen = play_full_screen(seats, *size, seed=7)
     assert screen.frames > 30
+
+
+class Keyed(Screen):
+    """Presses the given keys, then Enter for ever; keeps every frame's text."""
+
+    def __init__(self, width: int, height: int, script: list[str]) -> None:
+        super().__init__(width, height)
+        self.script = script
+        self.texts: list[str] = []
+
+    def draw(self, lines: list[str]) -> None:
+        self.texts.append("\n".join(visible(line) for line in lines))
+        assert len(lines) == self.height
+        assert all(width_of(line) <= self.width for line in lines)
+
+    def key(self) -> str:
+        return self.script.pop(0) if self.script else keys.ENTER
+
+
+def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
+    script = [keys.TAB, keys.TAB, keys.TAB, keys.TAB, keys.ESCAPE,  # the views, back
+              "?", keys.ENTER, keys.PAGE_DOWN, keys.PAGE_DOWN, keys.ESCAPE,  # help, scrolled
+              keys.ENTER,  # the first library
+              keys.ENTER,  # round 1: the first placement
+              keys.ESCAPE, "u", keys.ENTER]  # no step to go back to; undo
+    screen = Keyed(80, 24, script)
+    terminal = Terminal(io.StringIO(), io.StringIO(), arrows=False)
+    terminal.full = screen  # type: ignore[assignment]
+    record = SaveRecord(seed=7, seats=["human", "greedy"], names=["You", "Bot"]).stamp()
+    agent = HumanAgent(0, terminal, STYLES, LIBRARIES)
+    session = Session(record, CATALOG, humans={0: agent})
+    agent.session = session
+    screen.agent = agent
+    session.run()
+    texts = screen.texts
+    assert "[locations]" in texts[1] and "[players]" in texts[2]
+    assert "[log]" in texts[3] and "[help]" in texts[4] and "[decision]" in texts[5]
+    assert "How to read the screen" in texts[7] and "A2/9:HMR" in texts[7]
+    assert "more below" in texts[7] and "Tab  next view" in texts[9]
+    later = "\n".join(texts[10:])
+    assert "This is the first step of the decision." in later
+    assert "Taking back: place The Fire Imp on home space 1" in later

@@ -285,7 +285,10 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     else:
         lines = painter.lines(Text(ask.help), width)
     top = min(ask.scroll, max(0, len(lines) - room))
-    return lines[top:top + room]
+    shown = lines[top:top + room]
+    if top + room < len(lines) and room > 1:
+        shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]
+    return shown
 
 
 def _log(log: Sequence[str], width: int, room: int, painter: Painter) -> list[str]:
