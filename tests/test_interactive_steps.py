@@ -3,6 +3,8 @@ step is option 1, and no step offers more than 15 choices."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,8 +13,6 @@ from hypothesis import strategies as st
 from exlibris.engine.decisions import Decision
 from exlibris.engine.public import PublicAssistant, PublicLocation, PublicTarget
 from exlibris.interactive.steps import MOST, Choice, first_step, levels, next_step, walk
-
-from scripts_step_sizes import measure  # noqa: I001  (tests/scripts_step_sizes.py)
 
 
 def leaves(decision: Decision, grouping: Any) -> list[int]:
@@ -64,6 +64,11 @@ def test_placements_are_asked_assistant_then_location_then_space() -> None:
 
 
 def test_bot_games_never_ask_a_person_more_than_15_at_a_step() -> None:
-    widest, flat = measure(6, 2)
+    path = Path(__file__).resolve().parent.parent / "scripts" / "step_sizes.py"
+    spec = importlib.util.spec_from_file_location("step_sizes", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    widest, flat = script.measure(6, 2)
     assert max(flat.values()) > MOST  # there are long lists to split ...
     assert max(widest.values()) <= MOST  # ... and every step of them is short
