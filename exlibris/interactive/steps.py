@@ -106,10 +106,27 @@ def _parts(question: str, choices: Sequence[Choice]) -> tuple[Choice, ...]:
     parts = []
     for start in range(0, len(choices), size):
         run = choices[start:start + size]
-        label = run[0].label if len(run) == 1 else f"{run[0].label} … {run[-1].label}"
+        label = run[0].label if len(run) == 1 else span(run[0].label, run[-1].label)
         options = tuple(dict.fromkeys(i for c in run for i in c.options))
         parts.append(Choice(label, options, then=_split(question, run)))
     return tuple(parts)
+
+
+def span(first: str, last: str) -> str:
+    """``take A2 … F4 from the discard pile``: two labels with their common words once."""
+    a, b = first.split(), last.split()
+    lead = 0
+    while lead < min(len(a), len(b)) - 1 and a[lead] == b[lead]:
+        lead += 1
+    tail = 0
+    while (tail < min(len(a), len(b)) - lead - 1 and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]):
+        tail += 1
+    core_a = " ".join(a[lead:len(a) - tail])
+    core_b = " ".join(b[lead:len(b) - tail])
+    if any(core.count("(") != core.count(")") for core in (core_a, core_b)):
+        return f"{first} … {last}"  # never split a bracket
+    return " ".join(filter(None, [" ".join(a[:lead]), f"{core_a} … {core_b}",
+                                  " ".join(a[len(a) - tail:])]))
 
 
 def walk(decision: Decision, grouping: Levels) -> int:
