@@ -87,7 +87,9 @@ class HumanAgent:
         self.library_names = library_names
         self.hot_seat = hot_seat
         self.session: Session | None = None
-        self.message = ""
+        self.message = ""  # shown once on the next frame (full screen)
+        self.pane = "decision"  # the view the next frame opens on (full screen)
+        self.help = ""
 
     def decide(self, view: Any, decision: Decision) -> int:
         session = self.session
@@ -185,10 +187,9 @@ class HumanAgent:
         screen = Screen(session.game, self.seat, self.styles, self.library_names)
         log = Narrator(session.game, self.seat).lines(session.log.records)
         state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
-                    marks=step_marks(decision, current), pane=getattr(self, "pane", "decision"),
-                    help=getattr(self, "help", ""), message=self.message)
-        self.message = ""
-        self.pane = "decision"
+                    marks=step_marks(decision, current), pane=self.pane, help=self.help,
+                    message=self.message)
+        self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
             full.draw(frame(screen, log, state, width, height, painter))

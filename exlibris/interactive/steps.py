@@ -53,6 +53,7 @@ class Levels:
     questions: tuple[str, ...]
     keys: tuple[tuple[Keys, ...], ...]  # keys[option][level]
     labels: tuple[str, ...] = ()  # each option as the player reads it
+    sorted_levels: frozenset[int] = frozenset()  # levels whose groups are listed A to Z
 
 
 def first_step(decision: Decision, grouping: Levels) -> Step:
@@ -70,7 +71,8 @@ def step(decision: Decision, grouping: Levels, within: Sequence[int], level: int
             for key in grouping.keys[i][depth]:
                 groups.setdefault(key, []).append(i)
         if len(groups) > 1:
-            choices = [Choice(key, tuple(found), depth + 1) for key, found in groups.items()]
+            keys = sorted(groups) if depth in grouping.sorted_levels else list(groups)
+            choices = [Choice(key, tuple(groups[key]), depth + 1) for key in keys]
             return _split(question_at(grouping, depth), choices)
     if len(within) <= MOST:
         return _flat(decision, grouping, within)
@@ -150,7 +152,7 @@ def levels(game: Game | None, decision: Decision) -> Levels:
         return Levels((), tuple(() for _ in range(len(decision))), labels)
     questions, key = make(game, decision)
     return Levels(questions, tuple(tuple(_keys(k) for k in key(v)) for v in decision.values),
-                  labels)
+                  labels, _SORTED.get(decision.kind, frozenset()))
 
 
 def player_labels(game: Game | None, decision: Decision) -> list[str]:
@@ -231,14 +233,15 @@ def _shift(game: Game | None, decision: Decision) -> Any:
 def _pick(game: Game | None, decision: Decision) -> Any:
     from exlibris.engine.places import card_place
 
-    def key(value: Any) -> tuple[str]:
+    def key(value: Any) -> tuple[str, str]:
         if value is None:
-            return ("done",)
+            return "done", "done"
+        letter = f"{value.letter} cards" if isinstance(value, BookCard) else "artifacts"
         if game is None or not isinstance(value, BookCard | ArtifactCard):
-            return ("cards",)
-        return (f"from {card_place(game, value, decision.seat) or 'elsewhere'}",)
+            return "cards", letter
+        return f"from {card_place(game, value, decision.seat) or 'elsewhere'}", letter
 
-    return ("from where?",), key
+    return ("from where?", "which letter?"), key
 
 
 def _position(game: Game | None, decision: Decision) -> Any:
@@ -254,6 +257,7 @@ def _entomb(game: Game | None, decision: Decision) -> Any:
     return ("on which shelf card?",), lambda v: (_shelf_card(game, decision.seat, v[0]),)
 
 
+_SORTED = {"pick": frozenset({1})}  # cards by letter, A to Z
 _GROUPINGS: dict[str, Grouping] = {
     "place": _place, "rearrange": _rearrange, "shift": _shift, "pick": _pick,
     "position": _position, "levitate": _levitate, "entomb": _entomb,
