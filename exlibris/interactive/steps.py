@@ -162,7 +162,7 @@ def player_labels(game: Game | None, decision: Decision) -> list[str]:
     verb = str(decision.data.get("verb", ""))
     if game is None or decision.kind != "pick" or not verb:
         return list(labels)
-    from exlibris.engine.places import card_place
+    from exlibris.interactive.places import card_place
 
     told = []
     for value, label in zip(decision.values, labels, strict=True):
@@ -231,7 +231,7 @@ def _shift(game: Game | None, decision: Decision) -> Any:
 
 
 def _pick(game: Game | None, decision: Decision) -> Any:
-    from exlibris.engine.places import card_place
+    from exlibris.interactive.places import card_place
 
     def key(value: Any) -> tuple[str, str]:
         if value is None:

@@ -1,6 +1,6 @@
 """Where a card is, in a player's words: ``your hand``, ``your shelf, row 0 column 1``,
-``the discard pile``, ``Donation Centre's area``. Option labels name the place of
-every card they offer, so two cards of the same name are told apart.
+``the discard pile``, ``Donation Centre's area``. The labels on screen name the
+place of every card a decision offers (``steps.player_labels``).
 """
 
 from __future__ import annotations
