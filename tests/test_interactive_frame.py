@@ -6,6 +6,7 @@ driven through a stand-in terminal that presses Enter on every frame."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -32,6 +33,7 @@ class Screen:
         self.width, self.height = width, height
         self.agent: HumanAgent | None = None
         self.frames = 0
+        self.pending: list[str] = []
 
     def size(self) -> tuple[int, int]:
         return self.width, self.height
@@ -39,19 +41,35 @@ class Screen:
     def draw(self, lines: list[str]) -> None:
         assert self.agent is not None and self.agent.session is not None
         self.frames += 1
-        check_frame(lines, self.agent.session.game, self.width, self.height)
+        if self.pending:  # a view one Tab away: the size, no line cut
+            check_size(lines, self.width, self.height)
+        else:
+            check_frame(lines, self.agent.session.game, self.width, self.height)
 
     def key(self) -> str:
+        if self.pending:
+            return self.pending.pop(0)
+        if self.frames % 10 == 1:  # now and then, every view, then back
+            self.pending = [keys.TAB] * 4 + [keys.ESCAPE]
+            return self.pending.pop(0)
         return keys.ENTER
 
     def leave(self) -> None:
         pass
 
 
-def check_frame(lines: list[str], game: Any, width: int, height: int) -> None:
+def check_size(lines: list[str], width: int, height: int) -> None:
+    """Exactly the terminal's rows, none wider than it, nothing cropped with an ellipsis
+    (a ``…`` only ever joins the ends of a step's label, in the list or the prompt)."""
     assert len(lines) == height
     for line in lines:
         assert width_of(line) <= width, visible(line)
+        if "…" in line:
+            assert re.search(r"\d+\. \S.* … | › .* … |more below", visible(line)), visible(line)
+
+
+def check_frame(lines: list[str], game: Any, width: int, height: int) -> None:
+    check_size(lines, width, height)
     text = "\n".join(visible(line) for line in lines)
     me = game.state.players[0]
     assert "You, " in text  # the decision

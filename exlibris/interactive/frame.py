@@ -108,6 +108,7 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
         left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
     rest = room - len(left) - 1
     if rest > 3 and len(screen.game.state.players) > 1 and screen.game.state.round:
+        screen.width = left_w
         left += ["", *_clip(painter.lines(screen.others(), left_w), rest)]
     right = [_tabs(ask.pane, right_w)]
     if ask.pane == "decision":
@@ -276,6 +277,7 @@ def _window(count: int, cursor: int, room: int) -> range:
 
 def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
           painter: Painter) -> list[str]:
+    screen.width = width  # shelves wider than this are listed row by row
     if ask.pane == "locations":
         lines = painter.lines(screen.locations(), width)
     elif ask.pane == "players":
