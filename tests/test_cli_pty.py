@@ -124,6 +124,10 @@ def test_at_a_terminal_arrow_keys_choose_and_the_default_is_you_against_greedy(
     assert "You, choose your library" in "\n".join(term.last_frame())
     term.press(b"\x1b[B")  # down: the second library
     assert re.search(rb"\x1b\[([0-9;]*;)?7m", term.output)  # the cursor in reverse video
+    seen = term.frames()
+    fcntl.ioctl(term.master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    term.read_until(seen + 1)  # a resized terminal is drawn again, at its new size
+    assert len(term.last_frame()) == 30
     term.press(b"\r")
     term.press(b"2")  # a typed number moves the cursor too
     assert "›  2. " in "\n".join(term.last_frame())

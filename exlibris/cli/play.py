@@ -104,9 +104,11 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     """Play a whole game of Ex Libris and print the final inspection form.
 
     \b
-    Answer each decision with its number or its label; at a terminal the arrow
-    keys also work. Commands: ? the text of the location or assistant involved,
-    u undo your last decision, s save, q save and quit. When standard input is
+    At a terminal the game is played full screen: arrow keys and Enter, or type
+    an option's number or label; Tab shows the locations, the other players,
+    the log and the help. Long lists are asked in steps (b or Esc: back).
+    Commands: ? help (the text involved, the card notation, the keys), u undo
+    your last decision, s [FILE] save, q save and quit. When standard input is
     not a terminal, one line is read per decision; at its end the game is saved
     and `exlibris play --resume FILE` continues it.
     """

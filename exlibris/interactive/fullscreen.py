@@ -1,9 +1,10 @@
 """The full-screen terminal (POSIX): the alternate screen, one frame at a time, and
 keys read one by one (↑/↓, Page Up/Down, Tab, Esc, Enter, typing).
 
-The terminal is in cbreak mode (no echo, no line buffering; Ctrl-C still
-interrupts) only while a key is awaited, and the alternate screen is left
-however the game ends (:meth:`FullScreen.leave`).
+A frame is drawn again when the terminal changes size. The terminal is in
+cbreak mode (no echo, no line buffering; Ctrl-C still interrupts) only while a
+key is awaited, and the alternate screen is left however the game ends
+(:meth:`FullScreen.leave`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import tty
 from collections.abc import Sequence
 from typing import TextIO
 
-UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE = (
+UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE, RESIZE = (
     "up", "down", "page-up", "page-down", "enter", "backspace", "eof", "tab", "back-tab",
-    "escape")
+    "escape", "")
 _ESCAPES = {b"[A": UP, b"OA": UP, b"[B": DOWN, b"OB": DOWN, b"[5~": PAGE_UP,
             b"[6~": PAGE_DOWN, b"[Z": BACK_TAB}
 FRAME_END = "\x1b[J"  # every frame ends by clearing what is below it
@@ -31,6 +32,7 @@ class FullScreen:
         self.fd = stdin.fileno()
         self.out = out
         self.active = False
+        self.drawn = (0, 0)  # the size of the latest frame
 
     def size(self) -> tuple[int, int]:
         """Columns and lines of the terminal now (it may have been resized)."""
@@ -53,6 +55,7 @@ class FullScreen:
             self.active = False
 
     def draw(self, lines: Sequence[str]) -> None:
+        self.drawn = self.size()
         self.enter()
         self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K" + FRAME_END)
         self.out.flush()
@@ -62,6 +65,9 @@ class FullScreen:
         saved = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd, termios.TCSANOW)
         try:
+            while not select.select([self.fd], [], [], 0.25)[0]:
+                if self.size() != self.drawn:
+                    return RESIZE  # the terminal changed size: draw again
             return self._key()
         finally:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
