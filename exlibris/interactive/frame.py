@@ -201,7 +201,11 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
                                     width=width), width)
     if len(grid) <= room:
         return grid
-    return painter.lines(shelf_lines(player.shelf, screen, ask.marks, title), width)
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title), width)
+    if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
+        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
+                "lines: make the terminal taller"[:width]]
+    return rows
 
 
 def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str) -> Text:
