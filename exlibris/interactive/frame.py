@@ -183,6 +183,8 @@ def board_line(screen: Screen, *, names: bool = True) -> Text:
     text.append(" · banned ")
     text.append_text(category(state.banned))
     text.append(f" · deck {len(state.deck)} · discard {len(state.discard)}")
+    if "job-faire" in screen.game.settings.modules:
+        text.append(f" · assistant deck {len(state.assistant_deck)}")
     return text
 
 
