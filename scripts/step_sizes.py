@@ -2,7 +2,8 @@
 
 Every decision of every seat is grouped as the terminal asks it (see
 ``exlibris/interactive/steps.py``) and every branch of its steps is walked.
-Usage: ``python scripts/step_sizes.py [GAMES] [PLAYERS]`` (default 100 games of two).
+Usage: ``python scripts/step_sizes.py [GAMES] [PLAYERS] [VARIANT]`` (default 100 games
+of two, standard rules).
 """
 
 from __future__ import annotations
@@ -49,26 +50,30 @@ class Views:
         return player_view(game, seat)
 
 
-def measure(games: int, players: int = 2) -> tuple[Counter[str], Counter[str]]:
+def measure(games: int, players: int = 2, variant: str = "standard"
+            ) -> tuple[Counter[str], Counter[str]]:
     """The widest step and the longest flat list per decision kind."""
     catalog = load_catalog()
-    settings = resolve_settings("standard", catalog.variants)
+    settings = resolve_settings(variant, catalog.variants)
     widest: Counter[str] = Counter()
     flat: Counter[str] = Counter()
     for seed in range(games):
         bots = [GreedyAgent(seed * 31), *[RandomAgent(seed * 31 + i) for i in range(1, players)]]
         agents = [Measured(bot, widest, flat) for bot in bots]
-        play(new_game(catalog, settings, agents, seed=seed, views=Views(agents)))
+        play(new_game(catalog, settings, agents, seed=seed, views=Views(agents),
+                      variant=variant))
     return widest, flat
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     players = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    widest, flat = measure(games, players)
+    variant = sys.argv[3] if len(sys.argv) > 3 else "standard"
+    widest, flat = measure(games, players, variant)
     for kind in sorted(flat, key=lambda k: -flat[k]):
         print(f"{kind:12} flat {flat[kind]:4}  largest step {widest[kind]:3}")
-    print(f"largest step over {games} games of {players}: {max(widest.values())}")
+    print(f"largest step over {games} {variant} games of {players}: "
+          f"{max(widest.values())}")
 
 
 if __name__ == "__main__":
