@@ -145,6 +145,7 @@ def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
     catalog = load_catalog()
     game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
                     [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    game.state.round = 1  # as play() does before preparation; round 0 is the set-up screen
     preparation(game)
     state = game.state
     shown = [c.artifact_id for c in next(loc for loc in state.in_play
