@@ -190,8 +190,14 @@ def test_the_screen_shows_the_round_of_five_and_the_public_library_top_only(cata
     assert "Public library (the discard pile): 3 cards" in text
     assert str(pile[-1]) in text and str(pile[0]) not in text  # SOLO-11: the top only
     assert "location tiles left in the stack 4" in text and "Public focus: face down" in text
+    from exlibris.interactive.frame import board_line
+
+    line = board_line(screen).plain  # the full-screen layout's town board
+    assert line.startswith("Round 1 of 5 · solo, difficulty 3")
+    assert f"public library 3, top {pile[-1]}" in line and "tiles left 4" in line
     told = Narrator(game, 0).lines(log.records)
-    assert f"To the public library from the deck: {', '.join(c.name for c in pile)}." in told
+    said = [line for line in told if line.startswith("To the public library from the deck:")]
+    assert len(said) == 1 and all(card.name in said[0] for card in pile)
 
 
 def test_solo_with_the_job_faire_six_rounds_and_volunteers(catalog) -> None:
