@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from exlibris.simulate.play import BatchResult, play_batch, warm
 from exlibris.simulate.plan import GameSpec
+from exlibris.simulate.play import BatchResult, play_batch, warm
 
 Done = Callable[[BatchResult], None]
 Batch = Sequence[GameSpec]

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from exlibris.simulate import backends, rows
-from exlibris.simulate.play import BatchResult, Failure
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
+from exlibris.simulate.play import BatchResult, Failure
 
 
 class RunError(ValueError):
