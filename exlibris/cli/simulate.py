@@ -125,9 +125,13 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
                        out=out, failures=failures_file, resume=resume)
-    quiet = as_json or not sys.stderr.isatty()
+    console = None
+    if not as_json and sys.stderr.isatty():
+        from rich.console import Console
+
+        console = Console(stderr=True)
     try:
-        result = _run(config, quiet)
+        result = _run(config, console)
     except (RunError, backends.BackendError) as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -138,12 +142,12 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     _finish(config, result, names, report, as_json)
 
 
-def _run(config: Any, quiet: bool) -> Any:
+def _run(config: Any, console: Any) -> Any:
+    """Run ``config``; with a rich ``console``, under a progress bar shown on it."""
     from exlibris.simulate.runner import simulate as run
 
-    if quiet:
+    if console is None:
         return run(config)
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -157,7 +161,7 @@ def _run(config: Any, quiet: bool) -> Any:
                    TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(),
                    TextColumn("left"), TimeRemainingColumn(),
                    TextColumn("{task.fields[failed]} failed"),
-                   console=Console(stderr=True), transient=False)
+                   console=console, transient=False)
     state = {"task": None, "failed": 0}
 
     def started(total: int, kept: int) -> None:

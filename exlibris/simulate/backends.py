@@ -19,6 +19,7 @@ from exlibris.simulate.play import BatchResult, play_batch, warm
 Done = Callable[[BatchResult], None]
 Batch = Sequence[GameSpec]
 IN_FLIGHT_PER_WORKER = 3
+LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # rows are small; leave memory to the games
 
 
 class BackendError(RuntimeError):
@@ -91,7 +92,8 @@ def start_ray(address: str | None, workers: int) -> Any:
             path = os.pathsep.join(p for p in (_source_root(), os.environ.get("PYTHONPATH"))
                                    if p)
             ray.init(num_cpus=workers, include_dashboard=False, logging_level="WARNING",
-                     log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+                     log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
+                     runtime_env={"env_vars": {"PYTHONPATH": path}})
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"at {address}" if address else "locally"
         raise BackendError(f"could not start Ray {where}: {exc}") from None

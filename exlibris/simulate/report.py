@@ -58,8 +58,8 @@ def win_rate_plot(cell: dict[str, Any]) -> str:
         entries = cell["win_rate"][group]
         ys = range(len(entries))
         rates = [e["rate"] for e in entries]
-        errors = [[e["rate"] - e["low"] for e in entries], [e["high"] - e["rate"]
-                                                            for e in entries]]
+        errors = [[max(0.0, e["rate"] - e["low"]) for e in entries],
+                  [max(0.0, e["high"] - e["rate"]) for e in entries]]
         ax.barh(list(ys), rates, xerr=errors, color=[COLORS[e["flag"]] for e in entries],
                 capsize=3, height=0.6)
         ax.axvline(cell["fair_share"], color="#555", linestyle="--", linewidth=1)
@@ -131,8 +131,8 @@ def difference_plot(comparison: dict[str, Any]) -> str:
     fig, ax = plt.subplots(figsize=(7, 0.3 * len(entries) + 0.9))
     ys = list(range(len(entries)))
     ax.errorbar([m["difference"] for m in entries], ys, fmt="o",
-                xerr=[[m["difference"] - m["low"] for m in entries],
-                      [m["high"] - m["difference"] for m in entries]],
+                xerr=[[max(0.0, m["difference"] - m["low"]) for m in entries],
+                      [max(0.0, m["high"] - m["difference"]) for m in entries]],
                 color="#4a6fa5", capsize=3)
     ax.axvline(0, color="#555", linestyle="--", linewidth=1)
     ax.set_yticks(ys, [m["measure"] for m in entries], fontsize=8)

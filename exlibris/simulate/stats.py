@@ -37,7 +37,8 @@ def wilson(wins: float, n: int, z: float = Z95) -> Rate:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return Rate(wins, n, max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always holds p; clamp rounding at p = 0 or 1
+    return Rate(wins, n, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 @dataclass(frozen=True)
