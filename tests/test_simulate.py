@@ -293,3 +293,13 @@ def test_usage_mistakes_exit_2_without_a_traceback(args: list[str], message: str
     result = invoke("--games", "1", *args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_missing_optional_library_is_named_before_any_game(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    result = invoke("--games", "1", "--report", "r.html")
+    assert result.exit_code == 2 and 'exlibris[simulate]' in result.output

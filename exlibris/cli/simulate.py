@@ -21,6 +21,14 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(USER_ERROR)
 
 
+def _needs(module: str, option: str, wanted: bool) -> None:
+    """Fail before any game is played if ``option`` needs a library that is missing."""
+    import importlib.util
+
+    if wanted and importlib.util.find_spec(module) is None:
+        _fail(f'{option} needs {module}: pip install "exlibris[simulate]"')
+
+
 def _seats(value: str) -> list[str]:
     from exlibris.agents import BOTS
 
@@ -108,6 +116,8 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
               "as .json)")
     if address is not None and backend != "ray":
         _fail("--address is for --backend ray")
+    _needs("pyarrow", "--out .parquet", out is not None and out.suffix == ".parquet")
+    _needs("matplotlib", "--report", report is not None)
     try:
         catalog = load_catalog()
     except UserInputError as exc:
