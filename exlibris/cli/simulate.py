@@ -169,7 +169,7 @@ def _run(config: Any, console: Any) -> Any:
 
     bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(),
-                   TextColumn("left"), TimeRemainingColumn(),
+                   TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left,"),
                    TextColumn("{task.fields[failed]} failed"),
                    console=console, transient=False)
     state = {"task": None, "failed": 0}
@@ -211,7 +211,7 @@ def _finish(config: Any, result: Any, variants: list[str], report: Path | None,
         write(report, data)
     say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
     say(f"{result.played} games played in {result.seconds:.1f}s ({games_per_s:.1f} games/s, "
-        f"{config.backend}, {config.workers} workers)"
+        f"{config.backend}, {config.workers} worker{'s' if config.workers > 1 else ''})"
         + (f"; {result.kept} kept from before" if result.kept else ""))
     for cell in data["cells"]:
         agents = "; ".join(f"{e['key']} {100 * e['rate']:.1f}% "
