@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from exlibris.simulate.plan import GameSpec
-from exlibris.simulate.play import BatchResult, play_batch, warm
+from exlibris.simulate.play import BatchResult, play_batch, worker_init
 
 Done = Callable[[BatchResult], None]
 Batch = Sequence[GameSpec]
@@ -49,9 +49,10 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int) -> None:
     which compiles the catalog once, in its initializer."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=warm)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
     pending: set[Future[BatchResult]] = set()
     try:
         for batch in work:
@@ -64,6 +65,8 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int) -> None:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 done(future.result())
+    except BrokenProcessPool as exc:
+        raise BackendError(f"a worker process died: {exc}") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -107,17 +110,24 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
     task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
     slots = max(1, int(ray.cluster_resources().get("CPU", workers))) * IN_FLIGHT_PER_WORKER
     pending: list[Any] = []
+
+    def collect() -> None:
+        nonlocal pending
+        finished, pending = ray.wait(pending, num_returns=1)
+        for ref in finished:
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayError as exc:  # a worker died, exlibris missing...
+                raise BackendError(f"a Ray task failed: {exc}") from None
+            done(result)
+
     try:
         for batch in work:
             if len(pending) >= slots:
-                finished, pending = ray.wait(pending, num_returns=1)
-                for ref in finished:
-                    done(ray.get(ref))
+                collect()
             pending.append(task.remote(list(batch)))
         while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
-            for ref in finished:
-                done(ray.get(ref))
+            collect()
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)

@@ -33,8 +33,12 @@ def catalog() -> Catalog:
     return _CATALOG
 
 
-def warm() -> None:
-    """Load the catalog now (a process pool's initializer)."""
+def worker_init() -> None:
+    """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
+    keeps what finished); compile the catalog now."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     catalog()
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +59,6 @@ class RunResult:
     seconds: float  # wall time of this invocation's games
     game_seconds: float  # time inside games, summed over workers
     failures_path: Path | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
 
 
 Progress = Callable[[int, int], None]  # (games finished in this batch, failures in it)
