@@ -194,7 +194,8 @@ def _finish(config: Any, result: Any, variants: list[str], report: Path | None,
     from exlibris.simulate.figures import figures
 
     games_per_s = result.played / result.seconds if result.seconds else 0.0
-    summary = (f"{len(result.rows) // max(1, _mean_players(result.rows))} games "
+    games = len({(r["variant"], r["players"], r["game"]) for r in result.rows})
+    summary = (f"{games} games "
                f"({', '.join(c.label for c in config.cells)}), seats "
                f"{','.join(config.seats)}{'' if config.rotate else ' (not rotated)'}, "
                f"seed {config.seed}; {len(result.failures)} failed")
@@ -237,7 +238,3 @@ def _finish(config: Any, result: Any, variants: list[str], report: Path | None,
             say(f"  {failure.replay}    # {failure.error}")
         raise SystemExit(FAILED)
 
-
-def _mean_players(rows: list[dict[str, Any]]) -> int:
-    games = {(r["variant"], r["players"], r["game"]) for r in rows}
-    return round(len(rows) / len(games)) if games else 1
