@@ -189,6 +189,26 @@ def _lines_table(cells: Sequence[dict[str, Any]]) -> str:
             + "".join(rows) + "</table>")
 
 
+def _headline(cells: Sequence[dict[str, Any]]) -> str:
+    """One line a cell: agents' and the first position's win rates, score, length."""
+    def rate(e: dict[str, Any]) -> str:
+        css = f' class="{e["flag"]}"' if e["flag"] else ""
+        return (f"<span{css}>{_e(e['key'])} {_pct(e['rate'])}</span> "
+                f"<span class=note>[{_pct(e['low'])}, {_pct(e['high'])}]</span>")
+
+    rows = []
+    for c in cells:
+        agents = "; ".join(rate(e) for e in c["win_rate"]["agent"])
+        first = next((rate(e) for e in c["win_rate"]["position"] if e["key"] == "1"), "")
+        rows.append(f"<tr><td>{_e(c['variant'])}</td><td>{c['players']}</td>"
+                    f"<td>{c['games']}</td><td>{agents}</td><td>{first}</td>"
+                    f"<td>{c['lines']['total']['mean']:.1f}</td>"
+                    f"<td>{c['rounds']['mean']:.2f}</td></tr>")
+    return ("<h2>At a glance</h2><table><tr><th>variant</th><th>players</th><th>games</th>"
+            "<th>win rate by agent [95%]</th><th>first position's win rate</th>"
+            "<th>mean total</th><th>mean rounds</th></tr>" + "".join(rows) + "</table>")
+
+
 def _comparison_html(comparison: dict[str, Any]) -> str:
     rows = []
     for m in comparison["measures"]:
@@ -222,6 +242,7 @@ def render(figures: dict[str, Any]) -> str:
              "intervals; <span class=above>green</span> or <span class=below>red</span> "
              "marks an interval wholly above or below the fair share, 1 / players. With "
              "many rows a few flags arise by chance (about 1 in 20 fair ones).</p>"]
+    parts.append(_headline(cells))
     if figures["comparisons"]:
         parts.append("<h2>Variants against the first</h2><p class=note>Same seeds in "
                      "every variant. Means are per game (the average of its players); "
