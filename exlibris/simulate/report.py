@@ -191,15 +191,17 @@ def _lines_table(cells: Sequence[dict[str, Any]]) -> str:
 
 def _headline(cells: Sequence[dict[str, Any]]) -> str:
     """One line a cell: agents' and the first position's win rates, score, length."""
-    def rate(e: dict[str, Any]) -> str:
+    def rate(e: dict[str, Any], named: bool = True) -> str:
         css = f' class="{e["flag"]}"' if e["flag"] else ""
-        return (f"<span{css}>{_e(e['key'])} {_pct(e['rate'])}</span> "
+        name = f"{_e(e['key'])} " if named else ""
+        return (f"<span{css}>{name}{_pct(e['rate'])}</span> "
                 f"<span class=note>[{_pct(e['low'])}, {_pct(e['high'])}]</span>")
 
     rows = []
     for c in cells:
         agents = "; ".join(rate(e) for e in c["win_rate"]["agent"])
-        first = next((rate(e) for e in c["win_rate"]["position"] if e["key"] == "1"), "")
+        first = next((rate(e, named=False) for e in c["win_rate"]["position"]
+                      if e["key"] == "1"), "")
         rows.append(f"<tr><td>{_e(c['variant'])}</td><td>{c['players']}</td>"
                     f"<td>{c['games']}</td><td>{agents}</td><td>{first}</td>"
                     f"<td>{c['lines']['total']['mean']:.1f}</td>"
