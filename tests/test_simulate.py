@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exlibris.catalog import load_catalog
 from exlibris.cli.main import cli
@@ -215,6 +217,18 @@ def test_wilson_and_newcombe_match_published_values() -> None:
     # Newcombe (1998), Table II, example (a): 56/70 - 48/80, method 10
     diff = stats.rate_difference(stats.wilson(48, 80), stats.wilson(56, 70))
     assert (round(diff.low, 4), round(diff.high, 4)) == (0.0524, 0.3339)
+
+
+@given(st.integers(0, 500), st.integers(1, 500), st.integers(0, 500), st.integers(1, 500))
+def test_intervals_hold_their_estimate_and_stay_in_bounds(a: int, n: int, b: int, m: int
+                                                          ) -> None:
+    first, second = stats.wilson(min(a, n), n), stats.wilson(min(b, m), m)
+    for rate in (first, second):
+        assert 0 <= rate.low <= rate.rate <= rate.high <= 1
+    wider = stats.wilson(min(a, n), n, z=2.58)
+    assert wider.low <= first.low and wider.high >= first.high
+    diff = stats.rate_difference(first, second)
+    assert -1 <= diff.low <= diff.value <= diff.high <= 1
 
 
 def _row(game: int, seat: int, agent: str, winner: float, total: int) -> dict:
