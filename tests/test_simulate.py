@@ -205,6 +205,12 @@ def test_a_failing_game_is_recorded_and_the_run_goes_on(tmp_path: Path, monkeypa
     assert failures[0]["seed"] == plan.game_seed(1, 1)
     assert "RuntimeError: boom" in failures[0]["traceback"]
     assert sorted({r["game"] for r in rows.read(out)}) == [0, 2]
+    monkeypatch.setattr(play, "play_game", real)  # fixed: --resume plays it again
+    again = invoke("--games", "3", "--seats", "random", "--workers", "1", "--out", str(out),
+                   "--resume")
+    assert again.exit_code == 0 and "2 kept from before" in again.output
+    assert sorted({r["game"] for r in rows.read(out)}) == [0, 1, 2]
+    assert not (tmp_path / "r.failures.jsonl").exists()
 
 
 # ------------------------------------------------------------------ figures

@@ -4,7 +4,8 @@ write the rows and the failures at the end.
 
 Files, for ``--out r.parquet``: the rows ``r.parquet``; while running (and after an
 interruption) the journal ``r.parquet.partial.jsonl``, one line a finished game;
-``r.failures.jsonl``, one line a game that raised, with its replay command.
+``r.failures.jsonl``, one line a game that raised, with its replay command (a
+resumed run plays failed games again, and the file then lists this run's failures).
 """
 
 from __future__ import annotations
@@ -80,12 +81,11 @@ def _key(row: dict[str, Any]) -> tuple[str, int, int]:
     return (row["variant"], int(row["players"]), int(row["game"]))
 
 
-def load_done(config: RunConfig) -> tuple[dict[tuple[str, int, int], list[dict[str, Any]]],
-                                          list[Failure]]:
-    """Rows and failures already on disk for this run (``--resume``), checked against
-    the plan: a game there must have the seed and seats this run gives it."""
+def load_done(config: RunConfig) -> dict[tuple[str, int, int], list[dict[str, Any]]]:
+    """The rows already on disk for this run (``--resume``), by game, checked against
+    the plan: a game there must have the seed and seats this run gives it. Failed
+    games are not done: a resumed run plays them again."""
     done: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-    failed: list[Failure] = []
     if config.out is None:
         raise RunError("--resume needs --out: the rows of the run to continue")
     journal = journal_path(config.out)
@@ -96,9 +96,7 @@ def load_done(config: RunConfig) -> tuple[dict[tuple[str, int, int], list[dict[s
         raise RunError(f"--resume: neither {config.out} nor {journal} exists")
     for path in found:
         if path == journal:
-            entries = list(rows.read_jsonl(path))
-            table = [r for e in entries for r in e.get("rows", [])]
-            failed += [Failure(**e["failure"]) for e in entries if "failure" in e]
+            table = [r for e in rows.read_jsonl(path) for r in e.get("rows", [])]
         else:
             table = rows.read(path)
         for row in table:
@@ -112,7 +110,7 @@ def load_done(config: RunConfig) -> tuple[dict[tuple[str, int, int], list[dict[s
                 f"{game[0]['seed']} and seats {','.join(agents)}; this run gives it seed "
                 f"{expected.seed} and seats {','.join(expected.seats)}: use the --seed, "
                 "--seats and --no-rotate of the run you continue")
-    return done, failed
+    return done
 
 
 class Journal:
@@ -147,17 +145,17 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     if config.out is not None:
         rows.check_format(config.out)
     done: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
-    failures: list[Failure] = []
     journal = journal_path(config.out) if config.out is not None else None
     if config.resume:
-        done, failures = load_done(config)
+        done = load_done(config)
     elif journal is not None and journal.exists():
         raise RunError(f"{journal} holds the games of an interrupted run: continue it with "
                        "--resume, or delete it to start again")
-    skip = set(done) | {(f.variant, f.players, f.index) for f in failures}
-    todo = [s for s in config.specs() if s.key not in skip]
+    planned = list(config.specs())
+    todo = [s for s in planned if s.key not in done]
+    kept = len(planned) - len(todo)
     if started is not None:
-        started(len(todo) + len(skip), len(skip))
+        started(len(planned), kept)
     size = backends.batch_size(config.backend, len(todo), config.workers)
     played: list[dict[str, Any]] = []
     new_failures: list[Failure] = []
@@ -181,7 +179,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         writer.close()
     seconds = time.perf_counter() - clock
     table = sorted([r for game in done.values() for r in game] + played, key=rows.sort_key)
-    failures = sorted(failures + new_failures, key=lambda f: (f.variant, f.players, f.index))
+    failures = sorted(new_failures, key=lambda f: (f.variant, f.players, f.index))
     where = failures_path(config)
     if config.out is not None:
         rows.write(config.out, table)
@@ -191,6 +189,6 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         where.unlink()
     if journal is not None and journal.exists():
         journal.unlink()
-    return RunResult(table, failures, len(todo), len(skip), seconds, game_seconds,
+    return RunResult(table, failures, len(todo), kept, seconds, game_seconds,
                      where if failures else None)
 
