@@ -18,8 +18,8 @@ share of a game's mean time in the 1-worker row. The machine's load is printed, 
 each local row's CPU time over its wall time (the cores it actually obtained; Ray's
 workers are not children of this process, so its row shows only the driver's): on
 a shared machine a second worker may not get a core of its own. Games per
-CPU-second compare the rows' own cost when the wall clock cannot (Ray's row: not
-meaningful, its workers' CPU time is not counted).
+CPU-second compare the rows' own cost when the wall clock cannot (not shown for
+Ray, whose workers' CPU time this process cannot count).
 """
 
 from __future__ import annotations
@@ -47,9 +47,11 @@ def row(name: str, config: RunConfig) -> dict[str, Any]:
     result = simulate(config)
     wall = time.perf_counter() - started
     cpu = cpu_seconds() - cpu
+    if config.backend == "ray":  # its workers' CPU time is not ours to count
+        cpu = 0.0
     return {"row": name, "games": result.played, "wall_s": round(wall, 3),
             "games_per_s": round(result.played / wall, 2),
-            "cores_obtained": round(cpu / wall, 2),
+            "cores_obtained": round(cpu / wall, 2) if cpu else None,
             "games_per_cpu_s": round(result.played / cpu, 2) if cpu else None,
             "mean_game_s": round(result.game_seconds / max(1, result.played), 5),
             "failures": len(result.failures)}
@@ -105,9 +107,10 @@ def main() -> int:
     print(f"{args.games} games of {args.seats}, standard, 2 players; load average before: "
           f"{load}; cores: {meta['cpus']}")
     for r in rows:
+        cpu = (f"; CPU time / wall time {r['cores_obtained']:.2f}; {r['games_per_cpu_s']} "
+               "games a CPU-second" if r["cores_obtained"] else "")
         print(f"  {r['row']:<18} {r['wall_s']:>8.2f}s {r['games_per_s']:>8.2f} games/s  "
-              f"(a game: {1000 * r['mean_game_s']:.1f} ms; CPU time / wall time "
-              f"{r['cores_obtained']:.2f}; {r['games_per_cpu_s']} games a CPU-second)")
+              f"(a game: {1000 * r['mean_game_s']:.1f} ms{cpu})")
     print(f"2 workers / 1 worker: {speedup:.2f}x")
     if ray_cost:
         print(f"Ray: a task's round trip {1000 * ray_cost['task_round_trip_s']:.2f} ms, "
