@@ -287,6 +287,17 @@ def test_the_command_writes_rows_and_a_report(tmp_path: Path) -> None:
     assert len(rows.read(out)) == 2 * 6 * 2
 
 
+def test_a_report_names_the_cells_the_engine_refused(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    _, skipped = plan.cells(catalog, ["all"], [2])
+    report = tmp_path / "r.html"
+    result = invoke("--games", "1", "--seats", "random", "--variant", "all", "--players", "2",
+                    "--workers", "1", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    for note in skipped:
+        assert f"skipped: {note}" in result.output
+        assert note.split(":")[0] in report.read_text()
+
+
 def test_the_progress_bar_shows_games_per_second_and_failures() -> None:
     from rich.console import Console
 

@@ -149,7 +149,7 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
                "command and --resume" if out is not None else "nothing kept (no --out)"
         click.echo(f"\nInterrupted: {kept}.", err=True)
         raise SystemExit(INTERRUPTED) from None
-    _finish(config, result, names, report, as_json)
+    _finish(config, result, names, skipped, report, as_json)
 
 
 def _run(config: Any, console: Any) -> Any:
@@ -189,8 +189,8 @@ def _run(config: Any, console: Any) -> Any:
         return run(config, progress=progress, started=started)
 
 
-def _finish(config: Any, result: Any, variants: list[str], report: Path | None,
-            as_json: bool) -> None:
+def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
+            report: Path | None, as_json: bool) -> None:
     from exlibris.simulate.figures import figures
 
     games_per_s = result.played / result.seconds if result.seconds else 0.0
@@ -204,7 +204,7 @@ def _finish(config: Any, result: Any, variants: list[str], report: Path | None,
             "backend": config.backend, "workers": config.workers, "played": result.played,
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
-            "out": str(config.out) if config.out else None}
+            "out": str(config.out) if config.out else None, "skipped": skipped}
     data = figures(result.rows, meta)
     if report is not None:
         from exlibris.simulate.report import write

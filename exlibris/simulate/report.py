@@ -245,6 +245,9 @@ def render(figures: dict[str, Any]) -> str:
              "marks an interval wholly above or below the fair share, 1 / players. With "
              "many rows a few flags arise by chance (about 1 in 20 fair ones).</p>"]
     parts.append(_headline(cells))
+    if run.get("skipped"):
+        parts.append("<p class=note>Not played (the engine refuses them): "
+                     + "; ".join(_e(note) for note in run["skipped"]) + ".</p>")
     if figures["comparisons"]:
         parts.append("<h2>Variants against the first</h2><p class=note>Same seeds in "
                      "every variant. Means are per game (the average of its players); "
