@@ -122,6 +122,7 @@ def test_a_row_replays_with_exlibris_play() -> None:
     data = json.loads(played.output)
     assert [p["total"] for p in data["players"]] == [r["total"] for r in last]
     assert data["rounds"] == last[0]["rounds"] and data["decisions"] == last[0]["decisions"]
+    assert data["ended"] == last[0]["ended"]
 
 
 def test_a_rows_form_lines_add_up_to_its_total_and_ranks_agree() -> None:
@@ -242,7 +243,8 @@ def _row(game: int, seat: int, agent: str, winner: float, total: int) -> dict:
     return {**base, "variant": "v", "players": 2, "game": game, "seed": game, "seat": seat,
             "position": seat, "agent": agent, "library": f"lib{seat}", "specials": "x",
             "total": total, "rank": 1 if winner else 2, "winner": winner,
-            "tiebreak": "total", "rounds": 5, "decisions": 10, "seconds": 0.0}
+            "tiebreak": "total", "ended": "final-round", "rounds": 5, "decisions": 10,
+            "seconds": 0.0}
 
 
 def test_win_rates_flag_intervals_that_exclude_the_fair_share() -> None:

@@ -168,8 +168,10 @@ def _cell_html(cell: dict[str, Any]) -> str:
         if cell["win_rate"][group]:
             parts.append(_rate_table(cell["win_rate"][group], label, cell["fair_share"]))
     ties = ", ".join(f"{k}: {v}" for k, v in cell["tiebreak"].items())
+    ended = ", ".join(f"{k}: {v}" for k, v in cell["ended"].items())
     rounds = cell["rounds"]
-    parts.append(f"<p>First place settled by: {_e(ties)}. Game length: "
+    parts.append(f"<p>First place settled by: {_e(ties)}. Games ended by: {_e(ended)}. "
+                 "Game length: "
                  f"{rounds['mean']:.2f} rounds on average (sd {rounds['sd']:.2f}), "
                  f"{cell['decisions']['mean']:.0f} decisions.</p>")
     parts.append(win_rate_plot(cell))

@@ -6,7 +6,9 @@ the first round, then in turn order; ``agent``, ``library``, ``specials``: speci
 assistants held at the end, ``;``-separated), every line of the inspection form
 (``flipped`` .. ``volunteers``), ``total``, ``rank`` (1 best), ``winner`` (1, or a
 share 1/k of a tie no tiebreaker settles, else 0), ``tiebreak`` (what settled first
-place: ``total``, a tiebreaker's name, or ``shared``), ``rounds``, ``decisions`` and
+place: ``total``, a tiebreaker's name, or ``shared``), ``ended`` (why the game
+ended: ``final-round``, or ``stalled`` by the stuck-game guard), ``rounds``,
+``decisions`` and
 ``seconds`` (the game's wall time, the one column that differs between runs).
 """
 
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 FORM_LINES = ("flipped", "books", "stability", "entombed", "prominent", "banned", "variety",
               "focus", "artifacts", "volunteers")
 COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "library", "specials",
-           *FORM_LINES, "total", "rank", "winner", "tiebreak", "rounds", "decisions",
+           *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds", "decisions",
            "seconds")
 TIMING = ("seconds",)  # columns that depend on the machine, not on the seed
 FORMATS = (".parquet", ".csv", ".jsonl")
@@ -73,7 +75,8 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
         row.update({
             "total": form.total, "rank": ranks[seat],
             "winner": 1 / len(winners) if seat in winners else 0.0,
-            "tiebreak": settled, "rounds": outcome.rounds, "decisions": outcome.decisions,
+            "tiebreak": settled, "ended": outcome.reason.value, "rounds": outcome.rounds,
+            "decisions": outcome.decisions,
             "seconds": round(seconds, 6)})
         rows.append(row)
     return rows
