@@ -116,7 +116,8 @@ def rounds_plot(cells: Sequence[dict[str, Any]]) -> str:
     for i, cell in enumerate(cells):
         counts = cell["rounds"]["counts"]
         n = cell["rounds"]["n"] or 1
-        ax.bar([float(k) + i * width for k in counts], [c / n for c in counts.values()],
+        shift = (i - (len(cells) - 1) / 2) * width  # the group centred on its round
+        ax.bar([float(k) + shift for k in counts], [c / n for c in counts.values()],
                width=width, label=cell["variant"])
     ax.set_xlabel("rounds")
     ax.set_ylabel("share of games")
