@@ -73,16 +73,35 @@ def test_playable_cells_are_what_the_engine_accepts(catalog) -> None:  # type: i
                 assert f"{variant} at {players} players: {reason}" in skipped
 
 
-def test_a_variant_named_on_purpose_that_the_engine_refuses_is_an_error(catalog) -> None:  # type: ignore[no-untyped-def]
-    refused = [(v, p) for v in sorted(catalog.variants)
-               for p in plan.player_counts(catalog, v) if plan.playable(catalog, v, p)]
-    if not refused:
-        pytest.skip("the engine plays every variant")
+def test_a_cell_named_on_purpose_that_the_engine_refuses_is_an_error(catalog) -> None:  # type: ignore[no-untyped-def]
+    refused = [(v, p) for v in sorted(catalog.variants) for p in range(1, 8)
+               if plan.playable(catalog, v, p)]
     variant, players = refused[0]
     result = invoke("--games", "1", "--variant", variant, "--players", str(players))
     assert result.exit_code == 2
     assert plan.playable(catalog, variant, players) in result.output
     assert "Traceback" not in result.output
+
+
+def test_an_authors_variant_file_is_simulated_and_replays_with_its_content(
+        tmp_path: Path) -> None:
+    mine = tmp_path / "tiny-hands.yaml"
+    mine.write_text("kind: variant\nid: tiny-hands\nname: Tiny hands\nextends: standard\n"
+                    "text: Two cards fewer in hand.\nsettings:\n  setup:\n    hand_size: 4\n")
+    out = tmp_path / "r.jsonl"
+    failures = tmp_path / "f.jsonl"
+    result = invoke("--games", "2", "--seats", "random", "--variant", str(mine), "--workers",
+                    "2", "--out", str(out), "--failures", str(failures))
+    assert result.exit_code == 0, result.output
+    table = rows.read(out)
+    assert {r["variant"] for r in table} == {"tiny-hands"} and len(table) == 4
+    spec = plan.GameSpec(Cell("tiny-hands", 2), 1, plan.game_seed(1, 1), ("random", "random"),
+                         (str(mine.resolve()),))
+    assert f"--content {mine.resolve()}" in spec.replay_command()
+    played = CliRunner().invoke(cli, [*spec.replay_command().split()[1:], "--json"])
+    data = json.loads(played.output)
+    assert [p["total"] for p in data["players"]] == [r["total"] for r in table
+                                                     if r["game"] == 1]
 
 
 # ------------------------------------------------------------------ rows

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 import click
 
 from exlibris.cli.output import USER_ERROR
+from exlibris.cli.own_content import content_option
 
 FAILED = 1
 INTERRUPTED = 130
@@ -66,8 +67,10 @@ def _players(value: str) -> list[int] | None:
                    "and rotated game by game so each sits at every position equally.")
 @click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
 @click.option("--variant", "variants", multiple=True,
-              help="A rules file id; repeat to compare variants (each against the first). "
-                   "'all': every variant the engine plays. Default: standard.")
+              help="A rules file id (or your own variant's file); repeat to compare "
+                   "variants (each against the first). 'all': every variant the engine "
+                   "plays. Default: standard.")
+@content_option
 @click.option("--seed", type=int, default=1, show_default=True,
               help="The run's seed: game i's seed is a hash of (seed, i).")
 @click.option("--workers", type=click.IntRange(1),
@@ -88,8 +91,8 @@ def _players(value: str) -> list[int] | None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the report's figures as JSON; no progress bar.")
 def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tuple[str, ...],
-             seed: int, workers: int | None, backend: str, address: str | None,
-             out: Path | None, failures_file: Path | None, report: Path | None,
+             content: tuple[Path, ...], seed: int, workers: int | None, backend: str,
+             address: str | None, out: Path | None, failures_file: Path | None, report: Path | None,
              resume: bool, as_json: bool) -> None:
     """Let bots play many games and report who wins and how they score.
 
@@ -100,12 +103,12 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     run the same command with --resume to finish it. Exit status: 0, or 1 when a
     game failed (see the failures file), 2 for a usage mistake, 130 interrupted.
     """
-    from exlibris.catalog import load_catalog
-    from exlibris.errors import UserInputError
+    from exlibris.cli.own_content import activate, is_path, variant_id
     from exlibris.simulate import backends
     from exlibris.simulate.plan import PlanError, cells
     from exlibris.simulate.rows import FORMATS
     from exlibris.simulate.runner import RunConfig, RunError
+    from exlibris.sources import active_content
 
     kinds = _seats(seats)
     counts = _players(players)
@@ -118,14 +121,9 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
         _fail("--address is for --backend ray")
     _needs("pyarrow", "--out .parquet", out is not None and out.suffix == ".parquet")
     _needs("matplotlib", "--report", report is not None)
-    try:
-        catalog = load_catalog()
-    except UserInputError as exc:
-        from exlibris.cli.output import report_problems
-
-        report_problems(exc.problems)
-        raise SystemExit(USER_ERROR) from None
-    names = list(variants) or ["standard"]
+    own = content + tuple(Path(v) for v in variants if is_path(v))
+    catalog = activate(own)
+    names = [variant_id(v) or v for v in variants] or ["standard"]
     try:
         plan, skipped = cells(catalog, names, counts)
     except PlanError as exc:
@@ -134,7 +132,8 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
         click.echo(f"skipped: {note}", err=True)
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
-                       out=out, failures=failures_file, resume=resume)
+                       out=out, failures=failures_file, resume=resume,
+                       content=tuple(str(p) for p in active_content()))
     console = None
     if not as_json and sys.stderr.isatty():
         from rich.console import Console

@@ -44,7 +44,8 @@ def run_inline(work: Iterator[Batch], done: Done) -> None:
         done(play_batch(batch))
 
 
-def run_pool(work: Iterator[Batch], done: Done, workers: int) -> None:
+def run_pool(work: Iterator[Batch], done: Done, workers: int,
+             content: tuple[str, ...] = ()) -> None:
     """``workers`` processes (spawned, so safe beside the progress thread), each of
     which compiles the catalog once, in its initializer."""
     import multiprocessing
@@ -52,7 +53,8 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int) -> None:
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+                               initargs=(content,))
     pending: set[Future[BatchResult]] = set()
     try:
         for batch in work:
@@ -134,14 +136,15 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
 
 
 def run(backend: str, work: Iterator[Batch], done: Done, *, workers: int,
-        address: str | None = None) -> None:
-    """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``)."""
+        address: str | None = None, content: tuple[str, ...] = ()) -> None:
+    """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``); ``content``
+    is compiled in each pool worker as it starts (Ray workers do it on first use)."""
     if backend == "ray":
         run_ray(work, done, workers, address)
     elif workers <= 1:
         run_inline(work, done)
     else:
-        run_pool(work, done, workers)
+        run_pool(work, done, workers, content)
 
 
 def batch_size(backend: str, games: int, workers: int) -> int:

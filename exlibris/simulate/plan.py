@@ -9,6 +9,7 @@ variants compare on the same deals.
 from __future__ import annotations
 
 import hashlib
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,12 +50,14 @@ class Cell:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything a worker needs to play one game (and to replay it later)."""
+    """Everything a worker needs to play one game (and to replay it later);
+    ``content`` is the author's content in use (resolved paths), if any."""
 
     cell: Cell
     index: int
     seed: int
     seats: tuple[str, ...]
+    content: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -62,7 +65,9 @@ class GameSpec:
 
     def replay_command(self) -> str:
         variant = "" if self.cell.variant == "standard" else f" --variant {self.cell.variant}"
-        return f"exlibris play --seed {self.seed} --seats {','.join(self.seats)}{variant}"
+        content = "".join(f" --content {shlex.quote(p)}" for p in self.content)
+        return (f"exlibris play --seed {self.seed} --seats {','.join(self.seats)}{variant}"
+                f"{content}")
 
 
 class PlanError(ValueError):

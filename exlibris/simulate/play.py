@@ -19,27 +19,26 @@ from exlibris.engine.flow import Outcome
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.rows import game_rows
 
-_CATALOG: Catalog | None = None
-_SETTINGS: dict[str, Any] = {}
+_SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
 
 
-def catalog() -> Catalog:
-    """This process's catalog, loaded (content parsed, effects compiled) on first use."""
-    global _CATALOG
-    if _CATALOG is None:
-        from exlibris.catalog import load_catalog
+def catalog(content: tuple[str, ...] = ()) -> Catalog:
+    """The catalog with an author's ``content`` (none: the shipped one), loaded
+    (parsed, effects compiled) once per process: ``load_catalog`` keeps it."""
+    from pathlib import Path
 
-        _CATALOG = load_catalog()
-    return _CATALOG
+    from exlibris.catalog import load_catalog
+
+    return load_catalog([Path(p) for p in content])
 
 
-def worker_init() -> None:
+def worker_init(content: tuple[str, ...] = ()) -> None:
     """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
     keeps what finished); compile the catalog now."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    catalog()
+    catalog(content)
 
 
 @dataclass
@@ -78,11 +77,11 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     from exlibris.interactive.session import bot_seed
     from exlibris.validation import resolve_settings
 
-    cat = catalog()
-    settings = _SETTINGS.get(spec.cell.variant)
+    cat = catalog(spec.content)
+    key = (spec.content, spec.cell.variant)
+    settings = _SETTINGS.get(key)
     if settings is None:
-        settings = _SETTINGS[spec.cell.variant] = resolve_settings(spec.cell.variant,
-                                                                   cat.variants)
+        settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
     agents = [BOTS[kind](bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
     game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,

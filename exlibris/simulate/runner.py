@@ -40,6 +40,7 @@ class RunConfig:
     out: Path | None = None
     failures: Path | None = None
     resume: bool = False
+    content: tuple[str, ...] = ()  # an author's content: resolved paths
 
     def specs(self) -> Iterator[GameSpec]:
         for cell in self.cells:
@@ -48,7 +49,8 @@ class RunConfig:
 
     def spec(self, cell: Cell, index: int) -> GameSpec:
         return GameSpec(cell, index, game_seed(self.seed, index),
-                        tuple(seats_for(self.seats, cell.players, index, self.rotate)))
+                        tuple(seats_for(self.seats, cell.players, index, self.rotate)),
+                        self.content)
 
 
 @dataclass
@@ -174,7 +176,8 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     clock = time.perf_counter()
     try:
         backends.run(config.backend, backends.batches(todo, size), finished,
-                     workers=config.workers, address=config.address)
+                     workers=config.workers, address=config.address,
+                     content=config.content)
     finally:
         writer.close()
     seconds = time.perf_counter() - clock
