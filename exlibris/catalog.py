@@ -29,6 +29,7 @@ from exlibris.model.content import (
 )
 from exlibris.model.rules import Variant
 from exlibris.paths import content_dir, rules_dir
+from exlibris.safefile import is_symlink_escape
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
 
 KINDS: dict[str, type[BaseModel]] = {**CONTENT_KINDS, "variant": Variant}
@@ -62,7 +63,7 @@ def read_entry(path: Path, display: str | None = None) -> tuple[Entry | None, li
         return None, [loaded.problem((), "content/not-a-mapping",
                                      "a content file must be a mapping of keys to values")]
     kind = data.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         from exlibris.dsl.checker import did_you_mean
 
         message = ("the file needs a 'kind:' line" if kind is None else
@@ -120,14 +121,29 @@ def _allowed_fields(loaded: LoadedYaml, loc: tuple[str | int, ...]) -> list[str]
 
 
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
-    """The YAML files named, or found (recursively, sorted) in the folders named."""
+    """The YAML files named, or found (recursively, sorted) in the folders named.
+
+    Inside a folder, a symlink that leads out of the folder is kept in the list
+    so that reading it reports it (see :func:`outside_link`); links to folders
+    are not followed.
+    """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")))
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")
+                                and not (p.is_dir() and not p.is_symlink())))
         else:
             found.append(path)
     return found
+
+
+def outside_link(path: Path, roots: Iterable[Path]) -> bool:
+    """True if ``path`` was found in one of the folders ``roots`` but is a symlink (or
+    under one) that leads out of it."""
+    for root in roots:
+        if root.is_dir() and path.is_relative_to(root) and path != root:
+            return is_symlink_escape(path, root)
+    return False
 
 
 @dataclass
@@ -191,7 +207,13 @@ def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
     """Read every YAML file under ``paths``; problems are collected, not raised."""
     catalog = Catalog()
     problems: list[Problem] = []
+    paths = list(paths)
     for path in yaml_files(paths):
+        if outside_link(path, paths):
+            problems.append(Problem(_display(path), 1, 1, "file/outside-link",
+                                    "a symlink in a content folder that leads out of the "
+                                    "folder; copy the file in instead"))
+            continue
         entry, found = read_entry(path, _display(path))
         problems.extend(found)
         if entry is not None:

@@ -57,7 +57,11 @@ def _names(kinds: list[str], names: str | None) -> list[str]:
         if len(given) != len(kinds) or not all(given):
             raise click.BadParameter(f"{len(given)} names for {len(kinds)} seats",
                                      param_hint="--names")
-        return given
+        from exlibris.interactive.record import clean_name
+
+        if not all(clean_name(n) for n in given):
+            raise click.BadParameter("a name needs a letter or digit", param_hint="--names")
+        return [clean_name(n) for n in given]
     humans = kinds.count("human")
     return ["You" if kind == "human" and humans == 1 else f"{kind.capitalize()} {i + 1}"
             if kind != "human" else f"Player {i + 1}" for i, kind in enumerate(kinds)]
@@ -124,6 +128,10 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     if resume_file is not None:
         try:
             record = saves.load(resume_file)
+        except saves.SaveError as exc:
+            _fail(f"{resume_file}: {exc} [{exc.code}]")
+        try:
+            saves.check_setup(record, catalog)
         except saves.SaveError as exc:
             _fail(f"{resume_file}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
@@ -210,20 +218,15 @@ def _same_game(record: SaveRecord, **given: Any) -> None:
 
 
 def _make_room(path: Path) -> None:
-    """Keep an unfinished game saved at ``path`` as ``*.previous.json``; never clobber
-    a file that is not a saved game."""
+    """Keep an unfinished game saved at ``path`` under a numbered ``*.previous*.json``;
+    never clobber a file that is not a saved game, nor an earlier kept game."""
     from exlibris.interactive import record as saves
 
-    if not path.exists():
-        return
     try:
-        data = json.loads(path.read_text("utf-8"))
-        old = saves.SaveRecord.from_json(data)
-    except (OSError, ValueError, saves.SaveError):
-        _fail(f"{path} exists and is not a saved game; choose another file with --save")
-    if not old.finished:
-        kept = path.with_name(path.stem + ".previous.json")
-        os.replace(path, kept)
+        kept = saves.keep_previous(path)
+    except saves.SaveError as exc:
+        _fail(f"{exc} [{exc.code}]")
+    if kept is not None:
         click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
 
 

@@ -35,8 +35,10 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     from exlibris.interactive.session import Session
     from exlibris.interactive.terminal import Terminal
 
+    catalog = load_catalog()
     try:
         record = saves.load(file)
+        saves.check_setup(record, catalog)
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
@@ -45,7 +47,6 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
         click.echo(f"exlibris replay: --as {as_player}: the game has players 1 to "
                    f"{len(record.seats)}", err=True)
         raise SystemExit(USER_ERROR)
-    catalog = load_catalog()
     terminal = Terminal(sys.stdin, sys.stdout)
     step = Stepper(terminal, catalog, seat, wait=terminal.tty and not straight)
     session = Session(record, catalog, replay_only=True, observer=step)
