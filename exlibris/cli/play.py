@@ -232,6 +232,8 @@ def _make_room(path: Path) -> None:
 
 def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_json: bool,
           log_file: Path | None, table_out: Path | None, resumed: bool) -> None:
+    from exlibris.dsl.errors import EffectError
+    from exlibris.engine.game import RulesError
     from exlibris.interactive.record import SaveError
     from exlibris.interactive.session import QuitRequest, Session
 
@@ -249,6 +251,8 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
             outcome = session.run()
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
+    except (EffectError, RulesError) as exc:
+        _stopped(session, save_path, exc)
     except QuitRequest as stop:
         session.save()
         _tell(terminal, f"{_why(stop.reason)} Game saved to {save_path}.\n"
@@ -269,6 +273,16 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
+    """The content cannot go on: say why, keep the save (it resumes to the same stop)."""
+    session.save()
+    where = (f" The game is saved to {save_path}; resuming it stops at the same point."
+             if save_path is not None else "")
+    code = "engine/effect" if hasattr(exc, "entry") else "engine/rules"
+    _fail(f"the game stopped at decision {len(session.record.decisions) + 1}: {exc} "
+          f"[{code}].{where}")
 
 
 @contextmanager

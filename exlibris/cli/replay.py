@@ -30,7 +30,9 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     A finished game ends with its inspection form.
     """
     from exlibris.catalog import load_catalog
+    from exlibris.dsl.errors import EffectError
     from exlibris.engine.decisions import ReplayExhausted
+    from exlibris.engine.game import RulesError
     from exlibris.interactive import record as saves
     from exlibris.interactive.session import Session
     from exlibris.interactive.terminal import Terminal
@@ -61,6 +63,9 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
         return
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        raise SystemExit(USER_ERROR) from None
+    except (EffectError, RulesError) as exc:
+        click.echo(f"exlibris replay: {file}: the game stopped: {exc}", err=True)
         raise SystemExit(USER_ERROR) from None
     from exlibris.scoring.report import render_form
 
