@@ -181,7 +181,7 @@ def test_a_symlink_out_of_a_content_folder_is_refused(tmp_path: Path) -> None:
     assert "hunter2" not in result.output
 
 
-# ---- 4. saves ------------------------------------------------------------------------------------
+# ---- 4. saves -----------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -263,7 +263,7 @@ def test_escape_sequences_in_names_never_reach_the_terminal(tmp_path: Path,
     assert "Eve" in result.output
 
 
-# ---- 5. data loss --------------------------------------------------------------------------------
+# ---- 5. data loss -------------------------------------------------------------------------------
 
 
 def human_game(tmp_path: Path, name: str = "s.json") -> Any:
@@ -360,7 +360,7 @@ def test_scenario_content_stays_inside_its_folder(tmp_path: Path, path: str) -> 
     assert "hunter2" not in result.output
 
 
-# ---- 7. parsers ------------------------------------------------------------------------------------
+# ---- 7. parsers ---------------------------------------------------------------------------------
 
 
 def yaml_codes(text: str) -> list[str]:
@@ -415,7 +415,7 @@ def test_yaml_is_read_in_one_pass() -> None:
     assert calls == []
 
 
-# ---- 8. time ---------------------------------------------------------------------------------------
+# ---- 8. time ------------------------------------------------------------------------------------
 
 
 def test_best_flips_on_a_3_by_25_shelf_takes_under_two_seconds() -> None:
