@@ -9,13 +9,13 @@ lists these numbers and what happens past each; change them here only.
 from __future__ import annotations
 
 # ---- files -------------------------------------------------------------------------------------
-MAX_FILE_BYTES = 1_000_000  # a content, rules, scenario or table file
+MAX_FILE_BYTES = 200_000  # a content, rules, scenario or table file (the largest shipped: 8 KB)
 MAX_SAVE_BYTES = 20_000_000  # a saved game (a long game records a few thousand decisions)
 
 # ---- YAML ----------------------------------------------------------------------------------------
 MAX_DEPTH = 32  # nested maps and lists
 MAX_SCALAR_CHARS = 20_000  # one value's text
-MAX_NODES = 50_000  # values in one file
+MAX_NODES = 20_000  # values in one file
 
 # ---- numbers in any parser -----------------------------------------------------------------------
 MAX_INT_DIGITS = 15  # an integer written in a file (YAML, table token, effect literal, save)

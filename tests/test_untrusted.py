@@ -28,7 +28,13 @@ from exlibris.dsl.parser import parse_program
 from exlibris.engine.flow import new_game
 from exlibris.errors import UserInputError, caret_context
 from exlibris.interactive import record as saves
-from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST, MAX_QUOTED_CHARS
+from exlibris.limits import (
+    MAX_EFFECT_INT,
+    MAX_EFFECT_LIST,
+    MAX_FILE_BYTES,
+    MAX_NODES,
+    MAX_QUOTED_CHARS,
+)
 from exlibris.scoring.table import parse_table_text
 from exlibris.validation import resolve_settings
 from exlibris.yamlsafe import load_yaml_text
@@ -440,10 +446,13 @@ def test_best_flips_on_a_3_by_25_shelf_takes_under_two_seconds() -> None:
     assert best.total >= inspection.forms[0].total
 
 
-def test_a_300_kb_yaml_file_of_49k_values_loads_in_under_two_seconds() -> None:
-    lines = ["items:"] + [f"  - [a{i}, b{i}, c{i}, d{i}]" for i in range(9_700)]
-    text = "\n".join(lines) + "\n"
-    assert len(text) > 250_000
+def test_a_300_kb_yaml_file_is_refused_and_the_largest_allowed_loads_in_a_second() -> None:
+    def items(n: int) -> str:
+        return "items:\n" + "".join(f"  - [a{i}, b{i}, c{i}, d{i}]\n" for i in range(n))
+
     start = time.process_time()
-    assert len(load_yaml_text(text).data["items"]) == 9_700
+    assert yaml_codes(items(9_700)) == ["yaml/too-large"]  # 300 KB, 48,500 values
+    largest = items((MAX_NODES - 2) // 5)
+    assert len(largest.encode()) <= MAX_FILE_BYTES
+    assert len(load_yaml_text(largest).data["items"]) == (MAX_NODES - 2) // 5
     assert time.process_time() - start < 2

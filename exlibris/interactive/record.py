@@ -23,10 +23,12 @@ from typing import Any
 
 from exlibris.limits import (
     MAX_DECISIONS,
+    MAX_INT_DIGITS,
     MAX_NAME_CHARS,
     MAX_PREVIOUS_SAVES,
     MAX_SAVE_BYTES,
     MAX_SEED,
+    int_too_long,
 )
 from exlibris.safefile import FileRefused, read_limited
 
@@ -192,6 +194,12 @@ def _parse(data: Any) -> SaveRecord:
                       content=_text(data["content"], "'content'"))
 
 
+def _json_int(text: str) -> int:
+    if int_too_long(text):
+        raise ValueError(f"a number of more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
 def check_setup(record: SaveRecord, catalog: Any) -> None:
     """Raise ``save/corrupt`` unless the record's set-up names a game these rules can
     start: a known variant for this many seats, library tiles that exist. Both
@@ -232,7 +240,7 @@ def read_record(path: Path) -> SaveRecord:
     except FileRefused as exc:
         raise SaveError("save/unreadable", f"cannot read {path}: {exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise SaveError("save/corrupt", f"not a saved game: {str(exc)[:200]}") from None
     return SaveRecord.from_json(data)
