@@ -1,8 +1,11 @@
 """Bot-only `exlibris play` with a hostile effect in every location, over many seeds.
 
-Usage: python hostile_play.py SEEDS [EFFECT_NAME]
-Every game must end cleanly: finished (exit 0), or stopped with a clear error
-(exit 2, no traceback) and a save that resumes to the same error.
+    python scripts/hostile_play.py [SEEDS] [EFFECT_NAME ...]
+
+Each hostile effect of issue 16 is put at the head of every location's effect;
+then SEEDS (default 200) bot-only games are played with `--save`. Every game
+must end cleanly: finished (exit 0), or stopped with a clear error (exit 2, no
+traceback) and a save that `--resume` brings to the same error.
 """
 from __future__ import annotations
 
@@ -14,10 +17,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-import exlibris.catalog as catalog_module
-from exlibris.catalog import read_catalog
-from exlibris.cli.main import cli
-from exlibris.paths import content_dir, rules_dir
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import exlibris.catalog as catalog_module  # noqa: E402
+from exlibris.catalog import read_catalog  # noqa: E402
+from exlibris.cli.main import cli  # noqa: E402
+from exlibris.paths import content_dir, rules_dir  # noqa: E402
 
 HOSTILE = {
     "square": "n = 2\nrepeat 64 times:\n  n = n * n\n",
@@ -27,6 +32,7 @@ HOSTILE = {
     "text-compare": 'require "a" < 3\n',
     "zone-plus": "x = hand + hand\n",
     "activate-here": "activate(here)\n",
+    "ref-attribute": "require @ghost.foo == 1\n",
     "loop": "repeat 1000000 times:\n  x = 1\n",
 }
 
@@ -71,6 +77,7 @@ def main() -> None:
                 if result.exception is not None and not isinstance(result.exception,
                                                                    SystemExit):
                     raise SystemExit(f"{name} seed {seed}: {result.exception!r}")
+                assert "Traceback" not in result.output, result.output
                 if result.exit_code == 0:
                     outcomes["finished"] = outcomes.get("finished", 0) + 1
                     continue
