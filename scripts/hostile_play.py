@@ -19,10 +19,10 @@ from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import exlibris.catalog as catalog_module  # noqa: E402
-from exlibris.catalog import read_catalog  # noqa: E402
-from exlibris.cli.main import cli  # noqa: E402
-from exlibris.paths import content_dir, rules_dir  # noqa: E402
+import exlibris.catalog as catalog_module
+from exlibris.catalog import read_catalog
+from exlibris.cli.main import cli
+from exlibris.paths import content_dir, rules_dir
 
 HOSTILE = {
     "square": "n = 2\nrepeat 64 times:\n  n = n * n\n",
