@@ -89,9 +89,13 @@ def cli_exits_cleanly(*args: str) -> int:
     return result.exit_code
 
 
+_FOLDER = tempfile.TemporaryDirectory(prefix="exlibris-fuzz-")  # removed at exit
+
+
 def in_file(data: bytes, name: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="exlibris-fuzz-"))
-    path = folder / name
+    """``data`` written to ``name`` in this process's scratch folder (examples run one
+    at a time, so each overwrites the last)."""
+    path = Path(_FOLDER.name) / name
     path.write_bytes(data)
     return path
 
@@ -162,7 +166,7 @@ test_table_fuzz, test_table_fuzz_long = fuzz(
 
 
 def _save() -> bytes:
-    path = Path(tempfile.mkdtemp(prefix="exlibris-save-")) / "s.json"
+    path = Path(_FOLDER.name) / "original-save.json"
     result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
                                       "--save", str(path)], input="1\n1\n1\nq\n")
     assert result.exit_code == 0, result.output
