@@ -194,7 +194,7 @@ _ATOMS = ["0", "1", "3", "1000000", "999999999999", "-2", '"a"', "true", "hand",
           "top(deck)", "me.hand", "here.spaces", "first(players)", "@ghost", "categories(shelf)"]
 _BINARY = ["+", "-", "*", "/", "<", ">=", "==", "!=", "|", "and", "or", "in"]
 _UNARY = ["count({})", "first({})", "max({}, 2)", "min({})", "letters({})", "books({})",
-          "-{}", "not {}", "{}.letter", "{}.hand", "{}.vowel", "({} where it.vowel)"]
+          "-({})", "(not {})", "{}.letter", "{}.hand", "{}.vowel", "({} where it.vowel)"]
 
 
 def expressions(depth: int = 2) -> st.SearchStrategy[str]:
@@ -203,7 +203,7 @@ def expressions(depth: int = 2) -> st.SearchStrategy[str]:
         return atom
     inner = expressions(depth - 1)
     return st.one_of(atom,
-                     st.builds(lambda a, op, b: f"{a} {op} {b}", inner, st.sampled_from(_BINARY),
+                     st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(_BINARY),
                                inner),
                      st.builds(lambda f, a: f.format(a), st.sampled_from(_UNARY), inner))
 
@@ -215,7 +215,7 @@ def statements() -> st.SearchStrategy[str]:
         st.builds(lambda c: f"require {c}", e),
         st.builds(lambda c, n, v: f"repeat {c} times:\n  {n} = {v}", e,
                   st.sampled_from(["x", "y"]), e),
-        st.builds(lambda c, v: f"for c in {c}:\n  y = {v}", e, e),
+        st.builds(lambda c, v: f"for each c in {c}:\n  y = {v}", e, e),
         st.builds(lambda c: f"if {c}:\n  stop", e),
         st.builds(lambda v: f"draw({v})", e),
         st.builds(lambda v: f"discard(any, from: {v})", e),

@@ -344,9 +344,18 @@ def _compile_call(node: ast.Call) -> Eval:
     generic = _GENERIC.get(name)
     is_verb = name in VERBS
 
+    # arguments the vocabulary wants as numbers are checked as they are passed
+    numeric = {i for i, kind in enumerate(sig.params if sig else ()) if kind == "int"}
+    numeric_kw = {k for k in keywords if sig and sig.keywords.get(k) == "int"}
+    where = f"{name}()"
+
     def call(env: Env) -> Any:
         args = [p(env) for p in positional]
         kwargs = {k: v(env) for k, v in keywords.items()}
+        for i in numeric.intersection(range(len(args))):
+            args[i] = number(args[i], where)
+        for key in numeric_kw:
+            kwargs[key] = number(kwargs[key], where)
         for key, fn in lambda_kw.items():
             kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
         if is_verb:
