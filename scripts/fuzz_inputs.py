@@ -19,6 +19,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -212,6 +213,8 @@ def main() -> None:
     ok &= fuzz("save", save_inputs(folder), ["replay", "--all"], "save.json", n, seed, folder)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"this process's peak RSS: {peak:.0f} MB; {'all clean' if ok else 'FAILURES'}")
+    if ok:
+        shutil.rmtree(folder, ignore_errors=True)
     raise SystemExit(0 if ok else 1)
 
 
