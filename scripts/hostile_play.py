@@ -37,9 +37,9 @@ HOSTILE = {
 }
 
 
-def hostile_catalog(effect: str):
-    """The shipped catalog with every location's effect prefixed by ``effect``."""
-    tmp = Path(tempfile.mkdtemp())
+def hostile_catalog(effect: str, tmp: Path):
+    """The shipped catalog with every location's effect prefixed by ``effect``
+    (the files are written under ``tmp``)."""
     for root in (content_dir(), rules_dir()):
         for path in root.rglob("*.yaml"):
             target = tmp / root.name / path.relative_to(root)
@@ -61,7 +61,8 @@ def main() -> None:
     runner = CliRunner()
     worst = 0.0
     for name in names:
-        catalog, problems = hostile_catalog(HOSTILE[name])
+        with tempfile.TemporaryDirectory() as folder:
+            catalog, problems = hostile_catalog(HOSTILE[name], Path(folder))
         if problems:
             print(f"{name}: rejected by validation ({problems[0]})")
             continue
