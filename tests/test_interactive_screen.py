@@ -70,6 +70,9 @@ def test_the_screen_shows_my_hand_and_hides_the_others() -> None:
         assert text.count("Focus: ") <= 1
         for card in hands[0]:
             assert token(card) in text
+        if decision.kind == "library":  # set-up: no empty board, hands or shelves
+            assert "Hand" not in text and "Prominent" not in text and "Shelf" not in text
+            continue
         for other in hands[1:]:
             assert f"Hand: {len(other)} card" in text
             for card in other:
@@ -110,10 +113,17 @@ def test_the_log_tells_others_draws_as_counts() -> None:
     mine = Narrator(looker_game, 0).lines(records)
     theirs = Narrator(looker_game, 1).lines(records)
     everyone = Narrator(looker_game, None).lines(records)
-    assert mine == ["Greta drew 2 cards.", "Greta shelved M3 at row 0, column 0.",
+    m3, a1, q1 = (books_of(looker_game, name) for name in ("M3", "A1", "Q1"))
+    assert mine == ["Greta drew 2 cards.", f"Greta shelved {m3} at row 0, column 0.",
                     "Greta took a card."]
-    assert theirs[0] == "You drew M3, A1." and theirs[2] == "You took Q1."
-    assert everyone[0] == "Greta drew M3, A1."
+    assert theirs[0] == f"You drew {m3}, {a1}." and theirs[2] == f"You took {q1}."
+    assert everyone[0] == f"Greta drew {m3}, {a1}."
+
+
+def books_of(game: Any, name: str) -> str:
+    """``M3:FFS``, read from the game's own card."""
+    card = next(c for c in game.state.cards.where if c.name == name)
+    return f"{name}:{''.join(card.books)}"
 
 
 def _a_game() -> Any:
@@ -121,3 +131,55 @@ def _a_game() -> Any:
     session = Session(record, load_catalog(), log_events=False)
     session.run()
     return session.game
+
+
+def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
+    """The Artifactorium's display, the artifact deck's size, artifacts in hand by name,
+    artifacts on shelves as *id; '?' gives an offered or displayed artifact's text."""
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.flow import new_game, placement_options, preparation
+    from exlibris.engine.public import public
+    from exlibris.interactive.context import help_text
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    game.state.round = 1  # as play() does before preparation; round 0 is the set-up screen
+    preparation(game)
+    state = game.state
+    shown = [c.artifact_id for c in next(loc for loc in state.in_play
+                                         if loc.id == "artifactorium-tile").area.cards]
+    held, shelved = state.artifact_deck.cards[-1], state.artifact_deck.cards[-2]
+    me = state.players[0]
+    state.cards.move(held, me.hand)
+    state.cards.move(shelved, me.shelf_zone, pos=(0, 0))
+    text = render(Screen(game, 0, STYLES, LIBRARIES, 120).table())
+    assert f"artifact deck {len(state.artifact_deck)}" in text
+    assert all(f"*{aid}" in text for aid in shown)
+    assert f"Artifacts in hand: {catalog.artifacts[held.artifact_id].name}" in text
+    assert f"*{shelved.artifact_id}" in text
+    # '?' on a placement names the displayed artifacts' texts
+    options = placement_options(game, 0)
+    decision = Decision(0, "place", "place an assistant", [public(o) for o in options])
+    about = help_text(game, decision, [])
+    assert all(catalog.artifacts[aid].text in about for aid in shown)
+    # '?' on a pick among artifacts gives their texts
+    pick = Decision(0, "pick", "which to shelve?", [held, None], data={"verb": "shelve"})
+    assert catalog.artifacts[held.artifact_id].text in help_text(game, pick, [])
+
+
+def test_narration_of_the_artifact_deck_and_leftovers() -> None:
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.flow import new_game
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    told = Narrator(game, 0).lines([
+        {"event": "artifact-deck", "cards": 18},
+        {"event": "under-deck", "location": "artifactorium-tile", "deck": "artifact-deck",
+         "cards": ["foul-vowel-towel"]}])
+    assert told == ["The artifact deck: 18 artifacts, shuffled.",
+                    "Artifactorium (#21): foul-vowel-towel went under the deck."]

@@ -1,4 +1,5 @@
-"""What ``?`` shows: the text of the location, library or assistant a decision is about.
+"""What ``?`` shows: the text of the location, library, assistant or artifact a decision
+is about.
 
 A placement names its locations (and the special assistant being placed); a
 library choice names its libraries. Any other decision is about whatever the
@@ -14,7 +15,7 @@ from typing import Any
 
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
-from exlibris.model.cards import ResumeCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
 
 HOME_ACTION = ("Home action space (your library tile): either draw a card, or shelve one "
                "card from your hand.")
@@ -34,14 +35,31 @@ def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]])
     if decision.kind == "hire":
         return _resumes(game, decision.values)
     if decision.kind == "place":
-        placing = _placement(decision.values)
+        placing = _placement(decision.values, game)
         displays = {t.location.id for _, t in decision.values if t.location is not None}
         shown = [c for loc in game.state.in_play if loc.id in displays
                  for c in loc.area.cards if isinstance(c, ResumeCard)]
         return placing + ("\n\nOn display:\n" + _resumes(game, shown) if shown else "")
     if decision.kind == "flips":
         return FLIPS
-    return _current(game, records)
+    cards = [v for v in decision.values if isinstance(v, ArtifactCard)]
+    named = decision.data.get("card")
+    cards += [ArtifactCard(named)] if named in game.artifact_specs else []
+    texts = _artifact_texts(game, cards)
+    current = _current(game, records)
+    if current != NOTHING or not texts:
+        texts.append(current)
+    return "\n\n".join(dict.fromkeys(texts))
+
+
+def _artifact_texts(game: Game, cards: Sequence[Any]) -> list[str]:
+    """``Name: text`` of each artifact among ``cards`` (in a hand, on display, offered)."""
+    texts = []
+    for card in cards:
+        spec = game.artifact_specs.get(getattr(card, "artifact_id", ""))
+        if spec is not None:
+            texts.append(f"{spec.name} (artifact, {spec.timing}): {spec.text}")
+    return list(dict.fromkeys(texts))
 
 
 def _resumes(game: Game, cards: Sequence[Any]) -> str:
@@ -58,8 +76,9 @@ def _resumes(game: Game, cards: Sequence[Any]) -> str:
     return "\n\n".join(texts) or NOTHING
 
 
-def _placement(values: Sequence[Any]) -> str:
+def _placement(values: Sequence[Any], game: Game) -> str:
     texts: list[str] = []
+    areas = {loc.id: loc.area.cards for loc in game.state.in_play}
     for assistant, target in values:
         found = [] if assistant.spec is None else [f"{assistant.spec.name}: {assistant.spec.text}"]
         if target.location is None:
@@ -67,6 +86,7 @@ def _placement(values: Sequence[Any]) -> str:
         else:
             spec = target.location.spec
             found.append(f"{spec.name} (#{spec.number}): {spec.text}")
+            found += _artifact_texts(game, areas.get(spec.id, ()))  # on display there
         texts += [text for text in found if text not in texts]
     return "\n\n".join(texts) or NOTHING
 
@@ -101,3 +121,35 @@ def _ability(game: Game, record: dict[str, Any]) -> str:
     if artifact is not None:
         return f"{artifact.name}: {artifact.text}"
     return ""
+
+
+NOTATION = """How to read the screen
+  A2/9:HMR  a book card: letter A, number 2 of the 9 A cards, and its books, one
+            letter per book: C F H M R S (the categories, see below). *id is an
+            artifact card; ~ marks a card lying face down; ?? a card you cannot see.
+  Shelf     rows and columns as the options name them (row 0 is the first row
+            shelved; rows above it are -1, -2...). [3] on an empty cell is
+            option 3 of a "where to shelve" question.
+  Town board  prominent and banned category, deck and discard pile sizes, the
+            round and its first player; FINAL ROUND in the last round."""
+
+KEYS_FULL = """Keys
+  Up/Down, Page Up/Down  move in the list; Enter chooses
+  a number or the start of a label, then Enter  chooses that option
+  Esc or b  back one step of a long list      Tab  next view: locations, players,
+  log, help (Esc returns to the decision)     ? this help
+  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit"""
+
+KEYS_LINE = """Commands
+  a number or a label (or its start)  chooses;  b  back one step of a long list
+  ?  this help   u  undo your last decision   s [FILE]  save (to FILE)
+  q  save and quit; an empty line asks again"""
+
+
+def player_help(*, full_screen: bool) -> str:
+    """The notation and the keys, with the categories' codes and names."""
+    from exlibris.catalog import load_catalog
+
+    codes = ", ".join(f"{c.code} {c.name}" for c in load_catalog().categories)
+    keys = KEYS_FULL if full_screen else KEYS_LINE
+    return f"{NOTATION}\n  Categories: {codes}.\n\n{keys}"

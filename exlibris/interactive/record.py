@@ -23,6 +23,7 @@ from typing import Any
 
 from exlibris.limits import (
     MAX_DECISIONS,
+    MAX_FILE_BYTES,
     MAX_INT_DIGITS,
     MAX_NAME_CHARS,
     MAX_PREVIOUS_SAVES,
@@ -65,15 +66,24 @@ class SaveRecord:
     variant: str = "standard"
     libraries: int | None = None  # library tiles dealt to each player (None: the variant's)
     library: list[str | None] = field(default_factory=list)  # libraries named per seat
+    assistant: list[str | None] = field(default_factory=list)  # assistant cards per seat
     decisions: list[Entry] = field(default_factory=list)
     finished: bool = False
     exlibris: str = ""
     content: str = ""
+    own_content: list[dict[str, str]] = field(default_factory=list)  # {path, sha256}
 
     def stamp(self) -> SaveRecord:
-        """Fill in the identity of this build's rules and content."""
-        self.exlibris, self.content = identity()
+        """Fill in the identity of this build's rules and content (an author's too)."""
+        from exlibris.sources import active_content
+
+        self.exlibris, self.content = identity(active_content())
+        self.own_content = own_identity(active_content())
         return self
+
+    def content_paths(self) -> list[Path]:
+        """The author's files the game was played with."""
+        return [Path(item["path"]) for item in self.own_content]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,9 +91,11 @@ class SaveRecord:
             "version": VERSION,
             "exlibris": self.exlibris,
             "content": self.content,
+            "own_content": self.own_content,
             "variant": self.variant,
             "libraries": self.libraries,
             "library": self.library,
+            "assistant": self.assistant,
             "seed": self.seed,
             "seats": self.seats,
             "names": self.names,
@@ -100,9 +112,19 @@ class SaveRecord:
             raise SaveError("save/corrupt", f"not a saved game: {exc}") from None
 
     def check_identity(self) -> None:
-        """Raise ``save/mismatch`` unless this build has the same rules and content."""
-        version, content = identity()
+        """Raise ``save/mismatch`` unless this build has the same rules and content
+        (with the author's content in use, ``exlibris.catalog.use_content``)."""
+        from exlibris.sources import active_content
+
+        version, content = identity(active_content())
         if (self.exlibris, self.content) != (version, content):
+            now = {item["sha256"] for item in own_identity(active_content())}
+            changed = [item["path"] for item in self.own_content if item["sha256"] not in now]
+            if changed and version == self.exlibris:
+                raise SaveError(
+                    "save/mismatch",
+                    f"your content changed since the game was saved: {', '.join(changed)}. "
+                    "A game must be resumed with the rules and content it was started with")
             raise SaveError(
                 "save/mismatch",
                 f"saved by exlibris {self.exlibris} with content {self.content[:12]}; "
@@ -118,7 +140,9 @@ class SaveRecord:
 
 
 _KEYS = frozenset({"format", "version", "exlibris", "content", "variant", "libraries",
-                   "library", "seed", "seats", "names", "finished", "decisions"})
+                   "library", "assistant", "own_content", "seed", "seats", "names",
+                   "finished", "decisions"})
+_OPTIONAL = frozenset({"libraries", "library", "assistant", "own_content"})
 _ENTRY_KEYS = frozenset({"seat", "kind", "index", "label"})
 _MAX_INDEX = 100_000  # no decision offers more options
 _MAX_TEXT = 2_000  # a label, a kind, a variant or an identity string
@@ -152,7 +176,7 @@ def _parse(data: Any) -> SaveRecord:
         raise ValueError(f"save format version {data.get('version')!r}"[:100]
                          + f"; this exlibris reads version {VERSION}")
     unknown = sorted(str(k)[:40] for k in set(data) - _KEYS)
-    missing = sorted(_KEYS - {"libraries", "library"} - set(data))
+    missing = sorted(_KEYS - _OPTIONAL - set(data))
     if unknown or missing:
         raise ValueError(f"unknown fields {unknown}" if unknown else f"missing fields {missing}")
     seats = data["seats"]
@@ -184,14 +208,28 @@ def _parse(data: Any) -> SaveRecord:
         raise ValueError("'library' must be a list of library ids or nulls")
     if library and len(library) != len(seats):
         raise ValueError(f"'library' names {len(library)} seats; the game has {len(seats)}")
+    assistant = data.get("assistant", [])
+    if not isinstance(assistant, list) or not all(
+            x is None or (isinstance(x, str) and len(x) < 100) for x in assistant):
+        raise ValueError("'assistant' must be a list of assistant card ids or nulls")
+    if assistant and len(assistant) != len(seats):
+        raise ValueError(f"'assistant' names {len(assistant)} seats; the game has {len(seats)}")
+    own = data.get("own_content", [])
+    if not isinstance(own, list) or len(own) > 1_000 or not all(
+            isinstance(x, dict) and set(x) == {"path", "sha256"}
+            and isinstance(x["path"], str) and len(x["path"]) < 4096
+            and isinstance(x["sha256"], str) and len(x["sha256"]) == 64 for x in own):
+        raise ValueError("'own_content' must be a list of {path, sha256}")
     if not isinstance(data["finished"], bool):
         raise ValueError("'finished' must be true or false")
     return SaveRecord(seed=_whole(data["seed"], "'seed'", -MAX_SEED, MAX_SEED),
                       seats=list(seats), names=[clean_name(n) for n in names],
                       variant=_text(data["variant"], "'variant'", 100), libraries=libraries,
-                      library=library, decisions=decisions, finished=data["finished"],
+                      library=library, assistant=assistant, decisions=decisions,
+                      finished=data["finished"],
                       exlibris=_text(data["exlibris"], "'exlibris'"),
-                      content=_text(data["content"], "'content'"))
+                      content=_text(data["content"], "'content'"),
+                      own_content=[{"path": x["path"], "sha256": x["sha256"]} for x in own])
 
 
 def _json_int(text: str) -> int:
@@ -226,10 +264,12 @@ def check_setup(record: SaveRecord, catalog: Any) -> None:
                         f"{len(record.seats)} players; there are {len(available)}")
 
 
-def load(path: Path) -> SaveRecord:
-    """Read and check a saved game, made by this build; raises :class:`SaveError`."""
+def load(path: Path, *, check: bool = True) -> SaveRecord:
+    """Read a saved game and (unless ``check`` is false) check that it belongs to the
+    rules and content in use; raises :class:`SaveError`."""
     record = read_record(path)
-    record.check_identity()
+    if check:
+        record.check_identity()
     return record
 
 
@@ -355,9 +395,44 @@ def default_path() -> Path:
     return Path(state) / "exlibris" / "autosave.json"
 
 
+def check_own_files(record: SaveRecord) -> None:
+    """Raise ``save/mismatch`` unless every author's file a save names is still there
+    with the recorded SHA-256. A save is untrusted: the files it names are compared
+    by hash (read as bytes, size-limited) before any is read as content, so a save
+    cannot make exlibris parse, and quote, a file it was not played with."""
+    for item in record.own_content:
+        try:
+            data = read_limited(item["path"], MAX_FILE_BYTES)
+        except FileRefused:
+            data = None
+        if data is None or hashlib.sha256(data).hexdigest() != item["sha256"]:
+            raise SaveError("save/mismatch", f"your content changed since the game was "
+                            f"saved: {item['path'][:200]!r}. A game must be resumed with the "
+                            "rules and content it was started with")
+
+
+def own_identity(paths: tuple[Path, ...]) -> list[dict[str, str]]:
+    """The path and SHA-256 of every content file of an author's (``--content``)."""
+    from exlibris.catalog import own_files
+
+    return [{"path": str(file), "sha256": hashlib.sha256(file.read_bytes()).hexdigest()}
+            for file in own_files(paths)]
+
+
+def identity(own: tuple[Path, ...] = ()) -> tuple[str, str]:
+    """This build's package version and a hash of every content and rules file, the
+    author's own (``own``: the ``--content`` paths) included."""
+    package, shipped = _shipped_identity()
+    if not own:
+        return package, shipped
+    digest = hashlib.sha256(shipped.encode())
+    for sha in sorted(item["sha256"] for item in own_identity(own)):  # a moved folder is fine
+        digest.update(f"own/{sha}\0".encode())
+    return package, digest.hexdigest()
+
+
 @cache
-def identity() -> tuple[str, str]:
-    """This build's package version and a hash of every content and rules file."""
+def _shipped_identity() -> tuple[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
     from exlibris.paths import content_dir, rules_dir

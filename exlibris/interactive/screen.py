@@ -20,7 +20,7 @@ from exlibris.engine.game import Game
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
-from exlibris.model.cards import ResumeCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.model.shelf import Pos
 
 LOG_LINES = 12
@@ -50,14 +50,22 @@ class Screen:
             text.append(f" {value.name}")
         return text
 
+    def code(self, code: str | None) -> Text:
+        """A category by its code alone (``H``), in its colour."""
+        return Text(code, self.styles.get(code, "")) if code else Text("none", "dim")
+
     # ------------------------------------------------------------------ the whole table
     def table(self, log: Sequence[str] = (), marks: Mapping[Pos, str] | None = None,
               marks_seat: int | None = None) -> RenderableType:
         """Everything; ``marks`` go on ``marks_seat``'s shelf (default: the viewer's)."""
         marks_seat = self.seat if marks_seat is None else marks_seat
-        parts: list[RenderableType] = [self.board(), self.locations()]
+        parts: list[RenderableType] = [self.board()]
         players = self.game.state.players
-        order = [self.seat] if self.seat is not None else []
+        if not self.game.state.round:  # set-up: no empty board, hands or shelves
+            players = []
+        else:
+            parts.append(self.locations())
+        order = [self.seat] if self.seat is not None and players else []
         order += [p.seat for p in players if p.seat != self.seat]
         others = []
         for seat in order:
@@ -77,6 +85,9 @@ class Screen:
 
     def board(self) -> Text:
         state = self.game.state
+        if not state.round:
+            return Text("Ex Libris · set-up: the town board is laid out once every "
+                        "library is chosen", "bold")
         text = Text("Ex Libris", "bold")
         text.append(f" · round {state.round or 'set-up'}")
         if state.players:
@@ -90,6 +101,8 @@ class Screen:
         text.append_text(self.category(state.banned))
         text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
                     f"location stack {len(state.location_stack)}")
+        if "artifactorium" in self.game.settings.modules:
+            text.append(f" · artifact deck {len(state.artifact_deck)}")
         if "job-faire" in self.game.settings.modules:
             text.append(f" · special assistant deck {len(state.assistant_deck)}")
         return text
@@ -162,6 +175,11 @@ class Screen:
             hand = Text(f"Hand ({len(player.hand)}): ")
             hand.append_text(cards_text(player.hand.cards, self.styles))
             lines.append(hand)
+            relics = [self.game.artifact_specs[c.artifact_id].name for c in player.hand.cards
+                      if isinstance(c, ArtifactCard) and c.artifact_id in self.game.artifact_specs]
+            if relics:
+                lines.append(Text("Artifacts in hand: " + "; ".join(relics) + "  (? for text)",
+                                  "italic"))
         else:
             lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
         if player.assistants:
@@ -175,6 +193,11 @@ class Screen:
                            title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
                            width=self.width)
         return Group(*lines, shelf)
+
+    def others(self) -> RenderableType:
+        """Every other player's library, hand size, assistants and shelf."""
+        players = self.game.state.players
+        return Group(*(self.player(p, None) for p in players if p.seat != self.seat))
 
     def where(self, assistant: Assistant) -> str:
         name = assistant.name

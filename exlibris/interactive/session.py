@@ -111,7 +111,8 @@ class Session:
         return new_game(self.catalog, settings_for(record, self.catalog), self.agents,
                         seed=record.seed, names=record.names, log=self.log,
                         views=self.view, variant=record.variant,
-                        libraries=record.library or None)
+                        libraries=record.library or None,
+                        assistants=record.assistant or None)
 
     def agent_for(self, seat: int, kind: str) -> Agent | None:
         """A seat's agent; bots play along in a replay too, so that their recorded
@@ -177,6 +178,11 @@ class Session:
         if self.save_path is not None:
             saves.save(self.record, self.save_path)
         return self.save_path
+
+    def save_to(self, path: Path) -> Path:
+        """Save a copy to ``path`` (``s FILE``); autosaving goes on where it was."""
+        saves.save(self.record, path)
+        return path
 
 
 def check(entry: Entry, decision: Decision, number: int) -> None:
