@@ -456,3 +456,15 @@ def test_a_300_kb_yaml_file_is_refused_and_the_largest_allowed_loads_in_a_second
     assert len(largest.encode()) <= MAX_FILE_BYTES
     assert len(load_yaml_text(largest).data["items"]) == (MAX_NODES - 2) // 5
     assert time.process_time() - start < 2
+
+
+def test_a_save_cannot_make_exlibris_read_a_file_it_was_not_played_with(
+        tmp_path: Path, save_text: str) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("kind: location\npassword: hunter2\n")
+    path = write_save(tmp_path, edited(save_text, own_content=[
+        {"path": str(secret), "sha256": "0" * 64}]))
+    for command in (["play", "--resume", str(path)], ["replay", "--all", str(path)]):
+        result = invoke(*command)
+        assert_user_error(result, "save/mismatch")
+        assert "hunter2" not in result.output

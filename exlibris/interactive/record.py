@@ -401,6 +401,8 @@ def check_own_files(record: SaveRecord) -> None:
     by hash (read as bytes, size-limited) before any is read as content, so a save
     cannot make exlibris parse, and quote, a file it was not played with."""
     for item in record.own_content:
+        if not os.path.lexists(item["path"]):
+            continue  # a missing file is reported when the content is loaded
         try:
             data = read_limited(item["path"], MAX_FILE_BYTES)
         except FileRefused:
