@@ -27,6 +27,8 @@ MAX_HAND = 200  # cards left in a hand (the deck has fewer)
 # ---- saves ---------------------------------------------------------------------------------------
 MAX_DECISIONS = 100_000  # decisions recorded in one save
 MAX_NAME_CHARS = 40  # a player's name
+MIN_SEATS, MAX_SEATS = 1, 5  # seats in a saved game (solo to five players); the rules
+# file then says which counts it plays (engine/flow.py: check_playable)
 MAX_SEED = 2**63 - 1  # seeds are whole numbers from 0 to this
 MAX_PREVIOUS_SAVES = 20  # numbered *.previous*.json files kept beside one save
 

@@ -28,7 +28,9 @@ from exlibris.limits import (
     MAX_NAME_CHARS,
     MAX_PREVIOUS_SAVES,
     MAX_SAVE_BYTES,
+    MAX_SEATS,
     MAX_SEED,
+    MIN_SEATS,
     int_too_long,
 )
 from exlibris.safefile import FileRefused, read_limited
@@ -181,9 +183,10 @@ def _parse(data: Any) -> SaveRecord:
         raise ValueError(f"unknown fields {unknown}" if unknown else f"missing fields {missing}")
     seats = data["seats"]
     names = data["names"]
-    if (not isinstance(seats, list) or not 2 <= len(seats) <= 4
+    if (not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS
             or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats)):
-        raise ValueError(f"'seats' must list two to four of {', '.join(SEAT_KINDS)}")
+        raise ValueError(f"'seats' must list {MIN_SEATS} to {MAX_SEATS} of "
+                         f"{', '.join(SEAT_KINDS)}")
     if (not isinstance(names, list) or len(names) != len(seats)
             or not all(isinstance(n, str) and clean_name(n) for n in names)):
         raise ValueError("'names' must list one name for each seat")
