@@ -232,7 +232,8 @@ def entry(**fields: Any) -> dict[str, Any]:
     ("decisions-a-mapping", lambda t: edited(t, decisions={})),
     ("index-as-text", lambda t: edited(t, decisions=[entry(index="3")])),
     ("index-as-fraction", lambda t: edited(t, decisions=[entry(index=3.5)])),
-    ("five-seats", lambda t: edited(t, seats=["greedy"] * 5, names=["a"] * 5)),
+    ("five-seats-for-standard-rules", lambda t: edited(t, seats=["greedy"] * 5, names=["a"] * 5)),
+    ("six-seats", lambda t: edited(t, seats=["greedy"] * 6, names=["a"] * 6)),
     ("unknown-field", lambda t: edited(t, extra=1)),
 ])
 def test_a_damaged_save_is_refused_before_anything_replays(
@@ -242,6 +243,17 @@ def test_a_damaged_save_is_refused_before_anything_replays(
     for command in (["play", "--resume", str(path)], ["replay", "--all", str(path)]):
         assert_user_error(invoke(*command), "save/")
     assert path.read_bytes() == before
+
+
+def test_a_five_player_save_replays_and_resumes(tmp_path: Path) -> None:
+    """The save's seat limit is the engine's widest game (five players, EXP-5P); the
+    rules file decides the rest."""
+    path = tmp_path / "five.json"
+    first = invoke("play", "--players", "5", "--seats", "human,random,random,random,random",
+                   "--seed", "3", "--save", str(path), stdin="1\n1\n")
+    assert first.exit_code == 0, first.output
+    assert invoke("replay", "--all", str(path)).exit_code == 0
+    assert invoke("play", "--resume", str(path)).exit_code == 0
 
 
 def test_finished_true_on_an_unfinished_game_is_refused(tmp_path: Path, save_text: str) -> None:
