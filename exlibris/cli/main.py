@@ -18,6 +18,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("exlibris.cli.play", "play", "Play a game of Ex Libris."),
     "replay": ("exlibris.cli.replay", "replay", "Step through a recorded game."),
     "scenario": ("exlibris.cli.scenario", "scenario", "Run rule scenarios."),
+    "simulate": ("exlibris.cli.simulate", "simulate", "Bots play many games; a balance report."),
     "new": ("exlibris.cli.new", "new", "Write a skeleton of a new content file."),
 }
 

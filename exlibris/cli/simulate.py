@@ -1,0 +1,239 @@
+"""`exlibris simulate`: bots play many games; rows per game and player, a report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from exlibris.cli.output import USER_ERROR
+from exlibris.cli.own_content import content_option
+
+FAILED = 1
+INTERRUPTED = 130
+SHOWN_FAILURES = 5
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"exlibris simulate: {message}", err=True)
+    raise SystemExit(USER_ERROR)
+
+
+def _needs(module: str, option: str, wanted: bool) -> None:
+    """Fail before any game is played if ``option`` needs a library that is missing."""
+    import importlib.util
+
+    if wanted and importlib.util.find_spec(module) is None:
+        _fail(f'{option} needs {module}: pip install "exlibris[simulate]"')
+
+
+def _seats(value: str) -> list[str]:
+    from exlibris.agents import BOTS
+
+    seats = [s.strip().lower() for s in value.split(",") if s.strip()]
+    if not seats:
+        raise click.BadParameter("name at least one agent", param_hint="--seats")
+    for seat in seats:
+        if seat not in BOTS:
+            raise click.BadParameter(f"unknown agent {seat!r}; bots are "
+                                     f"{', '.join(sorted(BOTS))}", param_hint="--seats")
+    return seats
+
+
+def _players(value: str) -> list[int] | None:
+    if value.strip().lower() == "all":
+        return None
+    try:
+        counts = [int(p) for p in value.split(",") if p.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: a player count, a list like 2,3,4, or all",
+                                 param_hint="--players") from None
+    if not counts or any(c < 1 for c in counts):
+        raise click.BadParameter(f"{value!r}: counts are 1 or more", param_hint="--players")
+    return list(dict.fromkeys(counts))
+
+
+@click.command()
+@click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
+              help="Games for each variant and player count.")
+@click.option("--players", default="2", show_default=True,
+              help="Players a game: a count, a list (2,3,4), or 'all' (every count each "
+                   "variant's rules allow and the engine plays).")
+@click.option("--seats", default="greedy", show_default=True,
+              help="Comma-separated agents (greedy, random), repeated to fill the seats "
+                   "and rotated game by game so each sits at every position equally.")
+@click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
+@click.option("--variant", "variants", multiple=True,
+              help="A rules file id (or your own variant's file); repeat to compare "
+                   "variants (each against the first). 'all': every variant the engine "
+                   "plays. Default: standard.")
+@content_option
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The run's seed: game i's seed is a hash of (seed, i).")
+@click.option("--workers", type=click.IntRange(1),
+              help="Worker processes (Ray: CPUs of a local Ray). Default: this machine's "
+                   "cores.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="local: a process pool; ray: Ray tasks.")
+@click.option("--address", help="A Ray cluster to use (e.g. ray://head:10001 or auto); "
+                                "default with --backend ray: start a local Ray.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Rows, one a game and player: FILE.parquet, FILE.csv or FILE.jsonl.")
+@click.option("--failures", "failures_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where failed games go (default: beside --out, OUT.failures.jsonl).")
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report as FILE.html (plots embedded) and FILE.json.")
+@click.option("--resume", is_flag=True,
+              help="Continue the interrupted (or shorter) run whose rows are in --out.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report's figures as JSON; no progress bar.")
+def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tuple[str, ...],
+             content: tuple[Path, ...], seed: int, workers: int | None, backend: str,
+             address: str | None, out: Path | None, failures_file: Path | None, report: Path | None,
+             resume: bool, as_json: bool) -> None:
+    """Let bots play many games and report who wins and how they score.
+
+    \b
+    Every game's seed comes from --seed and its number alone, so the rows do not
+    depend on --workers or --backend, and a failed game replays with the
+    `exlibris play` command printed for it. An interrupted run keeps its games;
+    run the same command with --resume to finish it. Exit status: 0, or 1 when a
+    game failed (see the failures file), 2 for a usage mistake, 130 interrupted.
+    """
+    from exlibris.cli.own_content import activate, is_path, variant_id
+    from exlibris.simulate import backends
+    from exlibris.simulate.plan import PlanError, cells
+    from exlibris.simulate.rows import FORMATS
+    from exlibris.simulate.runner import RunConfig, RunError
+    from exlibris.sources import active_content
+
+    kinds = _seats(seats)
+    counts = _players(players)
+    if out is not None and out.suffix not in FORMATS:
+        _fail(f"--out {out}: the rows file must end in {', '.join(FORMATS)}")
+    if report is not None and report.suffix != ".html":
+        _fail(f"--report {report}: the report is an .html file (its figures go beside it "
+              "as .json)")
+    if address is not None and backend != "ray":
+        _fail("--address is for --backend ray")
+    _needs("pyarrow", "--out .parquet", out is not None and out.suffix == ".parquet")
+    _needs("matplotlib", "--report", report is not None)
+    own = content + tuple(Path(v) for v in variants if is_path(v))
+    catalog = activate(own)
+    names = [variant_id(v) or v for v in variants] or ["standard"]
+    try:
+        plan, skipped = cells(catalog, names, counts)
+    except PlanError as exc:
+        _fail(str(exc))
+    for note in skipped:
+        click.echo(f"skipped: {note}", err=True)
+    config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
+                       workers=workers or backends.default_workers(), address=address,
+                       out=out, failures=failures_file, resume=resume,
+                       content=tuple(str(p) for p in active_content()))
+    console = None
+    if not as_json and sys.stderr.isatty():
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    try:
+        result = _run(config, console)
+    except (RunError, backends.BackendError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        kept = f"finished games are kept in {out}.partial.jsonl; continue with the same " \
+               "command and --resume" if out is not None else "nothing kept (no --out)"
+        click.echo(f"\nInterrupted: {kept}.", err=True)
+        raise SystemExit(INTERRUPTED) from None
+    _finish(config, result, names, skipped, report, as_json)
+
+
+def _run(config: Any, console: Any) -> Any:
+    """Run ``config``; with a rich ``console``, under a progress bar shown on it."""
+    from exlibris.simulate.runner import simulate as run
+
+    if console is None:
+        return run(config)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(),
+                   TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left,"),
+                   TextColumn("{task.fields[failed]} failed"),
+                   console=console, transient=False)
+    state = {"task": None, "failed": 0}
+
+    def started(total: int, kept: int) -> None:
+        state["task"] = bar.add_task("games", total=total, completed=kept, rate="-",
+                                     failed=0)
+
+    def progress(done: int, failed: int) -> None:
+        state["failed"] += failed
+        bar.advance(state["task"], done)
+        speed = bar.tasks[0].speed
+        bar.update(state["task"], failed=state["failed"],
+                   rate=f"{speed:.1f}" if speed else "-")
+
+    with bar:
+        return run(config, progress=progress, started=started)
+
+
+def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
+            report: Path | None, as_json: bool) -> None:
+    from exlibris.simulate.figures import figures
+
+    games_per_s = result.played / result.seconds if result.seconds else 0.0
+    games = len({(r["variant"], r["players"], r["game"]) for r in result.rows})
+    summary = (f"{games} games "
+               f"({', '.join(c.label for c in config.cells)}), seats "
+               f"{','.join(config.seats)}{'' if config.rotate else ' (not rotated)'}, "
+               f"seed {config.seed}; {len(result.failures)} failed")
+    meta = {"summary": summary, "variants": variants, "seed": config.seed,
+            "seats": config.seats, "rotate": config.rotate, "games": config.games,
+            "backend": config.backend, "workers": config.workers, "played": result.played,
+            "resumed": result.kept, "seconds": round(result.seconds, 3),
+            "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
+            "out": str(config.out) if config.out else None, "skipped": skipped}
+    data = figures(result.rows, meta)
+    if report is not None:
+        from exlibris.simulate.report import write
+
+        write(report, data)
+    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    say(f"{result.played} games played in {result.seconds:.1f}s ({games_per_s:.1f} games/s, "
+        f"{config.backend}, {config.workers} worker{'s' if config.workers > 1 else ''})"
+        + (f"; {result.kept} kept from before" if result.kept else ""))
+    for cell in data["cells"]:
+        agents = "; ".join(f"{e['key']} {100 * e['rate']:.1f}% "
+                           f"[{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+                           for e in cell["win_rate"]["agent"])
+        say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
+            f"win rate {agents} (fair share {100 * cell['fair_share']:.1f}%)")
+    for comparison in data["comparisons"]:
+        total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
+        say(f"{comparison['variant']} - {comparison['first']} ({comparison['players']} "
+            f"players): mean total {total['difference']:+.2f} "
+            f"[{total['low']:+.2f}, {total['high']:+.2f}]")
+    if config.out is not None:
+        say(f"rows: {config.out}")
+    if report is not None:
+        say(f"report: {report} (figures: {report.with_suffix('.json')})")
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+    if result.failures:
+        say(f"{len(result.failures)} games failed; details in {result.failures_path}. "
+            "Replay with:")
+        for failure in result.failures[:SHOWN_FAILURES]:
+            say(f"  {failure.replay}    # {failure.error}")
+        raise SystemExit(FAILED)
+

@@ -1,0 +1,156 @@
+"""Where batches of games run: in this process, in a local process pool, or on Ray.
+
+A backend takes batches of :class:`GameSpec` and hands each :class:`BatchResult`
+to ``done`` as it arrives (in completion order; the runner sorts the rows). At most
+a few batches per worker are in flight, so an interruption loses little and the
+memory held by pending results stays small.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from exlibris.simulate.plan import GameSpec
+from exlibris.simulate.play import BatchResult, play_batch, worker_init
+
+Done = Callable[[BatchResult], None]
+Batch = Sequence[GameSpec]
+IN_FLIGHT_PER_WORKER = 3
+LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # rows are small; leave memory to the games
+
+
+class BackendError(RuntimeError):
+    """The backend could not start (Ray missing, no cluster at the address...)."""
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def batches(specs: Sequence[GameSpec], size: int) -> Iterator[list[GameSpec]]:
+    for start in range(0, len(specs), size):
+        yield list(specs[start:start + size])
+
+
+def run_inline(work: Iterator[Batch], done: Done) -> None:
+    """One worker: this process."""
+    for batch in work:
+        done(play_batch(batch))
+
+
+def run_pool(work: Iterator[Batch], done: Done, workers: int,
+             content: tuple[str, ...] = ()) -> None:
+    """``workers`` processes (spawned, so safe beside the progress thread), each of
+    which compiles the catalog once, in its initializer."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+                               initargs=(content,))
+    pending: set[Future[BatchResult]] = set()
+    try:
+        for batch in work:
+            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+            pending.add(pool.submit(play_batch, batch))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done(future.result())
+    except BrokenProcessPool as exc:
+        raise BackendError(f"a worker process died: {exc}") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _source_root() -> str:
+    """The folder holding the ``exlibris`` package this process imported."""
+    import exlibris
+
+    return str(Path(exlibris.__file__).resolve().parent.parent)
+
+
+def start_ray(address: str | None, workers: int) -> Any:
+    """Connect to the Ray cluster at ``address``, or start a local Ray with ``workers``
+    CPUs (no dashboard). A local Ray's workers import exlibris from where this
+    process did; a cluster's nodes must have exlibris installed."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"') from None
+    if ray.is_initialized():
+        return ray
+    try:
+        if address is not None:
+            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+        else:
+            path = os.pathsep.join(p for p in (_source_root(), os.environ.get("PYTHONPATH"))
+                                   if p)
+            ray.init(num_cpus=workers, include_dashboard=False, logging_level="WARNING",
+                     log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
+                     runtime_env={"env_vars": {"PYTHONPATH": path}})
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"at {address}" if address else "locally"
+        raise BackendError(f"could not start Ray {where}: {exc}") from None
+    return ray
+
+
+def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None) -> None:
+    """Each batch is one Ray task; a Ray worker process keeps its compiled catalog
+    between tasks (it is a module-level cache in :mod:`exlibris.simulate.play`)."""
+    ray = start_ray(address, workers)
+    task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
+    slots = max(1, int(ray.cluster_resources().get("CPU", workers))) * IN_FLIGHT_PER_WORKER
+    pending: list[Any] = []
+
+    def collect() -> None:
+        nonlocal pending
+        finished, pending = ray.wait(pending, num_returns=1)
+        for ref in finished:
+            try:
+                result = ray.get(ref)
+            except ray.exceptions.RayError as exc:  # a worker died, exlibris missing...
+                raise BackendError(f"a Ray task failed: {exc}") from None
+            done(result)
+
+    try:
+        for batch in work:
+            if len(pending) >= slots:
+                collect()
+            pending.append(task.remote(list(batch)))
+        while pending:
+            collect()
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
+def run(backend: str, work: Iterator[Batch], done: Done, *, workers: int,
+        address: str | None = None, content: tuple[str, ...] = ()) -> None:
+    """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``); ``content``
+    is compiled in each pool worker as it starts (Ray workers do it on first use)."""
+    if backend == "ray":
+        run_ray(work, done, workers, address)
+    elif workers <= 1:
+        run_inline(work, done)
+    else:
+        run_pool(work, done, workers, content)
+
+
+def batch_size(backend: str, games: int, workers: int) -> int:
+    """Games a batch: small locally (a smooth progress bar, little lost on Ctrl-C);
+    larger on Ray, where a task costs milliseconds (kept under 10% of a game's time)."""
+    if backend == "ray":
+        return max(4, min(64, games // (workers * 4) or 1))
+    return max(1, min(16, games // (workers * 8) or 1))
+

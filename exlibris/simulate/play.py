@@ -1,0 +1,109 @@
+"""Play a batch of games in one worker process; the catalog is compiled once per
+process and kept for every later batch.
+
+A game is played exactly as ``exlibris play --seed ... --seats ...`` plays it
+headless (same agents, same bot seeds, same views), so a failed game's replay
+command reproduces it.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from exlibris.catalog import Catalog
+from exlibris.engine.flow import Outcome
+from exlibris.simulate.plan import GameSpec
+from exlibris.simulate.rows import game_rows
+
+_SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
+
+
+def catalog(content: tuple[str, ...] = ()) -> Catalog:
+    """The catalog with an author's ``content`` (none: the shipped one), loaded
+    (parsed, effects compiled) once per process: ``load_catalog`` keeps it."""
+    from pathlib import Path
+
+    from exlibris.catalog import load_catalog
+
+    return load_catalog([Path(p) for p in content])
+
+
+def worker_init(content: tuple[str, ...] = ()) -> None:
+    """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
+    keeps what finished); compile the catalog now."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    catalog(content)
+
+
+@dataclass
+class Failure:
+    """A game that raised: enough to find it, replay it and read why."""
+
+    variant: str
+    players: int
+    index: int
+    seed: int
+    seats: list[str]
+    error: str
+    traceback: str
+    replay: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class BatchResult:
+    """Rows of the finished games and the failures, in game order."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    games: int = 0
+    seconds: float = 0.0  # time spent inside games, for overhead figures
+
+
+def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
+    """Play one game; returns its outcome, the final game, the seat that played first
+    and the seconds it took."""
+    from exlibris.agents import BOTS
+    from exlibris.agents.view import player_view
+    from exlibris.engine.flow import new_game, play
+    from exlibris.interactive.session import bot_seed
+    from exlibris.validation import resolve_settings
+
+    cat = catalog(spec.content)
+    key = (spec.content, spec.cell.variant)
+    settings = _SETTINGS.get(key)
+    if settings is None:
+        settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
+    agents = [BOTS[kind](bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
+    started = time.perf_counter()
+    game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
+                    views=player_view)
+    first = game.state.first_player
+    outcome = play(game)
+    return outcome, game, first, time.perf_counter() - started
+
+
+def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
+    """Play every game of ``specs``; an error in one game is recorded, not raised."""
+    result = BatchResult()
+    for spec in specs:
+        try:
+            outcome, game, first, seconds = play_game(spec)
+        except Exception as exc:  # any error of the engine or content: keep going
+            result.failures.append(Failure(
+                spec.cell.variant, spec.cell.players, spec.index, spec.seed,
+                list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
+                spec.replay_command()))
+        else:
+            result.rows.extend(game_rows(spec, outcome, game, first, seconds))
+            result.seconds += seconds
+        result.games += 1
+    return result
