@@ -29,7 +29,8 @@ from exlibris.interactive.fullscreen import FRAME_END
 ROOT = Path(__file__).resolve().parent.parent
 FRAME = FRAME_END.encode()
 LEAVE = b"\x1b[?1049l"  # the alternate screen is left
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
 
 
 class Terminal:
