@@ -25,6 +25,7 @@ def test_json_has_the_score_fields_plus_seed_and_seats() -> None:
         assert set(player) >= {"name", "flipped", "tally", "books", "stability", "entombed",
                                "prominent", "banned", "variety", "focus", "artifacts", "total"}
     assert data["ranking"] and data["winners"]
+    assert data["ended"] in ("final-round", "stalled")
 
 
 def test_the_table_out_file_scores_to_the_same_totals(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from exlibris.agents.view import player_view
 from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision
 from exlibris.engine.events import EventLog
-from exlibris.engine.flow import MAX_ROUNDS, Outcome, new_game, play
+from exlibris.engine.flow import MAX_ROUNDS, EndReason, Outcome, new_game, play
 from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import BookCard
 from exlibris.validation import resolve_settings
@@ -164,9 +164,12 @@ CHECKED_GAMES = [(n, 7919 * k + 101 * n, MASKS[k % len(MASKS)])
 def test_cards_and_shelves_stay_legal_at_every_decision(n: int, seed: int,
                                                         greedy_mask: int) -> None:
     outcome, watch, game = checked_game(n, seed, greedy_mask)
-    # the game ended by the rules, and every decision was checked
+    # the game ended by the rules (or, stalled, by the engine's guard), and every
+    # decision was checked
     assert 1 <= outcome.rounds <= MAX_ROUNDS
-    assert game.state.final_round
+    assert game.state.final_round == (outcome.reason is EndReason.FINAL_ROUND)
+    if outcome.reason is EndReason.STALLED:
+        assert not game.state.deck.cards
     assert watch.checks == outcome.decisions > 0
     assert len(outcome.inspection.forms) == n
     assert outcome.inspection.winners

@@ -347,9 +347,12 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
     if as_json:
         data = to_json(outcome.inspection)
         data.update({"seed": record.seed, "seats": record.seats, "rounds": outcome.rounds,
-                     "decisions": outcome.decisions})
+                     "decisions": outcome.decisions, "ended": outcome.reason.value})
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds")
+    ended = "" if outcome.reason == "final-round" else (
+        "; stopped by the stuck-game guard (no shelf grows and the deck is empty)")
+    click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
+               f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     click.echo(render_form(outcome.inspection, color=color), nl=False)

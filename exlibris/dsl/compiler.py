@@ -38,7 +38,8 @@ class Runtime(Protocol):
     def may(self, env: Env, node: ast.May) -> bool:
         """Ask ``env.me`` whether to do an optional step."""
 
-    def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
+    def choose_option(self, chooser: Any, labels: list[str], env: Env,
+                      node: ast.Choose | ast.May) -> int:
         """Ask ``chooser`` to pick one of ``labels``; return its index."""
 
     def bind(self, value: Any) -> Any:
@@ -439,6 +440,10 @@ def compile_stmt(node: ast.Stmt) -> Exec:
                 run(env)
 
             return do
+        case ast.May(body=[ast.Choose(chooser=None, options=options), *rest]):
+            # "you may choose one of these (then go on)" is one decision: the options
+            # and a decline; every option goes on with the rest of the optional steps
+            return _compile_choose(node, None, options, decline=True, then=rest)
         case ast.May(body=body):
             inner = compile_block(body)
 
@@ -514,11 +519,15 @@ def compile_stmt(node: ast.Stmt) -> Exec:
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
 
 
-def _compile_choose(node: ast.Choose, chooser: ast.Expr | None, options: list[ast.Option]
-                    ) -> Exec:
+DECLINE = "do nothing"  # the extra option of ``may: choose one:``
+
+
+def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
+                    options: list[ast.Option], decline: bool = False,
+                    then: list[ast.Stmt] | None = None) -> Exec:
     who = compile_expr(chooser) if chooser is not None else None
-    compiled = [(o.label, compile_expr(o.guard) if o.guard else None, compile_block(o.body))
-                for o in options]
+    compiled = [(o.label, compile_expr(o.guard) if o.guard else None,
+                 compile_block(o.body + (then or []))) for o in options]
 
     def choose(env: Env) -> None:
         env.rt.tick()
@@ -526,6 +535,8 @@ def _compile_choose(node: ast.Choose, chooser: ast.Expr | None, options: list[as
                         if guard is None or guard(env)]
         if not open_options:
             return
+        if decline:
+            open_options.append((DECLINE, lambda env: None))
         player = who(env) if who is not None else env.me
         index = env.rt.choose_option(player, [label for label, _ in open_options], env, node)
         open_options[index][1](env)

@@ -127,9 +127,10 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "delayed": "bool",
         "area": "zone",
         "spaces": "spaces",
+        "assistants": "assistants",
     },
-    "space": {"occupant": "assistant", "location": "location", "index": "int", "open": "bool",
-              "bid": "int"},
+    "space": {"occupant": "assistant", "occupants": "assistants", "location": "location",
+              "index": "int", "open": "bool", "bid": "int"},
     "claim": {"player": "player", "category": "category"},
     "category": {"id": "str", "name": "str"},
 }
@@ -205,8 +206,9 @@ FUNCTIONS: dict[str, Signature] = {
 
 VERBS: dict[str, Signature] = {
     "draw": S(("int",), returns="cards", doc="draw cards from the deck"),
-    "take": S(("amount",), keywords={"from": "cards"}, required_keywords=frozenset({"from"}),
-              returns="cards", doc="take cards into hand"),
+    "take": S(("amount",), keywords={"from": "cards", "instead_of": "cards"},
+              required_keywords=frozenset({"from"}), returns="cards",
+              doc="take cards into hand (instead_of: in place of cards just gained)"),
     "give": S(("amount",), keywords={"from": "cards", "to": "player", "random": "bool"},
               required_keywords=frozenset({"from", "to"}), returns="cards",
               doc="give cards to a player"),

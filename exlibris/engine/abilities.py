@@ -79,11 +79,16 @@ def location_effect(spec: Location) -> Handler:
 
 def subject_matches(subject: str | None, *, owner: int, actor: int | None, cause: Any,
                     this: Any) -> bool:
-    """Whether the trigger's ``by SUBJECT`` fits who did the event."""
+    """Whether the trigger's ``by SUBJECT`` fits who did the event.
+
+    ``by this`` needs both: the event comes from this assistant's placement (the
+    cause), and its owner is the one acting (LIB-MUMMY-6). A card its visit hands to
+    an opponent is the opponent's to shelve, not the assistant's.
+    """
     if subject is None or subject == "anyone":
         return True
     if subject == "this":
-        return cause is this
+        return cause is this and actor == owner
     if subject in ("me", "owner"):
         return actor == owner
     if subject == "opponent":

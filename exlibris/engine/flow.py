@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from exlibris.catalog import Catalog
@@ -31,17 +32,28 @@ MAX_PLACEMENT_TURNS = 400
 NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)",
                     "artifactorium": "the Artifactorium module (artifacts in play)"}
 MAX_ROUNDS = 60
+# The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
+# whole rounds in which no shelf grew past its largest size end the game.
+STALL_ROUNDS = 3
+ROUND_PHASES = ("preparation", "placement", "resolution", "cleanup")
+
+
+class EndReason(StrEnum):
+    """Why a game ended."""
+
+    FINAL_ROUND = "final-round"  # the final round was played (FINAL-01..03)
+    STALLED = "stalled"  # the stuck-game guard: the deck is empty and no shelf grows
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the inspection, the seed, and what it took."""
+    """How a game ended: the inspection, the seed, what it took, and why it ended."""
 
     inspection: Inspection
     seed: int
     rounds: int
     decisions: int
-    reason: str = "final round played"
+    reason: EndReason = EndReason.FINAL_ROUND
 
 
 def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
@@ -177,22 +189,53 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
 # ---------------------------------------------------------------------------- rounds
 
 
-def play(game: Game) -> Outcome:
-    """Play rounds until the final round is over, then inspect."""
+def play(game: Game, resume: str | None = None) -> Outcome:
+    """Play rounds until the final round is over, then inspect.
+
+    ``resume`` names a phase of the current round to go on from (a scenario's
+    position); without it the next round starts.
+    """
     state = game.state
+    phases = {"preparation": preparation, "placement": placement, "resolution": resolution}
+    steps = ROUND_PHASES[ROUND_PHASES.index(resume):] if resume else None
+    highest = [p.shelf.card_count() + p.shelf.entombed_count() for p in state.players]
+    stalled = 0
     while True:
-        state.round += 1
-        if state.round > MAX_ROUNDS:
-            raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
-        game.event("round", round=state.round, final=state.final_round,
-                   first_player=state.first_player)
-        preparation(game)
-        placement(game)
-        resolution(game)
+        if steps is None:
+            state.round += 1
+            if state.round > MAX_ROUNDS:
+                raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
+            game.event("round", round=state.round, final=state.final_round,
+                       first_player=state.first_player)
+            steps = ROUND_PHASES
+        for name in steps[:-1]:
+            phases[name](game)
+        steps = None
         if state.final_round:
-            break
+            return _outcome(game, EndReason.FINAL_ROUND)
         cleanup(game)
-    return Outcome(inspection(game), getattr(game, "seed", 0), state.round, game.decisions)
+        grew = False
+        for seat, player in enumerate(state.players):
+            size = player.shelf.card_count() + player.shelf.entombed_count()
+            grew |= size > highest[seat]
+            highest[seat] = max(size, highest[seat])
+        stalled = 0 if grew or state.final_round or _deck_can_feed(game) else stalled + 1
+        if stalled >= STALL_ROUNDS:
+            game.event("game-stalled", rounds=stalled)
+            return _outcome(game, EndReason.STALLED)
+
+
+def _deck_can_feed(game: Game) -> bool:
+    """Cards are left to draw: in the deck, or in a discard pile the rules reshuffle."""
+    state = game.state
+    return bool(state.deck.cards) or (
+        game.settings.rulings.get("deck_runs_out") == "reshuffle" and len(state.players) > 1
+        and bool(state.discard.cards))
+
+
+def _outcome(game: Game, reason: EndReason) -> Outcome:
+    return Outcome(inspection(game), getattr(game, "seed", 0), game.state.round,
+                   game.decisions, reason)
 
 
 def preparation(game: Game) -> None:
@@ -351,8 +394,8 @@ def cleanup(game: Game) -> None:
             state.final_round = True
             game.event("final-round", counts=counts, threshold=threshold)
     if (not state.final_round and not state.deck.cards
-            and game.settings.rulings.get("empty_deck_ends_game", True)):
-        state.final_round = True  # ruling SETUP-14: no reshuffle, so the game must end
+            and game.settings.rulings.get("empty_deck_ends_game", False)):
+        state.final_round = True  # a house rule (SETUP-14), off in the standard rules
         game.event("final-round", reason="the deck is empty")
 
 

@@ -85,6 +85,9 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         self.game: Game = game
         self.steps = 0
         self.max_steps = game.settings.max_steps
+        # a card kept in place of one just gained (``take(..., instead_of: C)``): a verb
+        # whose result held the gained card hands on the card kept instead
+        self.stand_ins: dict[Card, Card] = {}
         self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
                        if name.startswith("v_")}
 
@@ -110,7 +113,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
     def may(self, env: Env, node: ast.May) -> bool:
         return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
 
-    def choose_option(self, chooser: Any, labels: list[str], env: Env, node: ast.Choose) -> int:
+    def choose_option(self, chooser: Any, labels: list[str], env: Env,
+                      node: ast.Choose | ast.May) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
         return self.game.ask(seat, "option", "choose one", labels)
 
@@ -173,6 +177,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                     return value.area
                 case "spaces":
                     return [Space(value, i) for i in range(len(value.spaces))]
+                case "assistants":
+                    return value.assistants()
                 case "name":
                     return value.spec.name
         if isinstance(value, Space):
@@ -180,6 +186,8 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                 case "occupant":
                     occupants = value.occupants
                     return occupants[0] if occupants else None
+                case "occupants":
+                    return list(value.occupants)
                 case "location":
                     return value.location
                 case "index":
@@ -376,17 +384,28 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
     def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         taken = []
+        replaced = self.cards_of(kw["instead_of"]) if kw.get("instead_of") else []
         for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, "take")):
             self.game.give(card, seat)
             taken.append(card)
+        for original, card in zip(replaced, taken, strict=False):
+            self.stand_ins[original] = card
         return self._kept(taken, env.me.hand)
 
     def _kept(self, cards: list[Card], zone: Zone) -> list[Card]:
         """The cards a verb moved that are still where it put them: a reaction to the
         move (the Witch discarding what she gained) may have sent some away already,
-        and the name bound to the result must not follow them there."""
+        and the name bound to the result must not follow them there. A card kept in
+        place of a gained one (``instead_of``) takes its place in the result, so the
+        effect goes on with it (LIB-WITCH-2: shelve it where the original could be)."""
         where = self.game.state.cards.where
-        return [c for c in cards if where.get(c) is zone]
+        kept = []
+        for card in cards:
+            if where.get(card) is not zone:
+                card = self.stand_ins.pop(card, card)
+            if where.get(card) is zone:
+                kept.append(card)
+        return kept
 
     def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat

@@ -7,7 +7,7 @@ from typing import Any
 
 from exlibris.dsl.compiler import Env
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import DIRECTIONS
+from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
 
 
@@ -160,10 +160,9 @@ class ShelfVerbs:
         for i, a in enumerate(cells):
             for b in cells[i + 1:]:
                 trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
-        for pos in cells:
-            for dst in sorted(shelf.legal_positions() | {pos}):
-                if dst != pos:
-                    trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
+        for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
+            for dst in _cells_beside(cells, pos):
+                trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
         options = self._options(seat, trials)
         if not options:
             return
@@ -189,6 +188,16 @@ class ShelfVerbs:
         else:
             shelf.reshelve(a, b)
         self.game.event("rearrange", seat=seat, how=kind)
+
+
+def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
+    """Every empty cell next to a shelf cell: the cells a re-shelved card could go once
+    it is lifted, whatever the rows it held in place (``Shelf.reshelve`` then checks
+    the whole shelf after the move)."""
+    taken = set(cells)
+    beside = {(r + dr, c + dc) for r, c in taken
+              for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}
+    return sorted(beside - taken)
 
 
 def _name(value: Any) -> str:

@@ -11,15 +11,26 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from exlibris.engine.decisions import Decision
+from exlibris.engine.flow import Outcome
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, PlayerState
+from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
+from exlibris.scenario.assistants import kind_of, matching
 from exlibris.scenario.model import Scenario
+from exlibris.scoring.inspection import deciding_tiebreak
+from exlibris.scoring.report import to_json
 
 
-def compare(scenario: Scenario, game: Game, pending: Decision | None) -> str | None:
-    """The first expectation that does not hold, in words; None when all hold."""
-    checker = _Checker(scenario, game, pending)
+def compare(scenario: Scenario, game: Game, pending: Decision | None,
+            outcome: Outcome | None = None,
+            asked: list[Decision] | None = None) -> str | None:
+    """The first expectation that does not hold, in words; None when all hold.
+
+    ``asked`` is every decision of the run, in order (for ``never_offered``).
+    """
+    checker = _Checker(scenario, game, pending, outcome)
+    checker.asked = asked or []
     for expectation in scenario.expect:
         check: Callable[[Any], str | None] = getattr(checker, f"check_{expectation.key}")
         difference = check(expectation.value)
@@ -47,11 +58,17 @@ def _multiset(what: str, expected: list[str], actual: list[str]) -> str | None:
             f"({'; '.join(parts)})")
 
 
+def _figures(form: dict[str, Any]) -> str:
+    return ", ".join(f"{key} {value}" for key, value in form.items()
+                     if key not in ("name", "tally", "flipped"))
+
+
 def shelf_cells(shelf: Shelf) -> dict[Pos, str]:
     """A shelf as tokens by position (``~`` face down, ``TOP+BENEATH`` entombed)."""
     cells = {}
     for pos, slot in shelf.items():
-        token = ("~" if slot.face_down else "") + slot.card.name
+        name = f"*{card.artifact_id}" if isinstance(card := slot.card, ArtifactCard) else card.name
+        token = ("~" if slot.face_down else "") + name
         if slot.beneath is not None:
             token += f"+{slot.beneath.name}"
         cells[pos] = token
@@ -76,12 +93,15 @@ def _rows(cells: dict[Pos, str]) -> str:
 
 
 class _Checker:
-    def __init__(self, scenario: Scenario, game: Game, pending: Decision | None) -> None:
+    def __init__(self, scenario: Scenario, game: Game, pending: Decision | None,
+                 outcome: Outcome | None) -> None:
+        self.outcome = outcome
         self.scenario = scenario
         self.game = game
         self.state = game.state
         self.pending = pending
         self.seats = {p.name: p.seat for p in self.state.players}
+        self.asked: list[Decision] = []
 
     def player(self, name: str) -> PlayerState:
         return self.state.players[self.seats[name]]
@@ -134,13 +154,21 @@ class _Checker:
 
     # ------------------------------------------------------------------ assistants
     def describe(self, assistant: Assistant) -> str:
-        kind = "standard" if assistant.kind == "standard" else assistant.spec.id  # type: ignore[union-attr]
+        kind = kind_of(assistant)
+        same = [a for a in self.player_of(assistant).assistants if kind_of(a) == kind]
+        if len(same) > 1:
+            kind += f"#{same.index(assistant) + 1}"
         who = f"{self.name(assistant.owner)} {kind}"
         if assistant.location is not None:
             return f"{who} at {assistant.location.id} space {(assistant.space or 0) + 1}"
         if assistant.home_index is not None:
             return f"{who} at home {assistant.home_index + 1}"
+        if assistant.id in self.player_of(assistant).placed_this_round:
+            return f"{who} returned"
         return f"{who} available"
+
+    def player_of(self, assistant: Assistant) -> PlayerState:
+        return self.state.players[assistant.owner]
 
     def check_assistants(self, statements: list[dict[str, Any]]) -> str | None:
         used: set[int] = set()
@@ -155,9 +183,8 @@ class _Checker:
                             f"{'; '.join(self.describe(a) for a in holders)}")
                 continue
             seat = self.seats[st["player"]]
-            mine = [a for a in self.player(st["player"]).assistants if id(a) not in used and (
-                a.kind == "standard" if st["assistant"] == "standard"
-                else a.spec is not None and a.spec.id == st["assistant"])]
+            mine = [a for a in matching(self.player(st["player"]).assistants, st["assistant"])
+                    if id(a) not in used]
             fits = [a for a in mine if self._at(a, st)]
             if not fits:
                 owned = [a for a in self.state.players[seat].assistants
@@ -167,10 +194,12 @@ class _Checker:
             used.add(id(fits[0]))
         return None
 
-    @staticmethod
-    def _at(assistant: Assistant, st: dict[str, Any]) -> bool:
+    def _at(self, assistant: Assistant, st: dict[str, Any]) -> bool:
         if st["available"]:
             return assistant.available
+        if st["returned"]:  # placed earlier this round, and back
+            return assistant.available and (
+                assistant.id in self.player_of(assistant).placed_this_round)
         if st["home"] is not None:
             return assistant.home_index == int(st["home"]) - 1
         return (assistant.location is not None and assistant.location.id == st["location"]
@@ -190,6 +219,25 @@ class _Checker:
             return f"the first player of the next round: expected {expected}, found {found}"
         return None
 
+    def check_location_stack(self, expected: list[str]) -> str | None:
+        found = list(reversed(self.state.location_stack))
+        if found != expected:
+            return (f"the location stack (top first): expected {_names(expected)}, "
+                    f"found {_names(found)}")
+        return None
+
+    def check_location_discard(self, expected: list[str]) -> str | None:
+        return _multiset("the location discard pile", expected, self.state.location_discard)
+
+    def check_never_offered(self, expected: list[tuple[str | None, str]]) -> str | None:
+        for number, decision in enumerate(self.asked, 1):
+            asked = self.name(decision.seat)
+            for player, label in expected:
+                if label in decision.labels and player in (None, asked):
+                    return (f"decision {number} ({asked}, {decision.prompt!r}) offered "
+                            f"{label!r}, which no decision of the run should offer")
+        return None
+
     def check_in_play(self, expected: list[str]) -> str | None:
         found = [loc.id for loc in self.state.in_play]
         return _multiset("the locations in play", expected, found)
@@ -202,6 +250,49 @@ class _Checker:
         if self.state.final_round != expected:
             return (f"expected the next round {'to be' if expected else 'not to be'} the "
                     f"final round")
+        return None
+
+    def check_round(self, expected: int) -> str | None:
+        if self.state.round != expected:
+            return f"the round: expected {expected}, found {self.state.round}"
+        return None
+
+    # ------------------------------------------------------------------ the end
+    def reached_end(self) -> str | None:
+        if self.outcome is None:
+            where = "the run stopped at a decision" if self.pending else "the game did not end"
+            return f"expected the game to reach the inspection, but {where}"
+        return None
+
+    def check_ended(self, expected: str) -> str | None:
+        if (missing := self.reached_end()) is not None:
+            return missing
+        assert self.outcome is not None
+        found = self.outcome.reason.value
+        if found != expected:
+            return f"the game ended by {found!r}, expected {expected!r}"
+        return None
+
+    def check_inspection(self, expected: dict[str, Any]) -> str | None:
+        if (missing := self.reached_end()) is not None:
+            return missing
+        assert self.outcome is not None
+        inspection = self.outcome.inspection
+        found = to_json(inspection)
+        found["tiebreak"] = deciding_tiebreak(inspection)
+        for key in ("variant", "ranking", "winners", "tiebreak"):
+            if key in expected and expected[key] != found[key]:
+                return f"the inspection's {key}: expected {expected[key]}, found {found[key]}"
+        forms = {form["name"]: form for form in found["players"]}
+        for want in expected.get("players", []):
+            form = forms[want["name"]]
+            for key, value in want.items():
+                got = form[key]
+                if key == "tally":
+                    got = {cat: got[cat] for cat in value}
+                if value != got:
+                    return (f"the inspection of {want['name']}: {key} expected {value}, "
+                            f"found {got} (their figures: {_figures(form)})")
         return None
 
     # ------------------------------------------------------------------ events
@@ -223,7 +314,8 @@ class _Checker:
             if key not in record:
                 return False
             got = record[key]
-            if key in ("seat", "to") and isinstance(value, str) and value in self.seats:
+            if key in ("seat", "to", "first_player") and isinstance(value, str) \
+                    and value in self.seats:
                 if got != self.seats[value] and got != f"hand:{self.seats[value]}":
                     return False
                 continue

@@ -20,7 +20,9 @@ from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
+from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
 from exlibris.scenario.model import (
+    END,
     PHASES,
     Expectation,
     LocationSetup,
@@ -39,13 +41,19 @@ YamlPath = tuple[str | int, ...]
 TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "phase", "until",
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
-                "deck", "discard", "locations", "location_stack", "placed")
+                "deck", "discard", "locations", "location_stack", "location_discard", "placed")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
                  "first_player", "first_player_next_round", "in_play", "permanent",
-                 "final_round", "events", "next_decision")
+                 "final_round", "events", "next_decision", "round", "ended", "inspection",
+                 "location_stack", "location_discard", "never_offered")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
+INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant")
+FORM_FIELDS = ("name", "flipped", "tally", "books", "stability", "entombed", "prominent",
+               "banned", "variety", "focus", "artifacts", "total")
+TIEBREAKS = ("total", "books", "hand", "banned", "unbroken")
+END_REASONS = ("final-round", "stalled")
 
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*$")
 _PLACED = re.compile(
@@ -53,7 +61,7 @@ _PLACED = re.compile(
     r"(?:home\s+(?P<home>[0-9]+)|(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+))$")
 _STATEMENT = re.compile(
     r"(?:nobody|(?P<player>\S+)\s+(?P<assistant>\S+))\s+"
-    r"(?:(?P<available>available)|at\s+(?:home\s+(?P<home>[0-9]+)|"
+    r"(?:(?P<available>available)|(?P<returned>returned)|at\s+(?:home\s+(?P<home>[0-9]+)|"
     r"(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+)))$")
 _CELL = re.compile(r"\S+")
 
@@ -158,8 +166,8 @@ class _Reader:
         settings = self.read_rules(rules)
         seed = self.integer(data.get("seed", 0), ("seed",), "seed") or 0
         phase = self.read_phase(data, "phase", "placement", PHASES)
-        until = self.read_phase(data, "until", "resolution", PHASES)
-        if phase and until and PHASES.index(until) < PHASES.index(phase):
+        until = self.read_phase(data, "until", "resolution", (*PHASES, END))
+        if phase and until and until != END and PHASES.index(until) < PHASES.index(phase):
             self.fail(("until",), "scenario/bad-phase",
                       f"the scenario starts at {phase} but stops after {until}, which comes "
                       "before it")
@@ -202,8 +210,8 @@ class _Reader:
                               f"no file or folder {entry!r} next to the scenario")
                     continue
                 paths.append(target)
-            if not paths:
-                return shipped
+            if len(paths) < len(extra):
+                return None  # the scenario's own content is not there: nothing else is checked
             report = validate(paths)
             if not report.ok:
                 self.problems.extend(report.problems)
@@ -267,6 +275,11 @@ class _Reader:
                               "location_stack") or []
         setup.location_stack = [loc for i, item in enumerate(stack)
                                 if (loc := self.location_id(item, (*path, "location_stack", i)))]
+        gone = self.sequence(data.get("location_discard"), (*path, "location_discard"),
+                             "location_discard") or []
+        setup.location_discard = [
+            loc for i, item in enumerate(gone)
+            if (loc := self.location_id(item, (*path, "location_discard", i)))]
         setup.placed = self.read_placed(data.get("placed"), (*path, "placed"), setup, settings)
         return setup
 
@@ -319,14 +332,18 @@ class _Reader:
     def read_assistants(self, value: Any, path: YamlPath, player: PlayerSetup) -> list[str]:
         items = self.sequence(value, path, "assistants") or []
         out = []
+        cards = self.catalog.assistants if self.catalog else {}
         for k, item in enumerate(items):
-            if item == "standard" or (item == self.special_of(player)):
+            card = isinstance(item, str) and item.startswith(CARD_PREFIX) \
+                and owned_kind(item) in cards
+            if item == "standard" or item == self.special_of(player) or card:
                 out.append(item)
             else:
                 own = self.special_of(player)
                 self.fail((*path, k), "scenario/unknown-assistant",
                           f"{player.name}'s assistants are 'standard'"
-                          + (f" and {own!r}" if own else "") + f", not {item!r}")
+                          + (f", {own!r}" if own else "") + " and Expanded Archives cards "
+                          f"as card:ID (card:witch), not {item!r}")
         return out
 
     def special_of(self, player: PlayerSetup) -> str | None:
@@ -379,11 +396,11 @@ class _Reader:
             if seat is None:
                 continue
             player = setup.players[seat]
-            assistant = match["assistant"]
+            assistant, number = split_kind(match["assistant"])
             owned = self.owned(player, settings)
-            if assistant not in owned:
+            if assistant not in owned or (number or 0) > owned.count(assistant):
                 self.fail((*path, i), "scenario/unknown-assistant",
-                          f"{player.name} has no {assistant!r} assistant; they have "
+                          f"{player.name} has no {match['assistant']!r} assistant; they have "
                           f"{', '.join(owned) or 'none'}")
                 continue
             counts[(player.name, assistant)] = counts.get((player.name, assistant), 0) + 1
@@ -417,12 +434,12 @@ class _Reader:
                               f"space {where.space} of {loc} needs {least} players")
                     continue
             line, col = self.loaded.position((*path, i))
-            out.append(Placed(player.name, assistant, where, line, col))
+            out.append(Placed(player.name, match["assistant"], where, line, col))
         return out
 
     def owned(self, player: PlayerSetup, settings: Any) -> list[str]:
         if player.assistants is not None:
-            return player.assistants
+            return [owned_kind(k) for k in player.assistants]
         owned = []
         special = self.special_of(player)
         if special and (settings is None or settings.setup.special_assistant):
@@ -638,7 +655,8 @@ class _Reader:
             if match is None:
                 self.fail((*path, i), "scenario/bad-statement",
                           "write 'PLAYER ASSISTANT at LOCATION space N', 'PLAYER ASSISTANT at "
-                          "home N', 'PLAYER ASSISTANT available' or 'nobody at LOCATION space N'")
+                          "home N', 'PLAYER ASSISTANT available', 'PLAYER ASSISTANT returned' "
+                          "or 'nobody at LOCATION space N' (ASSISTANT#N: the N-th of a kind)")
                 continue
             if match["player"] is not None and self.player(match["player"], (*path, i)) is None:
                 continue
@@ -690,4 +708,83 @@ class _Reader:
                 items = self.sequence(data[key], (*path, key), key) or []
                 out[key] = ["yes" if x is True else "no" if x is False else str(x)
                             for x in items]
+        return out
+
+    def expect_round(self, value: Any, path: YamlPath, setup: Any) -> int:
+        return self.integer(value, path, "round", 1) or 0
+
+    def expect_ended(self, value: Any, path: YamlPath, setup: Any) -> str:
+        if value not in END_REASONS:
+            self.fail(path, "scenario/bad-value", f"ended is one of {', '.join(END_REASONS)}, "
+                      f"not {value!r}{did_you_mean(str(value), END_REASONS)}")
+        return str(value)
+
+    def expect_inspection(self, value: Any, path: YamlPath, setup: Any) -> dict[str, Any]:
+        """The figures of ``exlibris score --json``; every key given must match."""
+        data = self.mapping(value, path, "inspection") or {}
+        self.fields(data, path, INSPECTION_FIELDS, "inspection")
+        out: dict[str, Any] = {k: data[k] for k in ("variant",) if k in data}
+        for key in ("ranking", "winners"):
+            if key in data:
+                items = self.sequence(data[key], (*path, key), key) or []
+                out[key] = [str(x) for k, x in enumerate(items)
+                            if self.player(x, (*path, key, k)) is not None]
+        if "tiebreak" in data:
+            if data["tiebreak"] not in TIEBREAKS:
+                self.fail((*path, "tiebreak"), "scenario/bad-value",
+                          f"tiebreak is one of {', '.join(TIEBREAKS)}, not {data['tiebreak']!r}")
+            out["tiebreak"] = str(data["tiebreak"])
+        forms = []
+        for i, item in enumerate(self.sequence(data.get("players"), (*path, "players"),
+                                               "players") or []):
+            form = self.mapping(item, (*path, "players", i), "a player's figures")
+            if form is None:
+                continue
+            self.fields(form, (*path, "players", i), FORM_FIELDS, "a player's figures")
+            if self.player(form.get("name"), (*path, "players", i, "name")) is None:
+                continue
+            for key in FORM_FIELDS[3:]:
+                if key in form and (isinstance(form[key], bool)
+                                    or not isinstance(form[key], int)):
+                    self.fail((*path, "players", i, key), "scenario/wrong-type",
+                              f"{key} is a whole number")
+            if "tally" in form:
+                tally = self.mapping(form["tally"], (*path, "players", i, "tally"), "tally")
+                ids = {}
+                for cat, count in (tally or {}).items():
+                    code = self.category(cat, (*path, "players", i, "tally", cat))
+                    if code is not None:
+                        ids[CATEGORY_IDS[code]] = count
+                form = {**form, "tally": ids}
+            if "flipped" in form:
+                form = {**form, "flipped": self.names_list(
+                    form["flipped"], (*path, "players", i, "flipped"), "flipped")}
+            forms.append(form)
+        if "players" in data:
+            out["players"] = forms
+        return out
+
+    def expect_location_stack(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        items = self.sequence(value, path, path[-1]) or []
+        return [loc for i, item in enumerate(items) if (loc := self.location_id(item, (*path, i)))]
+
+    expect_location_discard = expect_location_stack
+
+    def expect_never_offered(self, value: Any, path: YamlPath, setup: Any
+                             ) -> list[tuple[str | None, str]]:
+        """Labels no decision of the run offered: ``label`` or ``PLAYER: label``."""
+        out: list[tuple[str | None, str]] = []
+        for i, item in enumerate(self.sequence(value, path, "never_offered") or []):
+            player = None
+            if isinstance(item, dict) and len(item) == 1:
+                player, item = next(iter(item.items()))
+                if self.player(player, (*path, i)) is None:
+                    continue
+            if isinstance(item, bool):
+                item = "yes" if item else "no"
+            if not isinstance(item, str) or not item.strip():
+                self.fail((*path, i), "scenario/wrong-type",
+                          "each never_offered entry is an option's label, or 'PLAYER: label'")
+                continue
+            out.append((player, item.strip()))
         return out

@@ -15,6 +15,7 @@ from exlibris.model.cards import Card
 from exlibris.model.shelf import Shelf
 
 PHASES = ("preparation", "placement", "resolution", "cleanup")
+END = "end"  # ``until: end``: whole rounds on to the final round and the inspection
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class PlayerSetup:
     hand: list[Card] = field(default_factory=list)
     shelf: Shelf = field(default_factory=Shelf)
     focus: str = ""
-    assistants: list[str] | None = None  # None: as the rules deal them
+    assistants: list[str] | None = None  # None: as the rules deal them; card:ID: a card
 
 
 @dataclass
@@ -70,6 +71,7 @@ class Setup:
     discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
+    location_discard: list[str] = field(default_factory=list)  # the location discard pile
     placed: list[Placed] = field(default_factory=list)
 
     def seat_of(self, name: str) -> int:

@@ -18,6 +18,7 @@ from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ArtifactCard
+from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
 
@@ -57,6 +58,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         for card in entry.area:
             cards.put(card, loc.area)
     state.location_stack = list(reversed(setup.location_stack))  # popped from the end
+    state.location_discard = list(setup.location_discard)
 
     for seat, (player, spec) in enumerate(zip(state.players, setup.players, strict=True)):
         player.library = spec.library
@@ -75,9 +77,16 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
             kinds = ([library.assistant.id] if library and settings.setup.special_assistant
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
-        for k in specials:  # the special assistant first, as the library draft does
-            assert library is not None
-            player.assistants.append(Assistant(f"{seat}:{k}", seat, library.assistant))
+        for k in specials:  # the special assistants first, as the library draft does
+            if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly
+                spec = catalog.assistants[owned_kind(k)]
+            else:
+                assert library is not None
+                spec = library.assistant
+            aid = f"{seat}:{spec.id}"
+            if any(a.id == aid for a in player.assistants):
+                aid += f"-{sum(a.spec is not None for a in player.assistants) + 1}"
+            player.assistants.append(Assistant(aid, seat, spec))
         for i in range(kinds.count("standard")):
             player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
 
@@ -85,9 +94,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     for placed in setup.placed:  # oldest first
         seat = setup.seat_of(placed.player)
         player = state.players[seat]
-        assistant = next(a for a in player.assistants if a.available and (
-            a.kind == "standard" if placed.assistant == "standard"
-            else a.spec is not None and a.spec.id == placed.assistant))
+        assistant = next(a for a in matching(player.assistants, placed.assistant)
+                         if a.available)
         state.placement_counter += 1
         assistant.placed_at = state.placement_counter
         player.placed_this_round.add(assistant.id)

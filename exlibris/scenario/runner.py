@@ -18,7 +18,7 @@ from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
 from exlibris.scenario.compare import compare
-from exlibris.scenario.model import PHASES, Scenario, Step
+from exlibris.scenario.model import END, PHASES, Scenario, Step
 from exlibris.scenario.position import build_game
 
 
@@ -75,11 +75,14 @@ class Run:
         self.trace: list[str] = []
         self.pending: Decision | None = None
         self.game: Game | None = None
+        self.outcome: flow.Outcome | None = None
+        self.asked: list[Decision] = []  # every decision of the run, the pending one too
 
     def who(self, seat: int) -> str:
         return self.scenario.setup.players[seat].name
 
     def answer(self, decision: Decision) -> int:
+        self.asked.append(decision)
         if self.next >= len(self.steps):
             self.pending = decision
             raise ScriptDone(decision)
@@ -110,11 +113,15 @@ class Run:
         phases: dict[str, Callable[[Game], None]] = {
             "preparation": flow.preparation, "placement": flow.placement,
             "resolution": flow.resolution, "cleanup": flow.cleanup}
-        start, stop = PHASES.index(scenario.phase), PHASES.index(scenario.until)
+        start = PHASES.index(scenario.phase)
+        stop = len(PHASES) - 1 if scenario.until == END else PHASES.index(scenario.until)
         result = Result(scenario.name, str(scenario.file), False, trace=self.trace)
         try:
-            for name in PHASES[start:stop + 1]:
-                phases[name](game)
+            if scenario.until == END:
+                self.outcome = flow.play(game, resume=scenario.phase)
+            else:
+                for name in PHASES[start:stop + 1]:
+                    phases[name](game)
         except ScriptDone:
             pass
         except ScriptMismatch as exc:
@@ -132,7 +139,7 @@ class Run:
                 f"script line(s) unused, from step {self.next + 1} (line {step.line}): "
                 f"{step}")
             return result
-        difference = compare(scenario, game, self.pending)
+        difference = compare(scenario, game, self.pending, self.outcome, self.asked)
         result.passed = difference is None
         result.difference = difference or ""
         return result

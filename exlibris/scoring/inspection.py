@@ -190,3 +190,17 @@ def inspect_table(
     if library is not None and forms[0].total <= library.total:
         winners = ()
     return Inspection(table, rules, tuple(forms), ranking, winners, library)
+
+
+def deciding_tiebreak(inspection: Inspection) -> str:
+    """What set the winner apart from the runner-up: ``total``, a tiebreaker's name
+    (``books``, ``hand``, ``banned``), or ``unbroken`` when the tie survives them all."""
+    forms = {form.name: form for form in inspection.forms}
+    if len(inspection.ranking) < 2:
+        return "total"
+    first, second = (rank_key(forms[name], inspection.rules) for name in inspection.ranking[:2])
+    names = ("total", *inspection.rules.tiebreakers)
+    for name, a, b in zip(names, first, second, strict=True):
+        if a != b:
+            return name
+    return "unbroken"
