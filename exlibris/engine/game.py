@@ -13,8 +13,7 @@ shelve, place, return) and the rulebooks' order of priority:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,9 +40,10 @@ class RulesError(RuntimeError):
     """The engine met a situation the rules and content do not cover."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Target:
-    """Where an assistant may be placed."""
+    """Where an assistant may be placed (a value: never changed once made; not
+    ``frozen`` only because frozen dataclasses are four times slower to build)."""
 
     location: LocationState | None  # None: a home space
     space: int
@@ -144,14 +144,9 @@ class Game:
         if self.log.enabled:
             self.log.add(kind, **data)
 
-    @contextmanager
-    def caused_by(self, assistant: Assistant | None) -> Iterator[None]:
-        saved = self.cause
-        self.cause = assistant
-        try:
-            yield
-        finally:
-            self.cause = saved
+    def caused_by(self, assistant: Assistant | None) -> _CausedBy:
+        """A context in which ``assistant`` is the cause of what happens."""
+        return _CausedBy(self, assistant)
 
     def category(self, code: str) -> CategoryValue:
         return self.by_code[code]
@@ -497,10 +492,11 @@ class Game:
         ruled = [] if forced else [
             source for source in self.sources()
             if source.has_rules and (source.this is assistant or not source.this.available)]
+        solo = len(self.state.players) == 1
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
-            if self._solo_blocked(seat, assistant, loc):
+            if solo and self._solo_blocked(seat, assistant, loc):
                 continue
             targets += self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled)
         return targets
@@ -518,8 +514,13 @@ class Game:
     def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
                           forced: bool, ruled: list[Source]) -> list[Target]:
         spec = loc.spec
-        n = self.n_players
+        n = len(self.state.players)
         auction = spec.auction
+        if auction is None and not ruled and not forced:
+            # the common case, kept lean: the open spaces for this many players
+            spaces = loc.spaces
+            return [Target(loc, s) for s, least in enumerate(spec.spaces)
+                    if not spaces[s] and (least <= n or n == 1)]
         found: list[Target] = []
         present = loc.assistants() if auction is not None else ()
         for s, least in enumerate(spec.spaces):
@@ -706,6 +707,24 @@ class Game:
         except ShelfError:
             return False
         return True
+
+
+class _CausedBy:
+    """``with game.caused_by(assistant):`` (a class: cheaper than a generator context)."""
+
+    __slots__ = ("assistant", "game", "saved")
+
+    def __init__(self, game: Game, assistant: Assistant | None) -> None:
+        self.game = game
+        self.assistant = assistant
+        self.saved: Assistant | None = None
+
+    def __enter__(self) -> None:
+        self.saved = self.game.cause
+        self.game.cause = self.assistant
+
+    def __exit__(self, *exc: object) -> None:
+        self.game.cause = self.saved
 
 
 def _hand(env: Env) -> Zone:
