@@ -62,12 +62,21 @@ class Source:
     order: int  # priority: longest present first
     events: frozenset[str] = frozenset()
     has_rules: bool = False
+    # some placement rule may speak about placing another player's or assistant
+    rules_for_others: bool = False
 
     @classmethod
     def of(cls, owner: int, this: Any, abilities: tuple[CompiledAbility, ...],
            order: int) -> Source:
         events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
-        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities))
+        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
+                   any(not r.own_only for a in abilities for r in a.rules))
+
+    def rules_about(self, placing: Assistant) -> bool:
+        """Whether a placement rule of this source may speak about placing ``placing``:
+        its own assistant's rules; other rules once it is present (TIME-01)."""
+        return self.has_rules and (self.this is placing or (
+            self.rules_for_others and not self.this.available))
 
 
 class Game:
@@ -490,8 +499,7 @@ class Game:
         # placement rules in priority order: assistants present (longest first), then the
         # assistant being placed (TIME-01)
         ruled = [] if forced else [
-            source for source in self.sources()
-            if source.has_rules and (source.this is assistant or not source.this.available)]
+            source for source in self.sources() if source.rules_about(assistant)]
         solo = len(self.state.players) == 1
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
@@ -503,8 +511,7 @@ class Game:
 
     def rules_apply(self, assistant: Assistant) -> bool:
         """Whether any placement rule may speak about placing ``assistant`` now."""
-        return any(source.has_rules and (source.this is assistant or not source.this.available)
-                   for source in self.specials())
+        return any(source.rules_about(assistant) for source in self.specials())
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
@@ -571,6 +578,8 @@ class Game:
             names = {**base, "this": source.this, "owner": owner}
             for ability in source.abilities:
                 for rule in ability.rules:
+                    if rule.own_only and placing is not source.this:
+                        continue  # ``placing == this and ...`` is false
                     if rule.condition(self.rt, owner, names):
                         return rule.kind
         return None
