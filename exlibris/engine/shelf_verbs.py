@@ -29,16 +29,21 @@ class ShelfVerbs:
         return flipped
 
     def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
-        """Keep the options whose shelf operation succeeds on a copy of the shelf."""
+        """Keep the options whose shelf operation succeeds on a copy of the shelf.
+
+        A shelf operation that refuses changes nothing (``model/shelf.py``), so one
+        copy serves every trial until one succeeds; then a fresh copy is taken.
+        """
         shelf = self.game.player(seat).shelf
         legal = []
+        copy = shelf.copy()
         for option, operation in trials:
-            copy = shelf.copy()
             try:
                 operation(copy)
             except ShelfError:
                 continue
             legal.append(option)
+            copy = shelf.copy()
         return legal
 
     def v_entomb(self, env: Env, cards: Any) -> list[Card]:
@@ -152,18 +157,15 @@ class ShelfVerbs:
         player = self.game.player(seat)
         shelf = player.shelf
         cells = sorted(shelf.positions())
+        # a swap with a hand card, or of two distinct shelf cards, never breaks a rule
+        # (Shelf.swap_with_hand, Shelf.swap): no need to try them
+        options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
+        options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
         trials: list[tuple[Any, Any]] = []
-        for pos in cells:
-            for card in player.hand.cards:
-                trials.append((("hand", pos, card), lambda s, p=pos, c=card:
-                               s.swap_with_hand(p, c)))
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
         for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
             for dst in _cells_beside(cells, pos):
                 trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
-        options = self._options(seat, trials)
+        options += self._options(seat, trials)
         if not options:
             return
 
