@@ -316,7 +316,8 @@ class Shelf:
         if not rows:
             return
         r, c = pos
-        if not any((r + dr, c + dc) in occupied for dr, dc in STEPS):
+        if ((r - 1, c) not in occupied and (r, c - 1) not in occupied
+                and (r, c + 1) not in occupied and (r + 1, c) not in occupied):
             raise NotAdjacentError(
                 f"cannot shelve {card} at {where(pos)}: no shelved card touches it along an edge",
                 pos=pos, card=card)
@@ -371,15 +372,19 @@ class Shelf:
         slot = self._need(src, "re-shelve")
         if dst == src:
             return
-        moving = replace(slot, beneath=None)
         cells = dict(self._slots)
         if slot.beneath is not None:
             cells[src] = Slot(slot.beneath, face_down=True)
+            rows = self._rows  # src stays occupied: the same rows (only read below)
         else:
             del cells[src]
-        rows = _row_counts(cells)
+            rows = dict(self._rows)
+            if rows[src[0]] == 1:
+                del rows[src[0]]
+            else:
+                rows[src[0]] -= 1
         self._check_new_cell(slot.card, dst, cells, rows)
-        cells[dst] = moving
+        cells[dst] = replace(slot, beneath=None) if slot.beneath is not None else slot
         if not self.rules.removal_may_split and not is_connected(cells):
             raise WouldSplitError(
                 f"cannot move {slot.card} from {where(src)} to {where(dst)}: "
