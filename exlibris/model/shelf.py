@@ -524,7 +524,7 @@ class Shelf:
         if slot.face_down:
             raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
                             pos=pos, card=slot.card)
-        self._slots[pos] = replace(slot, face_down=True)
+        self._slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)  # not replace(): slow
         self._changed()
 
     def tuck(self, pos: Pos, cards: Iterable[Card]) -> None:
