@@ -141,7 +141,7 @@ def test_solo_is_refused_until_its_issue() -> None:
     for args in (["--players", "1"], ["--seats", "human"]):
         result = play(*args)
         assert result.exit_code == 2 and "solo" in result.output
-    assert play("--players", "5").exit_code == 2
+    assert play("--players", "6").exit_code == 2  # five players play (test_job_faire.py)
     result = play("--players", "3", "--seats", "human,greedy")
     assert result.exit_code == 2 and "--players 3" in result.output
 

@@ -108,7 +108,6 @@ def test_new_game_gives_a_named_library_without_a_draft() -> None:
 def test_variants_the_engine_cannot_play_are_refused_cleanly() -> None:
     for variant, words in (("five-player", "for 5 players, not 2"),
                            ("solo", "for 1 players, not 2"),
-                           ("job-faire", "does not play yet"),
                            ("artifactorium", "does not play yet")):
         result = invoke("play", "--seats", "greedy,random", "--variant", variant)
         assert result.exit_code == 2, (variant, result.output)

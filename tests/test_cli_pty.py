@@ -206,3 +206,32 @@ def test_hot_seat_waits_for_enter_and_replay_steps_at_a_terminal(tmp_path: Path)
     step.send(b"\r")
     step.read_until(1, b"The record ends here")
     assert step.finish() == 0
+
+
+def test_five_humans_play_the_job_faire_hot_seat_at_a_terminal(tmp_path: Path) -> None:
+    """EXP-5P and the Job Faire at a terminal: hand-offs, the display, ``?``, quit."""
+    term = Terminal(["play", "--seats", "human,human,human,human,human", "--variant",
+                     "job-faire", "--seed", "2", "--save", str(tmp_path / "g.json")],
+                    environment(tmp_path))
+    term.read_until(1, b"press Enter when ready")
+
+    def settle() -> None:
+        settled = -1
+        while len(term.output) != settled:
+            settled = len(term.output)
+            time.sleep(0.3)
+            term._drain()
+
+    for _ in range(8):  # hand-off screens and first options alike take Enter
+        settle()
+        term.send(b"\r")
+    settle()
+    before = len(term.output)
+    term.send(b"?\r")
+    settle()
+    assert b"(#" in term.output[before:] or b"Home action" in term.output[before:]
+    term.send(b"q\r")
+    assert term.finish() == 0
+    out = term.output.decode(errors="replace")
+    assert "Job Faire" in out and "special assistant deck" in out
+    assert out.count("Pass the game to Player") >= 2 and "Traceback" not in out

@@ -13,8 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from exlibris.agents.view import PlayerView
+from exlibris.agents.worth import assistant_worth
 from exlibris.engine.decisions import Decision
-from exlibris.model.cards import CATEGORY_CODES, BookCard, Card
+from exlibris.engine.invariants import MAX_HIRES
+from exlibris.model.cards import CATEGORY_CODES, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
 from exlibris.scoring.flips import best_flips
@@ -63,6 +65,8 @@ class GreedyAgent:
         return weights
 
     def card_value(self, view: PlayerView, card: Card | None, weights: dict[str, float]) -> float:
+        if isinstance(card, ResumeCard):
+            return self.hire_value(view, card)
         if not isinstance(card, BookCard):
             return 1.0 if card is not None else 0.0
         return sum(weights[b] for b in card.books)
@@ -105,7 +109,17 @@ class GreedyAgent:
             best = max(best, self.shelf_score(view, trial, weights) - base)
         return best
 
+    def hire_value(self, view: PlayerView, card: ResumeCard) -> float:
+        """A special assistant card: what its abilities can bring (``worth.py``)."""
+        spec = view.assistant_cards.get(card.assistant_id)
+        if spec is None or view.hired >= MAX_HIRES:
+            return 0.0
+        return assistant_worth(spec)
+
     # ------------------------------------------------------------------ decisions
+    def _hire(self, view: PlayerView, decision: Decision) -> int:
+        return _argmax((self.hire_value(view, c) for c in decision.values), self.rng)
+
     def _position(self, view: PlayerView, decision: Decision) -> int:
         card = next((c for c in view.hand if c.name == decision.data.get("card")), None)
         if card is None:
@@ -179,6 +193,9 @@ class GreedyAgent:
         if loc is None:
             return 1.0 + max(0.0, hand_gain) * 0.5
         area = view.areas.get(loc.id, ())
+        if any(isinstance(c, ResumeCard) for c in area):  # a hiring auction (Job Faire)
+            best = max(self.card_value(view, c, weights) for c in area)
+            return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
         visible = sorted((self.card_value(view, c, weights) for c in area if c is not None),
                          reverse=True)
         hidden = sum(1 for c in area if c is None)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from exlibris.model.cards import Card
@@ -33,6 +33,8 @@ class PlayerView:
     discard: tuple[Card, ...]
     round: int
     final_round: bool
+    assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
+    hired: int = 0  # special assistants this player hired (EXP-JF-04)
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
@@ -54,4 +56,6 @@ def player_view(game: Any, seat: int) -> PlayerView:
         discard=tuple(state.discard.cards),
         round=state.round,
         final_round=state.final_round,
+        assistant_cards=game.assistant_cards,
+        hired=me.hired,
     )

@@ -38,8 +38,8 @@ def _seats(value: str) -> list[str]:
     if len(seats) == 1:
         raise click.BadParameter(f"1 seat; a game has two to four ({SOLO_LATER})",
                                  param_hint="--seats")
-    if not 2 <= len(seats) <= 4:
-        raise click.BadParameter(f"{len(seats)} seats; a game has two to four",
+    if not 2 <= len(seats) <= 5:
+        raise click.BadParameter(f"{len(seats)} seats; a game has two to five",
                                  param_hint="--seats")
     return seats
 
@@ -70,7 +70,8 @@ def _fail(message: str) -> NoReturn:
 
 @click.command()
 @click.option("--players", type=int,
-              help="How many players: two to four (default two, or as many as --seats).")
+              help="How many players: two to five (default two, or as many as --seats); "
+                   "five players use the five-player module (EXP-5P).")
 @click.option("--seats",
               help="Comma-separated seats in turn order: human, random or greedy. Several "
                    "humans play hot-seat. Default: human,greedy when standard input is a "
@@ -150,12 +151,12 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
 
     if players is not None and players == 1:
         _fail(f"--players 1: {SOLO_LATER}")
-    if players is not None and not 2 <= players <= 4:
-        _fail(f"--players {players}: a game has two to four players")
+    if players is not None and not 2 <= players <= 5:
+        _fail(f"--players {players}: a game has two to five players")
     kinds = _seats(seats) if seats is not None else _default_seats(players)
     if players is not None and len(kinds) != players:
         _fail(f"--players {players} but --seats names {len(kinds)} seats")
-    variant = variant or "standard"
+    variant = variant or ("five-player" if len(kinds) == 5 else "standard")
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:

@@ -99,6 +99,8 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "placed_this_round": "int",
         "placements_this_round": "int",
         "first": "bool",
+        "hires": "zone",
+        "hired": "int",
     },
     "card": {
         "letter": "str",

@@ -55,8 +55,10 @@ class AssistantVerbs:
             targets = game.placement_targets(env.me.seat, assistant)
             if not targets:
                 continue
-            index = game.ask(env.me.seat, "place", "place the assistant", targets,
-                             lambda t, a=assistant: game.target_label(a, t))
+            # options are (assistant, target), as in the placement phase
+            index = game.ask(env.me.seat, "place", "place the assistant",
+                             [(assistant, t) for t in targets],
+                             lambda o: game.target_label(o[0], o[1]))
             game.place(env.me.seat, assistant, targets[index])
 
     def v_return_assistant(self, env: Env, assistants: Any) -> None:

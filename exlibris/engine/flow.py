@@ -15,6 +15,7 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import auction, hiring
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
@@ -27,10 +28,9 @@ from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_
 from exlibris.scoring.settings import ScoringRules
 
 MAX_PLACEMENT_TURNS = 400
-# Modules whose locations and decks the engine does not run yet (hiring at the Job
-# Faire, artifacts at the Artifactorium and Black Market): refused, not half-played.
-NOT_PLAYABLE_YET = {"job-faire": "the Job Faire module (hiring special assistants)",
-                    "artifactorium": "the Artifactorium module (artifacts in play)"}
+# Modules whose locations and decks the engine does not run yet (artifacts at the
+# Artifactorium and Black Market): refused, not half-played.
+NOT_PLAYABLE_YET = {"artifactorium": "the Artifactorium module (artifacts in play)"}
 MAX_ROUNDS = 60
 # The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
 # whole rounds in which no shelf grew past its largest size end the game.
@@ -77,8 +77,11 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     game.variant = variant
     game.seed = seed
     game.artifact_specs = dict(catalog.artifacts)
+    game.assistant_cards = dict(catalog.assistants)
     game.event("setup", seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
+    if "job-faire" in settings.modules:
+        hiring.build_assistant_deck(game, set(settings.modules))
     state.first_player = rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
     _deal_categories(game)
@@ -102,13 +105,16 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     modules = {"base", *game.settings.modules}
     pool = [loc for loc in catalog.locations.values()
             if loc.module in modules and loc.id not in setup.remove_locations]
-    starting = [loc for loc in pool if loc.id in setup.starting_locations]
-    rest = sorted((loc for loc in pool if loc.id not in setup.starting_locations),
-                  key=lambda loc: loc.number)
+    # a module's permanent tiles are in play from round 1, outside the count (EXP-SETUP-10)
+    permanent = {loc for m in game.settings.modules if m in catalog.modules
+                 for loc in catalog.modules[m].permanent_locations}
+    starting = [loc for loc in pool
+                if loc.id in setup.starting_locations or loc.id in permanent]
+    rest = sorted((loc for loc in pool if loc not in starting), key=lambda loc: loc.number)
     game.rng.shuffle(rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
-        game.bring_into_play(spec)
+        game.bring_into_play(spec).permanent = spec.id in permanent
     game.state.location_stack = [loc.id for loc in rest]
     game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
 
@@ -271,10 +277,10 @@ def preparation(game: Game) -> None:
         game.event("reveal-location", location=spec.id)
     for loc in state.in_play:
         prep = loc.spec.preparation
-        if prep is None or prep.source != "books":
+        if prep is None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
-        dealt = game.deal_to(loc.area, count)
+        dealt = auction.deal_display(game, loc, count)
         game.event("deal", location=loc.id, cards=[c.name for c in dealt],
                    face_down=prep.face == "down")
 
@@ -345,6 +351,7 @@ def resolution(game: Game) -> None:
         game.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
+    hiring.dismiss_temps(game)
 
 
 def resolve(game: Game, loc: LocationState) -> None:
@@ -353,15 +360,20 @@ def resolve(game: Game, loc: LocationState) -> None:
         present = [a for a in loc.assistants() if id(a) not in game.skip]
         if loc.spec.resolve == "once":
             present = present[:1]
+        elif loc.spec.resolve == "bid-order":
+            present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
                 game.activate(assistant.owner, loc, assistant)
-    game.before("area_discard", actor=None, location=loc)
-    leftovers = list(loc.area.cards)
-    for card in leftovers:
-        game.state.cards.move(card, game.state.discard)
-    if leftovers:
-        game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
+    if auction.returns_leftovers(loc):
+        auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
+    else:
+        game.before("area_discard", actor=None, location=loc)
+        leftovers = list(loc.area.cards)
+        for card in leftovers:
+            game.state.cards.move(card, game.state.discard)
+        if leftovers:
+            game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True

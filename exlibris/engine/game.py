@@ -20,6 +20,7 @@ from typing import Any
 from exlibris.dsl.compiler import Env
 from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.engine import hiring
 from exlibris.engine.abilities import (
     CompiledAbility,
     abilities_of,
@@ -102,6 +103,7 @@ class Game:
         self.decisions = 0
         self.max_steps = settings.max_steps
         self.artifact_specs: dict[str, Any] = {}
+        self.assistant_cards: dict[str, Any] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
@@ -688,6 +690,7 @@ class Game:
         if assistant in player.assistants:
             player.assistants.remove(assistant)
             self.assistants_changed()
+        hiring.release_card(self, assistant)
         self.event("retire", seat=assistant.owner, assistant=assistant.id)
 
     def limbo_zone(self, name: str = "limbo") -> Zone:

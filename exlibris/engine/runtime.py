@@ -16,10 +16,11 @@ from exlibris.dsl.errors import EffectBudgetExceeded
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card
+from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Slot
 
 
@@ -72,7 +73,7 @@ def _is_card(value: Any) -> bool:
     return isinstance(value, BookCard | ArtifactCard)
 
 
-class EffectRuntime(AssistantVerbs, ShelfVerbs):
+class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game.
 
     Card verbs are here; verbs on assistants and on the shelf are in
@@ -123,7 +124,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
         game = self.game
         if value is None:
             return None
-        if isinstance(value, BookCard | ArtifactCard):
+        if isinstance(value, BookCard | ArtifactCard | ResumeCard):
             return self._card_attribute(value, name)
         if isinstance(value, PlayerState):
             match name:
@@ -141,6 +142,10 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
                     return len(value.placed_this_round)
                 case "placements_this_round":
                     return value.placements_this_round
+                case "hires":
+                    return value.hires
+                case "hired":
+                    return value.hired
                 case "first":
                     return game.state.first_player == value.seat
         if isinstance(value, Assistant):
@@ -217,7 +222,7 @@ class EffectRuntime(AssistantVerbs, ShelfVerbs):
             case "is_book":
                 return is_book
             case "is_artifact":
-                return not is_book
+                return isinstance(card, ArtifactCard)
             case "vowel":
                 return is_book and card.letter in VOWELS
             case "face_down":

@@ -104,8 +104,21 @@ class LocationState:
 class PlayerState:
     """One seat at the table."""
 
-    __slots__ = ("assistants", "focus", "hand", "home", "library", "name", "placed_this_round",
-                 "placements_this_round", "seat", "shelf", "shelf_zone")
+    __slots__ = (
+        "assistants",
+        "focus",
+        "hand",
+        "hired",
+        "hires",
+        "home",
+        "library",
+        "name",
+        "placed_this_round",
+        "placements_this_round",
+        "seat",
+        "shelf",
+        "shelf_zone",
+    )
 
     def __init__(self, seat: int, name: str, shelf_rules: ShelfRules = DEFAULT_RULES) -> None:
         self.seat = seat
@@ -113,6 +126,8 @@ class PlayerState:
         self.hand = Zone(f"hand:{seat}", seat)
         self.shelf = Shelf(shelf_rules)
         self.shelf_zone = ShelfZone(f"shelf:{seat}", seat, self.shelf)
+        self.hires = Zone(f"hires:{seat}", seat)  # cards of the assistants hired (EXP-JF-04)
+        self.hired = 0  # assistants hired this game
         self.focus = ""
         self.library: str | None = None
         self.assistants: list[Assistant] = []
@@ -136,6 +151,8 @@ class GameState:
     cards: Cards = field(default_factory=Cards)
     deck: Zone = field(default_factory=lambda: Zone("deck", face_down=True))
     discard: Zone = field(default_factory=lambda: Zone("discard"))
+    assistant_deck: Zone = field(default_factory=lambda: Zone("assistant-deck", face_down=True))
+    artifact_deck: Zone = field(default_factory=lambda: Zone("artifact-deck", face_down=True))
     in_play: list[LocationState] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)
     location_discard: list[str] = field(default_factory=list)
@@ -150,6 +167,7 @@ class GameState:
     returns: int = 0  # assistants returned so far (priority order changes)
     turn_counter: int = 0
     limbo: list[Zone] = field(default_factory=list)
+    temps: list[Assistant] = field(default_factory=list)  # Temp Agency tokens this round
 
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]
@@ -160,9 +178,9 @@ class GameState:
         return [(seat + step * i) % n for i in range(n)]
 
     def all_zones(self) -> list[Zone]:
-        zones: list[Zone] = [self.deck, self.discard]
+        zones: list[Zone] = [self.deck, self.discard, self.assistant_deck, self.artifact_deck]
         for p in self.players:
-            zones += [p.hand, p.shelf_zone]
+            zones += [p.hand, p.shelf_zone, p.hires]
         zones += [loc.area for loc in self.in_play]
         zones += self.limbo
         return zones

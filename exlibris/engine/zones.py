@@ -45,8 +45,12 @@ class Zone:
                 return
         raise ValueError(f"{card} is not in {self.name}")
 
-    def add(self, card: Card, **_: Any) -> None:
-        self.cards.append(card)
+    def add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
+        """Put a card on top (the end of the list), or under the pile with ``bottom``."""
+        if bottom:
+            self.cards.insert(0, card)
+        else:
+            self.cards.append(card)
 
     def __repr__(self) -> str:
         return f"Zone({self.name}, {len(self.cards)})"

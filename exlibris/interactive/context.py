@@ -14,6 +14,7 @@ from typing import Any
 
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
+from exlibris.model.cards import ResumeCard
 
 HOME_ACTION = ("Home action space (your library tile): either draw a card, or shelve one "
                "card from your hand.")
@@ -30,11 +31,31 @@ def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]])
     if decision.kind == "library":
         return "\n\n".join(f"{lib.name}: {lib.text}\n  {lib.assistant.name}: "
                            f"{lib.assistant.text}" for lib in decision.values)
+    if decision.kind == "hire":
+        return _resumes(game, decision.values)
     if decision.kind == "place":
-        return _placement(decision.values)
+        placing = _placement(decision.values)
+        displays = {t.location.id for _, t in decision.values if t.location is not None}
+        shown = [c for loc in game.state.in_play if loc.id in displays
+                 for c in loc.area.cards if isinstance(c, ResumeCard)]
+        return placing + ("\n\nOn display:\n" + _resumes(game, shown) if shown else "")
     if decision.kind == "flips":
         return FLIPS
     return _current(game, records)
+
+
+def _resumes(game: Game, cards: Sequence[Any]) -> str:
+    """The expansion text of special assistant cards, each with its abilities."""
+    texts = []
+    for card in cards:
+        spec = game.assistant_cards.get(getattr(card, "assistant_id", ""))
+        if spec is None:
+            continue
+        lines = [f"{spec.name}: {spec.text}"]
+        lines += [f"  {a.keyword or a.timing}: {' '.join(a.text.split())}"
+                  for a in spec.abilities]
+        texts.append("\n".join(lines))
+    return "\n\n".join(texts) or NOTHING
 
 
 def _placement(values: Sequence[Any]) -> str:

@@ -96,7 +96,8 @@ class Narrator:
     def _deal(self, r: dict[str, Any]) -> str:
         if r.get("face_down") and self.seat is not None:
             return f"{self.place(r['location'])}: {len(r['cards'])} cards dealt face down."
-        return f"{self.place(r['location'])}: dealt {self.cards(r['cards'])}."
+        names = [self.special(c) if c in self.game.assistant_cards else c for c in r["cards"]]
+        return f"{self.place(r['location'])}: dealt {self.cards(names)}."
 
     def _place(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
@@ -187,6 +188,36 @@ class Narrator:
         if not r.get("cards"):
             return ""
         return f"{self.place(r['location'])}: {self.cards(r['cards'])} discarded from the area."
+
+    # ------------------------------------------------------------------ Expanded Archives
+    def special(self, assistant_id: str) -> str:
+        spec = self.game.assistant_cards.get(assistant_id)
+        return spec.name if spec is not None else assistant_id.replace("-", " ")
+
+    def _assistant_deck(self, r: dict[str, Any]) -> str:
+        return f"The special assistant deck holds {r['cards']} cards."
+
+    def _hire(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()} hired {self.special(r['assistant'])}."
+
+    def _retire(self, r: dict[str, Any]) -> str:
+        return (f"{self.who(r['seat']).capitalize()} sent {self.assistant(r['assistant'])} "
+                "to the supply.")
+
+    def _borrow(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        name = self.special(r["assistant"])
+        if not r.get("got"):
+            return f"{who} could not take {name} from the Temp Agency."
+        was = f" from {self.who(r['from'])}" if "from" in r else ""
+        return f"{who} took {name}{was} as a temp for this round."
+
+    def _dismiss(self, r: dict[str, Any]) -> str:
+        return f"{self.who(r['seat']).capitalize()}'s temp {self.special(r['assistant'])} left."
+
+    def _under_deck(self, r: dict[str, Any]) -> str:
+        names = [self.special(c) if c in self.game.assistant_cards else c for c in r["cards"]]
+        return f"{self.place(r['location'])}: {', '.join(names)} went under the deck."
 
     def _other(self, r: dict[str, Any]) -> str:
         """Anything else: who and what kind, never which cards."""

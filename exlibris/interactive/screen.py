@@ -17,8 +17,10 @@ from rich.text import Text
 
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
+from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
+from exlibris.model.cards import ResumeCard
 from exlibris.model.shelf import Pos
 
 LOG_LINES = 12
@@ -88,6 +90,8 @@ class Screen:
         text.append_text(self.category(state.banned))
         text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
                     f"location stack {len(state.location_stack)}")
+        if "job-faire" in self.game.settings.modules:
+            text.append(f" · special assistant deck {len(state.assistant_deck)}")
         return text
 
     # ------------------------------------------------------------------ locations
@@ -131,7 +135,13 @@ class Screen:
             return Text("—", "dim")
         if loc.area.face_down and self.seat is not None:
             return Text(f"{len(cards)} face down", "dim")
+        if any(isinstance(c, ResumeCard) for c in cards):  # the Job Faire's display
+            return Text("\n".join(self.resume(c) for c in cards) + "\n(? for their texts)")
         return cards_text(cards, self.styles)
+
+    def resume(self, card: ResumeCard) -> str:
+        spec = self.game.assistant_cards.get(card.assistant_id)
+        return spec.name if spec is not None else card.name
 
     def assistant(self, assistant: Assistant) -> str:
         owner = assistant.owner
@@ -157,17 +167,25 @@ class Screen:
         if player.assistants:
             lines.append(Text("Assistants: " + "; ".join(self.where(a)
                                                          for a in player.assistants)))
+        if player.hired:
+            lines.append(Text(f"Hired ({player.hired} of {MAX_HIRES}): "
+                              + (", ".join(self.resume(c) for c in player.hires.cards)
+                                 or "none left")))
         shelf = shelf_grid(player.shelf, self.styles, secret=not mine, marks=marks,
                            title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
                            width=self.width)
         return Group(*lines, shelf)
 
     def where(self, assistant: Assistant) -> str:
+        name = assistant.name
+        if any(t is assistant for t in self.game.state.temps):
+            name += " (temp)"
         if assistant.location is not None:
-            return f"{assistant.name} at {assistant.location.spec.name}"
+            bid = f" bidding {assistant.bid}" if assistant.location.spec.auction else ""
+            return f"{name} at {assistant.location.spec.name}{bid}"
         if assistant.home_index is not None:
-            return f"{assistant.name} on home space {assistant.home_index + 1}"
-        return f"{assistant.name} ready"
+            return f"{name} on home space {assistant.home_index + 1}"
+        return f"{name} ready"
 
     # ------------------------------------------------------------------ decisions
     def options(self, decision: Decision) -> Text:

@@ -76,3 +76,19 @@ class ArtifactCard:
 
 
 Card = BookCard | ArtifactCard
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeCard:
+    """A special assistant card of Expanded Archives (its resume side), named by the
+    assistant's content id. It is not a book card: it sits in the special assistant
+    deck, on the Job Faire's display, or before the player who hired that assistant."""
+
+    assistant_id: str
+
+    @property
+    def name(self) -> str:
+        return self.assistant_id
+
+    def __str__(self) -> str:
+        return f"^{self.assistant_id}"

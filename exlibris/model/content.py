@@ -89,6 +89,11 @@ class Preparation(Strict):
     )
     face: Literal["up", "down"] = "up"
     source: Literal["books", "assistant-cards", "artifacts"] = "books"
+    leftovers: Literal["discard", "under-deck"] = Field(
+        default="discard",
+        description="Cards left after resolution: to the discard pile, or back under the "
+        "deck they came from, taken right to left.",
+    )
 
 
 class Auction(Strict):
@@ -135,9 +140,10 @@ class Location(Strict):
         default=True, description="False where the rulebooks do not give the space count."
     )
     auction: Auction | None = None
-    resolve: Literal["each-assistant", "once"] = Field(
+    resolve: Literal["each-assistant", "once", "bid-order"] = Field(
         default="each-assistant",
-        description="Delayed effects: run once per assistant in space order, or once in all.",
+        description="Delayed effects: run once per assistant in space order, once in all, "
+        "or once per bidder from the highest bid down (auctions).",
     )
     solo: bool
     solo_verified: bool = False

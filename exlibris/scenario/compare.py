@@ -141,6 +141,27 @@ class _Checker:
             return f"the deck (top first): expected {_names(expected)}, found {_names(found)}"
         return None
 
+    def check_assistant_deck(self, expected: list[str]) -> str | None:
+        found = [c.name for c in reversed(self.state.assistant_deck.cards)]
+        if found != expected:
+            return (f"the special assistant deck (top first): expected {_names(expected)}, "
+                    f"found {_names(found)}")
+        return None
+
+    def check_artifact_deck(self, expected: list[str]) -> str | None:
+        found = [c.name for c in reversed(self.state.artifact_deck.cards)]
+        if found != expected:
+            return (f"the artifact deck (top first): expected {_names(expected)}, "
+                    f"found {_names(found)}")
+        return None
+
+    def check_hires(self, expected: dict[str, list[str]]) -> str | None:
+        for name, cards in expected.items():
+            diff = _multiset(f"{name}'s hires", cards, [c.name for c in self.player(name).hires])
+            if diff is not None:
+                return diff
+        return None
+
     def check_areas(self, expected: dict[str, list[str]]) -> str | None:
         by_id = {loc.id: loc for loc in self.state.in_play}
         for loc_id, cards in expected.items():

@@ -17,7 +17,7 @@ from typing import Any
 from exlibris.catalog import Catalog, load_catalog, read_catalog, yaml_files
 from exlibris.dsl.checker import did_you_mean
 from exlibris.errors import Problem, UserInputError
-from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
@@ -41,10 +41,12 @@ YamlPath = tuple[str | int, ...]
 TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "phase", "until",
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
-                "deck", "discard", "locations", "location_stack", "location_discard", "placed")
+                "deck", "discard", "locations", "location_stack", "location_discard", "placed",
+                "assistant_deck", "artifact_deck")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
+                 "assistant_deck", "artifact_deck", "hires",
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
                  "location_stack", "location_discard", "never_offered")
@@ -270,6 +272,11 @@ class _Reader:
         setup.deck = self.cards_list(data.get("deck"), (*path, "deck"), "the deck")
         setup.discard = self.cards_list(data.get("discard"), (*path, "discard"),
                                         "the discard pile")
+        setup.assistant_deck = self.cards_list(data.get("assistant_deck"),
+                                               (*path, "assistant_deck"),
+                                               "the special assistant deck")
+        setup.artifact_deck = self.cards_list(data.get("artifact_deck"),
+                                              (*path, "artifact_deck"), "the artifact deck")
         setup.locations = self.read_locations(data.get("locations"), (*path, "locations"))
         stack = self.sequence(data.get("location_stack"), (*path, "location_stack"),
                               "location_stack") or []
@@ -485,11 +492,15 @@ class _Reader:
                 return None
         elif isinstance(value, str) and value in self.cards:
             card = self.cards[value]
+        elif isinstance(value, str) and self.catalog is not None \
+                and value in self.catalog.assistants:
+            card = ResumeCard(value)
         else:
             hint = did_you_mean(str(value), self.cards)
             self.fail(path, "scenario/unknown-card",
                       f"{value!r} is not a card of the deck{hint}; cards are named by letter "
-                      "and order (M3), artifacts as *artifact-id")
+                      "and order (M3), artifacts as *artifact-id, special assistant cards "
+                      "by id (ghost)")
             return None
         if unique:
             if card in self.seen:
@@ -641,6 +652,16 @@ class _Reader:
 
     def expect_deck(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
         return self.names_list(value, path, "the deck")
+
+    def expect_assistant_deck(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        return self.names_list(value, path, "the special assistant deck")
+
+    def expect_artifact_deck(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        return self.names_list(value, path, "the artifact deck")
+
+    def expect_hires(self, value: Any, path: YamlPath, setup: Any) -> dict[str, list[str]]:
+        return {name: self.names_list(item, p, f"{name}'s hires")
+                for name, item, p in self.per_player(value, path)}
 
     def expect_areas(self, value: Any, path: YamlPath, setup: Any) -> dict[str, list[str]]:
         data = self.mapping(value, path, "areas") or {}

@@ -69,6 +69,8 @@ class Setup:
     banned: str | None = None
     deck: list[Card] = field(default_factory=list)  # top first
     discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top
+    assistant_deck: list[Any] = field(default_factory=list)  # top first
+    artifact_deck: list[Card] = field(default_factory=list)  # top first
     locations: list[LocationSetup] = field(default_factory=list)
     location_stack: list[str] = field(default_factory=list)  # top first
     location_discard: list[str] = field(default_factory=list)  # the location discard pile

@@ -17,7 +17,7 @@ from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
-from exlibris.model.cards import ArtifactCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
 from exlibris.scoring.settings import ScoringRules
@@ -35,6 +35,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     game.variant = scenario.rules  # type: ignore[attr-defined]
     game.seed = scenario.seed  # type: ignore[attr-defined]
     game.artifact_specs = dict(catalog.artifacts)
+    game.assistant_cards = dict(catalog.assistants)
     modules = {"base", *settings.modules}
     game.location_specs = {  # type: ignore[attr-defined]
         loc.id: loc for loc in catalog.locations.values() if loc.module in modules
@@ -52,6 +53,10 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         cards.put(card, state.deck)
     for card in setup.discard:
         cards.put(card, state.discard)
+    for deck, listed in ((state.assistant_deck, setup.assistant_deck),
+                         (state.artifact_deck, setup.artifact_deck)):
+        for card in reversed(listed):
+            cards.put(card, deck)
     for entry in setup.locations:
         loc = game.bring_into_play(catalog.locations[entry.id])
         loc.permanent = entry.permanent
@@ -78,8 +83,10 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = [k for k in kinds if k != "standard"]
         for k in specials:  # the special assistants first, as the library draft does
-            if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly
-                spec = catalog.assistants[owned_kind(k)]
+            if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly:
+                spec = catalog.assistants[owned_kind(k)]  # its card lies before the player
+                cards.put(ResumeCard(spec.id), player.hires)
+                player.hired += 1
             else:
                 assert library is not None
                 spec = library.assistant

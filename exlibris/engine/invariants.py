@@ -1,0 +1,78 @@
+"""Checks that hold at every step of a game: for property tests and surveys.
+
+* every card is in exactly one place (``GameState.card_census``), and the zone index
+  agrees;
+* every special assistant card exists once, and its token is in at most one pool:
+  a hired token's card lies before its player, a temporary token's card stays in the
+  special assistant deck (EXP-JF-06, EXP-TEMP-01);
+* no player has hired more than three assistants (EXP-JF-04);
+* every shelf is legal and at most three rows high.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from exlibris.engine.zones import ShelfZone
+from exlibris.model.cards import ResumeCard
+
+MAX_HIRES = 3
+MAX_ROWS = 3
+
+
+class InvariantError(AssertionError):
+    """A state the rules never allow."""
+
+
+def check_state(game: Any, where: str = "") -> None:
+    """Raise ``InvariantError`` naming the first broken invariant."""
+    state = game.state
+    try:
+        census = state.card_census()
+    except AssertionError as exc:
+        raise InvariantError(f"{exc} ({where})") from None
+    for card, place in census.items():
+        if place.endswith(("/beneath", "/tucked")):
+            continue
+        zone = state.cards.zone_of(card)
+        name = zone.name if zone is not None else "nowhere"
+        if zone is None or not (place == name or (isinstance(zone, ShelfZone)
+                                and place.startswith(name + "("))):
+            raise InvariantError(f"{card} is in {place} but the index says {name} ({where})")
+    _check_tokens(game, census, where)
+    for player in state.players:
+        player.shelf.check()
+        if player.shelf.height > MAX_ROWS:
+            raise InvariantError(f"{player.name}'s shelf spans {player.shelf.height} rows "
+                                 f"({where})")
+        if player.hired > MAX_HIRES:
+            raise InvariantError(f"{player.name} hired {player.hired} assistants ({where})")
+
+
+def _check_tokens(game: Any, census: dict[Any, str], where: str) -> None:
+    state = game.state
+    cards = Counter(c.assistant_id for c in census if isinstance(c, ResumeCard))
+    twice = [aid for aid, n in cards.items() if n > 1]
+    if twice:
+        raise InvariantError(f"special assistant cards twice: {twice} ({where})")
+    seen: set[str] = set()
+    for player in state.players:
+        for assistant in player.assistants:
+            spec = assistant.spec
+            if spec is None or game.assistant_cards.get(spec.id) is not spec:
+                continue  # a standard assistant, or a library's own (base game)
+            if spec.id in seen:
+                raise InvariantError(f"two tokens of {spec.id} in play ({where})")
+            seen.add(spec.id)
+            card = ResumeCard(spec.id)
+            temp = any(t is assistant for t in state.temps)
+            expected = state.assistant_deck if temp else player.hires
+            if state.cards.zone_of(card) is not expected:
+                raise InvariantError(f"{player.name}'s {spec.id}: its card is in "
+                                     f"{census.get(card, 'no zone')}, not {expected.name} "
+                                     f"({where})")
+        for card in player.hires.cards:
+            if card.name not in seen:
+                raise InvariantError(f"{player.name} has the card of {card.name} but not its "
+                                     f"token ({where})")
