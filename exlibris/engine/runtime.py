@@ -7,7 +7,7 @@ positions and options become decisions asked of the acting player's agent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from exlibris.dsl import ast
@@ -69,6 +69,18 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
+# Attributes of a book card that depend on the card alone (``_card_attribute`` has
+# them all, ``face_down`` included, for every kind of card).
+_BOOK_ATTRIBUTES: dict[str, Callable[[BookCard], Any]] = {
+    "letter": lambda card: card.letter,
+    "order": lambda card: card.order,
+    "books": lambda card: card.books,
+    "is_book": lambda card: True,
+    "is_artifact": lambda card: False,
+    "vowel": lambda card: card.letter in VOWELS,
+}
+
+
 def _is_card(value: Any) -> bool:
     return isinstance(value, BookCard | ArtifactCard)
 
@@ -121,6 +133,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
+        if value.__class__ is BookCard:  # the most read values: a table, not a match
+            read = _BOOK_ATTRIBUTES.get(name)
+            if read is not None:
+                return read(value)
         game = self.game
         if value is None:
             return None
@@ -226,7 +242,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             case "vowel":
                 return is_book and card.letter in VOWELS
             case "face_down":
-                return self._slot_of(card) is not None and self._slot_of(card).face_down
+                slot = self._slot_of(card)
+                return slot is not None and slot.face_down
         raise AttributeError(name)
 
     def _slot_of(self, card: Card) -> Slot | None:
