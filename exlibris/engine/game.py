@@ -347,8 +347,7 @@ class Game:
                   location: LocationState | None = None, names: dict[str, Any] | None = None,
                   only: Any = None) -> list[tuple[CompiledAbility, Source]]:
         """Abilities that this event wakes, in priority order."""
-        self.specials()
-        if event not in self._events and not self.has_artifacts:
+        if not self.may_wake(event):
             return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
@@ -426,9 +425,16 @@ class Game:
         finally:
             self.running.discard(key)
 
+    def may_wake(self, event: str) -> bool:
+        """False when no ability in the game listens to ``event`` (a cheap first test)."""
+        self.specials()
+        return event in self._events or self.has_artifacts
+
     def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
               **names: Any) -> None:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
+        if not self.may_wake(event):
+            return
         for mode in ("on", "after"):
             for ability, source in self.listeners(event, mode, actor=actor, location=location,
                                                   names=names):

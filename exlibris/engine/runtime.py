@@ -69,15 +69,27 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
-# Attributes of a book card that depend on the card alone (``_card_attribute`` has
-# them all, ``face_down`` included, for every kind of card).
-_BOOK_ATTRIBUTES: dict[str, Callable[[BookCard], Any]] = {
-    "letter": lambda card: card.letter,
-    "order": lambda card: card.order,
-    "books": lambda card: card.books,
-    "is_book": lambda card: True,
-    "is_artifact": lambda card: False,
-    "vowel": lambda card: card.letter in VOWELS,
+def _face_down(slot: Slot | None) -> bool:
+    return slot is not None and slot.face_down
+
+
+# The attributes read most, by the value's exact class: the same answers as
+# ``EffectRuntime.attribute``'s tests, found with two dict lookups.
+_ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
+    BookCard: {
+        "letter": lambda rt, card: card.letter,
+        "order": lambda rt, card: card.order,
+        "books": lambda rt, card: card.books,
+        "is_book": lambda rt, card: True,
+        "is_artifact": lambda rt, card: False,
+        "vowel": lambda rt, card: card.letter in VOWELS,
+        "face_down": lambda rt, card: _face_down(rt._slot_of(card)),
+    },
+    CategoryValue: {
+        "id": lambda rt, category: category.id,
+        "code": lambda rt, category: category.code,
+        "name": lambda rt, category: category.name,
+    },
 }
 
 
@@ -133,10 +145,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
-        if value.__class__ is BookCard:  # the most read values: a table, not a match
-            read = _BOOK_ATTRIBUTES.get(name)
+        table = _ATTRIBUTES.get(value.__class__)  # the most read values: a table first
+        if table is not None:
+            read = table.get(name)
             if read is not None:
-                return read(value)
+                return read(self, value)
         game = self.game
         if value is None:
             return None
