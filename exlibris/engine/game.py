@@ -508,11 +508,20 @@ class Game:
         # assistant being placed (TIME-01)
         ruled = [] if forced else [
             source for source in self.sources() if source.rules_about(assistant)]
-        solo = len(self.state.players) == 1
+        n = len(self.state.players)
+        lean = not ruled and not forced
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
-            if solo and self._solo_blocked(seat, assistant, loc):
+            if n == 1 and self._solo_blocked(seat, assistant, loc):
+                continue
+            spec = loc.spec
+            if lean and spec.auction is None:
+                # the common case, inline: the open spaces for this many players
+                spaces = loc.spaces
+                for s, least in enumerate(spec.spaces):
+                    if not spaces[s] and (least <= n or n == 1):
+                        targets.append(Target(loc, s))
                 continue
             targets += self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled)
         return targets
@@ -531,11 +540,6 @@ class Game:
         spec = loc.spec
         n = len(self.state.players)
         auction = spec.auction
-        if auction is None and not ruled and not forced:
-            # the common case, kept lean: the open spaces for this many players
-            spaces = loc.spaces
-            return [Target(loc, s) for s, least in enumerate(spec.spaces)
-                    if not spaces[s] and (least <= n or n == 1)]
         found: list[Target] = []
         present = loc.assistants() if auction is not None else ()
         for s, least in enumerate(spec.spaces):
