@@ -387,15 +387,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                     return
             optional = chosen >= must
             if not optional and len(remaining) <= must - chosen:
-                item = remaining[0]
+                index = 0
             else:
                 values = [*remaining, None] if optional else remaining
                 index = self.game.ask(seat, "pick", f"which to {verb}?", values,
                                       lambda v: "done" if v is None else show(v), verb=verb)
-                item = values[index]
-                if item is None:
+                if values[index] is None:
                     return
-            remaining.remove(item)
+            # by position: no two candidates are equal (dict.fromkeys above), so this is
+            # the element list.remove would find, without comparing the ones before it
+            item = remaining.pop(index)
             chosen += 1
             yield item
 

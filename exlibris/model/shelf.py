@@ -56,8 +56,8 @@ class ShelfRules:
 DEFAULT_RULES = ShelfRules()
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+@dataclass(slots=True, unsafe_hash=True)  # a value, never changed once made; not
+class Slot:                               # frozen only because that is 4x slower to build
     """One occupied cell: its visible card and what lies beneath it.
 
     ``beneath`` is a card the Mummy entombed (always face down); ``tucked`` are
