@@ -1,8 +1,9 @@
 """Reading content and rules files into typed models.
 
 ``read_entry`` turns one YAML file into its model (chosen by its ``kind:``),
-reporting every problem at ``FILE:LINE:COL``; ``load_catalog`` reads all the
-shipped content and rules once per process.
+reporting every problem at ``FILE:LINE:COL``; ``load_catalog`` reads the
+shipped content and rules once per process, joined by an author's own files
+(``--content``, ``EXLIBRIS_CONTENT``; see :mod:`exlibris.sources`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from exlibris.model.content import (
 )
 from exlibris.model.rules import Variant
 from exlibris.paths import content_dir, rules_dir
+from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
 
 KINDS: dict[str, type[BaseModel]] = {**CONTENT_KINDS, "variant": Variant}
@@ -82,6 +84,19 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
     path = _existing_path(loaded.data, loc)
     where = ".".join(str(p) for p in loc) or "the file"
     kind = err["type"]
+    setting = loaded.data.get("kind") == "variant" and loc[:1] == ("settings",) and len(loc) > 1
+    if setting:  # a variant's settings: say 'setting', as the rules files do
+        name = ".".join(str(p) for p in loc[1:])
+        line, col = loaded.key_position(path) if kind == "extra_forbidden" else \
+            loaded.position(path)
+        if kind == "extra_forbidden":
+            from exlibris.dsl.checker import did_you_mean
+
+            return Problem(loaded.filename, line, col, "rules/unknown-setting",
+                           f"unknown setting {name!r}"
+                           f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
+        return Problem(loaded.filename, line, col, "rules/invalid-settings",
+                       f"setting {name!r}: {err['msg']}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -98,6 +113,21 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
+
+
+def _setting_names(loc: tuple[str | int, ...]) -> list[str]:
+    """The setting names allowed beside the one at ``loc`` (``settings.setup.x``)."""
+    model: Any = Variant.model_fields["settings"].annotation
+    for part in loc[1:-1]:
+        field_ = getattr(model, "model_fields", {}).get(part)
+        if field_ is None:
+            return []
+        args = [a for a in getattr(field_.annotation, "__args__", (field_.annotation,))
+                if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not args:
+            return []
+        model = args[0]
+    return list(getattr(model, "model_fields", {}))
 
 
 def _existing_path(data: Any, loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
@@ -119,22 +149,13 @@ def _allowed_fields(loaded: LoadedYaml, loc: tuple[str | int, ...]) -> list[str]
     return list(model.model_fields) if model else []
 
 
-def yaml_files(paths: Iterable[Path]) -> list[Path]:
-    """The YAML files named, or found (recursively, sorted) in the folders named."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")))
-        else:
-            found.append(path)
-    return found
-
-
 @dataclass
 class Catalog:
     """All content and rules, by id."""
 
     entries: list[Entry] = field(default_factory=list)
+    # author entries that replace a shipped entry of the same kind and id: (id, file)
+    replaced: list[tuple[str, str]] = field(default_factory=list)
 
     def of(self, model: type[BaseModel]) -> list[Any]:
         return [e.model for e in self.entries if isinstance(e.model, model)]
@@ -206,10 +227,56 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _key(entry: Entry) -> tuple[str, str]:
+    return (entry.kind, entry.id)
+
+
+def join(shipped: Catalog, own: Catalog) -> Catalog:
+    """The shipped entries and an author's own; an own entry with a shipped entry's
+    kind and id replaces it (and is listed in ``replaced``)."""
+    mine = {_key(e): e for e in own.entries}
+    ids = {_key(e) for e in shipped.entries if _key(e) in mine}
+    replaced = [(e.id, e.loaded.filename) for e in own.entries if _key(e) in ids
+                and e.kind not in ("categories", "books")]
+    kept = [e for e in shipped.entries if _key(e) not in mine]
+    return Catalog(kept + own.entries, replaced)
+
+
 @cache
-def load_catalog() -> Catalog:
+def shipped_catalog() -> Catalog:
     """The shipped content and rules; raises ``UserInputError`` if any file is broken."""
     catalog, problems = read_catalog([content_dir(), rules_dir()])
     if problems:
         raise UserInputError(problems)
     return catalog
+
+
+def own_files(paths: Iterable[Path] | None = None) -> list[Path]:
+    """The content files among an author's paths (see :func:`sort_files`)."""
+    return sort_files(active_content() if paths is None else tuple(paths))[0]
+
+
+def load_catalog(paths: Iterable[Path] | None = None) -> Catalog:
+    """The shipped content and rules joined by an author's content (default: the
+    paths given to :func:`use_content`); raises ``UserInputError`` if a file is broken.
+
+    In folders, files whose ``kind:`` is not a content kind (scenarios, tables,
+    other YAML) are skipped.
+    """
+    chosen = active_content() if paths is None else tuple(Path(p).resolve() for p in paths)
+    return _load(chosen)
+
+
+@cache
+def _load(paths: tuple[Path, ...]) -> Catalog:
+    shipped = shipped_catalog()
+    if not paths:
+        return shipped
+    for path in paths:
+        if not path.exists():
+            raise UserInputError([Problem(str(path), 1, 1, "content/missing",
+                                          "no such content file or folder")])
+    own, problems = read_catalog(own_files(paths))
+    if problems:
+        raise UserInputError(problems)
+    return join(shipped, own)

@@ -5,23 +5,32 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from exlibris.catalog import KINDS
 from exlibris.paths import schemas_dir
+from exlibris.scenario.schema import ScenarioFile
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-BASE_ID = "https://exlibris.invalid/schemas/"
+SCHEMA_VERSION = 1
+BASE_ID = f"urn:exlibris:schema:{SCHEMA_VERSION}:"
+"""Every schema's ``$id`` is ``urn:exlibris:schema:1:KIND.json``: a name that stays the
+same across releases until the file formats change (then the number goes up). Editors
+find the schema through the modeline's relative path, not through the ``$id``."""
+
+SCHEMA_KINDS: dict[str, type[BaseModel]] = {**KINDS, "scenario": ScenarioFile}
 
 
 def schema_for(kind: str) -> dict:
     """The JSON Schema of one kind of file."""
-    schema = KINDS[kind].model_json_schema()
+    schema = SCHEMA_KINDS[kind].model_json_schema()
     return {"$schema": DIALECT, "$id": f"{BASE_ID}{kind}.json", **schema}
 
 
 def rendered() -> dict[str, str]:
     """File name -> text of every schema."""
     return {f"{kind}.json": json.dumps(schema_for(kind), indent=2, sort_keys=True) + "\n"
-            for kind in sorted(KINDS)}
+            for kind in sorted(SCHEMA_KINDS)}
 
 
 def write_schemas(out: Path | None = None, *, check: bool = False) -> list[str]:

@@ -14,13 +14,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from exlibris.catalog import Catalog, Entry, load_catalog, read_catalog
+from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
     Catalog as IdCatalog,
 )
 from exlibris.dsl.checker import (
     check_program,
+    check_reachable,
     check_rule,
     check_score,
     check_trigger,
@@ -33,6 +34,7 @@ from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
 from exlibris.model.rules import Settings, Variant, merge, unknown_keys
 from exlibris.paths import content_dir, rules_dir
+from exlibris.sources import sort_files
 
 
 @dataclass
@@ -41,6 +43,11 @@ class Report:
 
     files: int = 0
     problems: list[Problem] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)  # YAML files that are not content
+    replaced: list[tuple[str, str]] = field(default_factory=list)  # (id, file) of own entries
+    # that replace a shipped entry of the same kind and id
+    scenarios: int = 0  # scenario files checked
+    unchecked: list[Path] = field(default_factory=list)  # scenarios left until content is clean
 
     @property
     def ok(self) -> bool:
@@ -51,23 +58,58 @@ def default_paths() -> list[Path]:
     return [content_dir(), rules_dir()]
 
 
-def validate(paths: Iterable[Path] | None = None) -> Report:
-    """Check the files under ``paths`` (default: the shipped content and rules)."""
+def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> Report:
+    """Check the files under ``paths`` (default: the shipped content and rules).
+
+    Each file is judged by its ``kind:``: content and rules files get every check,
+    scenario files are read as scenarios (with the content checked beside them),
+    and YAML files without a ``kind:`` are skipped (``Report.skipped``).
+    """
     paths = list(paths) if paths is not None else default_paths()
-    catalog, problems = read_catalog(paths)
-    report = Report(files=len(catalog.entries) + len({p.file for p in problems}))
+    content, scenario_files, other = sort_files(paths)
+    catalog, problems = read_catalog(content)
+    report = Report(files=len(catalog.entries) + len({p.file for p in problems}),
+                    skipped=other)
     report.problems.extend(problems)
     shipped = _shipped_catalog(paths)
+    if shipped is not None:
+        report.replaced = join(shipped, catalog).replaced
     ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")
-    rulings = frozenset(base.settings.get("rulings", {})) if base is not None else frozenset()
+    rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
     id_catalog = IdCatalog(ids, rulings)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     report.problems.extend(check_references(catalog, shipped))
+    if scenarios and scenario_files:
+        if report.ok:
+            report.problems.extend(_check_scenarios(scenario_files, content))
+            report.scenarios = len(scenario_files)
+            report.files += len(scenario_files)
+        else:  # a scenario is read against the content: not before it is clean
+            report.unchecked = scenario_files
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
+
+
+def _check_scenarios(files: list[Path], content: list[Path]) -> list[Problem]:
+    """Read each scenario with the (clean) content beside it."""
+    from exlibris.scenario import load_scenario
+    from exlibris.sources import active_content, use_content
+
+    problems: list[Problem] = []
+    saved = active_content()
+    use_content([*saved, *content])
+    try:
+        for file in files:
+            try:
+                load_scenario(file)
+            except UserInputError as exc:
+                problems.extend(exc.problems)
+    finally:
+        use_content(saved)
+    return problems
 
 
 def _shipped_catalog(paths: list[Path]) -> Catalog | None:
@@ -75,7 +117,7 @@ def _shipped_catalog(paths: list[Path]) -> Catalog | None:
     if {p.resolve() for p in paths} == {p.resolve() for p in default_paths()}:
         return None
     try:
-        return load_catalog()
+        return shipped_catalog()
     except UserInputError:  # broken shipped files: use what can be read
         return read_catalog(default_paths())[0]
 
@@ -115,10 +157,12 @@ def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
     """Parse and check every effect-language field of one entry."""
     problems: list[Problem] = []
     data = entry.loaded.data
+    holder = "artifact" if isinstance(entry.model, Artifact) else "assistant"
     for path, kind, ability in _sources(entry):
         source = _value(data, path)
         try:
-            errors = _check_one(kind, source, ability, catalog, is_location=ability is None)
+            errors = _check_one(kind, source, ability, catalog, is_location=ability is None,
+                                holder=holder)
         except DslError as exc:
             errors = [exc]
         problems.extend(_locate(entry, path, source, e) for e in errors)
@@ -128,18 +172,23 @@ def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
 
 
 def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatalog,
-               *, is_location: bool) -> list[DslError]:
+               *, is_location: bool, holder: str = "assistant") -> list[DslError]:
     if kind == "effect":
         program = parse_program(source)
         event = None
         if ability is not None and ability.when:
-            trigger = parse_trigger(ability.when)
-            event = vocab.EVENTS.get(trigger.event)
+            try:
+                event = vocab.EVENTS.get(parse_trigger(ability.when).event)
+            except DslError:  # reported once, at the 'when:' line; allow any event's names
+                event = vocab.Event({n: t for e in vocab.EVENTS.values()
+                                     for n, t in e.names.items()}, frozenset(), "")
         return check_program(program, program_names(location=is_location, event=event),
                              catalog)
     if kind == "when":
         assert ability is not None
-        return check_trigger(parse_trigger(source), ability.timing, catalog)
+        trigger = parse_trigger(source)
+        errors = check_trigger(trigger, ability.timing, catalog)
+        return errors or check_reachable(trigger, holder)
     if kind == "placement":
         return check_rule(parse_rule(source), catalog)
     return check_score(parse_expression(source), catalog)
@@ -190,6 +239,9 @@ def _ability_shape(entry: Entry) -> list[Problem]:
 def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]:
     problems: list[Problem] = []
     problems.extend(_unique_ids(catalog))
+    if shipped is not None:
+        problems.extend(_clashes(catalog, shipped))
+    problems.extend(_location_numbers(catalog, shipped))
     known = {**(shipped.ids() if shipped else {}), **catalog.ids()}
     for entry in catalog.entries:
         model = entry.model
@@ -236,6 +288,46 @@ def _unique_ids(catalog: Catalog) -> list[Problem]:
     return problems
 
 
+def _clashes(catalog: Catalog, shipped: Catalog) -> list[Problem]:
+    """An author's id that a shipped entry of another kind already uses."""
+    problems: list[Problem] = []
+    theirs = shipped.ids()
+    for entry in catalog.entries:
+        model = entry.model
+        kind = theirs.get(getattr(model, "id", ""))
+        if model.kind in ("location", "library", "assistant", "artifact", "module") \
+                and kind is not None and kind != model.kind:
+            problems.append(entry.loaded.problem(
+                ("id",), "content/id-clash",
+                f"the id {model.id!r} is already the shipped {kind} {model.id!r}; an @id "
+                "must name one thing: choose another id"))
+    return problems
+
+
+def _location_numbers(catalog: Catalog, shipped: Catalog | None) -> list[Problem]:
+    """Two locations with one number: resolution order would be ambiguous (RES-01)."""
+    problems: list[Problem] = []
+    own = {e.model.id for e in catalog.entries if isinstance(e.model, Location)}
+    numbers: dict[int, str] = {}
+    if shipped is not None:
+        numbers = {loc.number: f"the shipped location {loc.id!r}"
+                   for loc in shipped.locations.values() if loc.id not in own}
+    for entry in catalog.entries:
+        model = entry.model
+        if not isinstance(model, Location):
+            continue
+        if model.number in numbers:
+            taken = set(numbers)
+            free = next(n for n in range(1, 100) if n not in taken)
+            problems.append(entry.loaded.problem(
+                ("number",), "content/duplicate-number",
+                f"number {model.number} is already used by {numbers[model.number]}; "
+                f"locations resolve in number order, so each needs its own (e.g. {free})"))
+        else:
+            numbers[model.number] = f"{entry.loaded.filename} ({model.id!r})"
+    return problems
+
+
 def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant]:
     """The variant and its ancestors, base first; raises ValueError on a cycle or gap."""
     chain: list[Variant] = []
@@ -256,7 +348,7 @@ def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
     """Merge a variant's chain into validated settings."""
     merged: dict[str, Any] = {}
     for variant in variant_chain(variant_id, variants):
-        merged = merge(merged, variant.settings)
+        merged = merge(merged, variant.overlay)
     return Settings.model_validate(merged)
 
 
@@ -272,8 +364,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     if variant.extends is not None:
         base: dict[str, Any] = {}
         for ancestor in chain[:-1]:
-            base = merge(base, ancestor.settings)
-        for path in unknown_keys(base, variant.settings):
+            base = merge(base, ancestor.overlay)
+        for path in unknown_keys(base, variant.overlay):
             problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
                                            f"unknown setting {'.'.join(path)!r}", at_key=True))
         if problems:
@@ -281,20 +373,26 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     try:
         settings = resolve_settings(variant.id, {**variants, variant.id: variant})
     except ValidationError as exc:
+        if variant.extends is None and any(e["type"] == "missing" for e in exc.errors()):
+            return [loaded.problem(("id",), "rules/missing-extends",
+                                   "a variant names the rules it changes: add "
+                                   "'extends: standard' (only a complete rules file like "
+                                   "rules/standard.yaml stands alone)", at_key=True)]
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"])
             problems.append(loaded.problem(("settings", *err["loc"]), "rules/invalid-settings",
                                            f"setting {where!r}: {err['msg']}"))
         return problems
+    problems.extend(_check_scoring(entry, settings))
     for key in ("starting_locations", "remove_locations"):
         for i, loc in enumerate(getattr(settings.setup, key)):
-            if known.get(loc) != "location" and loc in variant.settings.get("setup", {}).get(
+            if known.get(loc) != "location" and loc in variant.overlay.get("setup", {}).get(
                     key, []):
                 problems.append(loaded.problem(
                     ("settings", "setup", key, i), "rules/unknown-id",
                     f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
     for i, lib in enumerate(settings.setup.remove_libraries):
-        if known.get(lib) != "library" and lib in variant.settings.get("setup", {}).get(
+        if known.get(lib) != "library" and lib in variant.overlay.get("setup", {}).get(
                 "remove_libraries", []):
             problems.append(loaded.problem(
                 ("settings", "setup", "remove_libraries", i), "rules/unknown-id",
@@ -302,3 +400,16 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     return problems
 
 
+
+
+def _check_scoring(entry: Entry, settings: Settings) -> list[Problem]:
+    """The merged ``scoring:`` settings must make an inspection form at every count."""
+    from exlibris.scoring.settings import ScoringRules, SettingsError
+
+    for players in sorted({*settings.players, 1, 5}):
+        try:
+            ScoringRules.from_settings(settings.scoring, players=players)
+        except SettingsError as exc:
+            return [entry.loaded.problem(("settings", "scoring", *exc.key),
+                                         "rules/invalid-settings", str(exc))]
+    return []

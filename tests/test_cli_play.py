@@ -107,8 +107,7 @@ def test_new_game_gives_a_named_library_without_a_draft() -> None:
 
 def test_variants_the_engine_cannot_play_are_refused_cleanly() -> None:
     for variant, words in (("five-player", "for 5 players, not 2"),
-                           ("solo", "for 1 players, not 2"),
-                           ("artifactorium", "does not play yet")):
+                           ("solo", "for 1 players, not 2")):
         result = invoke("play", "--seats", "greedy,random", "--variant", variant)
         assert result.exit_code == 2, (variant, result.output)
         assert words in result.stderr and "Traceback" not in result.output

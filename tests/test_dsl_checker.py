@@ -133,3 +133,67 @@ def test_setting_names_are_checked_against_the_rules() -> None:
     assert "did you mean 'guild_move_is_visit'" in typo[0].message
     bare = check_program(parse_program("x = setting(hand)\n"), names, catalog)
     assert bare[0].code == "dsl/arg-kind"
+
+
+@pytest.mark.parametrize(
+    ("source", "code", "words"),
+    [
+        ("n = sum(hand, it.order)\ndraw(n)\n", None, ""),
+        ("n = sum(hand, it.nope)\n", "dsl/unknown-attribute", "'nope'"),
+        ("n = count(shelf where c: count(adjacent(c) where d: d.letter == "
+         "next_letter(c.letter)) > 0)\n", None, ""),
+        ("n = count(shelf where me: true)\n", "dsl/reserved-name", "'me'"),
+        ("n = letter_distance(\"A\", 3)\n", "dsl/arg-kind", "a string"),
+        ("n = books(shelf, @M)\n", None, ""),
+        ("n = books(shelf, M)\n", "dsl/unknown-name", "@M"),
+        ("rearrange_shelf(only: \"swap\")\n", None, ""),
+        ("rearrange_shelf(only: \"swop\")\n", "dsl/unknown-rearrangement", "'swap'"),
+    ],
+)
+def test_language_additions_are_checked(source: str, code: str | None, words: str) -> None:
+    found = problems(source)
+    if code is None:
+        assert found == []
+    else:
+        assert [p[0] for p in found] == [code], found
+        assert words in found[0][3]
+
+
+@pytest.mark.parametrize("limit", ["turn", "round", "game"])
+def test_once_per_limits(limit: str) -> None:
+    trigger = parse_trigger(f"after shelve by owner once per {limit}")
+    assert trigger.once_per == limit
+    assert check_trigger(trigger, "reaction", CATALOG) == []
+
+
+def test_an_unknown_limit_says_which_to_write() -> None:
+    errors = check_trigger(parse_trigger("after shelve once per rund"), "reaction", CATALOG)
+    assert [e.code for e in errors] == ["dsl/unknown-limit"]
+    assert "did you mean 'round'" in errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("when", "holder", "words"),
+    [
+        ("after placed at location", "artifact", "never placed"),
+        ("arrival by opponent at location", "artifact", "never placed and never arrives"),
+        ("after shelve at home", "artifact", "stays on its shelf"),
+        ("arrival by opponent at home", "assistant", "never at home"),
+        ("after draw during preparation", "assistant", "during preparation"),
+        ("modify payment during placement", "assistant", "resolution"),
+    ],
+)
+def test_triggers_that_can_never_fire(when: str, holder: str, words: str) -> None:
+    from exlibris.dsl.checker import check_reachable
+
+    errors = check_reachable(parse_trigger(when), holder)
+    assert [e.code for e in errors] == ["dsl/never-fires"]
+    assert words in errors[0].message
+
+
+@pytest.mark.parametrize("when", ["after shelve by owner", "arrival by opponent at location",
+                                  "after draw during placement", "visit at home"])
+def test_triggers_that_can_fire_are_left_alone(when: str) -> None:
+    from exlibris.dsl.checker import check_reachable
+
+    assert check_reachable(parse_trigger(when), "assistant") == []

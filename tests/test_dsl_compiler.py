@@ -176,3 +176,35 @@ def test_face_down_books_do_not_count() -> None:
     handler = compile_expression(parse_expression("books(hand)"))
     hand = [Card("A", 1, ("C", "F")), Card("B", 1, ("M",), face_down=True)]
     assert handler(FakeRuntime(), "me", {"hand": hand}) == 2
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ("sum(hand, count(it.books))", 6),
+        ("sum(hand where it.letter == \"A\", it.order)", 1),
+        ("sum([], 5)", 0),
+        ("next_letter(\"B\")", "C"),
+        ("next_letter(card.letter)", "R"),
+        ("next_letter(\"Z\")", ""),
+        ("letter_distance(\"A\", \"C\")", 2),
+        ("letter_distance(card.letter, \"A\")", 16),
+        ("letter_distance(\"?\", \"A\")", 0),
+        ("books(hand, @M)", 3),
+        # a named element stays reachable inside a nested filter over the same cards
+        # A is followed by B and B by C in HAND; C by nothing
+        ("count(hand where c: count(hand where d: d.letter == next_letter(c.letter)) > 0)", 2),
+        ("count(hand where c: count(hand where d: d.order > c.order) > 0)", 2),
+    ],
+)
+def test_language_additions(source: str, value: Any) -> None:
+    handler = compile_expression(parse_expression(source))
+    card = Card("Q", 1, ("H",))
+    assert handler(FakeRuntime(), "alice", {"hand": HAND, "card": card}) == value
+
+
+def test_a_named_binding_leaves_it_alone() -> None:
+    handler = compile_expression(parse_expression(
+        "count(hand where it.letter == \"A\" and count(hand where c: c.order > it.order) > 0)"))
+    hand = [Card("A", 1, ("C",)), Card("A", 2, ("C",)), Card("B", 1, ("C",))]
+    assert handler(FakeRuntime(), "me", {"hand": hand}) == 1

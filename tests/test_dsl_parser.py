@@ -66,7 +66,7 @@ def test_operator_precedence() -> None:
 
 def test_trigger_forms() -> None:
     t = parse_trigger("after draw by me once per turn during placement if count(hand) > 0")
-    assert (t.mode, t.event, t.subject, t.once_per_turn, t.during) == (
+    assert (t.mode, t.event, t.subject, t.once_per == "turn", t.during) == (
         "after", "draw", "me", True, "placement")
     assert t.condition is not None
     t = parse_trigger("instead of shelve by this")
@@ -133,3 +133,26 @@ def test_limits() -> None:
     assert info.value.code == "dsl/too-deep"
     # redundant parentheses add no depth to the tree
     assert parse_expression("(" * 2000 + "1" + ")" * 2000) == ast.Num(1)
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "col", "hint"),
+    [
+        ("discard(up too 1, from: hand)\n", 1, 9, "did you mean `up to 1`?"),
+        ("x = 1\nshelve(at lest 2, from: hand)\n", 2, 8, "did you mean `at least 2`?"),
+        ("for eech c in hand:\n  stop\n", 1, 1, "did you mean `for each`?"),
+    ],
+)
+def test_misspelled_phrases_get_a_hint(source: str, line: int, col: int, hint: str) -> None:
+    with pytest.raises(DslError) as caught:
+        parse_program(source)
+    assert (caught.value.line, caught.value.col) == (line, col)
+    assert caught.value.message == f"syntax error: {hint}"
+
+
+def test_named_where_and_category_codes_parse() -> None:
+    where = parse_expression("shelf where c: c.letter == \"A\"")
+    assert isinstance(where, ast.Where) and where.name == "c"
+    assert parse_expression("@M") == ast.Ref("M")
+    call = parse_expression("players(from: me)")
+    assert isinstance(call, ast.Call) and call.args[0].name == "from"

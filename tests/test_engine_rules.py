@@ -600,13 +600,31 @@ def test_removal_may_split_reaches_every_shelf() -> None:
         assert all(p.shelf.rules.removal_may_split is value for p in game.state.players)
 
 
-def test_modules_the_engine_does_not_run_are_refused() -> None:
-    """EXP-SETUP-10 and the modules' tiles: refused with a clear error, never half-played."""
+def test_a_module_the_engine_does_not_run_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module listed as not playable is refused with a clear error, never half-played."""
+    from exlibris.engine import flow
     from exlibris.engine.game import RulesError
 
-    for variant in ("artifactorium", "expanded"):  # the Job Faire plays (test_job_faire.py)
-        with pytest.raises(RulesError, match="does not play yet"):
-            game_for(2, 1, variant)
+    monkeypatch.setitem(flow.NOT_PLAYABLE_YET, "artifactorium", "the Artifactorium module")
+    with pytest.raises(RulesError, match="does not play yet"):
+        game_for(2, 1, "artifactorium")
+
+
+@pytest.mark.parametrize("variant", ["standard", "artifactorium", "expanded"])
+def test_the_artifactorium_module_setup(variant: str) -> None:
+    """EXP-SETUP-01/10/13: with the module, the 18 artifacts are shuffled into a deck, the
+    Artifactorium is in play from round 1 outside the count, the Black Market is in the
+    location stack; without it, none of them."""
+    game = game_for(3, 5, variant)
+    state = game.state
+    module = variant != "standard"
+    deck = [c.artifact_id for c in state.artifact_deck.cards]
+    assert sorted(deck) == (sorted(CATALOG.artifacts) if module else [])
+    assert (deck != sorted(deck)) is module  # shuffled
+    in_play = {loc.id: loc.permanent for loc in state.in_play}
+    assert in_play.get("artifactorium-tile") is (True if module else None)
+    assert ("black-market" in state.location_stack) is module
+    assert game.has_artifacts is module
 
 
 def test_an_optional_step_says_what_it_offers() -> None:
@@ -621,3 +639,16 @@ def test_an_optional_step_says_what_it_offers() -> None:
         == "take both home actions"
     assert says("may return_assistant(this)\n") == "take the assistant back"
     assert says("may:\n  gone = discard(1, from: hand)\n  draw(2)\n") == "discard, then draw"
+
+
+def test_a_reshuffle_leaves_discarded_artifacts_in_the_pile() -> None:
+    """EXP-ARTF-05 with SETUP-14 (a): artifacts never enter the book deck."""
+    game = game_for(2, 3, "artifactorium", deck_runs_out="reshuffle")
+    state = game.state
+    for card in list(state.deck.cards):
+        state.cards.move(card, state.discard)
+    relic = state.artifact_deck.cards[-1]
+    state.cards.move(relic, state.discard)
+    game.refill_deck()
+    assert list(state.discard.cards) == [relic]
+    assert state.deck.cards and relic not in state.deck

@@ -121,3 +121,54 @@ def _a_game() -> Any:
     session = Session(record, load_catalog(), log_events=False)
     session.run()
     return session.game
+
+
+def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
+    """The Artifactorium's display, the artifact deck's size, artifacts in hand by name,
+    artifacts on shelves as *id; '?' gives an offered or displayed artifact's text."""
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.flow import new_game, placement_options, preparation
+    from exlibris.engine.public import public
+    from exlibris.interactive.context import help_text
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    preparation(game)
+    state = game.state
+    shown = [c.artifact_id for c in next(loc for loc in state.in_play
+                                         if loc.id == "artifactorium-tile").area.cards]
+    held, shelved = state.artifact_deck.cards[-1], state.artifact_deck.cards[-2]
+    me = state.players[0]
+    state.cards.move(held, me.hand)
+    state.cards.move(shelved, me.shelf_zone, pos=(0, 0))
+    text = render(Screen(game, 0, STYLES, LIBRARIES, 120).table())
+    assert f"artifact deck {len(state.artifact_deck)}" in text
+    assert all(f"*{aid}" in text for aid in shown)
+    assert f"Artifacts in hand: {catalog.artifacts[held.artifact_id].name}" in text
+    assert f"*{shelved.artifact_id}" in text
+    # '?' on a placement names the displayed artifacts' texts
+    options = placement_options(game, 0)
+    decision = Decision(0, "place", "place an assistant", [public(o) for o in options])
+    about = help_text(game, decision, [])
+    assert all(catalog.artifacts[aid].text in about for aid in shown)
+    # '?' on a pick among artifacts gives their texts
+    pick = Decision(0, "pick", "which to shelve?", [held, None], data={"verb": "shelve"})
+    assert catalog.artifacts[held.artifact_id].text in help_text(game, pick, [])
+
+
+def test_narration_of_the_artifact_deck_and_leftovers() -> None:
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.flow import new_game
+    from exlibris.validation import resolve_settings
+
+    catalog = load_catalog()
+    game = new_game(catalog, resolve_settings("artifactorium", catalog.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3, variant="artifactorium")
+    told = Narrator(game, 0).lines([
+        {"event": "artifact-deck", "cards": 18},
+        {"event": "under-deck", "location": "artifactorium-tile", "deck": "artifact-deck",
+         "cards": ["foul-vowel-towel"]}])
+    assert told == ["The artifact deck: 18 artifacts, shuffled.",
+                    "Artifactorium (#21): foul-vowel-towel went under the deck."]

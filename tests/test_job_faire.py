@@ -91,11 +91,13 @@ def test_the_job_faire_counts_outside_the_one_tile_per_player() -> None:
     assert len(faire.area) == 2  # EXP-JF-01 at three players
 
 
-def test_job_faire_plays_at_two_to_five_and_the_artifactorium_is_still_refused() -> None:
+def test_job_faire_plays_at_two_to_five_and_with_the_artifactorium() -> None:
+    expanded = resolve_settings("expanded", CATALOG.variants)
     for n in (2, 3, 4, 5):
         check_playable(JOB_FAIRE, n, "job-faire")
-    with pytest.raises(RulesError, match="does not play yet"):
-        check_playable(resolve_settings("expanded", CATALOG.variants), 4, "expanded")
+        check_playable(expanded, n, "expanded")
+    with pytest.raises(RulesError, match="not 6"):
+        check_playable(expanded, 6, "expanded")
 
 
 # ------------------------------------------------------------------ whole games

@@ -79,7 +79,7 @@ def fixture_shelf(artifact_id: str) -> Shelf:
 
 def test_integration_shipped_artifact_content_scores_as_the_glossary_says() -> None:
     """Every artifact file's ``score:`` compiled by the effect language, on one shelf."""
-    artifacts._score_fn.cache_clear()
+    artifacts._score_fn_at.cache_clear()
     found = {}
     for artifact_id in known_artifact_ids():
         found[artifact_id] = artifact_points(fixture_shelf(artifact_id), (0, 1), artifact_id)
@@ -117,7 +117,7 @@ def test_artifact_points_reads_the_score_of_a_content_file(tmp_path, monkeypatch
     (folder / "charm.yaml").write_text("id: charm\nname: Charm\nabilities:\n"
                                        "  - timing: ongoing\n    effect: stop\n")
     monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
-    artifacts._score_fn.cache_clear()
+    artifacts._score_fn_at.cache_clear()
     try:
         assert artifact_points(fixture_shelf("relic"), (0, 1), "relic") == 11
         assert artifact_points(fixture_shelf("charm"), (0, 1), "charm") == 0
@@ -125,7 +125,7 @@ def test_artifact_points_reads_the_score_of_a_content_file(tmp_path, monkeypatch
             artifact_points(fixture_shelf("ghost"), (0, 1), "ghost")
         assert info.value.artifact_id == "ghost"
     finally:
-        artifacts._score_fn.cache_clear()
+        artifacts._score_fn_at.cache_clear()
 
 
 TABLE = """
@@ -178,12 +178,32 @@ def test_a_broken_score_expression_is_reported_in_its_file(tmp_path, monkeypatch
     folder.mkdir()
     (folder / "relic.yaml").write_text("id: relic\nscore: books(adjacent(this), @nonsense)\n")
     monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
-    artifacts._score_fn.cache_clear()
+    artifacts._score_fn_at.cache_clear()
     try:
         with pytest.raises(UserInputError) as info:
             artifact_points(fixture_shelf("relic"), (0, 1), "relic")
     finally:
-        artifacts._score_fn.cache_clear()
+        artifacts._score_fn_at.cache_clear()
     problem = info.value.problems[0]
     assert problem.file.endswith("relic.yaml") and problem.line == 2
     assert problem.code.startswith("dsl/")
+
+
+def test_a_category_artifact_scores_the_banned_category_and_b3_still_applies() -> None:
+    """ART-00-5: the Skull counts Corrupted Codices books even when they are banned;
+    B3 takes its points off separately."""
+    table, rules = parse_table_text("""
+variant: standard
+prominent: monster-manuals
+banned: corrupted-codices
+players:
+  - name: Ann
+    focus: spells-and-potions
+    shelf: B1:CC  *bejeweled-skull-of-turpitude  C1:CS
+  - name: Bob
+    focus: historic-volumes
+    shelf: D1:SS
+""")
+    ann = inspect_table(table, rules).forms[0]
+    assert ann.artifacts == 3  # B1's two C and C1's one C touch the skull
+    assert ann.banned == -3

@@ -310,3 +310,24 @@ def test_every_problem_is_reported_together() -> None:
         "hand: 2", "hand: -3")
     assert {p[0] for p in problems(text)} == {"table/unknown-category", "table/bad-hand"}
     assert len(problems(text)) == 3
+
+
+def test_an_artifact_may_top_an_entombed_stack() -> None:
+    """EXP-ROUND-02 with LIB-MUMMY-1: the Mummy may entomb under an artifact it shelves;
+    the table writes it as Slot.token does, and reads it back."""
+    from exlibris.model.shelf import Slot
+    from exlibris.scoring.table import TokenError, parse_cell
+
+    known = ("pandorkas-blocks", "mystical-crystal-see-all-ball")
+    book = BookCard("M", 3, ("F", "F", "S"), 8)
+    for slot in (Slot(ArtifactCard("pandorkas-blocks"), beneath=book),
+                 Slot(ArtifactCard("mystical-crystal-see-all-ball"), beneath=book,
+                      tucked=(book, book))):
+        parsed = parse_cell(slot.token(), known)
+        assert parsed is not None
+        assert (parsed.card, parsed.beneath, len(parsed.tucked)) == (
+            slot.card, slot.beneath, len(slot.tucked))
+    for bad in ("*pandorkas-blocks+", "*pandorkas-blocks+~M3/8:FFS",
+                "*pandorkas-blocks+*mystical-crystal-see-all-ball"):
+        with pytest.raises(TokenError):
+            parse_cell(bad, known)

@@ -16,16 +16,18 @@ from exlibris.agents.view import PlayerView
 from exlibris.agents.worth import assistant_worth
 from exlibris.engine.decisions import Decision
 from exlibris.engine.invariants import MAX_HIRES
-from exlibris.model.cards import CATEGORY_CODES, BookCard, Card, ResumeCard
+from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
+from exlibris.scoring.artifacts import artifact_points, has_end_of_game_score
 from exlibris.scoring.flips import best_flips
 from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
 _GIVE_VERBS = ("discard", "pay with", "give", "trade away", "reveal")
 _RULES = ScoringRules()
-_CACHE_SIZE = 20_000  # remembered scores a bot keeps (then it starts afresh)
+_CACHE_SIZE = 20_000  # remembered gains a bot keeps (then it starts afresh)
+ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds remain
 
 
 class GreedyAgent:
@@ -67,6 +69,8 @@ class GreedyAgent:
     def card_value(self, view: PlayerView, card: Card | None, weights: dict[str, float]) -> float:
         if isinstance(card, ResumeCard):
             return self.hire_value(view, card)
+        if isinstance(card, ArtifactCard):
+            return self.artifact_value(view, card, weights)
         if not isinstance(card, BookCard):
             return 1.0 if card is not None else 0.0
         return sum(weights[b] for b in card.books)
@@ -75,6 +79,16 @@ class GreedyAgent:
         if len(self._scores) >= _CACHE_SIZE:
             self._scores.clear()
         self._scores[key] = value
+
+    def artifact_value(self, view: PlayerView, card: ArtifactCard,
+                       weights: dict[str, float]) -> float:
+        """An artifact's worth from its content: its ``score:`` on the best cell of the
+        projected shelf (``shelf_score`` counts it), or its ongoing ability."""
+        gain = self.best_position_gain(view, card, weights)
+        value = max(gain, 0.0) if gain != float("-inf") else 0.0
+        if not has_end_of_game_score(card.artifact_id) and not view.final_round:
+            value += ONGOING_WORTH
+        return value
 
     def shelf_score(self, view: PlayerView, shelf: Shelf, weights: dict[str, float]) -> float:
         # A2 of the shelf as the inspector leaves it, without building that shelf: the
@@ -88,7 +102,13 @@ class GreedyAgent:
                     tally[code] = tally.get(code, 0) + 1
         books = sum(weights[c] * n for c, n in tally.items())
         variety = 3 * min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
-        return books + variety + steps.b1_stability(shelf, _RULES)
+        relics = 0
+        artifacts = [(pos, slot.card) for pos, slot in shelf.items()
+                     if isinstance(slot.card, ArtifactCard)]
+        if artifacts:  # scored on the shelf as the inspector leaves it
+            shown = steps.with_flips(shelf, sorted(flips)) if flips else shelf
+            relics = sum(artifact_points(shown, pos, card.artifact_id) for pos, card in artifacts)
+        return books + variety + steps.b1_stability(shelf, _RULES) + relics
 
     def best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
                            ) -> float:
@@ -145,7 +165,7 @@ class GreedyAgent:
                     return i
             return decision.values.index(None)
         values = decision.values
-        if not any(isinstance(v, BookCard) for v in values):
+        if not any(isinstance(v, BookCard | ArtifactCard) for v in values):
             return 0
         weights = self.weights(view)
         giving = verb.startswith(_GIVE_VERBS)
@@ -162,8 +182,8 @@ class GreedyAgent:
         if "shelve" not in decision.values:
             return 0
         weights = self.weights(view)
-        gain = max((self.best_position_gain(view, c, weights) for c in view.hand
-                    if isinstance(c, BookCard)), default=0.0)
+        gain = max((self.best_position_gain(view, c, weights) for c in view.hand),
+                   default=0.0)
         return decision.values.index("shelve") if gain >= 2.0 else decision.values.index("draw")
 
     def _category(self, view: PlayerView, decision: Decision) -> int:
@@ -180,8 +200,8 @@ class GreedyAgent:
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
         weights = self.weights(view)
-        hand_gain = max((self.best_position_gain(view, c, weights) for c in view.hand
-                         if isinstance(c, BookCard)), default=0.0)
+        hand_gain = max((self.best_position_gain(view, c, weights) for c in view.hand),
+                        default=0.0)
         scores = [self.place_value(view, option, weights, hand_gain)
                   for option in decision.values]
         return _argmax(scores, self.rng)
@@ -196,6 +216,10 @@ class GreedyAgent:
         if any(isinstance(c, ResumeCard) for c in area):  # a hiring auction (Job Faire)
             best = max(self.card_value(view, c, weights) for c in area)
             return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
+        if any(isinstance(c, ArtifactCard) for c in area):  # the Artifactorium
+            return self.bid_value(view, target, area, weights)
+        if _gives_artifacts(loc.spec):  # the Black Market: an unseen artifact
+            return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
         visible = sorted((self.card_value(view, c, weights) for c in area if c is not None),
                          reverse=True)
         hidden = sum(1 for c in area if c is None)
@@ -204,6 +228,21 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
+
+    def bid_value(self, view: PlayerView, target: Any, area: tuple[Card | None, ...],
+                  weights: dict[str, float]) -> float:
+        """A bid at an auction of cards on display: the best card, less the cards paid
+        (a bid the hand cannot pay wins nothing)."""
+        if target.bid > len(view.hand) or not area:
+            return -1.0
+        best = max(self.card_value(view, c, weights) for c in area if c is not None)
+        cost = sum(sorted(self.card_value(view, c, weights) for c in view.hand)[:target.bid])
+        return 1.2 + best - cost - 0.3 * target.bid
+
+
+def _gives_artifacts(spec: Any) -> bool:
+    """Whether a location's effect takes from the artifact deck (its content names it)."""
+    return "artifact_deck" in spec.effect
 
 
 def best_flip_plan(view: PlayerView) -> set[str]:

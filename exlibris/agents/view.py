@@ -33,6 +33,7 @@ class PlayerView:
     discard: tuple[Card, ...]
     round: int
     final_round: bool
+    artifact_deck_size: int = 0
     assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
     hired: int = 0  # special assistants this player hired (EXP-JF-04)
 
@@ -56,6 +57,7 @@ def player_view(game: Any, seat: int) -> PlayerView:
         discard=tuple(state.discard.cards),
         round=state.round,
         final_round=state.final_round,
+        artifact_deck_size=len(state.artifact_deck),
         assistant_cards=game.assistant_cards,
         hired=me.hired,
     )

@@ -6,35 +6,26 @@ import json
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR
+from exlibris.cli.own_content import activate, content_option
 
 KIND_NAMES = ("location", "library", "assistant", "artifact", "module", "variant",
               "categories", "books")
 
 
-def _catalog():  # type: ignore[no-untyped-def]
-    from exlibris.catalog import load_catalog
-    from exlibris.errors import UserInputError
-
-    try:
-        return load_catalog()
-    except UserInputError as exc:
-        report_problems(exc.problems)
-        raise SystemExit(USER_ERROR) from None
-
-
 @click.group()
 def content() -> None:
-    """List and show the shipped content and rules."""
+    """List and show the shipped content and rules, and your own (--content)."""
 
 
 @content.command("list")
 @click.option("--kind", type=click.Choice(KIND_NAMES), help="Only entries of this kind.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def list_(kind: str | None, as_json: bool) -> None:
+@content_option
+def list_(kind: str | None, as_json: bool, content: tuple) -> None:
     """List content entries: kind, id and name."""
     rows = []
-    for entry in _catalog().entries:
+    for entry in activate(content).entries:
         model = entry.model
         if kind and model.kind != kind:
             continue
@@ -53,11 +44,12 @@ def list_(kind: str | None, as_json: bool) -> None:
 @content.command()
 @click.argument("entry_id")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def show(entry_id: str, as_json: bool) -> None:
+@content_option
+def show(entry_id: str, as_json: bool, content: tuple) -> None:
     """Show one entry by its id, as written in its file."""
     from exlibris.dsl.checker import did_you_mean
 
-    catalog = _catalog()
+    catalog = activate(content)
     matches = [e for e in catalog.entries if e.id == entry_id]
     if not matches:
         ids = [e.id for e in catalog.entries]
@@ -66,7 +58,9 @@ def show(entry_id: str, as_json: bool) -> None:
         raise SystemExit(USER_ERROR)
     entry = matches[0]
     if as_json:
-        click.echo(json.dumps(entry.model.model_dump(mode="json"), indent=2))
+        # a variant's settings as written: only what it changes
+        data = entry.model.model_dump(mode="json", exclude_unset=entry.kind == "variant")
+        click.echo(json.dumps(data, indent=2))
     else:
         click.echo(f"# {entry.path.name}")
         click.echo(entry.loaded.text.rstrip())

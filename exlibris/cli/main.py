@@ -10,12 +10,13 @@ import click
 # name -> (module, attribute, one-line help)
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "validate": ("exlibris.cli.validate", "validate", "Check content and rules files."),
-    "content": ("exlibris.cli.content", "content", "List and show shipped content."),
-    "schema": ("exlibris.cli.schema", "schema", "Regenerate the JSON Schemas."),
+    "content": ("exlibris.cli.content", "content", "List and show shipped and own content."),
+    "schema": ("exlibris.cli.schema", "schema", "Write the JSON Schemas."),
     "score": ("exlibris.cli.score", "score", "Score an end-of-game table file."),
     "play": ("exlibris.cli.play", "play", "Play a game of Ex Libris."),
     "replay": ("exlibris.cli.replay", "replay", "Step through a recorded game."),
     "scenario": ("exlibris.cli.scenario", "scenario", "Run rule scenarios."),
+    "new": ("exlibris.cli.new", "new", "Write a skeleton of a new content file."),
 }
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from exlibris.cli.output import USER_ERROR
+from exlibris.cli.own_content import content_option
 
 if TYPE_CHECKING:
     from exlibris.catalog import Catalog
@@ -78,13 +79,18 @@ def _fail(message: str) -> NoReturn:
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=int, help="The game's seed (default: a fresh one, shown).")
-@click.option("--variant", help="A rules file id (default: standard).")
+@click.option("--variant", help="A rules file: an id (default: standard) or the path of "
+                                "a file of your own.")
 @click.option("--libraries", type=click.IntRange(1, 4),
               help="Library tiles dealt to each player to draft from (default: the "
                    "variant's, two in standard; 1 means no choice).")
 @click.option("--library", "library_id",
               help="Take this library (an id from `exlibris content list --kind library`) "
                    "instead of drafting; for the first human seat, or seat 1 without one.")
+@click.option("--assistant", "assistant_id",
+              help="Give the same seat as --library this special assistant card (an id from "
+                   "`exlibris content list --kind assistant`) in place of its library's.")
+@content_option
 @click.option("--json", "as_json", is_flag=True,
               help="Print the inspection as `exlibris score --json` does, plus seed and seats "
                    "(the table on screen then goes to standard error).")
@@ -99,7 +105,8 @@ def _fail(message: str) -> NoReturn:
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the saved game in FILE exactly where it stopped.")
 def play(players: int | None, seats: str | None, names: str | None, seed: int | None,
-         variant: str | None, libraries: int | None, library_id: str | None, as_json: bool,
+         variant: str | None, libraries: int | None, library_id: str | None,
+         assistant_id: str | None, content: tuple[Path, ...], as_json: bool,
          log_file: Path | None,
          table_out: Path | None, save_file: Path | None, resume_file: Path | None) -> None:
     """Play a whole game of Ex Libris and print the final inspection form.
@@ -111,32 +118,36 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     not a terminal, one line is read per decision; at its end the game is saved
     and `exlibris play --resume FILE` continues it.
     """
-    from exlibris.catalog import load_catalog
-    from exlibris.errors import UserInputError
+    from exlibris.cli.own_content import activate, variant_id
     from exlibris.interactive import record as saves
 
-    try:
-        catalog = load_catalog()
-    except UserInputError as exc:
-        from exlibris.cli.output import report_problems
-
-        report_problems(exc.problems)
-        raise SystemExit(USER_ERROR) from None
     if resume_file is not None:
         try:
-            record = saves.load(resume_file)
+            record = saves.load(resume_file, check=False)
+        except saves.SaveError as exc:
+            _fail(f"{resume_file}: {exc} [{exc.code}]")
+        catalog = activate(content or tuple(record.content_paths()), variant=variant)
+        try:
+            record.check_identity()
         except saves.SaveError as exc:
             _fail(f"{resume_file}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
-                   variant=variant, libraries=libraries)
+                   variant=variant_id(variant), libraries=libraries)
         if library_id is not None and library_id not in record.library:
             _fail(f"--library {library_id}: the saved game was set up without it; "
                   "leave it out to resume")
+        if assistant_id is not None and assistant_id not in record.assistant:
+            _fail(f"--assistant {assistant_id}: the saved game was set up without it; "
+                  "leave it out to resume")
         save_path: Path | None = save_file or resume_file
     else:
-        record = _new_record(catalog, players, seats, names, seed, variant, libraries)
+        catalog = activate(content, variant=variant)
+        record = _new_record(catalog, players, seats, names, seed, variant_id(variant),
+                             libraries)
         if library_id is not None:
             record.library = _library_choice(catalog, record, library_id)
+        if assistant_id is not None:
+            record.assistant = _assistant_choice(catalog, record, assistant_id)
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
         if save_path is not None:
             _make_room(save_path)
@@ -196,6 +207,21 @@ def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> li
     seat = record.seats.index("human") if "human" in record.seats else 0
     choice: list[str | None] = [None] * len(record.seats)
     choice[seat] = library_id
+    return choice
+
+
+def _assistant_choice(catalog: Catalog, record: SaveRecord, assistant_id: str
+                      ) -> list[str | None]:
+    """The per-seat assistant cards for ``--assistant``: the first human seat takes it."""
+    from exlibris.dsl.checker import did_you_mean
+
+    known = sorted(catalog.assistants)
+    if assistant_id not in known:
+        _fail(f"--assistant {assistant_id}: no such assistant card"
+              f"{did_you_mean(assistant_id, known)}; one of: {', '.join(known)}")
+    seat = record.seats.index("human") if "human" in record.seats else 0
+    choice: list[str | None] = [None] * len(record.seats)
+    choice[seat] = assistant_id
     return choice
 
 

@@ -29,14 +29,16 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     standard input is not a terminal, every step is printed straight through.
     A finished game ends with its inspection form.
     """
-    from exlibris.catalog import load_catalog
+    from exlibris.cli.own_content import activate
     from exlibris.engine.decisions import ReplayExhausted
     from exlibris.interactive import record as saves
     from exlibris.interactive.session import Session
     from exlibris.interactive.terminal import Terminal
 
     try:
-        record = saves.load(file)
+        record = saves.load(file, check=False)
+        catalog = activate(tuple(record.content_paths()))  # the author's files it was played with
+        record.check_identity()
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
@@ -45,7 +47,6 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
         click.echo(f"exlibris replay: --as {as_player}: the game has players 1 to "
                    f"{len(record.seats)}", err=True)
         raise SystemExit(USER_ERROR)
-    catalog = load_catalog()
     terminal = Terminal(sys.stdin, sys.stdout)
     step = Stepper(terminal, catalog, seat, wait=terminal.tty and not straight)
     session = Session(record, catalog, replay_only=True, observer=step)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.own_content import activate, content_option
 
 
 @click.group()
@@ -21,16 +22,27 @@ def scenario() -> None:
 @click.option("-v", "--verbose", is_flag=True,
               help="Show each scripted decision, and the options of the decision where the "
                    "script stopped.")
-def run(paths: tuple[Path, ...], verbose: bool) -> None:
+@content_option
+def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> None:
     """Run the scenario FILEs (folders are searched for .yaml files).
 
-    Prints PASS or FAIL with the first difference for each scenario. Exit status
-    0 when all pass, 1 when any fails, 2 when a file is not a valid scenario
+    A folder may hold content and rules beside its scenarios: each file is judged
+    by its `kind:`, and the content found joins the catalog the scenarios use (as
+    --content does); YAML files without a `kind:` are skipped with a note. Prints
+    PASS or FAIL with the first difference for each scenario. Exit status 0 when
+    all pass, 1 when any fails, 2 when a file is not a valid scenario or content
     (reported as FILE:LINE:COL: message [code])."""
     from exlibris.errors import UserInputError
-    from exlibris.scenario import load_scenario, run_scenario, scenario_files
+    from exlibris.scenario import load_scenario, run_scenario
+    from exlibris.sources import sort_files
 
-    files = scenario_files(paths)
+    own, files, other = sort_files(paths)
+    named = {p.resolve() for p in paths if p.is_file()}
+    moved = [p for p in own if p.resolve() in named and _named_scenario(p)]
+    files += moved
+    activate((*content, *(p for p in own if p not in moved)))
+    for path in other:
+        click.echo(f"note: {path}: no 'kind:' line, not content; skipped", err=True)
     if not files:
         click.echo("exlibris scenario run: no scenario files found", err=True)
         raise SystemExit(USER_ERROR)
@@ -65,3 +77,11 @@ def run(paths: tuple[Path, ...], verbose: bool) -> None:
         raise SystemExit(USER_ERROR)
     if failed:
         raise SystemExit(1)
+
+
+def _named_scenario(path: Path) -> bool:
+    """A file named on its own without 'kind: scenario' is still run, so that the
+    scenario loader can say what is wrong with it."""
+    from exlibris.sources import file_kind
+
+    return file_kind(path) in (None, "?")

@@ -1,4 +1,4 @@
-"""`exlibris schema`: regenerate the JSON Schemas from the models."""
+"""`exlibris schema`: write the JSON Schemas of every kind of file."""
 
 from __future__ import annotations
 
@@ -6,18 +6,32 @@ from pathlib import Path
 
 import click
 
+from exlibris.cli.output import USER_ERROR
+
 
 @click.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Folder to write into (default: the schemas/ folder of this checkout).")
+              help="Folder to write into, e.g. `schemas` in your own repository (default: "
+                   "the schemas/ folder of a source checkout).")
 @click.option("--check", is_flag=True, help="Only report stale schemas; exit 1 if any.")
 def schema(out: Path | None, check: bool) -> None:
-    """Write one JSON Schema per kind of content file (draft 2020-12)."""
+    """Write one JSON Schema per kind of file (draft 2020-12): location, library,
+    assistant, artifact, module, variant, scenario, categories, books.
+
+    Editors check a file against its schema through a first line such as
+    `# yaml-language-server: $schema=../schemas/location.json` (what `exlibris new`
+    writes). From a pip install, write the schemas into your own repository with
+    `exlibris schema --out schemas`."""
+    from exlibris.paths import data_root
     from exlibris.schemas import write_schemas
 
+    if out is None and not check and (data_root() / "exlibris").is_dir() is False:
+        click.echo("exlibris schema: this is an installed copy; choose a folder with --out "
+                   "(e.g. --out schemas)", err=True)
+        raise SystemExit(USER_ERROR)
     stale = write_schemas(out, check=check)
     if check:
         for name in stale:
             click.echo(f"stale: {name}", err=True)
         raise SystemExit(1 if stale else 0)
-    click.echo(f"wrote {len(stale)} schemas")
+    click.echo(f"wrote {len(stale)} schemas to {out or 'schemas'}")

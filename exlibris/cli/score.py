@@ -10,7 +10,9 @@ from pathlib import Path
 import click
 
 from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.own_content import activate, content_option
 from exlibris.errors import Problem, UserInputError
+from exlibris.sources import content_paths, use_content
 
 
 def _report(problems: list[Problem]) -> None:
@@ -30,11 +32,14 @@ def _color(stream: object) -> bool:
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--best-flips", is_flag=True,
               help="Also find, for each player, the voluntary flips that maximise their total.")
-def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
+@content_option
+def score(table_file: Path, as_json: bool, best_flips: bool, content: tuple[Path, ...]) -> None:
     """Score an end-of-game table file with the Official Library Inspection Form.
 
     The table format is described in the table-format specification; bad input
-    is reported as FILE:LINE:COL lines on standard error, with exit status 2.
+    is reported as FILE:LINE:COL lines on standard error, with exit status 2. With
+    --content (or EXLIBRIS_CONTENT) the table may name your own artifacts and
+    variants.
     """
     from exlibris.scoring.artifacts import ArtifactScoringError
     from exlibris.scoring.flips import best_flips as find_best
@@ -42,6 +47,10 @@ def score(table_file: Path, as_json: bool, best_flips: bool) -> None:
     from exlibris.scoring.report import render_form, to_json
     from exlibris.scoring.table import load_table
 
+    if content_paths(content):
+        activate(content)  # your artifacts and variants: a table may name them
+    else:
+        use_content(())
     try:
         table, rules = load_table(table_file)
         inspection = inspect_table(table, rules)

@@ -1,4 +1,4 @@
-"""`exlibris validate`: check content and rules files."""
+"""`exlibris validate`: check content and rules files (and scenarios beside them)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,40 @@ from pathlib import Path
 import click
 
 from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.own_content import content_option
 
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate(paths: tuple[Path, ...], as_json: bool) -> None:
+@content_option
+def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) -> None:
     """Check content and rules files: YAML, schema, the effect language and
-    cross-references. With no PATHS, check the shipped content and rules.
+    cross-references. With no PATHS (and no --content or EXLIBRIS_CONTENT), check
+    the shipped content and rules.
 
-    Problems are printed as FILE:LINE:COL: message [code]. Exit status 0 when
-    everything is clean, 2 otherwise."""
+    Folders may hold content, rules and scenarios together: each file is judged by
+    its `kind:`; scenarios are read against the content beside them, and YAML files
+    without a `kind:` are skipped with a note. Problems are printed as
+    FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
+    otherwise."""
+    from exlibris.sources import content_paths
     from exlibris.validation import validate as run
 
-    report = run(list(paths) if paths else None)
+    chosen = [*paths, *content_paths(content)]
+    report = run(chosen or None)
     if as_json:
         report_problems(report.problems, as_json=True)
     else:
+        for entry_id, file in report.replaced:
+            click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
+        for path in report.skipped:
+            click.echo(f"note: {_shown(path)}: no 'kind:' line, not content; skipped",
+                       err=True)
         report_problems(report.problems)
+        if report.unchecked:
+            click.echo(f"note: {len(report.unchecked)} scenario file(s) not checked until the "
+                       "content problems above are fixed", err=True)
         if report.ok:
             click.echo(f"{report.files} files checked, no problems.")
         else:
@@ -32,3 +48,10 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
                        err=True)
     if not report.ok:
         raise SystemExit(USER_ERROR)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -107,10 +107,12 @@ class Neg(Expr):
 
 @dataclass(slots=True)
 class Where(Expr):
-    """``source where condition``; the condition names each element ``it``."""
+    """``source where condition``; the condition names each element ``it`` (or
+    ``name``, written ``source where name: condition``)."""
 
     source: Expr
     condition: Expr
+    name: str = "it"
 
 
 # ---- statements ----------------------------------------------------------------
@@ -207,7 +209,7 @@ class Trigger(Node):
     event: str
     subject: str | None = None
     place: str | None = None
-    once_per_turn: bool = False
+    once_per: str | None = None  # turn, round or game
     during: str | None = None
     condition: Expr | None = None
 

@@ -124,11 +124,18 @@ class Checker:
             case ast.Name(id=name):
                 if name in self.scope:
                     return self.scope[name]
+                if len(name) == 1 and name.isupper():
+                    self.fail(expr, "dsl/unknown-name",
+                              f"unknown name {name!r}; a category is written with '@': "
+                              f"@{name}, or by its id (@monster-manuals)")
+                    return "category"
                 choices = list(self.scope)
                 self.fail(expr, "dsl/unknown-name",
                           f"unknown name {name!r}{did_you_mean(name, choices)}")
                 return "any"
             case ast.Ref(id=ref):
+                if len(ref) == 1 and ref.isupper():  # @M: a category by its code
+                    return "category"
                 kind = self.catalog.kind_of(ref)
                 if kind is None:
                     if self.catalog.ids:
@@ -158,12 +165,15 @@ class Checker:
             case ast.Neg(operand=operand):
                 self.expect(operand, "int", "'-'")
                 return "int"
-            case ast.Where(source=source, condition=cond):
+            case ast.Where(source=source, condition=cond, name=name):
                 kind = self.expr(source)
-                saved = self.scope.get("it")
-                self.scope["it"] = vocab.element_of(kind)
+                if name != "it" and (name in vocab.GLOBAL_NAMES or name in self.scope):
+                    self.fail(expr, "dsl/reserved-name",
+                              f"{name!r} is already a name here; choose another name")
+                saved = self.scope.get(name)
+                self.scope[name] = vocab.element_of(kind)
                 self.condition(cond)
-                _restore(self.scope, "it", saved)
+                _restore(self.scope, name, saved)
                 return "cards" if kind == "zone" else kind
         return "any"
 
@@ -238,6 +248,12 @@ class Checker:
         kinds: list[str] = []
         for i, arg in enumerate(positional):
             wanted = sig.params[min(i, len(sig.params) - 1)] if sig.params else "any"
+            if sig.each is not None and i == sig.each and kinds:
+                saved = self.scope.get("it")
+                self.scope["it"] = vocab.element_of(kinds[0])
+                kinds.append(self.expect(arg.value, wanted, f"{call.func}()'s argument {i + 1}"))
+                _restore(self.scope, "it", saved)
+                continue
             if isinstance(arg.value, ast.Amount):
                 if wanted != "amount":
                     self.fail(arg, "dsl/amount-misplaced",
@@ -281,6 +297,14 @@ class Checker:
             elif first.value not in self.catalog.settings:
                 self.fail(first, "dsl/unknown-setting", f"unknown setting {first.value!r}"
                           f"{did_you_mean(first.value, self.catalog.settings)}")
+        if call.func == "rearrange_shelf" and "only" in given:
+            only = next(a.value for a in keywords if a.name == "only")
+            if not isinstance(only, ast.Str) or only.value not in vocab.REARRANGEMENTS:
+                shown = only.value if isinstance(only, ast.Str) else "?"
+                self.fail(only, "dsl/unknown-rearrangement",
+                          f"rearrange_shelf(only: ...) is one of "
+                          f"{', '.join(repr(r) for r in vocab.REARRANGEMENTS)}"
+                          f"{did_you_mean(shown, vocab.REARRANGEMENTS)}")
         if call.func == "count" and kinds and kinds[0] in ("int", "bool", "str"):
             self.fail(positional[0], "dsl/arg-kind",
                       f"count() counts the elements of a collection, not {_a(kinds[0])}")
@@ -401,6 +425,9 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         elif place not in vocab.PLACES:
             fail("dsl/unknown-place",
                  f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}")
+    if trigger.once_per is not None and trigger.once_per not in vocab.LIMITS:
+        fail("dsl/unknown-limit", f"'once per {trigger.once_per}': write once per turn, once "
+             f"per round or once per game{did_you_mean(trigger.once_per, vocab.LIMITS)}")
     if trigger.during is not None and trigger.during not in vocab.PHASES:
         fail("dsl/unknown-phase",
              f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}")
@@ -411,3 +438,28 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         for error in checker.errors:
             errors.append(error)
     return errors
+
+
+def check_reachable(trigger: ast.Trigger, holder: str) -> list[DslError]:
+    """Triggers that can never fire, given what carries the ability (``assistant``,
+    ``artifact``): each is reported once, with the reason."""
+    reasons: list[str] = []
+    event = trigger.event
+    if event not in vocab.EVENTS:
+        return []
+    if holder == "artifact" and event in vocab.ASSISTANT_EVENTS:
+        reasons.append(f"'{event}' wakes only the assistant that has the ability; an "
+                       "artifact is never placed and never arrives")
+    elif holder == "artifact" and trigger.place in ("home", "here"):
+        reasons.append(f"'at {trigger.place}' needs an assistant that stands somewhere; an "
+                       "artifact stays on its shelf (write 'at location' or leave it out)")
+    if event == "arrival" and trigger.place == "home":
+        reasons.append("assistants arrive at locations, never at home, so 'arrival ... at "
+                       "home' never happens")
+    phases = vocab.EVENT_PHASES.get(event, frozenset())
+    if trigger.during is not None and trigger.during in vocab.PHASES \
+            and trigger.during not in phases:
+        reasons.append(f"'{event}' never happens during {trigger.during}; it happens during "
+                       f"{' or '.join(p for p in vocab.PHASES if p in phases)}")
+    return [DslError("dsl/never-fires", f"this trigger can never fire: {reason}",
+                     trigger.line, trigger.col) for reason in reasons[:1]]

@@ -170,6 +170,8 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: v
         case ast.Name(id=name):
             return _compile_name(name)
+        case ast.Ref(id=ref) if len(ref) == 1 and ref.isupper():  # @M: by its code
+            return lambda env: env.rt.function("category", [ref], {}, env)
         case ast.Ref(id=ref):
             return lambda env: env.rt.function("ref", [ref], {}, env)
         case ast.ListExpr(items=items):
@@ -218,8 +220,8 @@ def compile_expr(node: ast.Expr) -> Eval:
         case ast.Neg(operand=x):
             a = compile_expr(x)
             return lambda env: -(a(env) or 0)
-        case ast.Where(source=source, condition=cond):
-            return _compile_where(compile_expr(source), compile_expr(cond))
+        case ast.Where(source=source, condition=cond, name=name):
+            return _compile_where(compile_expr(source), compile_expr(cond), name)
         case ast.Amount(kind=kind, value=value):
             n = compile_expr(value) if value is not None else None
             return lambda env: AmountSpec(kind, int(n(env)) if n else None)
@@ -272,22 +274,22 @@ def _with_it(env: Env, it: Any, fn: Eval) -> Any:
 _MISSING = object()
 
 
-def _compile_where(source: Eval, cond: Eval) -> Eval:
+def _compile_where(source: Eval, cond: Eval, name: str = "it") -> Eval:
     def where(env: Env) -> list[Any]:
         items = as_list(source(env))
         variables = env.vars
-        saved = variables.get("it", _MISSING)
+        saved = variables.get(name, _MISSING)
         kept = []
         try:
             for item in items:
-                variables["it"] = item
+                variables[name] = item
                 if cond(env):
                     kept.append(item)
         finally:
             if saved is _MISSING:
-                variables.pop("it", None)
+                variables.pop(name, None)
             else:
-                variables["it"] = saved
+                variables[name] = saved
         return kept
 
     return where
@@ -297,6 +299,10 @@ def _compile_call(node: ast.Call) -> Eval:
     name = node.func
     sig = FUNCTIONS.get(name) or VERBS.get(name)
     positional = [compile_expr(a.value) for a in node.args if a.name is None]
+    each = sig.each if sig is not None and sig.each is not None else None
+    if each is not None and len(positional) > each:  # evaluated per element: pass a function
+        per = positional[each]
+        positional[each] = lambda env, per=per: (lambda it: _with_it(env, it, per))
     lambdas = sig.lambdas if sig else frozenset()
     keywords = {a.name: compile_expr(a.value) for a in node.args
                 if a.name is not None and a.name not in lambdas}
@@ -437,7 +443,34 @@ def _best(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
     return min(items, key=rank)
 
 
+def _sum(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    value = args[1]
+    return sum(int(value(item) or 0) for item in as_list(args[0]))
+
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _letter(value: Any) -> str:
+    text = str(value or "").strip().upper()
+    return text if len(text) == 1 and text in LETTERS else ""
+
+
+def _next_letter(env: Env, args: list[Any], kw: dict[str, Any]) -> str:
+    letter = _letter(args[0])
+    index = LETTERS.find(letter) if letter else -1
+    return LETTERS[index + 1] if 0 <= index < len(LETTERS) - 1 else ""
+
+
+def _letter_distance(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
+    a, b = _letter(args[0]), _letter(args[1])
+    return abs(LETTERS.index(a) - LETTERS.index(b)) if a and b else 0
+
+
 _GENERIC: dict[str, Callable[[Env, list[Any], dict[str, Any]], Any]] = {
+    "sum": _sum,
+    "next_letter": _next_letter,
+    "letter_distance": _letter_distance,
     "count": _count,
     "first": _first,
     "min": _min,

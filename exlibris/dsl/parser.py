@@ -6,6 +6,8 @@ cache is written to disk).
 
 from __future__ import annotations
 
+import difflib
+import re
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
@@ -141,7 +143,7 @@ class _ToAst(Transformer):
                 elif key == "place":
                     trig.place = value
                 elif key == "once":
-                    trig.once_per_turn = True
+                    trig.once_per = value
                 elif key == "during":
                     trig.during = value
                 elif key == "if":
@@ -166,8 +168,8 @@ class _ToAst(Transformer):
     def place(self, meta: Any, where: Token) -> tuple:
         return ("place", str(where))
 
-    def once_per_turn(self, meta: Any) -> tuple:
-        return ("once", True)
+    def once_per(self, meta: Any, span: Token) -> tuple:
+        return ("once", str(span))
 
     def during(self, meta: Any, phase: Token) -> tuple:
         return ("during", str(phase))
@@ -184,6 +186,10 @@ class _ToAst(Transformer):
     # -- expressions
     def where(self, meta: Any, source: ast.Expr, cond: ast.Expr) -> ast.Where:
         return ast.Where(source, cond, **_pos(meta))
+
+    def where_named(self, meta: Any, source: ast.Expr, name: Token, cond: ast.Expr
+                    ) -> ast.Where:
+        return ast.Where(source, cond, str(name)[:-1], **_pos(meta))
 
     def or_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
         return ast.BinOp("or", left, right, **_pos(meta))
@@ -226,6 +232,9 @@ class _ToAst(Transformer):
 
     def keyword(self, meta: Any, name: Token, value: ast.Expr) -> ast.Arg:
         return ast.Arg(str(name), value, **_tpos(name))
+
+    def keyword_bound(self, meta: Any, name: Token, value: ast.Expr) -> ast.Arg:
+        return ast.Arg(str(name)[:-1], value, **_tpos(name))
 
     def amount_any(self, meta: Any) -> ast.Arg:
         return ast.Arg(None, ast.Amount("any", **_pos(meta)), **_pos(meta))
@@ -306,6 +315,33 @@ def _friendly(exc: UnexpectedInput, text: str, start: str) -> str | None:
     return label
 
 
+# Two-word phrases of the language, for "did you mean" on misspelled ones.
+_PHRASES = ("up to", "at least", "for each", "once per", "instead of", "choose one",
+            "not in")
+_WORD = re.compile(r"[A-Za-z_]+|[0-9]+")
+
+
+def _phrase_hint(source: str, line: int, col: int) -> tuple[str, int] | None:
+    """``up too 1`` -> "up to 1": a misspelled phrase near the error, corrected, and
+    the column where it starts."""
+    lines = source.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    words = [(m.start() + 1, m.group()) for m in _WORD.finditer(lines[line - 1])]
+    for i in range(len(words) - 1):
+        (start, first), (_, second) = words[i], words[i + 1]
+        pair = f"{first} {second}"
+        after = words[i + 2] if i + 2 < len(words) else None
+        end = after[0] + len(after[1]) if after else words[i + 1][0] + len(second) + 1
+        if not start <= col <= end:
+            continue
+        for phrase in _PHRASES:
+            if pair != phrase and difflib.SequenceMatcher(None, pair, phrase).ratio() >= 0.8:
+                tail = f" {after[1]}" if after and after[1][0].isdigit() else ""
+                return f"did you mean `{phrase}{tail}`?", start
+    return None
+
+
 def _describe(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
@@ -380,8 +416,12 @@ def _parse(text: str, start: str) -> Any:
             line, col = _end_position(source)
         elif isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
             line, col = line + 1, 1
-        hint = _friendly(exc, source, start)
-        message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
+        phrase = _phrase_hint(source, line, col)
+        hint = None if phrase else _friendly(exc, source, start)
+        if phrase:
+            col = phrase[1]
+        message = (f"syntax error: {phrase[0]}" if phrase else
+                   f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else ""))
         raise DslError("dsl/syntax", message, line, col, source) from None
     try:
         result = _TRANSFORMER.transform(tree)

@@ -162,6 +162,7 @@ class Signature:
     returns: str = "none"
     variadic: bool = False
     doc: str = ""
+    each: int | None = None
 
     @property
     def min_args(self) -> int:
@@ -183,6 +184,12 @@ FUNCTIONS: dict[str, Signature] = {
     "entombed": S(("cards",), returns="cards", doc="entombed cards of a shelf"),
     "first": S(("any",), returns="element", doc="the first element (nothing if empty)"),
     "top": S(("cards",), returns="cards", doc="the top card of a deck"),
+    "sum": S(("any", "int"), each=1, returns="int",
+             doc="the total of a number worked out for each element (named it)"),
+    "next_letter": S(("str",), returns="str",
+                     doc="the letter after a letter in the alphabet (\"\" after Z)"),
+    "letter_distance": S(("str", "str"), returns="int",
+                         doc="how far apart two letters are in the alphabet (A to C: 2)"),
     "min": S(("int",), variadic=True, returns="int", doc="the smallest"),
     "max": S(("int",), variadic=True, returns="int", doc="the largest"),
     "players": S(keywords={"from": "player", "direction": "str"}, returns="players",
@@ -251,7 +258,9 @@ VERBS: dict[str, Signature] = {
     "borrow": S(("cards",), returns="assistant",
                 doc="control a special assistant this round"),
     "shift_row": S(doc="slide a run of cards along a row"),
-    "rearrange_shelf": S(doc="swap or re-shelve shelf cards"),
+    "rearrange_shelf": S(keywords={"only": "str"},
+                         doc="swap or re-shelve shelf cards; only: \"swap\" (two shelf "
+                             "cards), \"hand\" (a shelf card with a hand card) or \"move\""),
     "flip": S(("cards",), returns="cards", doc="turn shelf cards face down"),
     "entomb": S(("cards",), returns="cards", doc="entomb a card above or below a shelf card"),
     "levitate": S(("cards",), keywords={"style": "str"}, returns="cards",
@@ -290,7 +299,18 @@ EVENTS: dict[str, Event] = {
     "payment": Event({"value": "int", "location": "location"}, frozenset({"modify"}),
                      "a bid is paid"),
 }
+# The phases in which each event can happen (nothing happens during preparation but
+# revealing tiles and dealing card areas), and the events that wake only the assistant
+# that carries the ability (so never an artifact).
+EVENT_PHASES: dict[str, frozenset[str]] = {
+    **{event: frozenset({"placement", "resolution"}) for event in EVENTS},
+    "area_discard": frozenset({"resolution"}),
+    "payment": frozenset({"resolution"}),
+}
+ASSISTANT_EVENTS = frozenset({"placed", "arrival"})
 SUBJECTS = ("this", "me", "owner", "opponent", "anyone")
+LIMITS = ("turn", "round", "game")  # once per ...
+REARRANGEMENTS = ("swap", "hand", "move")
 PLACES = ("location", "home", "here")
 PHASES = ("preparation", "placement", "resolution")
 RULE_KINDS = ("deny", "allow", "share")

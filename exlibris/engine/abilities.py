@@ -70,15 +70,17 @@ def _placing_is_this(condition: ast.Expr) -> bool:
             and {condition.left.id, condition.right.id} == {"placing", "this"})
 
 
-_COMPILED: dict[str, tuple[CompiledAbility, ...]] = {}
+_COMPILED: dict[str, tuple[list[Ability], tuple[CompiledAbility, ...]]] = {}
 
 
 def abilities_of(key: str, abilities: list[Ability]) -> tuple[CompiledAbility, ...]:
-    """The compiled abilities of a content entry (cached by its key, e.g. ``mummy@base``)."""
-    found = _COMPILED.get(key)
-    if found is None:
-        found = tuple(compile_ability(f"{key}#{i}", a) for i, a in enumerate(abilities))
-        _COMPILED[key] = found
+    """The compiled abilities of a content entry (cached by its key, e.g. ``mummy@base``,
+    and recompiled when an author's entry of that id brings other abilities)."""
+    cached = _COMPILED.get(key)
+    if cached is not None and (cached[0] is abilities or cached[0] == abilities):
+        return cached[1]
+    found = tuple(compile_ability(f"{key}#{i}", a) for i, a in enumerate(abilities))
+    _COMPILED[key] = (abilities, found)
     return found
 
 

@@ -20,7 +20,7 @@ from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
-from exlibris.model.cards import BookCard
+from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
 from exlibris.model.shelf import ShelfRules
@@ -28,9 +28,9 @@ from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_
 from exlibris.scoring.settings import ScoringRules
 
 MAX_PLACEMENT_TURNS = 400
-# Modules whose locations and decks the engine does not run yet (artifacts at the
-# Artifactorium and Black Market): refused, not half-played.
-NOT_PLAYABLE_YET = {"artifactorium": "the Artifactorium module (artifacts in play)"}
+# Modules whose locations and decks the engine does not run yet: refused, not
+# half-played (none today: both Expanded Archives modules play).
+NOT_PLAYABLE_YET: dict[str, str] = {}
 MAX_ROUNDS = 60
 # The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
 # whole rounds in which no shelf grew past its largest size end the game.
@@ -59,11 +59,13 @@ class Outcome:
 def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, seed: int,
              names: Sequence[str] | None = None, log: EventLog | None = None,
              views: Any = None, variant: str = "standard",
-             libraries: Sequence[str | None] | None = None) -> Game:
+             libraries: Sequence[str | None] | None = None,
+             assistants: Sequence[str | None] | None = None) -> Game:
     """Set up a game (SETUP-01..12) and return it, ready to :func:`play`.
 
     ``libraries`` may name a library for some seats: those seats take it instead of
-    drafting, and it leaves the tiles the others draft from.
+    drafting, and it leaves the tiles the others draft from. ``assistants`` may name
+    a special assistant card for some seats, taken in place of the library's own.
     """
     n = len(agents)
     check_playable(settings, n, variant)
@@ -84,8 +86,10 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
         hiring.build_assistant_deck(game, set(settings.modules))
     state.first_player = rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
+    _give_assistant_cards(game, catalog, list(assistants or []))
     _deal_categories(game)
     _deal_books(game, catalog)
+    _build_artifact_deck(game, catalog)
     return game
 
 
@@ -164,6 +168,22 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         game.event("library", seat=seat, library=chosen.id)
 
 
+def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
+    """Seats named in ``chosen`` take that special assistant card in place of their
+    library's special assistant (an author's card, or one of Expanded Archives)."""
+    for seat, card_id in enumerate(chosen[:len(game.state.players)]):
+        if card_id is None:
+            continue
+        spec = catalog.assistants.get(card_id)
+        if spec is None:
+            raise RulesError(f"seat {seat + 1}: no special assistant card {card_id!r}")
+        player = game.state.players[seat]
+        player.assistants = [a for a in player.assistants if a.spec is None]
+        player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
+        game.event("assistant-card", seat=seat, assistant=spec.id)
+    game.assistants_changed()
+
+
 def _deal_categories(game: Game) -> None:
     """Prominent, banned (none where the scoring has no banned books), one focus each."""
     state = game.state
@@ -206,6 +226,19 @@ def _deck_cards(deck: Any) -> tuple[BookCard, ...]:
     return found[1]
 
 
+def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
+    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12)."""
+    if "artifactorium" not in game.settings.modules:
+        return
+    state = game.state
+    cards = [ArtifactCard(aid) for aid in sorted(catalog.artifacts)]
+    game.rng.shuffle(cards)
+    for card in cards:
+        state.cards.put(card, state.artifact_deck)
+    game.has_artifacts = True
+    game.event("artifact-deck", cards=len(cards))
+
+
 # ---------------------------------------------------------------------------- rounds
 
 
@@ -227,6 +260,7 @@ def play(game: Game, resume: str | None = None) -> Outcome:
                 raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
             game.event("round", round=state.round, final=state.final_round,
                        first_player=state.first_player)
+            game.used_this_round.clear()  # "once per round" abilities are fresh
             steps = ROUND_PHASES
         for name in steps[:-1]:
             phases[name](game)

@@ -513,13 +513,32 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def v_shelve(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         shelved = []
-        for card in self.pick(seat, self.cards_of(kw["from"]), amount, "shelve"):
+        candidates = self.cards_of(kw["from"])
+        if not kw.get("face_down"):
+            candidates, amount = self._artifacts_instead(env.me, candidates, amount)
+        for card in self.pick(seat, candidates, amount, "shelve"):
             zone = self.game.state.cards.zone_of(card)
             if isinstance(zone, ShelfZone):
                 continue
             if self.game.shelve(seat, card, face_down=bool(kw.get("face_down"))):
                 shelved.append(card)
         return shelved
+
+    def _artifacts_instead(self, player: PlayerState, candidates: list[Card],
+                           amount: Any) -> tuple[list[Card], Any]:
+        """Where a book card may be shelved, an artifact from hand may be instead
+        (EXP-ROUND-02): the hand's artifacts join the choice, and the number shelved
+        stays what the effect allows."""
+        books = [c for c in candidates if isinstance(c, BookCard)
+                 and not isinstance(self.game.state.cards.zone_of(c), ShelfZone)]
+        extra = [c for c in player.hand.cards
+                 if isinstance(c, ArtifactCard) and c not in candidates]
+        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
+        if not books or not extra or spec.kind == "all":
+            return candidates, amount
+        if spec.kind == "any":
+            amount = AmountSpec("up_to", len(books))
+        return [*candidates, *extra], amount
 
     def v_trade(self, env: Env, **kw: Any) -> list[Card]:
         seat = env.me.seat

@@ -160,7 +160,7 @@ class ShelfVerbs:
         shelf.shift_run(*options[index])
         self.game.event("shift", seat=seat, move=list(options[index]))
 
-    def v_rearrange_shelf(self, env: Env) -> None:
+    def v_rearrange_shelf(self, env: Env, only: str | None = None) -> None:
         seat = env.me.seat
         player = self.game.player(seat)
         shelf = player.shelf
@@ -174,6 +174,9 @@ class ShelfVerbs:
         for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
             for dst in beside:
                 trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
+        if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
+            options = [o for o in options if o[0] == only]
+            trials = [t for t in trials if t[0][0] == only]
         options += self._options(seat, trials)
         if not options:
             return

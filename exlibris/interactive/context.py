@@ -1,4 +1,5 @@
-"""What ``?`` shows: the text of the location, library or assistant a decision is about.
+"""What ``?`` shows: the text of the location, library, assistant or artifact a decision
+is about.
 
 A placement names its locations (and the special assistant being placed); a
 library choice names its libraries. Any other decision is about whatever the
@@ -14,7 +15,7 @@ from typing import Any
 
 from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
-from exlibris.model.cards import ResumeCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
 
 HOME_ACTION = ("Home action space (your library tile): either draw a card, or shelve one "
                "card from your hand.")
@@ -34,14 +35,31 @@ def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]])
     if decision.kind == "hire":
         return _resumes(game, decision.values)
     if decision.kind == "place":
-        placing = _placement(decision.values)
+        placing = _placement(decision.values, game)
         displays = {t.location.id for _, t in decision.values if t.location is not None}
         shown = [c for loc in game.state.in_play if loc.id in displays
                  for c in loc.area.cards if isinstance(c, ResumeCard)]
         return placing + ("\n\nOn display:\n" + _resumes(game, shown) if shown else "")
     if decision.kind == "flips":
         return FLIPS
-    return _current(game, records)
+    cards = [v for v in decision.values if isinstance(v, ArtifactCard)]
+    named = decision.data.get("card")
+    cards += [ArtifactCard(named)] if named in game.artifact_specs else []
+    texts = _artifact_texts(game, cards)
+    current = _current(game, records)
+    if current != NOTHING or not texts:
+        texts.append(current)
+    return "\n\n".join(dict.fromkeys(texts))
+
+
+def _artifact_texts(game: Game, cards: Sequence[Any]) -> list[str]:
+    """``Name: text`` of each artifact among ``cards`` (in a hand, on display, offered)."""
+    texts = []
+    for card in cards:
+        spec = game.artifact_specs.get(getattr(card, "artifact_id", ""))
+        if spec is not None:
+            texts.append(f"{spec.name} (artifact, {spec.timing}): {spec.text}")
+    return list(dict.fromkeys(texts))
 
 
 def _resumes(game: Game, cards: Sequence[Any]) -> str:
@@ -58,8 +76,9 @@ def _resumes(game: Game, cards: Sequence[Any]) -> str:
     return "\n\n".join(texts) or NOTHING
 
 
-def _placement(values: Sequence[Any]) -> str:
+def _placement(values: Sequence[Any], game: Game) -> str:
     texts: list[str] = []
+    areas = {loc.id: loc.area.cards for loc in game.state.in_play}
     for assistant, target in values:
         found = [] if assistant.spec is None else [f"{assistant.spec.name}: {assistant.spec.text}"]
         if target.location is None:
@@ -67,6 +86,7 @@ def _placement(values: Sequence[Any]) -> str:
         else:
             spec = target.location.spec
             found.append(f"{spec.name} (#{spec.number}): {spec.text}")
+            found += _artifact_texts(game, areas.get(spec.id, ()))  # on display there
         texts += [text for text in found if text not in texts]
     return "\n\n".join(texts) or NOTHING
 

@@ -90,6 +90,9 @@ class Narrator:
     def _reveal_location(self, r: dict[str, Any]) -> str:
         return f"Revealed location {self.place(r['location'])}."
 
+    def _artifact_deck(self, r: dict[str, Any]) -> str:
+        return f"The artifact deck: {r['cards']} artifacts, shuffled."
+
     def _locations_reshuffled(self, r: dict[str, Any]) -> str:
         return f"The location discards ({r['count']}) were shuffled into a new stack."
 

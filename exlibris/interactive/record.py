@@ -51,15 +51,24 @@ class SaveRecord:
     variant: str = "standard"
     libraries: int | None = None  # library tiles dealt to each player (None: the variant's)
     library: list[str | None] = field(default_factory=list)  # libraries named per seat
+    assistant: list[str | None] = field(default_factory=list)  # assistant cards per seat
     decisions: list[Entry] = field(default_factory=list)
     finished: bool = False
     exlibris: str = ""
     content: str = ""
+    own_content: list[dict[str, str]] = field(default_factory=list)  # {path, sha256}
 
     def stamp(self) -> SaveRecord:
-        """Fill in the identity of this build's rules and content."""
-        self.exlibris, self.content = identity()
+        """Fill in the identity of this build's rules and content (an author's too)."""
+        from exlibris.sources import active_content
+
+        self.exlibris, self.content = identity(active_content())
+        self.own_content = own_identity(active_content())
         return self
+
+    def content_paths(self) -> list[Path]:
+        """The author's files the game was played with."""
+        return [Path(item["path"]) for item in self.own_content]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,9 +76,11 @@ class SaveRecord:
             "version": VERSION,
             "exlibris": self.exlibris,
             "content": self.content,
+            "own_content": self.own_content,
             "variant": self.variant,
             "libraries": self.libraries,
             "library": self.library,
+            "assistant": self.assistant,
             "seed": self.seed,
             "seats": self.seats,
             "names": self.names,
@@ -86,9 +97,19 @@ class SaveRecord:
             raise SaveError("save/corrupt", f"not a saved game: {exc}") from None
 
     def check_identity(self) -> None:
-        """Raise ``save/mismatch`` unless this build has the same rules and content."""
-        version, content = identity()
+        """Raise ``save/mismatch`` unless this build has the same rules and content
+        (with the author's content in use, ``exlibris.catalog.use_content``)."""
+        from exlibris.sources import active_content
+
+        version, content = identity(active_content())
         if (self.exlibris, self.content) != (version, content):
+            now = {item["sha256"] for item in own_identity(active_content())}
+            changed = [item["path"] for item in self.own_content if item["sha256"] not in now]
+            if changed and version == self.exlibris:
+                raise SaveError(
+                    "save/mismatch",
+                    f"your content changed since the game was saved: {', '.join(changed)}. "
+                    "A game must be resumed with the rules and content it was started with")
             raise SaveError(
                 "save/mismatch",
                 f"saved by exlibris {self.exlibris} with content {self.content[:12]}; "
@@ -130,17 +151,29 @@ def _parse(data: Any) -> SaveRecord:
     if not isinstance(library, list) or not all(x is None or isinstance(x, str)
                                                 for x in library):
         raise ValueError("'library' must be a list of library ids or nulls")
+    assistant = data.get("assistant", [])
+    if not isinstance(assistant, list) or not all(x is None or isinstance(x, str)
+                                                  for x in assistant):
+        raise ValueError("'assistant' must be a list of assistant card ids or nulls")
+    own = data.get("own_content", [])
+    if not isinstance(own, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("path"), str)
+            and isinstance(x.get("sha256"), str) for x in own):
+        raise ValueError("'own_content' must be a list of {path, sha256}")
     if not isinstance(data.get("finished"), bool):
         raise ValueError("'finished' must be true or false")
     return SaveRecord(seed=data["seed"], seats=list(seats), names=list(names),
                       variant=str(data["variant"]), libraries=libraries, library=library,
+                      assistant=assistant,
                       decisions=decisions,
                       finished=data["finished"], exlibris=str(data["exlibris"]),
-                      content=str(data["content"]))
+                      content=str(data["content"]),
+                      own_content=[{"path": x["path"], "sha256": x["sha256"]} for x in own])
 
 
-def load(path: Path) -> SaveRecord:
-    """Read and check a saved game; raises :class:`SaveError`."""
+def load(path: Path, *, check: bool = True) -> SaveRecord:
+    """Read a saved game and (unless ``check`` is false) check that it belongs to the
+    rules and content in use; raises :class:`SaveError`."""
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
@@ -150,7 +183,8 @@ def load(path: Path) -> SaveRecord:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveError("save/corrupt", f"not a saved game: {exc}") from None
     record = SaveRecord.from_json(data)
-    record.check_identity()
+    if check:
+        record.check_identity()
     return record
 
 
@@ -179,9 +213,28 @@ def default_path() -> Path:
     return Path(state) / "exlibris" / "autosave.json"
 
 
+def own_identity(paths: tuple[Path, ...]) -> list[dict[str, str]]:
+    """The path and SHA-256 of every content file of an author's (``--content``)."""
+    from exlibris.catalog import own_files
+
+    return [{"path": str(file), "sha256": hashlib.sha256(file.read_bytes()).hexdigest()}
+            for file in own_files(paths)]
+
+
+def identity(own: tuple[Path, ...] = ()) -> tuple[str, str]:
+    """This build's package version and a hash of every content and rules file, the
+    author's own (``own``: the ``--content`` paths) included."""
+    package, shipped = _shipped_identity()
+    if not own:
+        return package, shipped
+    digest = hashlib.sha256(shipped.encode())
+    for sha in sorted(item["sha256"] for item in own_identity(own)):  # a moved folder is fine
+        digest.update(f"own/{sha}\0".encode())
+    return package, digest.hexdigest()
+
+
 @cache
-def identity() -> tuple[str, str]:
-    """This build's package version and a hash of every content and rules file."""
+def _shipped_identity() -> tuple[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
     from exlibris.paths import content_dir, rules_dir

@@ -20,7 +20,7 @@ from exlibris.engine.game import Game
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
-from exlibris.model.cards import ResumeCard
+from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.model.shelf import Pos
 
 LOG_LINES = 12
@@ -90,6 +90,8 @@ class Screen:
         text.append_text(self.category(state.banned))
         text.append(f"\nDeck {len(state.deck)} · discard pile {len(state.discard)} · "
                     f"location stack {len(state.location_stack)}")
+        if "artifactorium" in self.game.settings.modules:
+            text.append(f" · artifact deck {len(state.artifact_deck)}")
         if "job-faire" in self.game.settings.modules:
             text.append(f" · special assistant deck {len(state.assistant_deck)}")
         return text
@@ -162,6 +164,11 @@ class Screen:
             hand = Text(f"Hand ({len(player.hand)}): ")
             hand.append_text(cards_text(player.hand.cards, self.styles))
             lines.append(hand)
+            relics = [self.game.artifact_specs[c.artifact_id].name for c in player.hand.cards
+                      if isinstance(c, ArtifactCard) and c.artifact_id in self.game.artifact_specs]
+            if relics:
+                lines.append(Text("Artifacts in hand: " + "; ".join(relics) + "  (? for text)",
+                                  "italic"))
         else:
             lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
         if player.assistants:

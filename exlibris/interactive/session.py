@@ -111,7 +111,8 @@ class Session:
         return new_game(self.catalog, settings_for(record, self.catalog), self.agents,
                         seed=record.seed, names=record.names, log=self.log,
                         views=self.view, variant=record.variant,
-                        libraries=record.library or None)
+                        libraries=record.library or None,
+                        assistants=record.assistant or None)
 
     def agent_for(self, seat: int, kind: str) -> Agent | None:
         if kind == "human" or self.replay_only:

@@ -7,9 +7,10 @@ result against ``Settings``, so every number of the rules lives in ``rules/``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from dataclasses import fields as dataclass_fields
+from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
 from exlibris.model.content import Module, Slug, Text
 
@@ -65,15 +66,110 @@ class Settings(_Strict):
     max_steps: int = Field(ge=100, le=1_000_000, description="Step budget of one effect.")
 
 
+# ---- what a variant may write: every setting optional, every value typed ----------------
+
+Count = Annotated[StrictInt, Field(ge=0)]
+
+
+class Rulings(BaseModel):
+    """The rulings of ``rules/standard.yaml`` with their allowed values (docs/rulings.md).
+    A ruling added to the standard rules later is accepted as a plain value."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    deck_runs_out: Literal["no-reshuffle", "reshuffle"] | None = Field(
+        default=None, description="SETUP-14: an empty deck stays empty, or is reshuffled.")
+    empty_deck_ends_game: StrictBool | None = Field(
+        default=None, description="SETUP-14: an empty deck at cleanup starts the final round.")
+    removal_may_split: StrictBool | None = Field(
+        default=None, description="SHELF-14: a removal may split the shelf.")
+    first_player_takes_effect: Literal["next-round", "immediately"] | None = Field(
+        default=None, description="LOC-01-6: when a new first player takes over.")
+    diviner_counts: Literal["distinct-assistants", "placements"] | None = Field(
+        default=None, description="LOC-01-5: what the Diviner's Hut counts.")
+    mystery_shack_takes: Literal["any", "all"] | None = Field(
+        default=None, description="LOC-13-5: what the Mystery Shack takes.")
+    guild_move_is_visit: StrictBool | None = Field(
+        default=None, description="LOC-15-6: an assistant moved by the Guild arrives as if "
+        "placed.")
+    tax_collector_own_discards: Literal["discard-pile", "area"] | None = Field(
+        default=None, description="LOC-16-5: where the Tax Collector's own discards go.")
+    home_actions_order: Literal["player-chooses", "draw-first"] | None = Field(
+        default=None, description="HOME-06: the order of both home actions.")
+
+
+_SCORING_TYPES: dict[str, Any] = {
+    "awards": Annotated[list[Count], Field(min_length=1, description="First place first.")],
+    "banned_books": StrictBool,
+    "banned_per_book": Annotated[StrictInt, Field(le=0)],
+    "variety_per_book": StrictInt,
+    "variety_all_six": StrictBool,
+    "focus_per_book": StrictInt,
+    "entombed_per_card": StrictInt,
+    "min_rectangle": Annotated[list[Annotated[StrictInt, Field(ge=1)]],
+                               Field(min_length=2, max_length=2,
+                                     description="[width, height]")],
+    "prominent_needs_a_book": StrictBool,
+    "public_library_wins_ties": StrictBool,
+    "difficulty": dict[str, StrictInt],
+    "tiebreakers": list[Literal["books", "hand", "banned"]],
+}
+
+
+def _scoring_model(name: str, sections: bool) -> type[BaseModel]:
+    """The ``scoring:`` mapping: the keys of ``ScoringRules`` (exlibris/scoring/settings.py)."""
+    from exlibris.scoring.settings import ScoringRules
+
+    keys = [f.name for f in dataclass_fields(ScoringRules) if f.name != "players"]
+    spec: dict[str, Any] = {k: (Optional[_SCORING_TYPES.get(k, Any)], None)  # noqa: UP045
+                            for k in keys}
+    if sections:
+        section = _scoring_model("ScoringSection", sections=False)
+        spec["five_players"] = (Optional[section], None)  # noqa: UP045
+        spec["solo"] = (Optional[section], None)  # noqa: UP045
+    return create_model(name, __config__=ConfigDict(extra="forbid", frozen=True), **spec)
+
+
+ScoringSettings = _scoring_model("ScoringSettings", sections=True)
+
+
+def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
+    """``model`` with every field optional (a variant names only what it changes)."""
+    spec: dict[str, Any] = {}
+    for field_name, info in model.model_fields.items():
+        annotation = info.annotation
+        if (isinstance(annotation, type) and issubclass(annotation, BaseModel)
+                and annotation not in (Rulings, ScoringSettings)):  # already all optional
+            annotation = _partial(annotation, f"Partial{annotation.__name__}")
+        copied = type(info).merge_field_infos(info, default=None)
+        copied.default_factory = None
+        spec[field_name] = (Optional[annotation], copied)  # noqa: UP045
+    return create_model(name, __config__=ConfigDict(extra="forbid", frozen=True), **spec)
+
+
+VariantSettings = _partial(
+    create_model("_AllSettings", __base__=Settings, scoring=(ScoringSettings, ...),
+                 rulings=(Rulings, ...)), "VariantSettings")
+VariantSettings.__doc__ = ("The settings a variant changes; each is optional and typed "
+                           "(rules/standard.yaml sets them all).")
+
+
 class Variant(_Strict):
     """A rules file: a game mode or a variant of one."""
 
     kind: Literal["variant"]
     id: Slug
     name: str
-    extends: Slug | None = None
+    extends: Slug | None = Field(default=None, description="The rules this variant changes "
+                                 "(standard, beginner...); only rules/standard.yaml has none.")
     text: Text
-    settings: dict[str, Any] = Field(default_factory=dict)
+    settings: VariantSettings = Field(  # type: ignore[valid-type]
+        default_factory=VariantSettings)
+
+    @property
+    def overlay(self) -> dict[str, Any]:
+        """The settings as written, as plain data to merge."""
+        return self.settings.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
 
 
 def merge(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:

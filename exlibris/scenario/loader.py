@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from exlibris.catalog import Catalog, load_catalog, read_catalog, yaml_files
+from exlibris.catalog import Catalog, join, load_catalog, own_files, read_catalog, yaml_files
 from exlibris.dsl.checker import did_you_mean
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
@@ -214,15 +214,12 @@ class _Reader:
                 paths.append(target)
             if len(paths) < len(extra):
                 return None  # the scenario's own content is not there: nothing else is checked
-            report = validate(paths)
+            report = validate(paths, scenarios=False)
             if not report.ok:
                 self.problems.extend(report.problems)
                 return None
-            own, _ = read_catalog(paths)
-            ids = {(type(e.model), getattr(e.model, "id", None)) for e in own.entries}
-            catalog = Catalog([e for e in shipped.entries
-                               if (type(e.model), getattr(e.model, "id", None)) not in ids]
-                              + own.entries)
+            own, _ = read_catalog(own_files(paths))
+            catalog = join(shipped, own)
         deck = catalog.deck
         if deck is not None:
             self.cards = {f"{c.letter}{c.order}": BookCard(c.letter, c.order, tuple(c.books),
@@ -239,7 +236,13 @@ class _Reader:
                       f"unknown rules {rules!r}{did_you_mean(str(rules), variants)}; "
                       f"known: {', '.join(sorted(variants))}")
             return None
-        return resolve_settings(rules, variants)
+        try:
+            return resolve_settings(rules, variants)
+        except ValueError as exc:  # a broken variant of the author's (pydantic's errors too)
+            self.fail(("rules",), "scenario/unknown-rules",
+                      f"the rules {rules!r} cannot be used: {str(exc).splitlines()[0]}; "
+                      "run `exlibris validate` on them")
+            return None
 
     def read_phase(self, data: dict[str, Any], key: str, default: str,
                    allowed: tuple[str, ...]) -> str | None:

@@ -71,10 +71,29 @@ def artifacts_dir() -> Path:
 
 
 def known_artifact_ids() -> tuple[str, ...]:
-    """Artifact ids: one per ``content/artifacts/<id>.yaml``, else the glossary's."""
+    """Artifact ids: one per ``content/artifacts/<id>.yaml`` (else the glossary's), and
+    the author's own (``--content``)."""
     folder = artifacts_dir()
     found = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
-    return tuple(found) if found else tuple(sorted(FALLBACK_ARTIFACTS))
+    shipped = found or sorted(FALLBACK_ARTIFACTS)
+    return tuple(sorted({*shipped, *own_entries("artifact")}))
+
+
+def own_entries(kind: str) -> dict[str, Path]:
+    """The author's entries of one kind (``--content``, ``EXLIBRIS_CONTENT``): id -> file."""
+    from exlibris.catalog import load_catalog
+    from exlibris.sources import active_content
+
+    if not active_content():
+        return {}
+    catalog = load_catalog()
+    return {e.id: e.path for e in catalog.entries
+            if e.kind == kind and not _shipped(e.path)}
+
+
+def _shipped(path: Path) -> bool:
+    return path.resolve().is_relative_to(paths.data_root().resolve() / "content") or \
+        path.resolve().is_relative_to(paths.data_root().resolve() / "rules")
 
 
 def artifact_aliases() -> dict[str, str]:
@@ -134,6 +153,11 @@ def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None)
                                    f"{exc}") from None
 
 
+def has_end_of_game_score(artifact_id: str) -> bool:
+    """Whether the artifact scores at the end of the game (its content has a ``score:``)."""
+    return _score_fn(artifact_id) is not None
+
+
 def shelf_artifact_points(
     shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points
 ) -> int:
@@ -145,9 +169,14 @@ def shelf_artifact_points(
     return total
 
 
-@cache
 def _score_fn(artifact_id: str) -> ScoreFn | None:
-    path = artifacts_dir() / f"{artifact_id}.yaml"
+    own = own_entries("artifact").get(artifact_id)
+    return _score_fn_at(artifact_id, str(own or artifacts_dir() / f"{artifact_id}.yaml"))
+
+
+@cache
+def _score_fn_at(artifact_id: str, file: str) -> ScoreFn | None:
+    path = Path(file)
     if not path.is_file():
         if FALLBACK_ARTIFACTS.get(artifact_id) == "ongoing":
             return None

@@ -35,6 +35,7 @@ _LIBRARY_FIELDS = ("focus", "cards", "volunteers", "artifacts")
 
 _BOOK = re.compile(r"(?P<letter>[A-Z])(?P<order>[0-9]+)(?:/(?P<of>[0-9]+))?:(?P<books>[A-Za-z]+)")
 _ARTIFACT = re.compile(r"\*(?P<id>[^\[\]\s]+)(?:\[(?P<tucked>[0-9]+)\])?")
+_STACK_TAIL = re.compile(r"(?P<book>[^\[\]\s]+)(?:\[(?P<tucked>[0-9]+)\])?")
 _CELL = re.compile(r"\S+")
 
 YamlPath = tuple[str | int, ...]
@@ -114,8 +115,18 @@ def parse_cell(
     if text == ".":
         return None
     if text.startswith("*"):
-        card, tucked = parse_artifact(text, known_artifacts, aliases)
-        return Slot(card, tucked=tucked_placeholders(tucked))
+        # an artifact may top an entombed stack (the Mummy shelves any card):
+        # *artifact-id+M3:FFS, with any tucked count last (as Slot.token writes it)
+        top, plus, under = text.partition("+")
+        stack = _STACK_TAIL.fullmatch(under) if plus else None
+        if plus and (stack is None or under.startswith(("~", "*"))):
+            raise TokenError("table/malformed-token",
+                             f"{text!r}: an artifact tops an entombed stack as "
+                             "*artifact-id+BOOK (the book beneath is face down without '~')")
+        tail = f"[{stack['tucked']}]" if stack and stack["tucked"] else ""
+        card, tucked = parse_artifact(top + tail, known_artifacts, aliases)
+        beneath = parse_book(stack["book"]) if stack else None
+        return Slot(card, beneath=beneath, tucked=tucked_placeholders(tucked))
     face_down = text.startswith("~")
     body = text[1:] if face_down else text
     if body.startswith(("*", "~")):
@@ -153,9 +164,11 @@ def parse_table(loaded: LoadedYaml) -> tuple[Table, ScoringRules]:
 
 def known_variants() -> tuple[str, ...]:
     """Variant ids a table may name: the built-in ones and every ``rules/<id>.yaml``."""
+    from exlibris.scoring.artifacts import own_entries
+
     folder = paths.rules_dir()
     found = {p.stem for p in folder.glob("*.yaml")} if folder.is_dir() else set()
-    return tuple(sorted(found | set(BUILTIN_VARIANTS)))
+    return tuple(sorted(found | set(BUILTIN_VARIANTS) | set(own_entries("variant"))))
 
 
 def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]]:
@@ -165,10 +178,13 @@ def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]
     A variant without a rules file (``standard`` or ``solo`` before they exist) has
     no overrides.
     """
+    from exlibris.scoring.artifacts import own_entries
+
+    own = own_entries("variant")
     chain: list[LoadedYaml] = []
     name: str | None = variant
     while name is not None and name not in {c.data.get("id") for c in chain}:
-        path = paths.rules_dir() / f"{name}.yaml"
+        path = own.get(name) or paths.rules_dir() / f"{name}.yaml"
         if not path.is_file():
             break
         loaded = load_yaml_file(path)

@@ -1,0 +1,58 @@
+"""`exlibris new KIND ID`: write a commented skeleton of a content file that validates."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from exlibris.authoring import KINDS
+from exlibris.cli.output import USER_ERROR
+from exlibris.cli.own_content import content_option
+
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("entry_id", metavar="ID")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("."), show_default=True, help="Folder to write ID.yaml into.")
+@click.option("--schemas", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("schemas"), show_default=True,
+              help="Your copy of the schemas (`exlibris schema --out schemas`), for the "
+                   "editor line at the top of the file.")
+@content_option
+def new(kind: str, entry_id: str, folder: Path, schemas: Path,
+        content: tuple[Path, ...]) -> None:
+    """Write ID.yaml: a commented skeleton of a location, assistant, artifact,
+    variant or scenario that validates as it is. A new location takes the lowest
+    number that no shipped or --content location uses."""
+    from exlibris.authoring import free_number, skeleton
+    from exlibris.cli.own_content import activate
+
+    if not _SLUG.match(entry_id):
+        click.echo(f"exlibris new: {entry_id!r} is not an id: use lower-case words joined "
+                   "by hyphens (reading-nook)", err=True)
+        raise SystemExit(USER_ERROR)
+    target = folder / f"{entry_id}.yaml"
+    if target.exists():
+        click.echo(f"exlibris new: {target} exists; nothing written", err=True)
+        raise SystemExit(USER_ERROR)
+    catalog = activate(content)
+    if kind != "scenario":
+        kind_of = catalog.ids().get(entry_id) or (
+            "variant" if entry_id in catalog.variants else None)
+        if kind_of is not None:
+            click.echo(f"exlibris new: {entry_id!r} is already the id of a {kind_of}; "
+                       "choose another", err=True)
+            raise SystemExit(USER_ERROR)
+    number = free_number({loc.number for loc in catalog.locations.values()})
+    folder.mkdir(parents=True, exist_ok=True)
+    target.write_text(skeleton(kind, entry_id, folder=folder, schemas=schemas,
+                               number=number), "utf-8")
+    click.echo(f"wrote {target}")
+    if not schemas.exists():
+        click.echo(f"The editor line points at {schemas}/; write the schemas there with: "
+                   f"exlibris schema --out {schemas}", err=True)

@@ -1,0 +1,91 @@
+"""Where content comes from: the author's paths (``--content``, ``EXLIBRIS_CONTENT``)
+in use by this process, and the YAML files of a tree judged by their ``kind:`` line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+
+def yaml_files(paths: Iterable[Path]) -> list[Path]:
+    """The YAML files named, or found (recursively, sorted) in the folders named.
+
+    Hidden folders inside a folder (``.git/``, ``.github/``) are left out.
+    """
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(
+                p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
+        else:
+            found.append(path)
+    return found
+
+
+_KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
+
+
+def file_kind(path: Path) -> str | None:
+    """The top-level ``kind:`` of a YAML file, found without parsing it (None if it has
+    no ``kind:`` line; ``"?"`` if it cannot be read as text)."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return "?"
+    match = _KIND_LINE.search(text)
+    return match.group(1) if match else None
+
+
+CONTENT_ENV = "EXLIBRIS_CONTENT"
+_active: tuple[Path, ...] = ()  # the author's paths in use (see use_content)
+
+
+def content_paths(given: Iterable[Path] = ()) -> tuple[Path, ...]:
+    """An author's content: the ``EXLIBRIS_CONTENT`` path list, then ``given``."""
+    listed = [Path(p) for p in os.environ.get(CONTENT_ENV, "").split(os.pathsep) if p]
+    paths: list[Path] = []
+    for path in [*listed, *given]:
+        resolved = path.resolve()
+        if resolved not in paths:
+            paths.append(resolved)
+    return tuple(paths)
+
+
+def use_content(paths: Iterable[Path]) -> None:
+    """Make ``exlibris.catalog.load_catalog()`` (and all that reads it) include these
+    files and folders; the CLI sets it from ``--content`` and ``EXLIBRIS_CONTENT``."""
+    global _active
+    _active = tuple(dict.fromkeys(Path(p).resolve() for p in paths))
+
+
+def active_content() -> tuple[Path, ...]:
+    """The author's paths in use (empty: the shipped content only)."""
+    return _active
+
+
+def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    """An author's YAML files as (content, scenarios, other): each file is judged by its
+    ``kind:``. A file without one found in a folder (a table,
+    ``.pre-commit-config.yaml``) is "other"; a file with an unknown kind, or one named
+    on its own, counts as content, so that its mistake is reported."""
+    content: list[Path] = []
+    scenarios: list[Path] = []
+    other: list[Path] = []
+    seen: set[Path] = set()
+    for given in paths:
+        for path in yaml_files([given]):
+            if path.resolve() in seen:  # a file named and inside a folder named: once
+                continue
+            seen.add(path.resolve())
+            kind = file_kind(path)
+            if kind == "scenario":
+                scenarios.append(path)
+            elif kind is None and given.is_dir():  # a file named on its own is judged
+                other.append(path)
+            else:
+                content.append(path)
+    return content, scenarios, other
