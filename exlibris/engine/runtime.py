@@ -85,6 +85,28 @@ _ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
         "vowel": lambda rt, card: card.letter in VOWELS,
         "face_down": lambda rt, card: _face_down(rt._slot_of(card)),
     },
+    Assistant: {
+        "owner": lambda rt, a: rt.game.player(a.owner),
+        "location": lambda rt, a: a.location,
+        "bid": lambda rt, a: a.bid,
+        "standard": lambda rt, a: a.kind == "standard",
+        "special": lambda rt, a: a.kind == "special",
+        "at_location": lambda rt, a: a.location is not None,
+        "at_home": lambda rt, a: a.home_index is not None,
+    },
+    LocationState: {
+        "id": lambda rt, loc: loc.id,
+        "number": lambda rt, loc: loc.number,
+        "instant": lambda rt, loc: loc.instant,
+        "delayed": lambda rt, loc: not loc.instant,
+        "area": lambda rt, loc: loc.area,
+        "assistants": lambda rt, loc: loc.assistants(),
+    },
+    Space: {
+        "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
+        "location": lambda rt, space: space.location,
+        "open": lambda rt, space: not space.occupants,
+    },
     CategoryValue: {
         "id": lambda rt, category: category.id,
         "code": lambda rt, category: category.code,
@@ -150,6 +172,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             read = table.get(name)
             if read is not None:
                 return read(self, value)
+        return self.attribute_by_type(value, name)
+
+    def attribute_by_type(self, value: Any, name: str) -> Any:
+        """``attribute`` found by the value's type, without the table of the most read
+        ones (tests check that the two agree on every entry of the table)."""
         game = self.game
         if value is None:
             return None
