@@ -65,13 +65,15 @@ class Source:
     has_rules: bool = False
     # some placement rule may speak about placing another player's or assistant
     rules_for_others: bool = False
+    shares: bool = False  # some placement rule is a "share" rule
 
     @classmethod
     def of(cls, owner: int, this: Any, abilities: tuple[CompiledAbility, ...],
            order: int) -> Source:
         events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
         return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
-                   any(not r.own_only for a in abilities for r in a.rules))
+                   any(not r.own_only for a in abilities for r in a.rules),
+                   any(r.kind == "share" for a in abilities for r in a.rules))
 
     def rules_about(self, placing: Assistant) -> bool:
         """Whether a placement rule of this source may speak about placing ``placing``:
@@ -579,6 +581,8 @@ class Game:
                     displaces = low
             elif occupants:
                 share = True
+                if not forced and not any(source.shares for source in ruled):
+                    continue  # only a "share" rule opens a held space: none is in play
             verdict = self._rules_verdict(ruled, assistant, loc, s, occupants) if ruled else None
             if verdict == "deny":
                 continue
