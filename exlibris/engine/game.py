@@ -602,9 +602,11 @@ class Game:
                 "players": self.state.players,
                 "prominent": self.by_code.get(self.state.prominent),
                 "banned": self.by_code.get(self.state.banned or "")}
+        names = base  # one dict, "this" and "owner" set for each source in turn
         for source in ruled:
             owner = self.player(source.owner)
-            names = {**base, "this": source.this, "owner": owner}
+            names["this"] = source.this
+            names["owner"] = owner
             for ability in source.abilities:
                 for rule in ability.rules:
                     if rule.own_only and placing is not source.this:
