@@ -165,6 +165,9 @@ def test_hot_seat_hands_off_between_people(tmp_path: Path) -> None:
     assert holders[:3] == ["Ada", "Bo", "Ada"] or holders[:3] == ["Bo", "Ada", "Bo"]
     for holder, chunk in zip(holders, parts[2::2], strict=True):
         for screen in chunk.split("\nEx Libris · ")[1:]:
+            if screen.startswith("set-up"):  # nobody's hand before the libraries
+                assert "Hand" not in screen and "Focus" not in screen
+                continue
             # one hand and one focus on screen: the holder's; the other hand is a count
             assert screen.count("Focus: ") <= 1 and screen.count("Hand (") == 1
             lines = [line for line in screen.splitlines() if not line.startswith("Focus: ")]
@@ -214,3 +217,30 @@ def test_the_readme_documents_playing() -> None:
     for needed in ("exlibris play --resume", "exlibris replay", "autosave.json",
                    "XDG_STATE_HOME", "--save", "Resume with: exlibris play --resume"):
         assert needed in playing
+
+
+def test_the_readme_screens_are_the_full_screen_as_it_draws_them() -> None:
+    """The README's screens have the full screen's layout at 80×24 (exact text changes
+    with the content: `python scripts/readme_screens.py` prints them again)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("readme_screens",
+                                                  root / "scripts" / "readme_screens.py")
+    assert spec is not None and spec.loader is not None
+    screens = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screens)
+    readme = (root / "README.md").read_text("utf-8")
+    assert "### How to read the screen" in readme and "A2/9:HMRR" in readme
+    drawn = screens.frames(80, 24, 7, "\r" * 3)
+    tabs = next(line for line in drawn[-1] if line.startswith("── [decision]"))
+    hint = drawn[-1][-2]
+    blocks = [b for b in readme.split("```\n")[1::2] if tabs in b]
+    assert len(blocks) >= 2
+    for block in blocks:
+        lines = block.rstrip("\n").split("\n")
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        assert lines[0].startswith("Round ") and "You — " in lines[1]
+        assert any(line.startswith("You, ") for line in lines)
+        assert any(line.startswith("›  1. ") for line in lines)
+        assert lines[-2].endswith(hint.split(" · ", 1)[1]) and lines[-1] == ">"

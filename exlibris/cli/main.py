@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
 
@@ -33,6 +35,20 @@ class LazyGroup(click.Group):
         module_name, attribute, _ = entry
         return getattr(importlib.import_module(module_name), attribute)
 
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Usage mistakes are told like every other user error of exlibris: one line
+        ``exlibris CMD: what is wrong`` on standard error, exit status 2."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            sys.exit(usage_error(exc))
+        sys.exit(result if isinstance(result, int) else 0)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, _COMMANDS[name][2]) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
@@ -43,3 +59,16 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="exlibris")
 def cli() -> None:
     """A rules engine for the board game Ex Libris and its expansion."""
+
+
+def usage_error(exc: click.ClickException) -> int:
+    """Print a click error in the project's style; the exit status (2 for usage)."""
+    ctx = getattr(exc, "ctx", None)
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name or "")
+        ctx = ctx.parent
+    where = " ".join(["exlibris", *names])
+    hint = f" (see: {where} --help)" if isinstance(exc, click.UsageError) else ""
+    click.echo(f"{where}: {exc.format_message()}{hint}", err=True)
+    return 2 if isinstance(exc, click.UsageError) else exc.exit_code

@@ -112,9 +112,11 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     """Play a whole game of Ex Libris and print the final inspection form.
 
     \b
-    Answer each decision with its number or its label; at a terminal the arrow
-    keys also work. Commands: ? the text of the location or assistant involved,
-    u undo your last decision, s save, q save and quit. When standard input is
+    At a terminal the game is played full screen: arrow keys and Enter, or type
+    an option's number or label; Tab shows the locations, the other players,
+    the log and the help. Long lists are asked in steps (b or Esc: back).
+    Commands: ? help (the text involved, the card notation, the keys), u undo
+    your last decision, s [FILE] save, q save and quit. When standard input is
     not a terminal, one line is read per decision; at its end the game is saved
     and `exlibris play --resume FILE` continues it.
     """
@@ -270,7 +272,11 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
             session.save()
     try:
         with _terminate_as_interrupt(terminal is not None):
-            outcome = session.run()
+            try:
+                outcome = session.run()
+            finally:
+                if terminal is not None:
+                    terminal.leave()
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
     except QuitRequest as stop:
@@ -382,4 +388,11 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
     click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
                f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+
+
+def form_width() -> int:
+    """The terminal's width for the inspection form; 80 columns when not at a terminal."""
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80

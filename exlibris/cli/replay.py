@@ -21,7 +21,10 @@ class _Stop(Exception):
               help="Print every step straight through instead of waiting for Enter.")
 @click.option("--as", "as_player", type=int, metavar="N",
               help="Show the table as player N (1-based) saw it; default: an open table.")
-def replay(file: Path, straight: bool, as_player: int | None) -> None:
+@click.option("--round", "from_round", type=click.IntRange(min=1), metavar="N",
+              help="Jump to round N: start showing decisions from its first one.")
+def replay(file: Path, straight: bool, as_player: int | None, from_round: int | None
+           ) -> None:
     """Step through a saved game (an autosave or `exlibris play --save FILE`).
 
     Before each decision the table is shown, then who decided what. At a
@@ -48,7 +51,8 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
                    f"{len(record.seats)}", err=True)
         raise SystemExit(USER_ERROR)
     terminal = Terminal(sys.stdin, sys.stdout)
-    step = Stepper(terminal, catalog, seat, wait=terminal.tty and not straight)
+    step = Stepper(terminal, catalog, seat, wait=terminal.tty and not straight,
+                   from_round=from_round or 0)
     session = Session(record, catalog, replay_only=True, observer=step)
     try:
         outcome = session.run_once()
@@ -56,6 +60,7 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
         return
     except ReplayExhausted:
         step.show_table(session, None)
+        step.never_reached(session)
         terminal.say(f"The record ends here, before decision {len(record.decisions) + 1}. "
                      f"Continue it with: exlibris play --resume {file}")
         return
@@ -65,16 +70,20 @@ def replay(file: Path, straight: bool, as_player: int | None) -> None:
     from exlibris.scoring.report import render_form
 
     step.show_table(session, None)
+    step.never_reached(session)
     terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
                  f"{outcome.rounds} rounds")
     color = terminal.console.is_terminal and not terminal.console.no_color
-    click.echo(render_form(outcome.inspection, color=color), nl=False)
+    from exlibris.cli.play import form_width
+
+    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
 
 
 class Stepper:
     """Shows the table before each recorded decision, then the answer given."""
 
-    def __init__(self, terminal: Any, catalog: Any, seat: int | None, *, wait: bool) -> None:
+    def __init__(self, terminal: Any, catalog: Any, seat: int | None, *, wait: bool,
+                 from_round: int = 0) -> None:
         from exlibris.interactive.shelf_grid import category_styles
 
         self.terminal = terminal
@@ -83,8 +92,12 @@ class Stepper:
         self.styles = category_styles(catalog.categories)
         self.library_names = {lib.id: lib.name for lib in catalog.libraries.values()}
         self.told = 0
+        self.from_round = from_round
 
     def __call__(self, session: Any, decision: Any, entry: Any, number: int) -> None:
+        if session.game.state.round < self.from_round:  # jumping: tell nothing yet
+            self.told = len(session.log.records)
+            return
         self.show_table(session, decision)
         name = session.record.names[entry.seat]
         secret = self.seat is not None and entry.seat != self.seat
@@ -95,6 +108,12 @@ class Stepper:
             line = self.terminal.read_line("Enter: next · q: stop > ")
             if line is None or line.strip().lower() in ("q", "quit"):
                 raise _Stop
+
+    def never_reached(self, session: Any) -> None:
+        rounds = session.game.state.round
+        if self.from_round > rounds:
+            self.terminal.say(f"--round {self.from_round}: this game has {rounds} rounds; "
+                              "shown is where it ends.")
 
     def show_table(self, session: Any, decision: Any) -> None:
         from exlibris.interactive.narrate import Narrator

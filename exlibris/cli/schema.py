@@ -13,7 +13,8 @@ from exlibris.cli.output import USER_ERROR
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Folder to write into, e.g. `schemas` in your own repository (default: "
                    "the schemas/ folder of a source checkout).")
-@click.option("--check", is_flag=True, help="Only report stale schemas; exit 1 if any.")
+@click.option("--check", is_flag=True,
+              help="Only report stale schemas: one line either way; exit 2 if any is stale.")
 def schema(out: Path | None, check: bool) -> None:
     """Write one JSON Schema per kind of file (draft 2020-12): location, library,
     assistant, artifact, module, variant, scenario, categories, books.
@@ -31,7 +32,10 @@ def schema(out: Path | None, check: bool) -> None:
         raise SystemExit(USER_ERROR)
     stale = write_schemas(out, check=check)
     if check:
-        for name in stale:
-            click.echo(f"stale: {name}", err=True)
-        raise SystemExit(1 if stale else 0)
+        if stale:
+            click.echo(f"exlibris schema: stale: {', '.join(stale)}; regenerate them with "
+                       "`exlibris schema`", err=True)
+            raise SystemExit(USER_ERROR)
+        click.echo("schemas are up to date")
+        return
     click.echo(f"wrote {len(stale)} schemas to {out or 'schemas'}")

@@ -230,8 +230,10 @@ class Game:
 
     def give(self, card: Card, seat: int) -> None:
         """Move a card into a player's hand, as an acquisition."""
+        src = self.state.cards.zone_of(card)
         self.state.cards.move(card, self.player(seat).hand)
-        self.event("gain", seat=seat, card=card.name)
+        self.event("gain", seat=seat, card=card.name, source=src.name if src else "",
+                   hidden=src is None or src.face_down or src.name.startswith(("hand:", "deck")))
         self.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving

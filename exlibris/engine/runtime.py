@@ -496,7 +496,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Take a card off a shelf into limbo, so it can move like any other card."""
         zone = self.game.state.cards.zone_of(card)
         if isinstance(zone, ShelfZone):
-            limbo = self.game.limbo_zone()
+            limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
             self.game.remove_from_shelf(zone, card, limbo)
 
     def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:

@@ -121,3 +121,35 @@ def _ability(game: Game, record: dict[str, Any]) -> str:
     if artifact is not None:
         return f"{artifact.name}: {artifact.text}"
     return ""
+
+
+NOTATION = """How to read the screen
+  A2/9:HMR  a book card: letter A, number 2 of the 9 A cards, and its books, one
+            letter per book: C F H M R S (the categories, see below). *id is an
+            artifact card; ~ marks a card lying face down; ?? a card you cannot see.
+  Shelf     rows and columns as the options name them (row 0 is the first row
+            shelved; rows above it are -1, -2...). [3] on an empty cell is
+            option 3 of a "where to shelve" question.
+  Town board  prominent and banned category, deck and discard pile sizes, the
+            round and its first player; FINAL ROUND in the last round."""
+
+KEYS_FULL = """Keys
+  Up/Down, Page Up/Down  move in the list; Enter chooses
+  a number or the start of a label, then Enter  chooses that option
+  Esc or b  back one step of a long list      Tab  next view: locations, players,
+  log, help (Esc returns to the decision)     ? this help
+  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit"""
+
+KEYS_LINE = """Commands
+  a number or a label (or its start)  chooses;  b  back one step of a long list
+  ?  this help   u  undo your last decision   s [FILE]  save (to FILE)
+  q  save and quit; an empty line asks again"""
+
+
+def player_help(*, full_screen: bool) -> str:
+    """The notation and the keys, with the categories' codes and names."""
+    from exlibris.catalog import load_catalog
+
+    codes = ", ".join(f"{c.code} {c.name}" for c in load_catalog().categories)
+    keys = KEYS_FULL if full_screen else KEYS_LINE
+    return f"{NOTATION}\n  Categories: {codes}.\n\n{keys}"

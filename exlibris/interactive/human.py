@@ -1,42 +1,49 @@
 """The person at the terminal, as an agent: show the table, read an answer.
 
-An answer is an option number (1-based), an option's label (or the start of
-exactly one label), or a command: ``?`` the text of what the decision is
-about, ``u`` undo, ``s`` save, ``q`` save and quit. The end of input saves
-and quits too.
+A long option list is asked in steps (``steps.py``); the answer to the whole
+decision is still one option index. An answer is an option number (1-based), an
+option's label (or the start of exactly one label; any full label of the whole
+decision also works at any step), or a command: ``?`` help, ``b`` back one
+step, ``u`` undo, ``s [FILE]`` save, ``q`` save and quit. The end of input
+saves and quits too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 
 from exlibris.engine.decisions import Decision
-from exlibris.interactive.context import help_text
+from exlibris.interactive.context import help_text, player_help
 from exlibris.interactive.narrate import Narrator
-from exlibris.interactive.screen import Screen, position_marks, prompt_line
+from exlibris.interactive.screen import Screen, prompt_line
 from exlibris.interactive.session import QuitRequest, Session
 from exlibris.interactive.shelf_grid import Styles
-from exlibris.interactive.terminal import TYPE_HINT, Terminal
+from exlibris.interactive.steps import Step, first_step, levels, next_step
+from exlibris.interactive.terminal import KEYS_HINT, TYPE_HINT, Terminal
 
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save",
-            "save": "save", "q": "quit", "quit": "quit"}
+            "save": "save", "q": "quit", "quit": "quit", "b": "back", "back": "back"}
 
 
 @dataclass(frozen=True)
 class Parsed:
-    """What a typed answer means: an option, a command, or a problem to show."""
+    """What a typed answer means: a choice of this step, an option of the whole
+    decision, a command (with its argument), or a problem to show."""
 
     index: int | None = None
+    option: int | None = None
     command: str | None = None
+    argument: str = ""
     problem: str | None = None
 
 
-def parse_answer(text: str, labels: Sequence[str]) -> Parsed:
-    """Read one typed answer against the options' labels."""
+def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = ()) -> Parsed:
+    """Read one typed answer against this step's labels (and the decision's)."""
     answer = " ".join(text.split())
     if not answer:
         return Parsed(problem=f"type an option number from 1 to {len(labels)}, or a label")
@@ -44,8 +51,14 @@ def parse_answer(text: str, labels: Sequence[str]) -> Parsed:
     wanted = answer.casefold()
     if wanted in folded:
         return Parsed(index=folded.index(wanted))
+    full = [label.casefold() for label in whole]
+    if wanted in full:
+        return Parsed(option=full.index(wanted))
+    word, _, rest = answer.partition(" ")
     if wanted in COMMANDS:
         return Parsed(command=COMMANDS[wanted])
+    if word.casefold() in ("s", "save") and rest:
+        return Parsed(command="save", argument=rest)
     if answer.isdigit():
         number = int(answer)
         if 1 <= number <= len(labels):
@@ -58,7 +71,7 @@ def parse_answer(text: str, labels: Sequence[str]) -> Parsed:
         return Parsed(problem=f"{answer!r} starts {len(starts)} options; type more of one, "
                               "or its number")
     return Parsed(problem=f"no option {answer!r}; type a number from 1 to {len(labels)}, "
-                          "a label, or ? u s q")
+                          "a label, or ? b u s q")
 
 
 class HumanAgent:
@@ -74,6 +87,9 @@ class HumanAgent:
         self.library_names = library_names
         self.hot_seat = hot_seat
         self.session: Session | None = None
+        self.message = ""  # shown once on the next frame (full screen)
+        self.pane = "decision"  # the view the next frame opens on (full screen)
+        self.help = ""
 
     def decide(self, view: Any, decision: Decision) -> int:
         session = self.session
@@ -82,40 +98,159 @@ class HumanAgent:
         if self.hot_seat and term.last_seat != self.seat:
             self.hand_off(session)
         term.last_seat = self.seat
-        self.show(session, decision)
+        grouping = levels(session.game, decision)
+        current = first_step(decision, grouping)
+        trail: list[tuple[Step, str]] = []
+        if term.full is None:
+            self.show(session, decision, current)
         while True:
-            answer = term.choose(decision.labels)
+            labels = [choice.label for choice in current.choices]
+            answer = self.ask(session, decision, current, [label for _, label in trail])
             if answer is None:
                 raise QuitRequest("end of input")
             parsed = (Parsed(index=answer) if isinstance(answer, int)
-                      else parse_answer(answer, decision.labels))
+                      else parse_answer(answer, labels, [*grouping.labels, *decision.labels]))
+            if parsed.option is not None:
+                parsed = Parsed(option=parsed.option % len(decision))
+            if parsed.option is not None:
+                return parsed.option
             if parsed.index is not None:
-                return parsed.index
-            if parsed.problem is not None:
-                term.say(parsed.problem)
-            elif parsed.command == "help":
-                term.say(help_text(session.game, decision, session.log.records), wrap=True)
-            elif parsed.command == "save":
-                term.say(f"Saved to {session.save()}.")
-            elif parsed.command == "quit":
-                raise QuitRequest("quit")
-            elif parsed.command == "undo":
-                last = session.record.last_of(self.seat)
-                if last is None:
-                    term.say("Nothing to undo: you have not decided anything yet.")
-                    continue
-                term.say(f"Taking back: {session.record.decisions[last].label}")
-                session.undo(self.seat)
+                choice = current.choices[parsed.index]
+                if len(choice.options) == 1:
+                    return choice.options[0]
+                trail.append((current, choice.label))
+                current = next_step(decision, grouping, choice)
+            elif parsed.problem is not None:
+                self.tell(parsed.problem)
+            elif parsed.command == "back":
+                if trail:
+                    current = trail.pop()[0]
+                else:
+                    self.tell("This is the first step of the decision.")
+            else:
+                self.command(session, decision, parsed)
+
+    def command(self, session: Session, decision: Decision, parsed: Parsed) -> None:
+        assert session.game is not None
+        if parsed.command == "help":
+            text = help_text(session.game, decision, session.log.records)
+            if self.terminal.full is not None:
+                self.pane = "help"
+                self.help = f"{text}\n\n{player_help(full_screen=True)}"
+            else:
+                self.terminal.say(f"{text}\n\n{player_help(full_screen=False)}", wrap=True)
+        elif parsed.command == "save":
+            target = Path(parsed.argument).expanduser() if parsed.argument else None
+            try:
+                where = session.save_to(target) if target else session.save()
+            except OSError as exc:
+                self.tell(f"Not saved: {exc.strerror or exc}.")
+                return
+            self.tell(f"Saved to {where}.")
+        elif parsed.command == "quit":
+            raise QuitRequest("quit")
+        elif parsed.command == "undo":
+            last = session.record.last_of(self.seat)
+            if last is None:
+                self.tell("Nothing to undo: you have not decided anything yet.")
+                return
+            self.tell(f"Taking back: {session.record.decisions[last].label}")
+            session.undo(self.seat)
+
+    def tell(self, text: str) -> None:
+        if self.terminal.full is not None:
+            self.message = text
+        else:
+            self.terminal.say(text)
+
+    # ------------------------------------------------------------------ asking
+    def ask(self, session: Session, decision: Decision, current: Step,
+            trail: Sequence[str]) -> int | str | None:
+        """One answer to ``current``: an index (arrow keys) or typed text; None at EOF."""
+        prompt = step_prompt(session, decision, current, trail)
+        if self.terminal.full is None:
+            if trail or current.question != decision.prompt:
+                self.terminal.show(prompt)
+            self.terminal.show(options_text(current), Text(TYPE_HINT, "dim"))
+            return self.terminal.choose()
+        return self.full_screen(session, decision, current, prompt)
+
+    def full_screen(self, session: Session, decision: Decision, current: Step,
+                    prompt: Text) -> int | str | None:
+        from exlibris.interactive import fullscreen as keys
+        from exlibris.interactive.frame import PANES, Ask, Painter, frame
+
+        full = self.terminal.full
+        assert full is not None and session.game is not None
+        console = self.terminal.console
+        painter = Painter(console.color_system, console.no_color)
+        screen = Screen(session.game, self.seat, self.styles, self.library_names)
+        log = Narrator(session.game, self.seat).lines(session.log.records)
+        state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
+                    marks=step_marks(decision, current), pane=self.pane, help=self.help,
+                    message=self.message)
+        self.message, self.pane, self.help = "", "decision", ""
+        while True:
+            width, height = full.size()
+            full.draw(frame(screen, log, state, width, height, painter))
+            key = full.key()
+            state.message = ""
+            if key == keys.EOF and not state.typed:
+                return None
+            if key == keys.ENTER:
+                typed, state.typed = state.typed.strip(), ""
+                if typed:
+                    return typed
+                if state.pane == "decision":
+                    return state.cursor
+                state.pane = "decision"
+            elif key in (keys.TAB, keys.BACK_TAB):
+                step = 1 if key == keys.TAB else -1
+                state.pane = PANES[(PANES.index(state.pane) + step) % len(PANES)]
+                state.scroll = 0
+                if state.pane == "help" and not state.help:
+                    state.help = (help_text(session.game, decision, session.log.records)
+                                  + "\n\n" + player_help(full_screen=True))
+            elif key == keys.ESCAPE:
+                if state.pane != "decision":
+                    state.pane = "decision"
+                else:
+                    return "back"
+            elif key in (keys.UP, keys.DOWN, keys.PAGE_UP, keys.PAGE_DOWN):
+                move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -10, keys.PAGE_DOWN: 10}[key]
+                if state.pane == "decision":
+                    state.cursor = max(0, min(len(state.labels) - 1, state.cursor + move))
+                    state.typed = ""
+                else:
+                    state.scroll = max(0, state.scroll + move)
+            elif key == keys.BACKSPACE:
+                state.typed = state.typed[:-1]
+            elif key:
+                state.typed += key
+                if state.typed.isdigit() and 1 <= int(state.typed) <= len(state.labels):
+                    state.cursor = int(state.typed) - 1
 
     def hand_off(self, session: Session) -> None:
         term = self.terminal
-        term.clear()
         name = session.record.names[self.seat]
-        if not term.wait(f"— Pass the game to {name}. {name}, press Enter when ready. —"):
+        message = f"— Pass the game to {name}. {name}, press Enter when ready. —"
+        if term.full is not None:
+            from exlibris.interactive import fullscreen as keys
+
+            while True:
+                term.full.draw([message])
+                key = term.full.key()
+                if key == keys.EOF:
+                    raise QuitRequest("end of input")
+                if key == keys.ENTER:
+                    return
+        term.clear()
+        if not term.wait(message):
             raise QuitRequest("end of input")
         term.clear()
 
-    def show(self, session: Session, decision: Decision) -> None:
+    def show(self, session: Session, decision: Decision, current: Step) -> None:
+        """Line mode: the table and what happened since this seat last answered."""
         game = session.game
         assert game is not None
         term = self.terminal
@@ -124,7 +259,40 @@ class HumanAgent:
         log = Narrator(game, self.seat).lines(records)
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
-        term.show(screen.table(log, position_marks(decision)))
+        term.show(screen.table(log, step_marks(decision, current)))
         term.show(prompt_line(game, decision))
-        if not term.arrows:
-            term.show(screen.options(decision), Text(TYPE_HINT, "dim"))
+
+
+def step_prompt(session: Session, decision: Decision, current: Step,
+                trail: Sequence[str]) -> Text:
+    """``You, place an assistant › The Fire Imp — which location?``."""
+    assert session.game is not None
+    text = prompt_line(session.game, decision)
+    for label in trail:
+        text.append(f" › {label}", "bold")
+    if current.question != decision.prompt:
+        text.append(f" — {current.question}")
+    return text
+
+
+def options_text(current: Step) -> Text:
+    text = Text()
+    for i, choice in enumerate(current.choices, 1):
+        text.append(f"{i:>3}. ", "bold")
+        text.append(choice_label(choice) + "\n")
+    return text
+
+
+def choice_label(choice: Any) -> str:
+    """A choice as shown: a group says how many options it holds."""
+    many = len(choice.options)
+    return choice.label if many == 1 else f"{choice.label} … ({many} options)"
+
+
+def step_marks(decision: Decision, current: Step) -> dict[Any, str]:
+    """On a ``where to shelve`` decision, each free cell marked with its choice number."""
+    if decision.kind != "position":
+        return {}
+    values = decision.values
+    return {tuple(values[i]): str(n) for n, choice in enumerate(current.choices, 1)
+            for i in choice.options}

@@ -1,8 +1,10 @@
 """Events told as short sentences, for one player's eyes.
 
-Only what that player may know is told: other players' draws and gains are
-counts, face-down deals are counts, cards passed into another hand are not
-named. ``seat=None`` tells everything (a replay of a finished game).
+Only what that player may know is told: other players' draws are counts,
+face-down deals are counts, a card passed between two hands is named only to
+those two; everything public is named with its books (``R1:HHS``), categories
+by code and name. An ability that did nothing is not told. ``seat=None`` tells
+everything (a replay of a finished game).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from exlibris.engine.game import Game
 
 # events that add nothing a player needs to read
 _QUIET = frozenset({"decision", "return", "setup", "locations", "inspection"})
+# events that start something else: an ability followed by one of these did nothing
+_STARTS = frozenset({"ability", "place", "activate", "resolve", "round", "cleanup",
+                     "final-round"})
 
 
 class Narrator:
@@ -25,9 +30,10 @@ class Narrator:
 
     def lines(self, records: Iterable[dict[str, Any]]) -> list[str]:
         told = []
-        for record in records:
+        records = list(records)
+        for i, record in enumerate(records):
             kind = record["event"]
-            if kind in _QUIET:
+            if kind in _QUIET or (kind == "ability" and idle(records, i)):
                 continue
             tell = getattr(self, "_" + kind.replace("-", "_"), None)
             text = tell(record) if tell is not None else self._other(record)
@@ -58,9 +64,37 @@ class Narrator:
                     return assistant.name
         return "standard assistant" if rest.startswith("standard") else rest.replace("-", " ")
 
-    @staticmethod
-    def cards(names: list[str]) -> str:
-        return ", ".join(names) if names else "nothing"
+    def cards(self, names: list[str]) -> str:
+        return ", ".join(self.card(n) for n in names) if names else "nothing"
+
+    def card(self, name: str) -> str:
+        """``R1:HHS``: a card's name and its books (an artifact by its name)."""
+        index = getattr(self, "_index", None)
+        if index is None:
+            index = self._index = {c.name: c for c in self.game.state.cards.where}
+        found = index.get(name)
+        books = getattr(found, "books", None)
+        return f"{name}:{''.join(books)}" if books else name
+
+    def source(self, zone: str) -> str:
+        """Where a card came from, for ``from ...``."""
+        kind, _, rest = zone.partition(":")
+        if kind == "area":
+            return f"{self.place(rest)}'s area"
+        if kind == "discard":
+            return "the discard pile"
+        if kind.startswith("lifted-") and kind[7:].isdigit():
+            return f"{self.whose(int(kind[7:]))} shelf"
+        if kind == "hand" and rest.isdigit():
+            return f"{self.whose(int(rest))} hand"
+        if kind == "revealed":
+            return "the revealed cards"
+        if kind == "deck":
+            return "the deck"
+        return "the cards set apart"
+
+    def whose(self, seat: int) -> str:
+        return "your" if seat == self.seat else f"{self.who(seat)}'s"
 
     # ------------------------------------------------------------------ events
     def _round(self, r: dict[str, Any]) -> str:
@@ -132,22 +166,32 @@ class Narrator:
         return f"{who} drew {n} card{'s' if n != 1 else ''}."
 
     def _gain(self, r: dict[str, Any]) -> str:
-        who = self.who(r["seat"]).capitalize()
-        return f"{who} took {r['card']}." if self.knows(r["seat"]) else f"{who} took a card."
+        seat = r["seat"]
+        who = self.who(seat).capitalize()
+        source = str(r.get("source", ""))
+        kind, _, rest = source.partition(":")
+        if kind == "hand" and rest.isdigit():
+            giver = int(rest)
+            card = self.card(r["card"]) if self.knows(seat) or self.knows(giver) else "a card"
+            return f"{self.who(giver).capitalize()} gave {card} to {self.who(seat)}."
+        hidden = r.get("hidden", not source)
+        card = self.card(r["card"]) if self.knows(seat) or not hidden else "a card"
+        where = f" from {self.source(source)}" if source else ""
+        return f"{who} took {card}{where}."
 
     def _discard(self, r: dict[str, Any]) -> str:
         to = str(r.get("to", "discard"))
         if to.startswith("hand:"):
             seat = int(to.split(":")[1])
-            card = r["card"] if self.knows(seat) else "a card"
+            card = self.card(r["card"]) if self.knows(seat) else "a card"
             return f"{card} went into {self.who(seat)}'s hand." if seat != self.seat \
                 else f"{card} went into your hand."
-        return f"{r['card']} was discarded."
+        return f"{self.card(r['card'])} was discarded."
 
     def _shelve(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
         card = "a card face down" if r.get("face_down") and not self.knows(r["seat"]) \
-            else r["card"]
+            else self.card(r["card"])
         row, col = r["pos"]
         return f"{who} shelved {card} at row {row}, column {col}."
 
@@ -166,7 +210,58 @@ class Narrator:
         return f"{self.who(r['seat']).capitalize()} will be the first player."
 
     def _name(self, r: dict[str, Any]) -> str:
-        return f"{self.who(r['seat']).capitalize()} named {r['category']}."
+        named = str(r["category"])
+        found = next((v for v in self.game.by_code.values() if v.id == named), None)
+        text = f"{found.code} {found.name}" if found is not None else named
+        return f"{self.who(r['seat']).capitalize()} named {text}."
+
+    def _look(self, r: dict[str, Any]) -> str:
+        n = int(r.get("count", 0))
+        return f"{self.who(r['seat']).capitalize()} looked at {n} card{'s' if n != 1 else ''}."
+
+    def _trade(self, r: dict[str, Any]) -> str:
+        who = self.who(r["seat"]).capitalize()
+        to = str(r.get("to", ""))
+        kind, _, rest = to.partition(":")
+        other = int(rest) if kind == "hand" and rest.isdigit() else None
+        seen = other is None or self.knows(r["seat"]) or self.knows(other)
+        gave = self.card(r["gave"]) if seen else "a card"
+        got = self.card(r["got"]) if seen else "a card"
+        with_whom = f" with {self.who(other)}" if other is not None else \
+            f" with {self.source(to)}"
+        return f"{who} traded {gave} for {got}{with_whom}."
+
+    def _show(self, r: dict[str, Any]) -> str:
+        to = r["to"]
+        cards = self.cards(r["cards"]) if self.knows(r["seat"]) or self.knows(to) else \
+            f"{len(r['cards'])} card(s)"
+        return f"{self.who(r['seat']).capitalize()} showed {cards} to {self.who(to)}."
+
+    def _tuck(self, r: dict[str, Any]) -> str:
+        n = len(r.get("cards", []))
+        row, col = r["pos"]
+        return (f"{self.who(r['seat']).capitalize()} tucked {n} card{'s' if n != 1 else ''} "
+                f"under the card at row {row}, column {col}.")
+
+    def _replace(self, r: dict[str, Any]) -> str:
+        return (f"{self.who(r['seat']).capitalize()} put {self.card(r['card'])} in place of "
+                f"{self.card(r['old'])} on the shelf.")
+
+    def _shift(self, r: dict[str, Any]) -> str:
+        row, first, last, by = r["move"]
+        return (f"{self.who(r['seat']).capitalize()} shifted row {row}, columns {first} to "
+                f"{last}, by {by}.")
+
+    def _rearrange(self, r: dict[str, Any]) -> str:
+        how = {"hand": "swapped a shelf card with one from hand", "swap": "swapped two "
+               "shelf cards", "move": "moved a shelf card"}.get(r.get("how", ""), "reworked")
+        return f"{self.who(r['seat']).capitalize()} {how}."
+
+    def _levitate(self, r: dict[str, Any]) -> str:
+        row, col = r["pos"]
+        return (f"{self.who(r['seat']).capitalize()} levitated {self.card(r['card'])} in at "
+                f"row {row}, column {col}, pushing {r.get('direction', '')}.")
+
 
     def _flip(self, r: dict[str, Any]) -> str:
         if not r.get("cards"):
@@ -177,7 +272,7 @@ class Narrator:
         return f"{self.who(r['seat']).capitalize()} revealed {self.cards(r['cards'])}."
 
     def _entomb(self, r: dict[str, Any]) -> str:
-        card = r["card"] if self.knows(r["seat"]) else "a card"
+        card = self.card(r["card"]) if self.knows(r["seat"]) else "a card"
         return f"{self.who(r['seat']).capitalize()} entombed {card}."
 
     def _deal_hand(self, r: dict[str, Any]) -> str:
@@ -227,3 +322,14 @@ class Narrator:
         seat = r.get("seat")
         who = self.who(seat).capitalize() if isinstance(seat, int) else "The game"
         return f"{who}: {r['event'].replace('-', ' ')}."
+
+
+def idle(records: list[dict[str, Any]], i: int) -> bool:
+    """The ability at ``records[i]`` did nothing a player sees before something else began."""
+    for later in records[i + 1:]:
+        kind = later["event"]
+        if kind in _STARTS:
+            return True
+        if kind not in _QUIET:
+            return False
+    return False  # the ability is still going on

@@ -50,14 +50,22 @@ class Screen:
             text.append(f" {value.name}")
         return text
 
+    def code(self, code: str | None) -> Text:
+        """A category by its code alone (``H``), in its colour."""
+        return Text(code, self.styles.get(code, "")) if code else Text("none", "dim")
+
     # ------------------------------------------------------------------ the whole table
     def table(self, log: Sequence[str] = (), marks: Mapping[Pos, str] | None = None,
               marks_seat: int | None = None) -> RenderableType:
         """Everything; ``marks`` go on ``marks_seat``'s shelf (default: the viewer's)."""
         marks_seat = self.seat if marks_seat is None else marks_seat
-        parts: list[RenderableType] = [self.board(), self.locations()]
+        parts: list[RenderableType] = [self.board()]
         players = self.game.state.players
-        order = [self.seat] if self.seat is not None else []
+        if not self.game.state.round:  # set-up: no empty board, hands or shelves
+            players = []
+        else:
+            parts.append(self.locations())
+        order = [self.seat] if self.seat is not None and players else []
         order += [p.seat for p in players if p.seat != self.seat]
         others = []
         for seat in order:
@@ -77,6 +85,9 @@ class Screen:
 
     def board(self) -> Text:
         state = self.game.state
+        if not state.round:
+            return Text("Ex Libris · set-up: the town board is laid out once every "
+                        "library is chosen", "bold")
         text = Text("Ex Libris", "bold")
         text.append(f" · round {state.round or 'set-up'}")
         if state.players:
@@ -182,6 +193,11 @@ class Screen:
                            title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
                            width=self.width)
         return Group(*lines, shelf)
+
+    def others(self) -> RenderableType:
+        """Every other player's library, hand size, assistants and shelf."""
+        players = self.game.state.players
+        return Group(*(self.player(p, None) for p in players if p.seat != self.seat))
 
     def where(self, assistant: Assistant) -> str:
         name = assistant.name

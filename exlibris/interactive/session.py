@@ -174,6 +174,11 @@ class Session:
             saves.save(self.record, self.save_path)
         return self.save_path
 
+    def save_to(self, path: Path) -> Path:
+        """Save a copy to ``path`` (``s FILE``); autosaving goes on where it was."""
+        saves.save(self.record, path)
+        return path
+
 
 def check(entry: Entry, decision: Decision, number: int) -> None:
     """The recorded answer must fit the decision the game asks now."""

@@ -1,9 +1,9 @@
 """Where the screen goes and where answers come from.
 
-Answers are read a line at a time everywhere (a number, a label or a command).
-When standard input and the screen are both a terminal, a menu also lets the
-arrow keys pick an option (the terminal is put in cbreak mode only while the
-menu is up, and restored however the menu ends).
+When standard input and the screen are both a terminal (POSIX), the game is
+played full screen (``fullscreen.py``, ``frame.py``). Otherwise answers are
+read a line at a time (a number, a label or a command) and the table is
+printed before each decision, so pipes, saves and transcripts work.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Sequence
 from typing import TextIO
 
 from rich.console import Console, RenderableType
 
-KEYS_HINT = "↑/↓ and Enter, or type a number or label · ? text · u undo · s save · q quit"
-TYPE_HINT = "Type a number or a label · ? text · u undo · s save · q quit"
+from exlibris.interactive.fullscreen import FullScreen
+
+KEYS_HINT = ("↑/↓ Enter choose · type a number or label · Esc back · Tab views · "
+             "? help · u undo · s save · q quit")
+TYPE_HINT = "Type a number or a label · b back · ? help · u undo · s [FILE] save · q quit"
 
 
 def interactive(stdin: TextIO, out: TextIO) -> bool:
@@ -36,6 +38,7 @@ class Terminal:
         self.out = out
         self.tty = interactive(stdin, out)
         self.arrows = self.tty and os.name == "posix" if arrows is None else arrows
+        self.full: FullScreen | None = FullScreen(stdin, out) if self.arrows else None
         self.console = Console(file=out, highlight=False, markup=False, emoji=False)
         self.last_seat: int | None = None  # whose screen is showing (hot-seat hand-offs)
 
@@ -72,13 +75,14 @@ class Terminal:
             return True
         return self.read_line(f"{message} ") is not None
 
-    def choose(self, labels: Sequence[str]) -> int | str | None:
-        """An option index (arrow keys), typed text, or None at the end of input."""
-        if self.arrows:
-            from exlibris.interactive.keys import KeyMenu
-
-            return KeyMenu(self.stdin, self.out, labels).run()
+    def choose(self) -> str | None:
+        """A typed answer, or None at the end of input (line mode)."""
         return self.read_line()
+
+    def leave(self) -> None:
+        """Back from the full screen to the ordinary one (nothing if never there)."""
+        if self.full is not None:
+            self.full.leave()
 
 
 def terminal_for(json_output: bool) -> Terminal:

@@ -101,10 +101,37 @@ def outcome_lines(inspection: Inspection) -> list[str]:
                         for i, name in enumerate(inspection.ranking, 1))
     winners = inspection.winners
     if len(winners) == 1:
-        line = f"Winner: {winners[0]}"
+        line = f"Winner: {winners[0]}{tiebreak_words(inspection)}"
     else:
         line = f"Winners (a tie no tiebreaker settles): {', '.join(winners)}"
     return [line, f"Ranking: {ranking}"]
+
+
+_TIEBREAK_WORDS = {"books": ("more books on face-up shelf cards", "books", True),
+                   "hand": ("fewer cards in hand", "hand", False),
+                   "banned": ("fewer banned books", "banned_books", False)}
+
+
+def tiebreak_words(inspection: Inspection) -> str:
+    """``; tied on 59 with Ann, wins on fewer banned books (2 to 4)`` when a tie on the
+    total was broken (SCORE-TIE-1), else nothing."""
+    forms = {f.name: f for f in inspection.forms}
+    first = forms[inspection.winners[0]]
+    tied = [f for f in inspection.forms if f.total == first.total and f is not first]
+    if not tied:
+        return ""
+    rivals = list(tied)
+    for name in inspection.rules.tiebreakers:
+        words, field, more = _TIEBREAK_WORDS[name]
+        mine = getattr(first, field)
+        best_other = max if more else min
+        other = best_other(getattr(f, field) for f in rivals)
+        if mine != other:
+            names = ", ".join(f.name for f in tied)
+            return (f" — tied on {first.total} with {names}; wins on {words} "
+                    f"({mine} to {other})")
+        rivals = [f for f in rivals if getattr(f, field) == mine]
+    return ""
 
 
 def best_lines(best: Sequence[BestFlips]) -> list[str]:

@@ -1,0 +1,325 @@
+"""The full-screen layout: one frame of exactly the terminal's size, as text lines.
+
+Always on screen: the town board in one line, your library, focus and hand, your
+shelf, the decision with its options (a window that follows the cursor) and the
+answer line. One key away (Tab): the locations, the other players, the log, the
+help. At 120 columns or more the table and the decision sit side by side, and
+the log fills the room left under the options.
+
+Every part is drawn by rich at the width it is given, so nothing is cut on the
+right; what does not fit below is left out in a set order (the log first, the
+locations next) and the shelf is drawn row by row when the grid is too tall.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+
+from exlibris.interactive.screen import Screen
+from exlibris.interactive.shelf_grid import card_name, cell_text, shelf_grid
+from exlibris.model.cards import BookCard
+from exlibris.model.shelf import Pos, Shelf
+
+PANES = ("decision", "locations", "players", "log", "help")
+SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
+WIDE = 120  # from this width, the table and the decision side by side
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@dataclass
+class Ask:
+    """What the frame shows of the question being asked."""
+
+    prompt: Text
+    labels: Sequence[str]
+    cursor: int = 0
+    typed: str = ""
+    message: str = ""
+    marks: Mapping[Pos, str] = field(default_factory=dict)
+    pane: str = "decision"
+    scroll: int = 0
+    help: str = ""
+    hint: str = ""
+
+
+def visible(line: str) -> str:
+    """A drawn line without its colour codes."""
+    return _ANSI.sub("", line)
+
+
+def width_of(line: str) -> int:
+    return cell_len(visible(line))
+
+
+class Painter:
+    """Renders rich renderables to lines of ANSI text at a given width."""
+
+    def __init__(self, color_system: str | None = "standard", no_color: bool = False) -> None:
+        self.color_system = color_system
+        self.no_color = no_color
+
+    def lines(self, renderable: RenderableType, width: int) -> list[str]:
+        console = Console(file=io.StringIO(), width=width, force_terminal=True,
+                          color_system=self.color_system,  # type: ignore[arg-type]
+                          no_color=self.no_color, highlight=False, markup=False, emoji=False,
+                          legacy_windows=False)
+        with console.capture() as captured:
+            console.print(renderable)
+        return [line.rstrip() for line in captured.get().rstrip("\n").split("\n")]
+
+
+def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
+          painter: Painter) -> list[str]:
+    """The whole screen as exactly ``height`` lines, none wider than ``width``."""
+    width, height = max(width, 40), max(height, 12)
+    if width >= WIDE:
+        return _wide(screen, log, ask, width, height, painter)
+    top = _mine(screen, ask, width, painter)
+    foot = _foot(ask, width, painter)
+    room = height - len(top) - len(foot) - 1
+    shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
+    body_room = room - len(shelf)
+    if ask.pane == "decision":
+        body = _decision(ask, width, body_room, painter)
+    else:
+        body = _pane(screen, log, ask, width, body_room, painter)
+    lines = top + shelf + [_tabs(ask.pane, width)] + body
+    lines += [""] * (height - len(lines) - len(foot))
+    return _fit(lines + foot, height)
+
+
+def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
+          painter: Painter) -> list[str]:
+    left_w = min(width // 2, 100)
+    right_w = width - left_w - 3
+    foot = _foot(ask, width, painter)
+    room = height - len(foot)
+    left = _mine(screen, ask, left_w, painter)
+    left += _shelf(screen, ask, left_w, room - len(left), painter)
+    rest = room - len(left) - 1
+    if rest > 3:
+        left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
+    rest = room - len(left) - 1
+    if rest > 3 and len(screen.game.state.players) > 1 and screen.game.state.round:
+        screen.width = left_w
+        left += ["", *_clip(painter.lines(screen.others(), left_w), rest)]
+    right = [_tabs(ask.pane, right_w)]
+    if ask.pane == "decision":
+        right += _decision(ask, right_w, room - 1, painter)
+        rest = room - len(right) - 1
+        if rest > 2 and log:
+            right += ["", *_log(log, right_w, rest, painter)]
+    else:
+        right += _pane(screen, log, ask, right_w, room - 1, painter)
+    left, right = _clip(left, room), _clip(right, room)
+    rows = []
+    for i in range(room):
+        a = left[i] if i < len(left) else ""
+        b = right[i] if i < len(right) else ""
+        rows.append(a + " " * (left_w - width_of(a)) + " │ " + b)
+    return _fit(rows + foot, height)
+
+
+def _fit(lines: list[str], height: int) -> list[str]:
+    if len(lines) > height:  # only ever the spare rows: keep the answer line
+        lines = lines[:height - 1] + lines[-1:]
+    return lines + [""] * (height - len(lines))
+
+
+def _clip(lines: list[str], room: int) -> list[str]:
+    return lines[:max(room, 0)]
+
+
+# ---------------------------------------------------------------------- parts
+def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
+    """The town board, then your library, focus and hand."""
+    game = screen.game
+    seat = screen.seat
+    board = board_line(screen)
+    if board.cell_len > width:
+        board = board_line(screen, names=False)
+    lines = painter.lines(board, width)
+    if seat is None:
+        return lines
+    player = game.state.players[seat]
+    if not game.state.round:  # set-up: nothing in hand or on the shelf yet
+        return lines
+    head = Text(screen.who(seat), "bold")
+    if player.library:
+        head.append(f" — {screen.library_names.get(player.library, player.library)}")
+    if player.focus:
+        head.append(" · Focus: ")
+        head.append_text(screen.category(player.focus))
+    hand = Text(f"Hand ({len(player.hand)}): ")
+    from exlibris.interactive.shelf_grid import cards_text
+
+    hand.append_text(cards_text(player.hand.cards, screen.styles))
+    return lines + painter.lines(Group(head, hand), width)
+
+
+def board_line(screen: Screen, *, names: bool = True) -> Text:
+    """``Round 2 · first: Greedy 2 · prominent H History · banned S Science · deck 40 ...``
+    (without the categories' names when that is too wide)."""
+    state = screen.game.state
+    if not state.round:
+        text = Text("Ex Libris · set-up", "bold")
+        if state.players:
+            text.append(" · choose your library; the town board is laid out after")
+        return text
+    text = Text(f"Round {state.round}", "bold")
+    if state.final_round:
+        text.append(" ")
+        text.append("FINAL ROUND", "bold reverse")
+    text.append(f" · first: {screen.who(state.first_player)} · prominent ")
+    category = screen.category if names else screen.code
+    text.append_text(category(state.prominent))
+    text.append(" · banned ")
+    text.append_text(category(state.banned))
+    text.append(f" · deck {len(state.deck)} · discard {len(state.discard)}")
+    if "job-faire" in screen.game.settings.modules:
+        text.append(f" · assistant deck {len(state.assistant_deck)}")
+    return text
+
+
+def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
+    seat = screen.seat
+    if seat is None:
+        return []
+    player = screen.game.state.players[seat]
+    if not screen.game.state.round:
+        return []
+    count = player.shelf.card_count()
+    if not count and not ask.marks:
+        return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
+    title = f"Shelf: {count} card{'s' if count != 1 else ''}"
+    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
+                                    width=width), width)
+    if len(grid) <= room:
+        return grid
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title), width)
+    if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
+        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
+                "lines: make the terminal taller"[:width]]
+    return rows
+
+
+def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str) -> Text:
+    """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned."""
+    cells = dict(shelf.items())
+    used = list(cells) + list(marks) or [(0, 0)]
+    rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
+    cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
+    wide = max([len(_cell(cells[p])) for p in cells] + [4])
+    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})\n")
+    for row in rows:
+        text.append(f"row {row:>2} │", "dim")
+        for col in cols:
+            pos = (row, col)
+            text.append(" ")
+            if pos in cells:
+                slot = cells[pos]
+                name = _cell(slot)
+                text.append(("~" if slot.face_down else "") + name.split(":")[0],
+                            "dim" if slot.face_down else "")
+                if isinstance(slot.card, BookCard):
+                    text.append(":")
+                    text.append_text(cell_text(slot, screen.styles, secret=False).split("\n")[1])
+                text.append(" " * (wide - len(name)))
+            elif pos in marks:
+                mark = f"[{marks[pos]}]"
+                text.append(mark, "bold reverse")
+                text.append(" " * (wide - len(mark)))
+            else:
+                text.append("·" + " " * (wide - 1), "dim")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def _cell(slot: object) -> str:
+    card = slot.card  # type: ignore[attr-defined]
+    face = "~" if slot.face_down else ""  # type: ignore[attr-defined]
+    books = ":" + "".join(card.books) if isinstance(card, BookCard) else ""
+    return face + card_name(card) + books
+
+
+def _tabs(pane: str, width: int) -> str:
+    names = [f"[{p}]" if p == pane else p for p in PANES]
+    text = "── " + " · ".join(names) + " ── Tab: next view"
+    return text[:width] if len(text) <= width else ("── " + f"[{pane}] · Tab: next view")[:width]
+
+
+def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
+    """The question, then as many options as fit around the cursor."""
+    head = painter.lines(ask.prompt, width)
+    room = max(room - len(head), 1)
+    labels = list(ask.labels)
+    shown = _window(len(labels), ask.cursor, room)
+    lines = list(head)
+    for i in shown:
+        mark = "›" if i == ask.cursor else " "
+        row = Text(f"{mark}{i + 1:>3}. ", "bold")
+        row.append(labels[i], "reverse" if i == ask.cursor else "")
+        drawn = painter.lines(row, width)
+        if len(lines) + len(drawn) > len(head) + room:
+            break
+        lines += drawn
+    return lines
+
+
+def _window(count: int, cursor: int, room: int) -> range:
+    if count <= room:
+        return range(count)
+    top = min(max(0, cursor - room // 2), count - room)
+    return range(top, top + room)
+
+
+def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
+          painter: Painter) -> list[str]:
+    screen.width = width  # shelves wider than this are listed row by row
+    if ask.pane == "locations":
+        lines = painter.lines(screen.locations(), width)
+    elif ask.pane == "players":
+        lines = painter.lines(screen.others(), width)
+    elif ask.pane == "log":
+        lines = _log(log, width, 10_000, painter)
+    else:
+        lines = painter.lines(Text(ask.help), width)
+    top = min(ask.scroll, max(0, len(lines) - room))
+    shown = lines[top:top + room]
+    if top + room < len(lines) and room > 1:
+        shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]
+    return shown
+
+
+def _log(log: Sequence[str], width: int, room: int, painter: Painter) -> list[str]:
+    """The newest lines of the log that fit in ``room`` lines."""
+    drawn: list[str] = []
+    for entry in reversed(log):
+        lines = painter.lines(Text(f"• {entry}"), width)
+        if len(drawn) + len(lines) > room - 1:
+            break
+        drawn = lines + drawn
+    return [*painter.lines(Text("What happened", "bold"), width), *drawn] if drawn else []
+
+
+def _foot(ask: Ask, width: int, painter: Painter) -> list[str]:
+    lines = []
+    if ask.message:
+        lines += painter.lines(Text(ask.message, "bold"), width)
+    span = ""
+    if ask.pane == "decision" and len(ask.labels) > 1:
+        span = f"{ask.cursor + 1} of {len(ask.labels)} · "
+    hint = span + ask.hint
+    if len(hint) > width:
+        hint = span + SHORT_HINT
+    lines += painter.lines(Text(hint, "dim"), width)
+    lines.append(f"> {ask.typed}"[:width])
+    return lines

@@ -1,0 +1,101 @@
+"""The full-screen terminal (POSIX): the alternate screen, one frame at a time, and
+keys read one by one (↑/↓, Page Up/Down, Tab, Esc, Enter, typing).
+
+A frame is drawn again when the terminal changes size. The terminal is in
+cbreak mode (no echo, no line buffering; Ctrl-C still interrupts) only while a
+key is awaited, and the alternate screen is left however the game ends
+(:meth:`FullScreen.leave`).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import termios
+import tty
+from collections.abc import Sequence
+from typing import TextIO
+
+UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE, RESIZE = (
+    "up", "down", "page-up", "page-down", "enter", "backspace", "eof", "tab", "back-tab",
+    "escape", "")
+_ESCAPES = {b"[A": UP, b"OA": UP, b"[B": DOWN, b"OB": DOWN, b"[5~": PAGE_UP,
+            b"[6~": PAGE_DOWN, b"[Z": BACK_TAB}
+FRAME_END = "\x1b[J"  # every frame ends by clearing what is below it
+
+
+class FullScreen:
+    """Draws frames on the alternate screen and reads keys from ``stdin``."""
+
+    def __init__(self, stdin: TextIO, out: TextIO) -> None:
+        self.fd = stdin.fileno()
+        self.out = out
+        self.active = False
+        self.drawn = (0, 0)  # the size of the latest frame
+
+    def size(self) -> tuple[int, int]:
+        """Columns and lines of the terminal now (it may have been resized)."""
+        try:
+            size = os.get_terminal_size(self.out.fileno())
+            return size.columns, size.lines
+        except (OSError, ValueError):
+            size = shutil.get_terminal_size((80, 24))
+            return size.columns, size.lines
+
+    def enter(self) -> None:
+        if not self.active:
+            self.out.write("\x1b[?1049h")
+            self.active = True
+
+    def leave(self) -> None:
+        if self.active:
+            self.out.write("\x1b[?1049l")
+            self.out.flush()
+            self.active = False
+
+    def draw(self, lines: Sequence[str]) -> None:
+        self.drawn = self.size()
+        self.enter()
+        self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K" + FRAME_END)
+        self.out.flush()
+
+    def key(self) -> str:
+        """One key; the terminal is in cbreak mode only while waiting for it."""
+        saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd, termios.TCSANOW)
+        try:
+            while not select.select([self.fd], [], [], 0.25)[0]:
+                if self.size() != self.drawn:
+                    return RESIZE  # the terminal changed size: draw again
+            return self._key()
+        finally:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+
+    def _key(self) -> str:
+        byte = os.read(self.fd, 1)
+        if not byte or byte == b"\x04":
+            return EOF
+        if byte in (b"\r", b"\n"):
+            return ENTER
+        if byte == b"\t":
+            return TAB
+        if byte in (b"\x7f", b"\x08"):
+            return BACKSPACE
+        if byte == b"\x1b":
+            seq = b""
+            while len(seq) < 3 and select.select([self.fd], [], [], 0.05)[0]:
+                seq += os.read(self.fd, 1)
+                if seq in _ESCAPES:
+                    return _ESCAPES[seq]
+            return ESCAPE if not seq else ""
+        if byte[0] >= 0x80:  # the rest of a UTF-8 character
+            while len(byte) < 4 and select.select([self.fd], [], [], 0.01)[0]:
+                byte += os.read(self.fd, 1)
+                try:
+                    return byte.decode()
+                except UnicodeDecodeError:
+                    continue
+            return ""
+        char = byte.decode("ascii", "ignore")
+        return char if char.isprintable() else ""

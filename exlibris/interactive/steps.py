@@ -1,0 +1,264 @@
+"""Long option lists asked in steps a player would take.
+
+A decision with more than :data:`FLAT` options is asked as a short tree of
+choices: which assistant, then which location, then which space; which shelf
+card, then what to do with it; which row, then which cell. Each option keeps
+its place under every step, so the engine, the bots and the saves still see one
+decision and one chosen index. A step never offers more than :data:`MOST`
+choices: a level with more groups is split into parts of the list.
+
+Only the human presentation does this; the groups come from the options' public
+descriptors (``decision.values``) and the deciding player's own shelf.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from exlibris.engine.decisions import Decision
+from exlibris.engine.game import Game
+from exlibris.model.cards import ArtifactCard, BookCard
+
+FLAT = 12  # up to this many options are asked at once
+MOST = 15  # never more choices than this at one step
+
+Keys = tuple[str, ...]  # the groups an option belongs to at one level
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One line of a step: its label and the decision's options under it."""
+
+    label: str
+    options: tuple[int, ...]
+    level: int = 0  # the grouping level its own step starts from
+    then: Step | None = None  # its step, when already known (a part of a long list)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One question on the way to an option."""
+
+    question: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass(frozen=True)
+class Levels:
+    """How a decision's options group: a question per level, each option's keys."""
+
+    questions: tuple[str, ...]
+    keys: tuple[tuple[Keys, ...], ...]  # keys[option][level]
+    labels: tuple[str, ...] = ()  # each option as the player reads it
+    sorted_levels: frozenset[int] = frozenset()  # levels whose groups are listed A to Z
+
+
+def first_step(decision: Decision, grouping: Levels) -> Step:
+    return step(decision, grouping, tuple(range(len(decision))))
+
+
+def step(decision: Decision, grouping: Levels, within: Sequence[int], level: int = 0) -> Step:
+    """The step that narrows ``within`` (option indices) down, grouping from ``level``."""
+    within = tuple(within)
+    if len(within) <= FLAT:
+        return _flat(decision, grouping, within)
+    for depth in range(level, len(grouping.questions)):
+        groups: dict[str, list[int]] = {}
+        for i in within:
+            for key in grouping.keys[i][depth]:
+                groups.setdefault(key, []).append(i)
+        if len(groups) > 1:
+            keys = sorted(groups) if depth in grouping.sorted_levels else list(groups)
+            choices = [Choice(key, tuple(groups[key]), depth + 1) for key in keys]
+            return _split(question_at(grouping, depth), choices)
+    if len(within) <= MOST:
+        return _flat(decision, grouping, within)
+    return _split(decision.prompt, [Choice(grouping.labels[i], (i,)) for i in within])
+
+
+def next_step(decision: Decision, grouping: Levels, choice: Choice) -> Step:
+    """The step after ``choice`` (which has more than one option)."""
+    if choice.then is not None:
+        return choice.then
+    return step(decision, grouping, choice.options, choice.level)
+
+
+def question_at(grouping: Levels, depth: int) -> str:
+    return grouping.questions[depth]
+
+
+def _flat(decision: Decision, grouping: Levels, within: tuple[int, ...]) -> Step:
+    return Step(decision.prompt, tuple(Choice(grouping.labels[i], (i,)) for i in within))
+
+
+def _split(question: str, choices: Sequence[Choice]) -> Step:
+    """A step of ``choices``, or of parts of them when there are too many."""
+    if len(choices) <= MOST:
+        return Step(question, tuple(choices))
+    return _split("which part of the list?", _parts(question, choices))
+
+
+def _parts(question: str, choices: Sequence[Choice]) -> tuple[Choice, ...]:
+    """Consecutive runs of at most ``MOST`` choices, of even length."""
+    count = math.ceil(len(choices) / MOST)
+    size = math.ceil(len(choices) / count)
+    parts = []
+    for start in range(0, len(choices), size):
+        run = choices[start:start + size]
+        label = run[0].label if len(run) == 1 else span(run[0].label, run[-1].label)
+        options = tuple(dict.fromkeys(i for c in run for i in c.options))
+        parts.append(Choice(label, options, then=_split(question, run)))
+    return tuple(parts)
+
+
+def span(first: str, last: str) -> str:
+    """``take A2 … F4 from the discard pile``: two labels with their common words once."""
+    a, b = first.split(), last.split()
+    lead = 0
+    while lead < min(len(a), len(b)) - 1 and a[lead] == b[lead]:
+        lead += 1
+    tail = 0
+    while (tail < min(len(a), len(b)) - lead - 1 and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]):
+        tail += 1
+    core_a = " ".join(a[lead:len(a) - tail])
+    core_b = " ".join(b[lead:len(b) - tail])
+    if any(core.count("(") != core.count(")") for core in (core_a, core_b)):
+        return f"{first} … {last}"  # never split a bracket
+    return " ".join(filter(None, [" ".join(a[:lead]), f"{core_a} … {core_b}",
+                                  " ".join(a[len(a) - tail:])]))
+
+
+def walk(decision: Decision, grouping: Levels) -> int:
+    """The most choices at any step of ``decision`` (every branch); for measuring."""
+    widest = 0
+    pending = [Choice("", tuple(range(len(decision))))]
+    while pending:
+        choice = pending.pop()
+        found = next_step(decision, grouping, choice)
+        widest = max(widest, len(found.choices))
+        pending += [c for c in found.choices if len(c.options) > 1]
+    return widest
+
+
+# ---------------------------------------------------------------------- groupings
+def levels(game: Game | None, decision: Decision) -> Levels:
+    """The grouping of ``decision``'s options (none for kinds without one)."""
+    labels = tuple(player_labels(game, decision))
+    make = _GROUPINGS.get(decision.kind)
+    if make is None or len(decision) <= FLAT:
+        return Levels((), tuple(() for _ in range(len(decision))), labels)
+    questions, key = make(game, decision)
+    return Levels(questions, tuple(tuple(_keys(k) for k in key(v)) for v in decision.values),
+                  labels, _SORTED.get(decision.kind, frozenset()))
+
+
+def player_labels(game: Game | None, decision: Decision) -> list[str]:
+    """The options' labels, a card offered by a ``pick`` saying where it is:
+    ``discard C5 from your hand``, ``give P4 from your hand to Greedy 2``."""
+    labels = decision.labels
+    verb = str(decision.data.get("verb", ""))
+    if game is None or decision.kind != "pick" or not verb:
+        return list(labels)
+    from exlibris.interactive.places import card_place
+
+    told = []
+    for value, label in zip(decision.values, labels, strict=True):
+        if not isinstance(value, BookCard | ArtifactCard):
+            told.append(label)
+            continue
+        place = card_place(game, value, decision.seat)
+        where = f" from {place}" if place else ""
+        if verb.startswith("give to "):
+            told.append(f"give {value.name}{where} to {verb.removeprefix('give to ')}")
+        elif label == f"{verb} {value.name}":
+            told.append(f"{label}{where}")
+        else:
+            told.append(label)
+    return told
+
+
+def _keys(key: str | Sequence[str]) -> Keys:
+    return (key,) if isinstance(key, str) else tuple(key)
+
+
+Grouping = Callable[[Game | None, Decision], tuple[tuple[str, ...], Callable[[Any], Sequence[Any]]]]
+
+
+def _place(game: Game | None, decision: Decision) -> Any:
+    def key(value: Any) -> tuple[str, str]:
+        assistant, target = value
+        name = assistant.name if assistant.kind == "special" else "a standard assistant"
+        loc = target.location
+        where = "your library (home spaces)" if loc is None else f"{loc.name} (#{loc.number})"
+        return name, where
+
+    return ("which assistant?", "which location?"), key
+
+
+def _shelf_card(game: Game | None, seat: int, pos: Any) -> str:
+    where = f"row {pos[0]}, column {pos[1]}"
+    if game is None:
+        return where
+    slot = game.state.players[seat].shelf.at(tuple(pos))
+    if slot is None:
+        return where
+    card = slot.card
+    name = card.name if isinstance(card, BookCard | ArtifactCard) else str(card)
+    return f"{name} ({where})"
+
+
+def _rearrange(game: Game | None, decision: Decision) -> Any:
+    seat = decision.seat
+    how = {"hand": "swap it with a card from your hand", "swap": "swap it with a shelf card",
+           "move": "move it to an empty cell"}
+
+    def key(value: Any) -> tuple[Sequence[str], str]:
+        kind, a, b = value
+        cards = [_shelf_card(game, seat, a)]
+        if kind == "swap":
+            cards.append(_shelf_card(game, seat, b))
+        return cards, how.get(kind, kind)
+
+    return ("which shelf card?", "what to do with it?"), key
+
+
+def _shift(game: Game | None, decision: Decision) -> Any:
+    return (("which row?", "which cards?"),
+            lambda v: (f"row {v[0]}", f"columns {v[1]} to {v[2]}"))
+
+
+def _pick(game: Game | None, decision: Decision) -> Any:
+    from exlibris.interactive.places import card_place
+
+    def key(value: Any) -> tuple[str, str]:
+        if value is None:
+            return "done", "done"
+        letter = f"{value.letter} cards" if isinstance(value, BookCard) else "artifacts"
+        if game is None or not isinstance(value, BookCard | ArtifactCard):
+            return "cards", letter
+        return f"from {card_place(game, value, decision.seat) or 'elsewhere'}", letter
+
+    return ("from where?", "which letter?"), key
+
+
+def _position(game: Game | None, decision: Decision) -> Any:
+    return ("which row?",), lambda v: (f"row {v[0]}",)
+
+
+def _levitate(game: Game | None, decision: Decision) -> Any:
+    return (("which cell?", "which way to push?"),
+            lambda v: (f"row {v[2][0]}, column {v[2][1]}", f"push {v[1]}"))
+
+
+def _entomb(game: Game | None, decision: Decision) -> Any:
+    return ("on which shelf card?",), lambda v: (_shelf_card(game, decision.seat, v[0]),)
+
+
+_SORTED = {"pick": frozenset({1})}  # cards by letter, A to Z
+_GROUPINGS: dict[str, Grouping] = {
+    "place": _place, "rearrange": _rearrange, "shift": _shift, "pick": _pick,
+    "position": _position, "levitate": _levitate, "entomb": _entomb,
+}

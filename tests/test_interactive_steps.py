@@ -1,0 +1,74 @@
+"""Long option lists in steps: every option is reachable, the first choice at every
+step is option 1, and no step offers more than 15 choices."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exlibris.engine.decisions import Decision
+from exlibris.engine.public import PublicAssistant, PublicLocation, PublicTarget
+from exlibris.interactive.steps import MOST, Choice, first_step, levels, next_step, walk
+
+
+def leaves(decision: Decision, grouping: Any) -> list[int]:
+    """Every option reachable through the steps, in the order a player meets them."""
+    found: list[int] = []
+    pending = [Choice("", tuple(range(len(decision))))]
+    while pending:
+        choice = pending.pop(0)
+        if len(choice.options) == 1:
+            found.append(choice.options[0])
+            continue
+        pending = list(next_step(decision, grouping, choice).choices) + pending
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 500))
+def test_any_long_list_is_asked_in_steps_of_at_most_15(count: int) -> None:
+    decision = Decision(0, "option", "choose one", [f"option {i}" for i in range(count)])
+    grouping = levels(None, decision)
+    assert walk(decision, grouping) <= MOST
+    assert sorted(leaves(decision, grouping)) == list(range(count))
+    step = first_step(decision, grouping)
+    while len(step.choices[0].options) > 1:  # the first choice at every step ...
+        step = next_step(decision, grouping, step.choices[0])
+    assert step.choices[0].options == (0,)  # ... is the first option
+
+
+def test_placements_are_asked_assistant_then_location_then_space() -> None:
+    spec: Any = None
+    locations = [PublicLocation(f"loc-{n}", n, f"Place {n}", True, spec) for n in range(1, 9)]
+    assistants = [PublicAssistant("0:imp", 0, "special", "The Imp", None),
+                  PublicAssistant("0:standard-1", 0, "standard", "standard assistant", None)]
+    values = [(a, PublicTarget(loc, space)) for a in assistants for loc in locations
+              for space in range(2)]
+    decision = Decision(0, "place", "place an assistant", values,
+                        lambda v: f"place {v[0].name} at {v[1].location.name} space "
+                                  f"{v[1].space + 1}")
+    grouping = levels(None, decision)
+    step = first_step(decision, grouping)
+    assert step.question == "which assistant?"
+    assert [c.label for c in step.choices] == ["The Imp", "a standard assistant"]
+    where = next_step(decision, grouping, step.choices[1])
+    assert where.question == "which location?" and len(where.choices) == 8
+    space = next_step(decision, grouping, where.choices[2])
+    assert [c.label for c in space.choices] == ["place standard assistant at Place 3 space 1",
+                                                "place standard assistant at Place 3 space 2"]
+    assert sorted(leaves(decision, grouping)) == list(range(len(values)))
+
+
+def test_bot_games_never_ask_a_person_more_than_15_at_a_step() -> None:
+    path = Path(__file__).resolve().parent.parent / "scripts" / "step_sizes.py"
+    spec = importlib.util.spec_from_file_location("step_sizes", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    widest, flat = script.measure(6, 2)
+    assert max(flat.values()) > MOST  # there are long lists to split ...
+    assert max(widest.values()) <= MOST  # ... and every step of them is short
