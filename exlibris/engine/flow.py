@@ -203,13 +203,27 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     if deck is None:
         raise RulesError("the content has no book deck")
     state = game.state
-    cards = [BookCard(c.letter, c.order, tuple(c.books), c.of) for c in deck.cards]
+    cards = list(_deck_cards(deck))
     game.rng.shuffle(cards)
     for card in cards:
         state.cards.put(card, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
         game.event("deal-hand", seat=player.seat, cards=[c.name for c in dealt])
+
+
+_DECKS: dict[int, tuple[Any, tuple[BookCard, ...]]] = {}
+
+
+def _deck_cards(deck: Any) -> tuple[BookCard, ...]:
+    """The cards of a content deck, built once per process: cards are immutable values,
+    so games share them (keyed by the deck entry, which the cache keeps alive)."""
+    found = _DECKS.get(id(deck))
+    if found is None or found[0] is not deck:
+        found = (deck, tuple(BookCard(c.letter, c.order, tuple(c.books), c.of)
+                             for c in deck.cards))
+        _DECKS[id(deck)] = found
+    return found[1]
 
 
 def _build_artifact_deck(game: Game, catalog: Catalog) -> None:

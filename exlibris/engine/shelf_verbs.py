@@ -29,16 +29,21 @@ class ShelfVerbs:
         return flipped
 
     def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
-        """Keep the options whose shelf operation succeeds on a copy of the shelf."""
+        """Keep the options whose shelf operation succeeds on a copy of the shelf.
+
+        A shelf operation that refuses changes nothing (``model/shelf.py``), so one
+        copy serves every trial until one succeeds; then a fresh copy is taken.
+        """
         shelf = self.game.player(seat).shelf
         legal = []
+        copy = shelf.copy()
         for option, operation in trials:
-            copy = shelf.copy()
             try:
                 operation(copy)
             except ShelfError:
                 continue
             legal.append(option)
+            copy = shelf.copy()
         return legal
 
     def v_entomb(self, env: Env, cards: Any) -> list[Card]:
@@ -123,7 +128,8 @@ class ShelfVerbs:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         cells = set(shelf.positions())
-        trials = []
+        legal: list[tuple[int, int, int, int]] = []
+        copy = shelf.copy()  # a refused shift changes nothing: one copy until one succeeds
         for row in sorted({r for r, _ in cells}):
             cols = sorted(c for r, c in cells if r == row)
             runs: list[list[int]] = []
@@ -138,8 +144,15 @@ class ShelfVerbs:
                     for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
                         for distance in range(1, width + 1):
                             option = (row, first, last, sign * distance)
-                            trials.append((option, lambda s, o=option: s.shift_run(*o)))
-        options = list(dict.fromkeys(self._options(seat, trials)))
+                            try:
+                                copy.shift_run(*option)
+                            except ShelfError:
+                                # a longer shift takes the same steps first (one cell at
+                                # a time, Shelf.shift_run) and is refused at the same one
+                                break
+                            legal.append(option)
+                            copy = shelf.copy()
+        options = list(dict.fromkeys(legal))
         if not options:
             return
         index = self.game.ask(seat, "shift", "shift part of a row", options,
@@ -152,20 +165,19 @@ class ShelfVerbs:
         player = self.game.player(seat)
         shelf = player.shelf
         cells = sorted(shelf.positions())
+        # a swap with a hand card, or of two distinct shelf cards, never breaks a rule
+        # (Shelf.swap_with_hand, Shelf.swap): no need to try them
+        options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
+        options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
         trials: list[tuple[Any, Any]] = []
-        for pos in cells:
-            for card in player.hand.cards:
-                trials.append((("hand", pos, card), lambda s, p=pos, c=card:
-                               s.swap_with_hand(p, c)))
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
+        beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
         for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
-            for dst in _cells_beside(cells, pos):
+            for dst in beside:
                 trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
         if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
+            options = [o for o in options if o[0] == only]
             trials = [t for t in trials if t[0][0] == only]
-        options = self._options(seat, trials)
+        options += self._options(seat, trials)
         if not options:
             return
 
