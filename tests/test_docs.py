@@ -34,3 +34,24 @@ def test_table_format_doc_matches_the_fixed_specification() -> None:
         pytest.skip("the shared specification is not beside this checkout")
     doc = (ROOT / "docs" / "table-format.md").read_text("utf-8")
     assert doc.split("\n", 1)[1] == spec.read_text("utf-8")
+
+
+def test_architecture_page_names_only_files_and_functions_that_exist() -> None:
+    """docs/architecture.md follows the code: every file it names exists (a bare
+    file name somewhere in the package), and every `path: name` it cites is
+    defined in that file."""
+    import re
+
+    text = (ROOT / "docs" / "architecture.md").read_text("utf-8")
+    package = ROOT / "exlibris"
+    missing = []
+    for ref in re.findall(r"`((?:exlibris/)?[\w/]+\.(?:py|lark))(?:: ([\w.]+))?", text):
+        path, name = ref
+        files = [ROOT / path] if path.startswith("exlibris/") else list(package.rglob(path))
+        file = files[0] if files else ROOT / path
+        if not file.exists():
+            missing.append(path)
+        elif name and not re.search(rf"(def|class) {re.escape(name.split('.')[-1])}\b",
+                                    file.read_text("utf-8")):
+            missing.append(f"{path}: {name}")
+    assert missing == []
