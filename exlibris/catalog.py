@@ -64,7 +64,7 @@ def read_entry(path: Path, display: str | None = None) -> tuple[Entry | None, li
         return None, [loaded.problem((), "content/not-a-mapping",
                                      "a content file must be a mapping of keys to values")]
     kind = data.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         from exlibris.dsl.checker import did_you_mean
 
         message = ("the file needs a 'kind:' line" if kind is None else

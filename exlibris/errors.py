@@ -43,8 +43,16 @@ class UserInputError(Exception):
 
 def caret_context(text: str, line: int, col: int) -> str:
     """The offending line of ``text`` quoted, with a caret under column ``col``."""
+    from exlibris.limits import MAX_QUOTED_CHARS
+
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
         return ""
-    source = lines[line - 1].expandtabs(1)
-    return f"    {source}\n    {' ' * (max(col, 1) - 1)}^"
+    source = "".join(ch if ch.isprintable() else " " for ch in lines[line - 1].expandtabs(1))
+    col = max(col, 1)
+    if len(source) > MAX_QUOTED_CHARS:  # a long line: quote a window around the caret
+        start = max(0, min(col - 1 - MAX_QUOTED_CHARS // 2, len(source) - MAX_QUOTED_CHARS))
+        end = start + MAX_QUOTED_CHARS
+        source = ("…" if start else "") + source[start:end] + ("…" if end < len(source) else "")
+        col = col - start + (1 if start else 0)
+    return f"    {source}\n    {' ' * (col - 1)}^"

@@ -9,21 +9,37 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from exlibris.limits import MAX_FILE_BYTES
+from exlibris.safefile import FileRefused, is_symlink_escape, read_limited
+
 
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The YAML files named, or found (recursively, sorted) in the folders named.
 
-    Hidden folders inside a folder (``.git/``, ``.github/``) are left out.
+    Hidden folders inside a folder (``.git/``, ``.github/``) are left out, and so
+    are links that lead out of the folder (:func:`outside_links` lists them).
     """
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(
-                p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts[:-1])))
+            found.extend(p for p in _in_folder(path) if not is_symlink_escape(p, path))
         else:
             found.append(path)
     return found
+
+
+def outside_links(paths: Iterable[Path]) -> list[Path]:
+    """YAML files in the folders named that are symlinks (or under one) leading out of
+    the folder: never read, reported by ``exlibris validate``."""
+    return [p for path in paths if path.is_dir() for p in _in_folder(path)
+            if is_symlink_escape(p, path)]
+
+
+def _in_folder(folder: Path) -> list[Path]:
+    return sorted(
+        p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")
+        and (p.is_file() or p.is_symlink())
+        and not any(part.startswith(".") for part in p.relative_to(folder).parts[:-1]))
 
 
 _KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
@@ -33,8 +49,8 @@ def file_kind(path: Path) -> str | None:
     """The top-level ``kind:`` of a YAML file, found without parsing it (None if it has
     no ``kind:`` line; ``"?"`` if it cannot be read as text)."""
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
+    except (FileRefused, UnicodeDecodeError):
         return "?"
     match = _KIND_LINE.search(text)
     return match.group(1) if match else None

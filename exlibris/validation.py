@@ -34,7 +34,7 @@ from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
 from exlibris.model.rules import Settings, Variant, merge, unknown_keys
 from exlibris.paths import content_dir, rules_dir
-from exlibris.sources import sort_files
+from exlibris.sources import outside_links, sort_files
 
 
 @dataclass
@@ -68,6 +68,9 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
     paths = list(paths) if paths is not None else default_paths()
     content, scenario_files, other = sort_files(paths)
     catalog, problems = read_catalog(content)
+    problems += [Problem(str(link), 1, 1, "file/outside-link", "a symlink in a content "
+                         "folder that leads out of the folder: not read; copy the file in")
+                 for link in outside_links(paths)]
     report = Report(files=len(catalog.entries) + len({p.file for p in problems}),
                     skipped=other)
     report.problems.extend(problems)

@@ -1,15 +1,17 @@
 """Safe YAML loading for untrusted content and table files.
 
-The text is parsed to events and composed to nodes, never constructed by a YAML
-library: only plain data (maps, lists, strings, numbers, booleans, null) comes
-out, with the line and column of every node kept. Aliases, custom tags,
-duplicate keys, oversized files and deep nesting are refused with a
-``UserInputError`` naming ``FILE:LINE:COL``.
+The text is parsed to events and built straight into plain data in one pass,
+never composed or constructed by a YAML library: only maps, lists, strings,
+numbers, booleans and null come out, with the line and column of every node
+kept. Aliases, custom tags, duplicate keys, oversized files and values, and
+deep nesting are refused during that pass with a ``UserInputError`` naming
+``FILE:LINE:COL``. The limits are in ``exlibris.limits``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,16 +22,25 @@ from ruamel.yaml.events import (
     AliasEvent,
     CollectionEndEvent,
     CollectionStartEvent,
+    DocumentStartEvent,
+    MappingStartEvent,
     NodeEvent,
+    ScalarEvent,
 )
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.nodes import ScalarNode
 
 from exlibris.errors import Problem, UserInputError, caret_context
+from exlibris.limits import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_INT_DIGITS,
+    MAX_NODES,
+    MAX_SCALAR_CHARS,
+    int_too_long,
+)
+from exlibris.safefile import FileRefused, read_limited
 
-MAX_FILE_BYTES = 1_000_000
-MAX_DEPTH = 32
-MAX_SCALAR_CHARS = 20_000
-MAX_NODES = 50_000
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "LoadedYaml", "load_yaml_file", "load_yaml_text"]
 
 Path_ = tuple[str | int, ...]
 
@@ -84,17 +95,14 @@ class LoadedYaml:
 
 
 def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> LoadedYaml:
-    """Read and load one YAML file, refusing anything over the size limit."""
-    path = Path(path)
+    """Read and load one regular file, refusing it past the byte limit (counted while
+    reading, so a device or a growing file is refused too)."""
     name = display_name or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise _error(name, 1, 1, "yaml/too-large",
-                         f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise _error(name, 1, 1, "file/unreadable", f"cannot read file: {exc.strerror}") from None
+        raw = read_limited(path, MAX_FILE_BYTES)
+    except FileRefused as exc:
+        code = "yaml/too-large" if exc.code == "file/too-large" else exc.code
+        raise _error(name, 1, 1, code, str(exc)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -110,10 +118,10 @@ def load_yaml_text(text: str, filename: str = "<string>") -> LoadedYaml:
                      f"text is larger than {MAX_FILE_BYTES} bytes")
     if "\x00" in text:
         raise _error(filename, 1, 1, "file/binary", "file contains a NUL byte; is it text?")
+    loaded = LoadedYaml(filename, text, None)
     yaml = YAML(typ="safe", pure=True)
     try:
-        _check_events(yaml, text, filename)
-        node = yaml.compose(text)
+        loaded.data = _Builder(loaded, yaml.resolver).run(yaml.parse(text))
     except UserInputError:
         raise
     except MarkedYAMLError as exc:
@@ -122,116 +130,167 @@ def load_yaml_text(text: str, filename: str = "<string>") -> LoadedYaml:
         message = (exc.problem or exc.context or "invalid YAML").strip()
         raise _error(filename, line, col, "yaml/syntax", f"YAML syntax error: {message}",
                      text) from None
-    except (YAMLError, RecursionError) as exc:
+    except (YAMLError, RecursionError, ValueError) as exc:
         raise _error(filename, 1, 1, "yaml/syntax", f"YAML syntax error: {exc}") from None
-    loaded = LoadedYaml(filename, text, None)
-    if node is not None:
-        loaded.data = _Builder(loaded).build(node, ())
     return loaded
 
 
-def _check_events(yaml: YAML, text: str, filename: str) -> None:
-    """Refuse aliases, excessive nesting and too many nodes before composing."""
-    depth = 0
-    nodes = 0
-    for event in yaml.parse(text):
-        if isinstance(event, AliasEvent):
-            mark = event.start_mark
-            raise _error(filename, mark.line + 1, mark.column + 1, "yaml/alias",
-                         "YAML aliases (*name) are not allowed in content files; "
-                         "write the value out in full", text)
-        if isinstance(event, NodeEvent):
-            nodes += 1
-            if nodes > MAX_NODES:
-                mark = event.start_mark
-                raise _error(filename, mark.line + 1, mark.column + 1, "yaml/too-many-nodes",
-                             f"more than {MAX_NODES} values in one file")
-        if isinstance(event, CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                mark = event.start_mark
-                raise _error(filename, mark.line + 1, mark.column + 1, "yaml/too-deep",
-                             f"nesting deeper than {MAX_DEPTH} levels", text)
-        elif isinstance(event, CollectionEndEvent):
-            depth -= 1
+class _Open:
+    """A map or list being built: its value, its path, and a map's pending key."""
+
+    __slots__ = ("key", "path", "value")
+
+    def __init__(self, value: dict[str, Any] | list[Any], path: Path_) -> None:
+        self.value = value
+        self.path = path
+        self.key: str | None = None
 
 
 class _Builder:
-    """Turns composed nodes into plain data, recording positions."""
+    """Builds plain data straight from parser events, in one pass.
 
-    def __init__(self, loaded: LoadedYaml) -> None:
+    The safety checks (aliases, tags, merge keys, duplicate keys, nesting,
+    node count, value sizes) are made as each event arrives, so a hostile file
+    is refused as soon as it shows itself and is never composed into nodes.
+    """
+
+    def __init__(self, loaded: LoadedYaml, resolver: Any) -> None:
         self.loaded = loaded
+        self.resolver = resolver
         self.lines = loaded.text.splitlines()
+        self.nodes = 0
+        self.documents = 0
 
-    def build(self, node: Node, path: Path_) -> Any:
-        mark = node.start_mark
-        self.loaded._marks[path] = (mark.line + 1, mark.column + 1)
-        if isinstance(node, MappingNode):
-            return self._mapping(node, path)
-        if isinstance(node, SequenceNode):
-            self._check_tag(node, "seq")
-            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
-        assert isinstance(node, ScalarNode)
-        return self._scalar(node, path)
+    def run(self, events: Iterator[Any]) -> Any:
+        stack: list[_Open] = []
+        root: Any = None
+        for event in events:
+            if isinstance(event, DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
+                    raise self._fail(event, "yaml/syntax",
+                                     "YAML syntax error: one document per file; remove '---'")
+                continue
+            if isinstance(event, AliasEvent):
+                raise self._fail(event, "yaml/alias",
+                                 "YAML aliases (*name) are not allowed in content files; "
+                                 "write the value out in full")
+            if isinstance(event, CollectionEndEvent):
+                done = stack.pop()
+                if not stack:
+                    root = done.value
+                continue
+            if not isinstance(event, NodeEvent):
+                continue
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                raise self._fail(event, "yaml/too-many-nodes",
+                                 f"more than {MAX_NODES} values in one file", quote=False)
+            parent = stack[-1] if stack else None
+            if isinstance(parent, _Open) and isinstance(parent.value, dict) and parent.key is None:
+                parent.key = self._key(event, parent)
+                continue
+            path = self._path(parent)
+            mark = event.start_mark
+            self.loaded._marks[path] = (mark.line + 1, mark.column + 1)
+            if isinstance(event, CollectionStartEvent):
+                if len(stack) >= MAX_DEPTH:
+                    raise self._fail(event, "yaml/too-deep",
+                                     f"nesting deeper than {MAX_DEPTH} levels")
+                is_map = isinstance(event, MappingStartEvent)
+                self._check_tag(event, "map" if is_map else "seq")
+                frame = _Open({} if is_map else [], path)
+                self._attach(parent, frame.value)
+                stack.append(frame)
+            else:
+                self._record_content(event, path)
+                value = self._scalar(event)
+                if parent is None:
+                    root = value
+                else:
+                    self._attach(parent, value)
+        return root
 
-    def _mapping(self, node: MappingNode, path: Path_) -> dict[str, Any]:
-        self._check_tag(node, "map")
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                raise self._fail(key_node, "yaml/complex-key", "mapping keys must be plain words")
-            if key_node.value == "<<" and key_node.style is None:
-                raise self._fail(key_node, "yaml/merge-key", "merge keys (<<) are not allowed")
-            key = self._scalar(key_node, None)
-            if not isinstance(key, str):
-                key = str(key).lower() if isinstance(key, bool) else str(key)
-            if key in result:
-                raise self._fail(key_node, "yaml/duplicate-key",
-                                 f"key {key!r} appears twice in the same mapping")
-            key_mark = key_node.start_mark
-            self.loaded._keys[(*path, key)] = (key_mark.line + 1, key_mark.column + 1)
-            result[key] = self.build(value_node, (*path, key))
-        return result
+    def _path(self, parent: _Open | None) -> Path_:
+        if parent is None:
+            return ()
+        if isinstance(parent.value, list):
+            return (*parent.path, len(parent.value))
+        assert parent.key is not None
+        return (*parent.path, parent.key)
 
-    def _scalar(self, node: ScalarNode, path: Path_ | None) -> Any:
-        value: str = node.value
+    @staticmethod
+    def _attach(parent: _Open | None, value: Any) -> None:
+        if parent is None:
+            return
+        if isinstance(parent.value, list):
+            parent.value.append(value)
+        else:
+            assert parent.key is not None
+            parent.value[parent.key] = value
+            parent.key = None
+
+    def _key(self, event: Any, parent: _Open) -> str:
+        if not isinstance(event, ScalarEvent):
+            raise self._fail(event, "yaml/complex-key", "mapping keys must be plain words")
+        if event.value == "<<" and event.style is None:
+            raise self._fail(event, "yaml/merge-key", "merge keys (<<) are not allowed")
+        key = self._scalar(event)
+        if not isinstance(key, str):
+            key = str(key).lower() if isinstance(key, bool) else str(key)
+        assert isinstance(parent.value, dict)
+        if key in parent.value:
+            raise self._fail(event, "yaml/duplicate-key",
+                             f"key {key!r} appears twice in the same mapping")
+        mark = event.start_mark
+        self.loaded._keys[(*parent.path, key)] = (mark.line + 1, mark.column + 1)
+        return key
+
+    def _scalar(self, event: Any) -> Any:
+        value: str = event.value
         if len(value) > MAX_SCALAR_CHARS:
-            raise self._fail(node, "yaml/huge-scalar",
-                             f"a value of {len(value)} characters; the limit is {MAX_SCALAR_CHARS}")
-        if path is not None:
-            self._record_content(node, path)
-        tag = node.tag or ""
+            raise self._fail(event, "yaml/huge-scalar",
+                             f"a value of {len(value)} characters; the limit is "
+                             f"{MAX_SCALAR_CHARS}")
+        tag = str(event.tag or "")
+        if not tag:
+            tag = (str(self.resolver.resolve(ScalarNode, value, (True, False)))
+                   if event.style is None else _CORE + "str")
         if tag and not tag.startswith(_CORE) and tag != "!":
-            raise self._fail(node, "yaml/tag", f"custom YAML tag {tag!r} is not allowed")
+            raise self._fail(event, "yaml/tag", f"custom YAML tag {tag!r} is not allowed")
         kind = tag[len(_CORE):] if tag.startswith(_CORE) else ""
-        if node.style in ("'", '"', "|", ">") or kind == "str" or tag == "!":
+        if event.style in ("'", '"', "|", ">") or kind == "str" or tag == "!":
             return value
         if kind not in ("", "int", "float", "bool", "null"):
-            raise self._fail(node, "yaml/tag", f"YAML type {kind!r} is not allowed")
+            raise self._fail(event, "yaml/tag", f"YAML type {kind!r} is not allowed")
+        if (_INT.match(value) or _HEX.match(value)) and int_too_long(value):
+            raise self._fail(event, "yaml/number-too-large",
+                             f"a number of more than {MAX_INT_DIGITS} digits")
         return _resolve_plain(value)
 
-    def _record_content(self, node: ScalarNode, path: Path_) -> None:
-        mark = node.start_mark
+    def _record_content(self, event: Any, path: Path_) -> None:
+        mark = event.start_mark
         line, col = mark.line + 1, mark.column + 1
-        if node.style in ("|", ">"):
+        if event.style in ("|", ">"):
             line += 1
             while line <= len(self.lines) and not self.lines[line - 1].strip():
                 line += 1
             text = self.lines[line - 1] if line <= len(self.lines) else ""
             col = len(text) - len(text.lstrip(" ")) + 1
-        elif node.style in ("'", '"'):
+        elif event.style in ("'", '"'):
             col += 1
         self.loaded._content[path] = (line, col)
 
-    def _check_tag(self, node: Node, kind: str) -> None:
-        tag = node.tag or ""
+    def _check_tag(self, event: Any, kind: str) -> None:
+        tag = str(event.tag or "")
         if tag and tag != _CORE + kind:
-            raise self._fail(node, "yaml/tag", f"custom YAML tag {tag!r} is not allowed")
+            raise self._fail(event, "yaml/tag", f"custom YAML tag {tag!r} is not allowed")
 
-    def _fail(self, node: Node, code: str, message: str) -> UserInputError:
-        mark = node.start_mark
+    def _fail(self, event: Any, code: str, message: str, *, quote: bool = True
+              ) -> UserInputError:
+        mark = event.start_mark
         return _error(self.loaded.filename, mark.line + 1, mark.column + 1, code, message,
-                      self.loaded.text)
+                      self.loaded.text if quote else "")
 
 
 def _resolve_plain(value: str) -> Any:
@@ -244,8 +303,8 @@ def _resolve_plain(value: str) -> Any:
         return False
     if _INT.match(value):
         return int(value.replace("_", ""))
-    if _HEX.match(value):
-        return int(value, 16)
+    if _HEX.match(value) and value[2:].strip("_"):
+        return int(value[2:].replace("_", ""), 16)
     if _FLOAT.match(value) and any(ch.isdigit() for ch in value):
         return float(value.replace("_", ""))
     return value

@@ -63,9 +63,35 @@ def pick(shelf: Shelf, i: int) -> tuple[int, int]:
     return positions[i % len(positions)] if positions else (0, 0)
 
 
+def connected_by_union_find(cells: list[tuple[int, int]]) -> bool:
+    """Edge-connectedness by union-find: the test's own check, not the shelf's."""
+    parent = {cell: cell for cell in cells}
+
+    def root(cell: tuple[int, int]) -> tuple[int, int]:
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    for r, c in cells:
+        for other in ((r + 1, c), (r, c + 1)):
+            if other in parent:
+                parent[root(other)] = root((r, c))
+    return len({root(cell) for cell in cells}) <= 1
+
+
+def test_the_independent_connectivity_check_agrees_with_hand_made_cases() -> None:
+    assert connected_by_union_find([(0, 0), (0, 1), (1, 1)])
+    assert not connected_by_union_find([(0, 0), (1, 1)])
+    assert not connected_by_union_find([(0, 0), (0, 2)])
+    assert connected_by_union_find([])
+
+
 def assert_legal(shelf: Shelf) -> None:
     assert shelf.height <= 3
-    assert is_connected(shelf.positions())
+    cells = list(shelf.positions())
+    assert connected_by_union_find(cells)
+    assert is_connected(cells) == connected_by_union_find(cells)
     for pos in shelf.positions():
         slot = shelf.at(pos)
         assert slot.beneath is None or isinstance(slot.beneath, BookCard)

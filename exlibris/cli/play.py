@@ -58,7 +58,11 @@ def _names(kinds: list[str], names: str | None) -> list[str]:
         if len(given) != len(kinds) or not all(given):
             raise click.BadParameter(f"{len(given)} names for {len(kinds)} seats",
                                      param_hint="--names")
-        return given
+        from exlibris.interactive.record import clean_name
+
+        if not all(clean_name(n) for n in given):
+            raise click.BadParameter("a name needs a letter or digit", param_hint="--names")
+        return [clean_name(n) for n in given]
     humans = kinds.count("human")
     return ["You" if kind == "human" and humans == 1 else f"{kind.capitalize()} {i + 1}"
             if kind != "human" else f"Player {i + 1}" for i, kind in enumerate(kinds)]
@@ -128,9 +132,18 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
             record = saves.load(resume_file, check=False)
         except saves.SaveError as exc:
             _fail(f"{resume_file}: {exc} [{exc.code}]")
+        if not content:
+            try:
+                saves.check_own_files(record)  # before any of them is read as content
+            except saves.SaveError as exc:
+                _fail(f"{resume_file}: {exc} [{exc.code}]")
         catalog = activate(content or tuple(record.content_paths()), variant=variant)
         try:
             record.check_identity()
+        except saves.SaveError as exc:
+            _fail(f"{resume_file}: {exc} [{exc.code}]")
+        try:
+            saves.check_setup(record, catalog)
         except saves.SaveError as exc:
             _fail(f"{resume_file}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
@@ -239,25 +252,22 @@ def _same_game(record: SaveRecord, **given: Any) -> None:
 
 
 def _make_room(path: Path) -> None:
-    """Keep an unfinished game saved at ``path`` as ``*.previous.json``; never clobber
-    a file that is not a saved game."""
+    """Keep an unfinished game saved at ``path`` under a numbered ``*.previous*.json``;
+    never clobber a file that is not a saved game, nor an earlier kept game."""
     from exlibris.interactive import record as saves
 
-    if not path.exists():
-        return
     try:
-        data = json.loads(path.read_text("utf-8"))
-        old = saves.SaveRecord.from_json(data)
-    except (OSError, ValueError, saves.SaveError):
-        _fail(f"{path} exists and is not a saved game; choose another file with --save")
-    if not old.finished:
-        kept = path.with_name(path.stem + ".previous.json")
-        os.replace(path, kept)
+        kept = saves.keep_previous(path)
+    except saves.SaveError as exc:
+        _fail(f"{exc} [{exc.code}]")
+    if kept is not None:
         click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
 
 
 def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_json: bool,
           log_file: Path | None, table_out: Path | None, resumed: bool) -> None:
+    from exlibris.dsl.errors import EffectError
+    from exlibris.engine.game import RulesError
     from exlibris.interactive.record import SaveError
     from exlibris.interactive.session import QuitRequest, Session
 
@@ -279,6 +289,8 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                     terminal.leave()
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
+    except (EffectError, RulesError) as exc:
+        _stopped(session, save_path, exc)
     except QuitRequest as stop:
         session.save()
         _tell(terminal, f"{_why(stop.reason)} Game saved to {save_path}.\n"
@@ -299,6 +311,16 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
+    """The content cannot go on: say why, keep the save (it resumes to the same stop)."""
+    session.save()
+    where = (f" The game is saved to {save_path}; resuming it stops at the same point."
+             if save_path is not None else "")
+    code = "engine/effect" if hasattr(exc, "entry") else "engine/rules"
+    _fail(f"the game stopped at decision {len(session.record.decisions) + 1}: {exc} "
+          f"[{code}].{where}")
 
 
 @contextmanager

@@ -33,15 +33,19 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     A finished game ends with its inspection form.
     """
     from exlibris.cli.own_content import activate
+    from exlibris.dsl.errors import EffectError
     from exlibris.engine.decisions import ReplayExhausted
+    from exlibris.engine.game import RulesError
     from exlibris.interactive import record as saves
     from exlibris.interactive.session import Session
     from exlibris.interactive.terminal import Terminal
 
     try:
         record = saves.load(file, check=False)
+        saves.check_own_files(record)  # before any of them is read as content
         catalog = activate(tuple(record.content_paths()))  # the author's files it was played with
         record.check_identity()
+        saves.check_setup(record, catalog)
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
@@ -66,6 +70,9 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
         return
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        raise SystemExit(USER_ERROR) from None
+    except (EffectError, RulesError) as exc:
+        click.echo(f"exlibris replay: {file}: the game stopped: {exc}", err=True)
         raise SystemExit(USER_ERROR) from None
     from exlibris.scoring.report import render_form
 

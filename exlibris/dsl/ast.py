@@ -218,3 +218,20 @@ class Trigger(Node):
 class PlacementRule(Node):
     kind: Literal["deny", "allow", "share"]
     condition: Expr
+
+
+def calls(root: Node) -> list[str]:
+    """The names of every function and verb called anywhere under ``root``."""
+    from dataclasses import fields
+
+    found: list[str] = []
+    stack: list[object] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif isinstance(node, Node):
+            if isinstance(node, Call):
+                found.append(node.func)
+            stack.extend(getattr(node, f.name) for f in fields(node))
+    return found

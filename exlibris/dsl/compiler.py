@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import contextlib
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from exlibris.dsl import ast
+from exlibris.dsl.errors import EffectError
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
+from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
+
+# Python errors a checked effect can still meet at run time, where the checker typed a
+# value "any": they end the effect as an EffectError naming it, never as a traceback.
+_RUNTIME_FAULTS = (TypeError, AttributeError, ValueError, IndexError, KeyError,
+                   ZeroDivisionError, OverflowError, RecursionError)
 
 
 class Runtime(Protocol):
@@ -105,48 +112,117 @@ class Handler:
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
-        with contextlib.suppress(StopEffect):
+        with contextlib.suppress(StopEffect), _named(self.source_name):
             self._run(env)
         return env
+
+
+@contextlib.contextmanager
+def _named(entry: str) -> Iterator[None]:
+    """Errors of a running effect come out as an ``EffectError`` naming ``entry``."""
+    try:
+        yield
+    except EffectError as exc:
+        if exc.entry is not None:
+            raise
+        raise type(exc)(exc.message, entry) from None
+    except _RUNTIME_FAULTS as exc:
+        raise EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})",
+                          entry) from None
 
 
 class ExprHandler:
     """A compiled expression (scores, conditions of triggers and placement rules)."""
 
-    __slots__ = ("_eval",)
+    __slots__ = ("_eval", "source_name")
 
-    def __init__(self, fn: Eval) -> None:
+    def __init__(self, fn: Eval, source_name: str = "<expression>") -> None:
         self._eval = fn
+        self.source_name = source_name
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
-        return self._eval(Env(rt, me, names))
+        with _named(self.source_name):
+            return self._eval(Env(rt, me, names))
 
 
 # ---- expressions -------------------------------------------------------------------------------
 
+def _kind(value: Any) -> str:
+    """How a value is named in a run-time error."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list | tuple) or isinstance(getattr(value, "cards", None), list):
+        return "a list"
+    return f"{type(value).__name__.lower()}"
+
+
+def number(value: Any, where: str) -> int:
+    """``value`` as a number within the effect limit (nothing counts as 0)."""
+    if value is None:
+        return 0
+    if not isinstance(value, int):
+        raise EffectError(f"{where} works on numbers, not {_kind(value)}")
+    if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:
+        raise EffectError(f"{where} gave a number beyond ±{MAX_EFFECT_INT} "
+                          "(the limit on numbers in effects)")
+    return value
+
+
+def bounded(items: list[Any]) -> list[Any]:
+    """``items`` unless it is longer than an effect's lists may be."""
+    if len(items) > MAX_EFFECT_LIST:
+        raise EffectError(f"a list of {len(items)} elements; the limit in effects is "
+                          f"{MAX_EFFECT_LIST}")
+    return items
+
+
+def _arith(op: str, fn: Callable[[int, int], int]) -> Callable[[Any, Any], int]:
+    where = f"'{op}'"
+    return lambda a, b: number(fn(number(a, where), number(b, where)), where)
+
+
+def _order(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def compare(a: Any, b: Any) -> bool:
+        if isinstance(a, str) and isinstance(b, str):
+            return fn(a, b)
+        return fn(number(a, f"'{op}'"), number(b, f"'{op}'"))
+
+    return compare
+
+
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": lambda a, b: (a // b) if b else 0,
+    "-": _arith("-", operator.sub),
+    "*": _arith("*", operator.mul),
+    "/": _arith("/", lambda a, b: (a // b) if b else 0),
     "==": operator.eq,
     "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
+    "<": _order("<", operator.lt),
+    "<=": _order("<=", operator.le),
+    ">": _order(">", operator.gt),
+    ">=": _order(">=", operator.ge),
 }
 
 
+def _is_list(value: Any) -> bool:
+    return isinstance(value, list | tuple) or isinstance(getattr(value, "cards", None), list)
+
+
 def _plus(a: Any, b: Any) -> Any:
-    if isinstance(a, list | tuple):
-        return [*a, *(b if isinstance(b, list | tuple) else [b])]
-    return (a or 0) + (b or 0)
+    if _is_list(a):
+        return bounded([*as_list(a), *as_list(b)])
+    if _is_list(b):
+        raise EffectError(f"'+' adds to a list or a number, not {_kind(a)} to a list")
+    return number(number(a, "'+'") + number(b, "'+'"), "'+'")
 
 
 def _union(a: Any, b: Any) -> list[Any]:
     seen = list(a or ())
     seen.extend(x for x in (b or ()) if x not in seen)
-    return seen
+    return bounded(seen)
 
 
 def as_list(value: Any) -> list[Any]:
@@ -175,7 +251,7 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: env.rt.function("ref", [ref], {}, env)
         case ast.ListExpr(items=items):
             parts = [compile_expr(i) for i in items]
-            return lambda env: [p(env) for p in parts]
+            return lambda env: bounded([p(env) for p in parts])
         case ast.Attr(obj=obj, name=name):
             get = compile_expr(obj)
 
@@ -215,12 +291,12 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: not a(env)
         case ast.Neg(operand=x):
             a = compile_expr(x)
-            return lambda env: -(a(env) or 0)
+            return lambda env: -number(a(env), "'-'")
         case ast.Where(source=source, condition=cond, name=name):
             return _compile_where(compile_expr(source), compile_expr(cond), name)
         case ast.Amount(kind=kind, value=value):
             n = compile_expr(value) if value is not None else None
-            return lambda env: AmountSpec(kind, int(n(env)) if n else None)
+            return lambda env: AmountSpec(kind, number(n(env), "an amount") if n else None)
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
 
 
@@ -275,9 +351,19 @@ def _compile_call(node: ast.Call) -> Eval:
     generic = _GENERIC.get(name)
     is_verb = name in VERBS
 
+    # arguments the vocabulary wants as numbers are checked as they are passed
+    numeric = {i for i, kind in enumerate(sig.params if sig else ())
+               if kind == "int" and i != each}
+    numeric_kw = {k for k in keywords if sig and sig.keywords.get(k) == "int"}
+    where = f"{name}()"
+
     def call(env: Env) -> Any:
         args = [p(env) for p in positional]
         kwargs = {k: v(env) for k, v in keywords.items()}
+        for i in numeric.intersection(range(len(args))):
+            args[i] = number(args[i], where)
+        for key in numeric_kw:
+            kwargs[key] = number(kwargs[key], where)
         for key, fn in lambda_kw.items():
             kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
         if is_verb:
@@ -303,12 +389,12 @@ def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
 
 
 def _min(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [v for a in args for v in as_list(a)]
+    values = [number(v, "min()") for a in args for v in as_list(a)]
     return min(values) if values else 0
 
 
 def _max(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [v for a in args for v in as_list(a)]
+    values = [number(v, "max()") for a in args for v in as_list(a)]
     return max(values) if values else 0
 
 
@@ -392,14 +478,14 @@ def _best(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
     def rank(item: Any) -> tuple[int, int]:
         player = getattr(item, "player", item)
         seat = order.index(player) if player in order else len(order)
-        return (-int(score(item) or 0), seat)
+        return (-number(score(item), "best()'s 'by:'"), seat)
 
     return min(items, key=rank)
 
 
 def _sum(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
     value = args[1]
-    return sum(int(value(item) or 0) for item in as_list(args[0]))
+    return number(sum(number(value(item), "sum()") for item in as_list(args[0])), "sum()")
 
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -529,7 +615,7 @@ def compile_stmt(node: ast.Stmt) -> Exec:
             times, inner = compile_expr(count), compile_block(body)
 
             def repeat(env: Env) -> None:
-                for _ in range(max(0, int(times(env) or 0))):
+                for _ in range(max(0, number(times(env), "'repeat'"))):
                     env.rt.tick()
                     inner(env)
 
@@ -583,6 +669,6 @@ def compile_program(program: ast.Program, source_name: str = "<effect>") -> Hand
                    source_name)
 
 
-def compile_expression(expr: ast.Expr) -> ExprHandler:
+def compile_expression(expr: ast.Expr, source_name: str = "<expression>") -> ExprHandler:
     """Compile a checked expression into a handler returning its value."""
-    return ExprHandler(compile_expr(expr))
+    return ExprHandler(compile_expr(expr), source_name)

@@ -20,5 +20,17 @@ class DslError(Exception):
         self.context = caret_context(source, line, col) if source else ""
 
 
-class EffectBudgetExceeded(RuntimeError):
+class EffectError(RuntimeError):
+    """A checked effect that cannot go on at run time: a value of the wrong kind where
+    the checker could only say "any", a number or list past the limits of
+    ``exlibris.limits``, or activations nested too deep. ``entry`` names the content
+    entry whose effect it was, once known."""
+
+    def __init__(self, message: str, entry: str | None = None) -> None:
+        super().__init__(f"the effect of {entry}: {message}" if entry else message)
+        self.message = message
+        self.entry = entry
+
+
+class EffectBudgetExceeded(EffectError):
     """A running effect took more steps than the rules allow."""

@@ -13,11 +13,18 @@ from importlib import resources
 from typing import Any, ClassVar
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import DedentError, Indenter
 
 from exlibris.dsl import ast
 from exlibris.dsl.errors import DslError
+from exlibris.limits import MAX_INT_DIGITS, int_too_long
 
 MAX_SOURCE_CHARS = 8000
 MAX_BLOCK_DEPTH = 12
@@ -249,6 +256,9 @@ class _ToAst(Transformer):
         return ast.Arg(None, ast.Amount("at_least", value, **_pos(meta)), **_pos(meta))
 
     def int_(self, meta: Any, token: Token) -> ast.Num:
+        if int_too_long(str(token)):
+            raise DslError("dsl/number-too-large",
+                           f"a number of more than {MAX_INT_DIGITS} digits", **_tpos(token))
         return ast.Num(int(token), **_tpos(token))
 
     def str_(self, meta: Any, token: Token) -> ast.Str:
@@ -423,8 +433,17 @@ def _parse(text: str, start: str) -> Any:
         message = (f"syntax error: {phrase[0]}" if phrase else
                    f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else ""))
         raise DslError("dsl/syntax", message, line, col, source) from None
+    except DedentError:
+        line, col = _bad_dedent(source)
+        raise DslError("dsl/syntax", "syntax error: this line's indentation matches no "
+                       "enclosing block; indent it like the lines it belongs with",
+                       line, col, source) from None
     try:
         result = _TRANSFORMER.transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, DslError):
+            raise exc.orig_exc from None
+        result = None
     except RecursionError:
         result = None
     if result is None or _depth(result) > MAX_EXPR_DEPTH:
@@ -446,6 +465,25 @@ def _depth(root: ast.Node) -> int:
             for name in node.__slots__:
                 stack.append((getattr(node, name), depth + 1))
     return deepest
+
+
+def _bad_dedent(source: str) -> tuple[int, int]:
+    """Where a line dedents to a column no enclosing block started at."""
+    stack = [0]
+    depth = 0  # open brackets: lines inside them do not indent
+    for number, line in enumerate(source.split("\n"), 1):
+        text = line.expandtabs(_EffectIndenter.tab_len)
+        if depth == 0 and text.strip() and not text.lstrip().startswith("#"):
+            indent = len(text) - len(text.lstrip())
+            if indent > stack[-1]:
+                stack.append(indent)
+            while indent < stack[-1]:
+                stack.pop()
+            if indent != stack[-1]:
+                return number, indent + 1
+        depth = max(0, depth + sum(line.count(c) for c in "([") - sum(line.count(c)
+                                                                       for c in ")]"))
+    return 1, 1
 
 
 def _end_position(text: str) -> tuple[int, int]:

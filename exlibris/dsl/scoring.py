@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
-from exlibris.dsl.errors import DslError, EffectBudgetExceeded
+from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -90,7 +90,7 @@ class ScoreRuntime:
                 return getattr(card, name) if is_book else None
         if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
             return getattr(value, name)
-        raise AttributeError(f"no attribute {name!r} on {value!r}")
+        raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
         match name:

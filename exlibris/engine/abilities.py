@@ -46,13 +46,13 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
     if ability.when:
         compiled.trigger = parse_trigger(ability.when)
         if compiled.trigger.condition is not None:
-            compiled.condition = compile_expression(compiled.trigger.condition)
+            compiled.condition = compile_expression(compiled.trigger.condition, key)
     if ability.effect:
         compiled.effect = compile_program(parse_program(ability.effect), key)
-    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition))
+    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key))
                       for rule in map(parse_rule, ability.placement)]
     if ability.score:
-        compiled.score = compile_expression(parse_expression(ability.score))
+        compiled.score = compile_expression(parse_expression(ability.score), key)
     return compiled
 
 

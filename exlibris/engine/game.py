@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from exlibris.dsl.compiler import Env
-from exlibris.dsl.errors import EffectBudgetExceeded
+from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import hiring
 from exlibris.engine.abilities import (
@@ -32,6 +32,7 @@ from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.events import EventLog
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
+from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.content import Location
 from exlibris.model.rules import Settings
@@ -95,6 +96,7 @@ class Game:
         self.used_this_round: set[tuple[str, int]] = set()
         self.used_this_game: set[tuple[str, int]] = set()
         self.skip: set[int] = set()  # assistants whose location effect is forgone
+        self.activating = 0  # locations being activated, one inside another
         self.decisions = 0
         self.max_steps = settings.max_steps
         self.artifact_specs: dict[str, Any] = {}
@@ -656,13 +658,17 @@ class Game:
             ability, source = alternatives[0]
             self.run_ability(ability, source, {"location": loc, "assistant": assistant}, loc)
             return
+        if self.activating >= MAX_ACTIVATE_DEPTH:
+            raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
+                              "activations already; an effect may not activate without end")
         self.event("activate", seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
-        with self.caused_by(assistant):
-            try:
+        self.activating += 1
+        try:
+            with self.caused_by(assistant):
                 loc.effect(self.rt, self.player(seat), names)
-            except EffectBudgetExceeded as exc:
-                raise RulesError(f"{loc.spec.name}: {exc}") from exc
+        finally:
+            self.activating -= 1
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
-from exlibris.dsl.errors import EffectBudgetExceeded
+from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
@@ -208,7 +208,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return getattr(value, name)
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
-        raise AttributeError(f"{name!r} of {value!r}")
+        raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
     def _card_attribute(self, card: Card, name: str) -> Any:
         is_book = isinstance(card, BookCard)

@@ -9,14 +9,31 @@ a save that cannot be read or does not belong to these rules and content is a
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from exlibris.limits import (
+    MAX_DECISIONS,
+    MAX_FILE_BYTES,
+    MAX_INT_DIGITS,
+    MAX_NAME_CHARS,
+    MAX_PREVIOUS_SAVES,
+    MAX_SAVE_BYTES,
+    MAX_SEATS,
+    MAX_SEED,
+    MIN_SEATS,
+    int_too_long,
+)
+from exlibris.safefile import FileRefused, read_limited
 
 FORMAT = "exlibris-save"
 VERSION = 1
@@ -93,7 +110,7 @@ class SaveRecord:
         """Read a record; raises :class:`SaveError` (``save/corrupt``) on any defect."""
         try:
             return _parse(data)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, RecursionError) as exc:
             raise SaveError("save/corrupt", f"not a saved game: {exc}") from None
 
     def check_identity(self) -> None:
@@ -124,83 +141,251 @@ class SaveRecord:
         return None
 
 
+_KEYS = frozenset({"format", "version", "exlibris", "content", "variant", "libraries",
+                   "library", "assistant", "own_content", "seed", "seats", "names",
+                   "finished", "decisions"})
+_OPTIONAL = frozenset({"libraries", "library", "assistant", "own_content"})
+_ENTRY_KEYS = frozenset({"seat", "kind", "index", "label"})
+_MAX_INDEX = 100_000  # no decision offers more options
+_MAX_TEXT = 2_000  # a label, a kind, a variant or an identity string
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A JSON whole number (not a bool, not a string, not a float) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be a whole number, not {value!r}"[:200])
+    if not low <= value <= high:
+        raise ValueError(f"{what} is {value}; it must be from {low} to {high}"[:200])
+    return value
+
+
+def _text(value: Any, what: str, limit: int = _MAX_TEXT) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise ValueError(f"{what} must be text of at most {limit} characters")
+    return value
+
+
+def clean_name(name: str) -> str:
+    """A player's name as it may be shown: no control characters or escape sequences."""
+    return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_CHARS]
+
+
 def _parse(data: Any) -> SaveRecord:
+    """Check every field of a record's JSON: types, ranges and seat counts."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"the 'format' field is not {FORMAT!r}")
     if data.get("version") != VERSION:
-        raise ValueError(f"save format version {data.get('version')!r}; "
-                         f"this exlibris reads version {VERSION}")
+        raise ValueError(f"save format version {data.get('version')!r}"[:100]
+                         + f"; this exlibris reads version {VERSION}")
+    unknown = sorted(str(k)[:40] for k in set(data) - _KEYS)
+    missing = sorted(_KEYS - _OPTIONAL - set(data))
+    if unknown or missing:
+        raise ValueError(f"unknown fields {unknown}" if unknown else f"missing fields {missing}")
     seats = data["seats"]
     names = data["names"]
-    if (not isinstance(seats, list) or not all(s in SEAT_KINDS for s in seats)
-            or not isinstance(names, list) or len(names) != len(seats)
-            or not all(isinstance(n, str) for n in names)):
-        raise ValueError("'seats' and 'names' must be lists of equal length")
+    if (not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS
+            or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats)):
+        raise ValueError(f"'seats' must list {MIN_SEATS} to {MAX_SEATS} of "
+                         f"{', '.join(SEAT_KINDS)}")
+    if (not isinstance(names, list) or len(names) != len(seats)
+            or not all(isinstance(n, str) and clean_name(n) for n in names)):
+        raise ValueError("'names' must list one name for each seat")
+    raw_decisions = data["decisions"]
+    if not isinstance(raw_decisions, list) or len(raw_decisions) > MAX_DECISIONS:
+        raise ValueError(f"'decisions' must be a list of at most {MAX_DECISIONS}")
     decisions = []
-    for i, raw in enumerate(data["decisions"]):
-        entry = Entry(int(raw["seat"]), str(raw["kind"]), int(raw["index"]), str(raw["label"]))
-        if not 0 <= entry.seat < len(seats) or entry.index < 0:
-            raise ValueError(f"decision {i + 1} names seat {entry.seat + 1}, option "
-                             f"{entry.index + 1}")
-        decisions.append(entry)
+    for i, raw in enumerate(raw_decisions):
+        where = f"decision {i + 1}"
+        if not isinstance(raw, dict) or set(raw) != _ENTRY_KEYS:
+            raise ValueError(f"{where} must have exactly: seat, kind, index, label")
+        decisions.append(Entry(_whole(raw["seat"], f"{where}'s seat", 0, len(seats) - 1),
+                               _text(raw["kind"], f"{where}'s kind", 40),
+                               _whole(raw["index"], f"{where}'s index", 0, _MAX_INDEX),
+                               _text(raw["label"], f"{where}'s label")))
     libraries = data.get("libraries")
-    for key, value in (("seed", data["seed"]), ("libraries", libraries)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise ValueError(f"{key!r} must be a whole number")
+    if libraries is not None:
+        _whole(libraries, "'libraries'", 1, 4)
     library = data.get("library", [])
-    if not isinstance(library, list) or not all(x is None or isinstance(x, str)
+    if not isinstance(library, list) or not all(x is None or (isinstance(x, str) and len(x) < 100)
                                                 for x in library):
         raise ValueError("'library' must be a list of library ids or nulls")
+    if library and len(library) != len(seats):
+        raise ValueError(f"'library' names {len(library)} seats; the game has {len(seats)}")
     assistant = data.get("assistant", [])
-    if not isinstance(assistant, list) or not all(x is None or isinstance(x, str)
-                                                  for x in assistant):
+    if not isinstance(assistant, list) or not all(
+            x is None or (isinstance(x, str) and len(x) < 100) for x in assistant):
         raise ValueError("'assistant' must be a list of assistant card ids or nulls")
+    if assistant and len(assistant) != len(seats):
+        raise ValueError(f"'assistant' names {len(assistant)} seats; the game has {len(seats)}")
     own = data.get("own_content", [])
-    if not isinstance(own, list) or not all(
-            isinstance(x, dict) and isinstance(x.get("path"), str)
-            and isinstance(x.get("sha256"), str) for x in own):
+    if not isinstance(own, list) or len(own) > 1_000 or not all(
+            isinstance(x, dict) and set(x) == {"path", "sha256"}
+            and isinstance(x["path"], str) and len(x["path"]) < 4096
+            and isinstance(x["sha256"], str) and len(x["sha256"]) == 64 for x in own):
         raise ValueError("'own_content' must be a list of {path, sha256}")
-    if not isinstance(data.get("finished"), bool):
+    if not isinstance(data["finished"], bool):
         raise ValueError("'finished' must be true or false")
-    return SaveRecord(seed=data["seed"], seats=list(seats), names=list(names),
-                      variant=str(data["variant"]), libraries=libraries, library=library,
-                      assistant=assistant,
-                      decisions=decisions,
-                      finished=data["finished"], exlibris=str(data["exlibris"]),
-                      content=str(data["content"]),
+    return SaveRecord(seed=_whole(data["seed"], "'seed'", -MAX_SEED, MAX_SEED),
+                      seats=list(seats), names=[clean_name(n) for n in names],
+                      variant=_text(data["variant"], "'variant'", 100), libraries=libraries,
+                      library=library, assistant=assistant, decisions=decisions,
+                      finished=data["finished"],
+                      exlibris=_text(data["exlibris"], "'exlibris'"),
+                      content=_text(data["content"], "'content'"),
                       own_content=[{"path": x["path"], "sha256": x["sha256"]} for x in own])
+
+
+def _json_int(text: str) -> int:
+    if int_too_long(text):
+        raise ValueError(f"a number of more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def check_setup(record: SaveRecord, catalog: Any) -> None:
+    """Raise ``save/corrupt`` unless the record's set-up names a game these rules can
+    start: a known variant for this many seats, library tiles that exist. Both
+    ``play --resume`` and ``replay`` check this before anything replays."""
+    from exlibris.engine.flow import check_playable
+    from exlibris.engine.game import RulesError
+    from exlibris.validation import resolve_settings, variant_chain
+
+    try:
+        variant_chain(record.variant, catalog.variants)
+        settings = resolve_settings(record.variant, catalog.variants)
+        check_playable(settings, len(record.seats), record.variant)
+    except (ValueError, RulesError) as exc:
+        raise SaveError("save/corrupt", f"not a game these rules can play: {exc}") from None
+    available = [i for i in catalog.libraries if i not in settings.setup.remove_libraries]
+    named = [x for x in record.library if x is not None]
+    unknown = [x for x in named if x not in available]
+    if unknown or len(set(named)) != len(named):
+        raise SaveError("save/corrupt", f"the save names libraries {named!r} "[:200]
+                        + "that this game cannot deal")
+    per_seat = record.libraries or settings.setup.libraries_dealt
+    if per_seat * len(record.seats) > len(available):
+        raise SaveError("save/corrupt", f"{per_seat} library tiles for each of "
+                        f"{len(record.seats)} players; there are {len(available)}")
 
 
 def load(path: Path, *, check: bool = True) -> SaveRecord:
     """Read a saved game and (unless ``check`` is false) check that it belongs to the
     rules and content in use; raises :class:`SaveError`."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise SaveError("save/unreadable", f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SaveError("save/corrupt", f"not a saved game: {exc}") from None
-    record = SaveRecord.from_json(data)
+    record = read_record(path)
     if check:
         record.check_identity()
     return record
 
 
+def read_record(path: Path) -> SaveRecord:
+    """Read a saved game (regular file, size-limited) and check its fields."""
+    try:
+        raw = read_limited(path, MAX_SAVE_BYTES)
+    except FileRefused as exc:
+        raise SaveError("save/unreadable", f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise SaveError("save/corrupt", f"not a saved game: {str(exc)[:200]}") from None
+    return SaveRecord.from_json(data)
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text``, never leaving a half-written file."""
+    """Replace ``path`` with ``text``, never leaving a half-written file.
+
+    A symlink is written through (the link stays), an existing file keeps its
+    mode, the folder is fsynced after the rename, and temporary files left by
+    an earlier write that was killed are removed.
+    """
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temps(path)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
+            os.fchmod(out.fileno(), mode)
             os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _fsync_folder(path.parent)
+
+
+_swept: set[Path] = set()
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Once per process and file: remove ``.NAME.*.tmp`` files a killed write left."""
+    if path in _swept:
+        return
+    _swept.add(path)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink()
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - a platform without folder handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def keep_previous(path: Path) -> Path | None:
+    """Before a new game is saved at ``path``: move an unfinished game found there to
+    the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...; return
+    where it went (None if nothing needed keeping). Raises :class:`SaveError` if
+    ``path`` holds something that is not a saved game, or every numbered name is
+    taken; nothing is ever overwritten."""
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        old = read_record(path)
+    except SaveError:
+        raise SaveError("save/not-a-save", f"{path} exists and is not a saved game; "
+                        "choose another file with --save") from None
+    if old.finished:
+        return None
+    target = Path(os.path.realpath(path))
+    for n in range(1, MAX_PREVIOUS_SAVES + 1):
+        suffix = ".previous.json" if n == 1 else f".previous-{n}.json"
+        kept = target.with_name(target.stem + suffix)
+        if _move_no_clobber(target, kept):
+            _fsync_folder(target.parent)
+            return kept
+    raise SaveError("save/no-room", f"{path} holds an unfinished game and the "
+                    f"{MAX_PREVIOUS_SAVES} names kept for earlier games are taken; "
+                    "resume or remove one, or choose another file with --save")
+
+
+def _move_no_clobber(source: Path, target: Path) -> bool:
+    """Rename ``source`` to ``target`` unless ``target`` exists; True if moved."""
+    if target.exists() or target.is_symlink():
+        return False
+    try:
+        os.link(source, target)  # fails if target exists: never overwrites
+    except FileExistsError:
+        return False
+    except OSError:  # a filesystem without hard links
+        os.replace(source, target)
+        return True
+    os.unlink(source)
+    return True
 
 
 def save(record: SaveRecord, path: Path) -> None:
@@ -211,6 +396,24 @@ def default_path() -> Path:
     """``$XDG_STATE_HOME/exlibris/autosave.json``, else ``~/.local/state/exlibris/...``."""
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "exlibris" / "autosave.json"
+
+
+def check_own_files(record: SaveRecord) -> None:
+    """Raise ``save/mismatch`` unless every author's file a save names is still there
+    with the recorded SHA-256. A save is untrusted: the files it names are compared
+    by hash (read as bytes, size-limited) before any is read as content, so a save
+    cannot make exlibris parse, and quote, a file it was not played with."""
+    for item in record.own_content:
+        if not os.path.lexists(item["path"]):
+            continue  # a missing file is reported when the content is loaded
+        try:
+            data = read_limited(item["path"], MAX_FILE_BYTES)
+        except FileRefused:
+            data = None
+        if data is None or hashlib.sha256(data).hexdigest() != item["sha256"]:
+            raise SaveError("save/mismatch", f"your content changed since the game was "
+                            f"saved: {item['path'][:200]!r}. A game must be resumed with the "
+                            "rules and content it was started with")
 
 
 def own_identity(paths: tuple[Path, ...]) -> list[dict[str, str]]:

@@ -115,8 +115,10 @@ class Session:
                         assistants=record.assistant or None)
 
     def agent_for(self, seat: int, kind: str) -> Agent | None:
-        if kind == "human" or self.replay_only:
-            return self.humans.get(seat)
+        """A seat's agent; bots play along in a replay too, so that their recorded
+        answers are checked exactly as when a game is resumed."""
+        if kind == "human":
+            return None if self.replay_only else self.humans.get(seat)
         from exlibris.agents import BOTS
 
         return BOTS[kind](bot_seed(self.record.seed, seat))
@@ -149,7 +151,10 @@ class Session:
             self.asked += 1
             self.seen[seat] = len(self.log.records)
             return entry.index
-        if agent is None:
+        if self.record.finished:
+            raise SaveError("save/corrupt", f"the save says the game is finished, but its "
+                            f"record ends before decision {number + 1}")
+        if agent is None or self.replay_only:
             raise ReplayExhausted(f"the record ends at decision {number + 1}")
         started = time.perf_counter()
         index = agent.decide(view, decision)

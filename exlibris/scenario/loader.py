@@ -206,7 +206,14 @@ class _Reader:
                     self.fail(("content", i), "scenario/wrong-type",
                               "each content entry is a file or folder path")
                     continue
-                target = (self.path.parent / entry)
+                folder = self.path.parent.resolve()
+                target = (folder / entry)
+                if (Path(entry).is_absolute() or not target.resolve().is_relative_to(folder)
+                        or (target.is_dir() and target.resolve() == folder)):
+                    self.fail(("content", i), "scenario/content-outside",
+                              "content paths name files or folders inside the scenario's "
+                              "own folder (no absolute paths, no '..', no links out)")
+                    continue
                 if not target.exists():
                     self.fail(("content", i), "scenario/missing-content",
                               f"no file or folder {entry!r} next to the scenario")

@@ -96,6 +96,52 @@ def _shipped(path: Path) -> bool:
         path.resolve().is_relative_to(paths.data_root().resolve() / "rules")
 
 
+@cache
+def tucking_artifact_ids() -> frozenset[str] | None:
+    """Artifacts whose abilities tuck cards (call ``tuck`` or ``tucked``); None when
+    there is no artifact content to tell (then any artifact may hold tucked cards)."""
+    from exlibris.dsl import ast
+    from exlibris.dsl.errors import DslError
+    from exlibris.dsl.parser import parse_expression, parse_program
+    from exlibris.yamlsafe import load_yaml_file
+
+    folder = artifacts_dir()
+    if not folder.is_dir():
+        return None
+    found = set()
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            data = load_yaml_file(path).data
+        except UserInputError:
+            continue
+        abilities = data.get("abilities") if isinstance(data, dict) else None
+        for ability in abilities if isinstance(abilities, list) else []:
+            if not isinstance(ability, dict):
+                continue
+            trees: list[ast.Node] = []
+            for key, parse in (("effect", parse_program), ("score", parse_expression)):
+                if isinstance(ability.get(key), str):
+                    try:
+                        trees.append(parse(ability[key]))
+                    except DslError:
+                        continue
+            if any(name in ("tuck", "tucked") for tree in trees for name in ast.calls(tree)):
+                found.add(path.stem)
+    return frozenset(found)
+
+
+@cache
+def deck_size() -> int:
+    """Book cards in the shipped deck (at most this many can be tucked anywhere)."""
+    from exlibris.yamlsafe import load_yaml_file
+
+    try:
+        cards = load_yaml_file(paths.content_dir() / "books.yaml").data.get("cards")
+    except (UserInputError, AttributeError):
+        cards = None
+    return len(cards) if isinstance(cards, list) else 152
+
+
 def artifact_aliases() -> dict[str, str]:
     """Ids derived from content names by the table format's rule, where they differ
     from the content id, mapped to the content id (a table may use either)."""

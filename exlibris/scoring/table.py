@@ -16,10 +16,16 @@ from typing import Any
 
 from exlibris import paths
 from exlibris.errors import Problem, UserInputError
+from exlibris.limits import MAX_HAND, int_too_long
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.rules import merge
 from exlibris.model.shelf import Pos, Shelf, Slot, components
-from exlibris.scoring.artifacts import artifact_aliases, known_artifact_ids
+from exlibris.scoring.artifacts import (
+    artifact_aliases,
+    deck_size,
+    known_artifact_ids,
+    tucking_artifact_ids,
+)
 from exlibris.scoring.assistant_points import known_assistant_ids
 from exlibris.scoring.categories import CATEGORY_IDS, category_code
 from exlibris.scoring.inspection import PlayerTable, PublicLibrary, Table
@@ -77,6 +83,9 @@ def parse_book(text: str) -> BookCard:
     if not 1 <= len(books) <= 4:
         raise TokenError("table/malformed-token",
                          f"{text!r} has {len(books)} books; a card holds 1 to 4")
+    if int_too_long(match["order"]) or int_too_long(match["of"] or ""):
+        raise TokenError("table/malformed-token", f"{text[:40]!r}: a card's order is a small "
+                         "number")
     order = int(match["order"])
     of = int(match["of"]) if match["of"] else 0
     if order < 1:
@@ -106,7 +115,17 @@ def parse_artifact(
     if artifact_id not in known:
         raise TokenError("table/unknown-artifact",
                          f"unknown artifact {artifact_id!r}{suggest(artifact_id, known)}")
-    return ArtifactCard(artifact_id), int(match["tucked"] or 0)
+    if match["tucked"] is None:
+        return ArtifactCard(artifact_id), 0
+    tucking = tucking_artifact_ids()
+    if tucking is not None and artifact_id not in tucking:
+        raise TokenError("table/not-tucking", f"{artifact_id!r} never has cards tucked under "
+                         "it; write it without [N]")
+    limit = deck_size()
+    if int_too_long(match["tucked"]) or int(match["tucked"]) > limit:
+        raise TokenError("table/too-many-tucked", f"{text[:60]!r}: at most {limit} cards (the "
+                         "deck) can be tucked")
+    return ArtifactCard(artifact_id), int(match["tucked"])
 
 
 def parse_cell(
@@ -404,8 +423,8 @@ class _TableReader:
                       f"hand is a count of cards or a list of card tokens, not {value!r}")
             return None
         if isinstance(value, int):
-            if value < 0:
-                self.fail(path, "table/bad-hand", f"hand cannot be negative ({value})")
+            if not 0 <= value <= MAX_HAND:
+                self.fail(path, "table/bad-hand", f"hand is a count from 0 to {MAX_HAND}")
                 return None
             return value
         ok = True
@@ -558,9 +577,9 @@ class _TableReader:
         counts = []
         for key in ("volunteers", "artifacts"):
             value = raw.get(key, 0)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_HAND:
                 self.fail((*path, key), "table/bad-count",
-                          f"{key} is a count of cards (0 or more), not {value!r}")
+                          f"{key} is a count of cards (0 to {MAX_HAND}), not {value!r}")
                 value = 0
             counts.append(value)
         if focus is None or cards is None:

@@ -1,0 +1,264 @@
+"""Fuzzing the four untrusted-input parsers: YAML content, effect text, table files, saves.
+
+Inputs are random bytes, random text, and mutations of shipped files (see
+``tests/fuzzing.py``). The property: only the project's own error types come
+out of the parser, and the CLI exits 0 (a mutation that is still valid) or 2,
+never with a traceback. The default suite runs a few examples of each; the long
+run is ``pytest -m fuzz`` (or ``scripts/fuzz_inputs.py`` for timings).
+
+The checker/runtime agreement test runs random effects the checker accepts in a
+real game: they may end only in the engine's own errors, within a time and
+memory budget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fuzzing import mutate
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exlibris.agents import RandomAgent
+from exlibris.catalog import load_catalog
+from exlibris.cli.main import cli
+from exlibris.dsl.checker import Catalog as IdCatalog
+from exlibris.dsl.checker import check_program, program_names
+from exlibris.dsl.compiler import compile_program
+from exlibris.dsl.errors import DslError, EffectError
+from exlibris.dsl.parser import parse_program
+from exlibris.engine.flow import new_game
+from exlibris.engine.game import RulesError
+from exlibris.errors import UserInputError
+from exlibris.interactive import record as saves
+from exlibris.scoring.artifacts import ArtifactScoringError
+from exlibris.scoring.inspection import inspect_table
+from exlibris.scoring.table import parse_table_text
+from exlibris.validation import resolve_settings, validate
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = 15  # examples per input kind in the default suite
+LONG = 1000  # examples per input kind under `pytest -m fuzz`
+CATALOG = load_catalog()
+SETTINGS = resolve_settings("standard", CATALOG.variants)
+
+CONTENT_FILES = sorted((ROOT / "content").rglob("*.yaml")) + sorted((ROOT / "rules").glob("*.yaml"))
+TABLE_FILES = sorted((ROOT / "tests" / "tables").glob("*.yaml"))
+EFFECTS = sorted({loc.effect for loc in CATALOG.locations.values()}
+                 | {a.effect for art in CATALOG.artifacts.values() for a in art.abilities
+                    if a.effect}
+                 | {a.effect for lib in CATALOG.libraries.values()
+                    for a in lib.assistant.abilities if a.effect})
+
+
+def inputs(originals: list[bytes]) -> st.SearchStrategy[bytes]:
+    """Random bytes, random text, or a mutation of one of ``originals``."""
+    mutated = st.builds(lambda data, rng: mutate(data, rng), st.sampled_from(originals),
+                        st.randoms(use_true_random=False))
+    return st.one_of(st.binary(max_size=3000), st.text(max_size=800).map(str.encode),
+                     mutated, mutated, mutated)
+
+
+def fuzz(strategy: st.SearchStrategy[Any]) -> Callable[[Callable[..., None]], tuple]:
+    """Two tests from one property: a quick one, and a long one marked ``fuzz``."""
+    def make(check: Callable[..., None]) -> tuple:
+        quick = settings(max_examples=QUICK, deadline=None, database=None,
+                         suppress_health_check=[HealthCheck.too_slow])(given(strategy)(check))
+        long = pytest.mark.fuzz(settings(max_examples=LONG, deadline=None, database=None,
+                                         suppress_health_check=[HealthCheck.too_slow])(
+            given(strategy)(check)))
+        return quick, long
+    return make
+
+
+def cli_exits_cleanly(*args: str) -> int:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{args}: {result.exception!r}")
+    assert result.exit_code in (0, 2), (args, result.exit_code, result.output[-500:])
+    assert "Traceback" not in result.output
+    return result.exit_code
+
+
+_FOLDER = tempfile.TemporaryDirectory(prefix="exlibris-fuzz-")  # removed at exit
+
+
+def in_file(data: bytes, name: str) -> Path:
+    """``data`` written to ``name`` in this process's scratch folder (examples run one
+    at a time, so each overwrites the last)."""
+    path = Path(_FOLDER.name) / name
+    path.write_bytes(data)
+    return path
+
+
+# ---- YAML content -------------------------------------------------------------------------------
+
+
+def check_content(data: bytes) -> None:
+    path = in_file(data, "entry.yaml")
+    report = validate([path])  # every problem is collected; nothing else may come out
+    assert all(p.code and p.line >= 1 for p in report.problems)
+    assert (cli_exits_cleanly("validate", str(path)) == 0) == report.ok
+
+
+test_yaml_content_fuzz, test_yaml_content_fuzz_long = fuzz(
+    inputs([p.read_bytes() for p in CONTENT_FILES]))(check_content)
+
+
+# ---- effect text --------------------------------------------------------------------------------
+
+
+def check_effect(data: bytes) -> None:
+    source = data.decode("utf-8", "replace")
+    try:
+        program = parse_program(source)
+    except DslError:
+        return
+    errors = check_program(program, program_names(location=True),
+                           IdCatalog(CATALOG.ids()))
+    assert all(isinstance(e, DslError) for e in errors)
+    if not errors:
+        compile_program(program, "fuzzed")
+
+
+test_effect_text_fuzz, test_effect_text_fuzz_long = fuzz(
+    inputs([e.encode() for e in EFFECTS]))(check_effect)
+
+
+def check_effect_in_a_file(data: bytes) -> None:
+    text = data.decode("utf-8", "replace").replace("\r", "")
+    body = "".join(f"  {line}\n" for line in text.splitlines()) or "  stop\n"
+    entry = ("kind: location\nid: fuzzed\nname: Fuzzed\nnumber: 99\ntiming: instant\n"
+             "spaces: [1]\nsolo: true\ntext: Fuzzed.\neffect: |\n" + body)
+    cli_exits_cleanly("validate", str(in_file(entry.encode(), "fuzzed.yaml")))
+
+
+test_effect_file_fuzz, test_effect_file_fuzz_long = fuzz(
+    inputs([e.encode() for e in EFFECTS]))(check_effect_in_a_file)
+
+
+# ---- table files --------------------------------------------------------------------------------
+
+
+def check_table(data: bytes) -> None:
+    try:
+        table, rules = parse_table_text(data.decode("utf-8", "replace"), "t.yaml")
+        inspect_table(table, rules)
+    except (UserInputError, ArtifactScoringError):
+        pass
+    cli_exits_cleanly("score", str(in_file(data, "table.yaml")))
+
+
+test_table_fuzz, test_table_fuzz_long = fuzz(
+    inputs([p.read_bytes() for p in TABLE_FILES]))(check_table)
+
+
+# ---- saves --------------------------------------------------------------------------------------
+
+
+def _save() -> bytes:
+    path = Path(_FOLDER.name) / "original-save.json"
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
+                                      "--save", str(path)], input="1\n1\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    return path.read_bytes()
+
+
+SAVE = _save()
+
+
+def check_save(data: bytes) -> None:
+    path = in_file(data, "save.json")
+    with contextlib.suppress(saves.SaveError):
+        saves.check_setup(saves.load(path), CATALOG)
+    cli_exits_cleanly("replay", "--all", str(path))
+
+
+test_save_fuzz, test_save_fuzz_long = fuzz(inputs([SAVE]))(check_save)
+
+
+# ---- the checker and the runtime agree ----------------------------------------------------------
+
+_ATOMS = ["0", "1", "3", "1000000", "999999999999", "-2", '"a"', "true", "hand", "shelf", "deck",
+          "me", "players", "opponents", "here", "prominent", "x", "y", "[1, 2]", '[1, "a"]',
+          "[]", "first(hand)", "first(x)", 'first(["a", 1])', "count(hand)", "count(x)",
+          "top(deck)", "me.hand", "here.spaces", "first(players)", "@ghost", "categories(shelf)"]
+_BINARY = ["+", "-", "*", "/", "<", ">=", "==", "!=", "|", "and", "or", "in"]
+_UNARY = ["count({})", "first({})", "max({}, 2)", "min({})", "letters({})", "books({})",
+          "-({})", "(not {})", "{}.letter", "{}.hand", "{}.vowel", "({} where it.vowel)"]
+
+
+def expressions(depth: int = 2) -> st.SearchStrategy[str]:
+    atom = st.sampled_from(_ATOMS)
+    if depth == 0:
+        return atom
+    inner = expressions(depth - 1)
+    return st.one_of(atom,
+                     st.builds(lambda a, op, b: f"({a} {op} {b})", inner, st.sampled_from(_BINARY),
+                               inner),
+                     st.builds(lambda f, a: f.format(a), st.sampled_from(_UNARY), inner))
+
+
+def statements() -> st.SearchStrategy[str]:
+    e = expressions()
+    return st.one_of(
+        st.builds(lambda n, v: f"{n} = {v}", st.sampled_from(["x", "y"]), e),
+        st.builds(lambda c: f"require {c}", e),
+        st.builds(lambda c, n, v: f"repeat {c} times:\n  {n} = {v}", e,
+                  st.sampled_from(["x", "y"]), e),
+        st.builds(lambda c, v: f"for each c in {c}:\n  y = {v}", e, e),
+        st.builds(lambda c: f"if {c}:\n  stop", e),
+        st.builds(lambda v: f"draw({v})", e),
+        st.builds(lambda v: f"discard(any, from: {v})", e),
+        st.just("activate(here)"),
+        st.just("may home_action()"),
+    )
+
+
+programs = st.lists(statements(), min_size=1, max_size=5).map(
+    lambda lines: "x = 1\ny = [1]\n" + "\n".join(lines) + "\n")
+
+
+def check_agreement(source: str) -> None:
+    try:
+        program = parse_program(source)
+    except DslError:
+        return
+    if check_program(program, program_names(location=True), IdCatalog(CATALOG.ids())):
+        return
+    handler = compile_program(program, "random-effect")
+    game = new_game(CATALOG, SETTINGS, [RandomAgent(1), RandomAgent(2)], seed=1)
+    loc = game.state.in_play[0]
+    loc.effect = handler
+    tracemalloc.start()
+    start = time.process_time()
+    try:
+        game.activate(0, loc, None)
+    except (EffectError, RulesError):
+        pass
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert time.process_time() - start < 5, source
+    assert peak < 100 * 2**20, (source, peak)
+
+
+test_checker_and_runtime_agree = settings(max_examples=40, deadline=None, database=None)(
+    given(programs)(check_agreement))
+test_checker_and_runtime_agree_long = pytest.mark.fuzz(
+    settings(max_examples=LONG, deadline=None, database=None)(given(programs)(check_agreement)))
+
+
+def test_the_mutator_is_deterministic() -> None:
+    data = CONTENT_FILES[0].read_bytes()
+    assert mutate(data, random.Random(7)) == mutate(data, random.Random(7))
+    assert any(mutate(data, random.Random(s)) != data for s in range(5))
