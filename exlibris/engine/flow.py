@@ -20,6 +20,7 @@ from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.table_out import held_assistants
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
@@ -465,7 +466,8 @@ def cleanup(game: Game) -> None:
 def table_of(game: Game) -> Table:
     state = game.state
     return Table(
-        players=tuple(PlayerTable(p.name, p.focus, p.shelf, len(p.hand))
+        players=tuple(PlayerTable(p.name, p.focus, p.shelf, len(p.hand),
+                                  assistants=held_assistants(p))
                       for p in state.players),
         prominent=state.prominent,
         banned=state.banned,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exlibris.dsl.compiler import Env
+from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
@@ -88,16 +88,61 @@ class ShelfVerbs:
             options = self._options(seat, trials)
             if not options:
                 continue
-            index = self.game.ask(seat, "levitate", f"levitate {card.name}", options,
-                                  lambda o, c=card: f"push {len(o[0])} card(s) {o[1]} from "
-                                  f"row {o[2][0]}, column {o[2][1]} and shelve {c.name} there")
-            moved, direction, target = options[index]
+            choice = self._levitate_choice(seat, card, options, edition)
+            moved, direction, target = choice
             self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
                                      shelf.levitate(c, m, d, t, edition=edition))
             self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)
         return done
+
+    def _levitate_choice(self, seat: int, card: Card, lines: list[Any], edition: str
+                         ) -> tuple[Any, str, Pos]:
+        """A line shift among ``lines``; the expansion Wizard may instead choose any
+        cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
+        cannot move falls back to the line shifts."""
+        def line_label(o: Any) -> str:
+            return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
+                    f"{o[2][1]} and shelve {card.name} there")
+
+        offered: list[Any] = [*lines, None] if edition == "expansion" else lines
+        index = self.game.ask(seat, "levitate", f"levitate {card.name}", offered,
+                              lambda o: "choose any cards to move" if o is None
+                              else line_label(o))
+        if offered[index] is not None:
+            return offered[index]
+        chosen = self._levitate_any(seat, card)
+        if chosen is not None:
+            return chosen
+        index = self.game.ask(seat, "levitate", f"levitate {card.name}", lines, line_label)
+        return lines[index]
+
+    def _levitate_any(self, seat: int, card: Card) -> tuple[Any, str, Pos] | None:
+        """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
+        takes ``card``; None if the chosen cards cannot move so."""
+        shelf = self.game.player(seat).shelf
+        cells = sorted(shelf.positions())
+        chosen = tuple(self.game.rt.pick(
+            seat, cells, AmountSpec("any"), "move",
+            lambda p: f"move {_card_name(shelf.at(p))} (row {p[0]}, column {p[1]})"))
+        if not chosen:
+            return None
+        trials = [((chosen, d, t), lambda s, d=d, t=t: s.levitate(
+                      card, chosen, d, t, edition="expansion"))
+                  for d in DIRECTIONS for t in chosen]
+        options = self._options(seat, trials)
+        if not options:
+            self.game.event("levitate-refused", seat=seat, cards=[list(p) for p in chosen])
+            return None
+        directions = list(dict.fromkeys(o[1] for o in options))
+        way = directions[self.game.ask(seat, "levitate-direction", "move them which way?",
+                                       directions, lambda d: f"move them {d}")]
+        cells_left = [o for o in options if o[1] == way]
+        index = self.game.ask(seat, "levitate-cell", f"where does {card.name} go?", cells_left,
+                              lambda o: f"shelve {card.name} at row {o[2][0]}, "
+                              f"column {o[2][1]}")
+        return cells_left[index]
 
     def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
         seat = env.me.seat
@@ -216,3 +261,7 @@ def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
 
 def _name(value: Any) -> str:
     return value.name if isinstance(value, BookCard | ArtifactCard) else str(value)
+
+
+def _card_name(slot: Any) -> str:
+    return str(getattr(slot.card, "name", slot.card)) if slot is not None else "?"
