@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # installs and runs commands end to end; CI runs it
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "authoring.md"
 EXAMPLES = ROOT / "examples" / "authoring"

@@ -103,6 +103,7 @@ def test_python_dash_m() -> None:
 
 @pytest.mark.skipif(os.environ.get("EXLIBRIS_SKIP_INSTALL_TEST") == "1",
                     reason="set EXLIBRIS_SKIP_INSTALL_TEST=1 to skip the wheel install")
+@pytest.mark.slow
 def test_non_editable_install_works_from_any_directory(tmp_path: Path) -> None:
     """A built wheel carries content, rules and schemas: validate and list work anywhere."""
     target = tmp_path / "site"

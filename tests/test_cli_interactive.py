@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from exlibris.cli.main import cli
@@ -31,6 +32,7 @@ def saved(path: Path) -> dict:  # type: ignore[type-arg]
     return json.loads(path.read_text())
 
 
+@pytest.mark.slow
 def test_a_whole_game_fed_option_numbers(tmp_path: Path) -> None:
     result = human_game(tmp_path, "game.json")
     assert result.exit_code == 0, result.output
@@ -48,6 +50,7 @@ def test_a_whole_game_fed_option_numbers(tmp_path: Path) -> None:
     assert scored.exit_code == 0
 
 
+@pytest.mark.slow
 def test_end_of_input_saves_and_resume_ends_the_same(tmp_path: Path) -> None:
     straight = human_game(tmp_path, "straight.json", "--json")
     assert straight.exit_code == 0
@@ -67,6 +70,7 @@ def test_end_of_input_saves_and_resume_ends_the_same(tmp_path: Path) -> None:
             "decisions"]
 
 
+@pytest.mark.slow
 def test_undo_takes_back_the_last_decision(tmp_path: Path) -> None:
     undone = human_game(tmp_path, "undo.json", lines="u\n1\n1\nu\n2\n" + ONES)
     assert undone.exit_code == 0
@@ -186,6 +190,7 @@ def test_json_output_stays_clean_with_a_human(tmp_path: Path) -> None:
     assert "Locations" in result.stderr
 
 
+@pytest.mark.slow
 def test_replay_steps_through_a_recorded_game(tmp_path: Path) -> None:
     assert human_game(tmp_path, "done.json").exit_code == 0
     result = CliRunner().invoke(cli, ["replay", str(tmp_path / "done.json"), "--all"])

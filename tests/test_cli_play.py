@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from exlibris.cli.main import cli
@@ -78,6 +79,7 @@ def test_library_by_name_instead_of_the_draft(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "did you mean 'literary-laboratory'" in bad.stderr
 
 
+@pytest.mark.slow
 def test_a_named_library_survives_save_and_resume(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     first = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",

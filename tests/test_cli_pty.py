@@ -29,7 +29,8 @@ from exlibris.interactive.fullscreen import FRAME_END
 ROOT = Path(__file__).resolve().parent.parent
 FRAME = FRAME_END.encode()
 LEAVE = b"\x1b[?1049l"  # the alternate screen is left
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
 
 
 class Terminal:
@@ -324,3 +325,50 @@ def test_five_humans_play_the_job_faire_hot_seat_at_a_terminal(tmp_path: Path) -
     out = term.output.decode(errors="replace")
     assert "Job Faire" in out and "special assistant deck" in out
     assert out.count("Pass the game to Player") >= 2 and "Traceback" not in out
+
+
+def play_to_the_end(args: list[str], tmp_path: Path, limit: float = 60) -> tuple[str, Path]:
+    """Answer every decision with Enter (the highlighted option) until the game ends;
+    the screen output and the table written."""
+    table = tmp_path / "end.yaml"
+    term = Terminal(["play", *args, "--table-out", str(table)], environment(tmp_path))
+    end = time.monotonic() + limit
+    while term.proc.poll() is None:
+        assert time.monotonic() < end, term.output[-2000:].decode(errors="replace")
+        seen = term.frames()
+        term.send(b"\r")
+        wait = time.monotonic() + 10
+        while term.frames() <= seen and term.proc.poll() is None and time.monotonic() < wait:
+            term._drain()
+    assert term.finish() == 0
+    return term.output.decode(errors="replace"), table
+
+
+def rescored_totals(table: Path) -> dict[str, int]:
+    result = CliRunner().invoke(cli, ["score", "--json", str(table)])
+    assert result.exit_code == 0, result.output
+    return {p["name"]: p["total"] for p in json.loads(result.output)["players"]}
+
+
+def screen_totals(out: str) -> dict[str, int]:
+    ranking = visible(out[out.rindex("Ranking: "):].splitlines()[0])
+    return {name: int(total) for name, total in re.findall(r"\d+\. (.+?) \((-?\d+)\)", ranking)}
+
+
+@pytest.mark.slow
+def test_an_expanded_game_is_played_to_the_end_at_a_terminal(tmp_path: Path) -> None:
+    out, table = play_to_the_end(["--variant", "expanded", "--seats", "human,greedy",
+                                  "--seed", "3"], tmp_path)
+    assert "B6 artifacts" in out and "Winner" in out
+    assert "variant: expanded" in table.read_text()
+    assert screen_totals(out) == rescored_totals(table)
+
+
+@pytest.mark.slow
+def test_a_five_player_hot_seat_job_faire_game_is_played_to_the_end_at_a_terminal(
+        tmp_path: Path) -> None:
+    out, table = play_to_the_end(["--variant", "job-faire", "--seats",
+                                  "human,human,greedy,random,greedy", "--seed", "4"], tmp_path)
+    assert "Job Faire" in out and "Winner" in out
+    assert table.read_text().count("  - name: ") == 5
+    assert screen_totals(out) == rescored_totals(table)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from exlibris.cli.main import cli
@@ -58,6 +59,7 @@ def test_help_explains_the_notation_and_the_keys(tmp_path: Path) -> None:
     assert "H Historic Volumes" in out and "u  undo your last decision" in out
 
 
+@pytest.mark.slow
 def test_replay_jumps_to_a_round(tmp_path: Path) -> None:
     save = tmp_path / "bots.json"
     assert invoke("play", "--seats", "greedy,random", "--seed", "2", "--save",

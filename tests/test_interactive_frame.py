@@ -107,6 +107,7 @@ def play_full_screen(seats: list[str], width: int, height: int, seed: int) -> Sc
 @pytest.mark.parametrize("seats", [["human", "greedy"],
                                    ["human", "greedy", "random", "greedy"]],
                          ids=["2-players", "4-players"])
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def test_every_decision_of_a_whole_game_fits_the_screen(seats: list[str],
                                                         size: tuple[int, int]) -> None:

@@ -181,6 +181,7 @@ def test_once_per_round_and_game_in_a_whole_game(author: Path, tmp_path: Path,
         assert len(rounds) > 1 and len(set(rounds)) == len(rounds)
 
 
+@pytest.mark.slow
 def test_replay_takes_the_recorded_files(author: Path, tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     played = invoke("play", "--content", str(author), "--variant", "my-variant", "--seats",

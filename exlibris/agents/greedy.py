@@ -16,7 +16,7 @@ from exlibris.agents.view import PlayerView
 from exlibris.agents.worth import assistant_worth
 from exlibris.engine.decisions import Decision
 from exlibris.engine.invariants import MAX_HIRES
-from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
+from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import artifact_points, has_end_of_game_score
@@ -26,6 +26,7 @@ from exlibris.scoring.settings import ScoringRules
 
 _GIVE_VERBS = ("discard", "pay with", "give", "trade away", "reveal")
 _RULES = ScoringRules()
+_CACHE_SIZE = 20_000  # remembered gains a bot keeps (then it starts afresh)
 ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds remain
 
 
@@ -36,6 +37,10 @@ class GreedyAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        # best-position gains already worked out, by what they depend on (the shelf's
+        # cells, the card, the weights, the banned category): the same hand and shelf
+        # come back decision after decision
+        self._scores: dict[tuple[Any, ...], float] = {}
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
         handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
@@ -70,6 +75,11 @@ class GreedyAgent:
             return 1.0 if card is not None else 0.0
         return sum(weights[b] for b in card.books)
 
+    def _remember(self, key: tuple[Any, ...], value: float) -> None:
+        if len(self._scores) >= _CACHE_SIZE:
+            self._scores.clear()
+        self._scores[key] = value
+
     def artifact_value(self, view: PlayerView, card: ArtifactCard,
                        weights: dict[str, float]) -> float:
         """An artifact's worth from its content: its ``score:`` on the best cell of the
@@ -81,17 +91,36 @@ class GreedyAgent:
         return value
 
     def shelf_score(self, view: PlayerView, shelf: Shelf, weights: dict[str, float]) -> float:
-        flips = steps.a1_alphabetical(shelf)
-        shown = steps.with_flips(shelf, flips) if flips else shelf
-        tally = steps.a2_tally(shown)
+        # A2 of the shelf as the inspector leaves it, without building that shelf: the
+        # A1 flips only turn cards face down, and B1 counts face-down cards alike
+        flips = set(steps.a1_alphabetical(shelf))
+        tally = dict.fromkeys(CATEGORY_CODES, 0)
+        for pos, slot in shelf.items():
+            card = slot.face_up_book
+            if card is not None and pos not in flips:
+                for code in card.books:
+                    tally[code] = tally.get(code, 0) + 1
         books = sum(weights[c] * n for c, n in tally.items())
         variety = 3 * min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
-        relics = sum(artifact_points(shown, pos, slot.card.artifact_id)
-                     for pos, slot in shown.items() if isinstance(slot.card, ArtifactCard))
-        return books + variety + steps.b1_stability(shown, _RULES) + relics
+        relics = 0
+        artifacts = [(pos, slot.card) for pos, slot in shelf.items()
+                     if isinstance(slot.card, ArtifactCard)]
+        if artifacts:  # scored on the shelf as the inspector leaves it
+            shown = steps.with_flips(shelf, sorted(flips)) if flips else shelf
+            relics = sum(artifact_points(shown, pos, card.artifact_id) for pos, card in artifacts)
+        return books + variety + steps.b1_stability(shelf, _RULES) + relics
 
     def best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
                            ) -> float:
+        key = ("gain", tuple(view.shelf.items()), card, tuple(weights.values()), view.banned)
+        found = self._scores.get(key)
+        if found is None:
+            found = self._best_position_gain(view, card, weights)
+            self._remember(key, found)
+        return found
+
+    def _best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
+                            ) -> float:
         base = self.shelf_score(view, view.shelf, weights)
         best = float("-inf")
         for pos in view.shelf.legal_positions():

@@ -244,7 +244,7 @@ def compile_expr(node: ast.Expr) -> Eval:
         case ast.Num(value=v) | ast.Str(value=v) | ast.Bool(value=v):
             return lambda env: v
         case ast.Name(id=name):
-            return lambda env: env.lookup(name)
+            return _compile_name(name)
         case ast.Ref(id=ref) if len(ref) == 1 and ref.isupper():  # @M: by its code
             return lambda env: env.rt.function("category", [ref], {}, env)
         case ast.Ref(id=ref):
@@ -257,9 +257,12 @@ def compile_expr(node: ast.Expr) -> Eval:
 
             def attr(env: Env) -> Any:
                 value = get(env)
+                if value.__class__ in _SCALARS:
+                    return env.rt.attribute(value, name)
                 if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
                     value = as_list(value)
                     return [env.rt.attribute(v, name) for v in value]
+                _note_scalar(value)
                 return env.rt.attribute(value, name)
 
             return attr
@@ -298,6 +301,37 @@ def compile_expr(node: ast.Expr) -> Eval:
             n = compile_expr(value) if value is not None else None
             return lambda env: AmountSpec(kind, number(n(env), "an amount") if n else None)
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
+
+
+# Classes whose values are never collections: no ``cards`` and no instance dict (so
+# none can be added), not a list. An attribute of one is read directly.
+_SCALARS: set[type] = set()
+
+
+def _note_scalar(value: Any) -> None:
+    cls = value.__class__
+    if not hasattr(value, "__dict__") and not hasattr(cls, "cards") \
+            and not hasattr(cls, "__getattr__") \
+            and not isinstance(value, list | tuple | set | frozenset):
+        _SCALARS.add(cls)
+
+
+def _compile_name(name: str) -> Eval:
+    """``Env.lookup`` for one name, inlined (names are read more than anything else)."""
+
+    def lookup(env: Env) -> Any:
+        value = env.vars.get(name, _MISSING)
+        if value is not _MISSING:
+            return env.rt.read(value) if isinstance(value, Bound) else value
+        if name == "me":
+            return env.me
+        names = env.globals
+        if name in names:
+            value = names[name]
+            return value(env) if callable(value) else value
+        return None  # bound only on a path not taken (e.g. inside a declined 'may')
+
+    return lookup
 
 
 def _with_it(env: Env, it: Any, fn: Eval) -> Any:
@@ -350,6 +384,9 @@ def _compile_call(node: ast.Call) -> Eval:
     lambda_kw = {a.name: compile_expr(a.value) for a in node.args if a.name in lambdas}
     generic = _GENERIC.get(name)
     is_verb = name in VERBS
+    named = tuple(keywords.items())
+    lambdas_kw = tuple(lambda_kw.items())
+    one = positional[0] if len(positional) == 1 else None
 
     # arguments the vocabulary wants as numbers are checked as they are passed
     numeric = {i for i, kind in enumerate(sig.params if sig else ())
@@ -358,13 +395,21 @@ def _compile_call(node: ast.Call) -> Eval:
     where = f"{name}()"
 
     def call(env: Env) -> Any:
-        args = [p(env) for p in positional]
-        kwargs = {k: v(env) for k, v in keywords.items()}
+        # loops rather than comprehensions: no frame for each (this runs very often)
+        if one is not None:
+            args = [one(env)]
+        else:
+            args = []
+            for p in positional:
+                args.append(p(env))
+        kwargs = {}
+        for k, v in named:
+            kwargs[k] = v(env)
         for i in numeric.intersection(range(len(args))):
             args[i] = number(args[i], where)
         for key in numeric_kw:
             kwargs[key] = number(kwargs[key], where)
-        for key, fn in lambda_kw.items():
+        for key, fn in lambdas_kw:
             kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
         if is_verb:
             env.rt.tick()

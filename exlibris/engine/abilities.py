@@ -20,6 +20,9 @@ from exlibris.model.content import Ability, Location
 class CompiledRule:
     kind: str  # deny | allow | share
     condition: ExprHandler
+    # the condition starts ``placing == this and ...``: it can only speak about
+    # placing its own assistant, and the engine skips it for any other
+    own_only: bool = False
 
 
 @dataclass(slots=True)
@@ -49,11 +52,22 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
             compiled.condition = compile_expression(compiled.trigger.condition, key)
     if ability.effect:
         compiled.effect = compile_program(parse_program(ability.effect), key)
-    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key))
+    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key),
+                                   _placing_is_this(rule.condition))
                       for rule in map(parse_rule, ability.placement)]
     if ability.score:
         compiled.score = compile_expression(parse_expression(ability.score), key)
     return compiled
+
+
+def _placing_is_this(condition: ast.Expr) -> bool:
+    """Whether ``condition`` is false unless ``placing == this``: its first conjunct
+    (``and`` stops at the first false operand) compares those two names."""
+    while isinstance(condition, ast.BinOp) and condition.op == "and":
+        condition = condition.left
+    return (isinstance(condition, ast.BinOp) and condition.op == "=="
+            and isinstance(condition.left, ast.Name) and isinstance(condition.right, ast.Name)
+            and {condition.left.id, condition.right.id} == {"placing", "this"})
 
 
 _COMPILED: dict[str, tuple[list[Ability], tuple[CompiledAbility, ...]]] = {}

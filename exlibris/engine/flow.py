@@ -20,6 +20,7 @@ from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.table_out import held_assistants
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
@@ -211,13 +212,27 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     if deck is None:
         raise RulesError("the content has no book deck")
     state = game.state
-    cards = [BookCard(c.letter, c.order, tuple(c.books), c.of) for c in deck.cards]
+    cards = list(_deck_cards(deck))
     game.rng.shuffle(cards)
     for card in cards:
         state.cards.put(card, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
         game.event("deal-hand", seat=player.seat, cards=[c.name for c in dealt])
+
+
+_DECKS: dict[int, tuple[Any, tuple[BookCard, ...]]] = {}
+
+
+def _deck_cards(deck: Any) -> tuple[BookCard, ...]:
+    """The cards of a content deck, built once per process: cards are immutable values,
+    so games share them (keyed by the deck entry, which the cache keeps alive)."""
+    found = _DECKS.get(id(deck))
+    if found is None or found[0] is not deck:
+        found = (deck, tuple(BookCard(c.letter, c.order, tuple(c.books), c.of)
+                             for c in deck.cards))
+        _DECKS[id(deck)] = found
+    return found[1]
 
 
 def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
@@ -494,7 +509,8 @@ def final_round_check(game: Game) -> None:
 def table_of(game: Game) -> Table:
     state = game.state
     return Table(
-        players=tuple(PlayerTable(p.name, p.focus, p.shelf, len(p.hand))
+        players=tuple(PlayerTable(p.name, p.focus, p.shelf, len(p.hand),
+                                  assistants=held_assistants(p))
                       for p in state.players),
         prominent=state.prominent,
         banned=state.banned,

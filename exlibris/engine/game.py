@@ -13,8 +13,7 @@ shelve, place, return) and the rulebooks' order of priority:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,9 +43,10 @@ class RulesError(RuntimeError):
     """The engine met a situation the rules and content do not cover."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Target:
-    """Where an assistant may be placed."""
+    """Where an assistant may be placed (a value: never changed once made; not
+    ``frozen`` only because frozen dataclasses are four times slower to build)."""
 
     location: LocationState | None  # None: a home space
     space: int
@@ -65,12 +65,23 @@ class Source:
     order: int  # priority: longest present first
     events: frozenset[str] = frozenset()
     has_rules: bool = False
+    # some placement rule may speak about placing another player's or assistant
+    rules_for_others: bool = False
+    shares: bool = False  # some placement rule is a "share" rule
 
     @classmethod
     def of(cls, owner: int, this: Any, abilities: tuple[CompiledAbility, ...],
            order: int) -> Source:
         events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
-        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities))
+        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
+                   any(not r.own_only for a in abilities for r in a.rules),
+                   any(r.kind == "share" for a in abilities for r in a.rules))
+
+    def rules_about(self, placing: Assistant) -> bool:
+        """Whether a placement rule of this source may speak about placing ``placing``:
+        its own assistant's rules; other rules once it is present (TIME-01)."""
+        return self.has_rules and (self.this is placing or (
+            self.rules_for_others and not self.this.available))
 
 
 class Game:
@@ -154,14 +165,9 @@ class Game:
         if self.log.enabled:
             self.log.add(kind, **data)
 
-    @contextmanager
-    def caused_by(self, assistant: Assistant | None) -> Iterator[None]:
-        saved = self.cause
-        self.cause = assistant
-        try:
-            yield
-        finally:
-            self.cause = saved
+    def caused_by(self, assistant: Assistant | None) -> _CausedBy:
+        """A context in which ``assistant`` is the cause of what happens."""
+        return _CausedBy(self, assistant)
 
     def category(self, code: str) -> CategoryValue:
         return self.by_code[code]
@@ -355,8 +361,7 @@ class Game:
                   location: LocationState | None = None, names: dict[str, Any] | None = None,
                   only: Any = None) -> list[tuple[CompiledAbility, Source]]:
         """Abilities that this event wakes, in priority order."""
-        self.specials()
-        if event not in self._events and not self.has_artifacts:
+        if not self.may_wake(event):
             return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
@@ -441,9 +446,16 @@ class Game:
         finally:
             self.running.discard(key)
 
+    def may_wake(self, event: str) -> bool:
+        """False when no ability in the game listens to ``event`` (a cheap first test)."""
+        self.specials()
+        return event in self._events or self.has_artifacts
+
     def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
               **names: Any) -> None:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
+        if not self.may_wake(event):
+            return
         for mode in ("on", "after"):
             for ability, source in self.listeners(event, mode, actor=actor, location=location,
                                                   names=names):
@@ -516,12 +528,21 @@ class Game:
         # placement rules in priority order: assistants present (longest first), then the
         # assistant being placed (TIME-01)
         ruled = [] if forced else [
-            source for source in self.sources()
-            if source.has_rules and (source.this is assistant or not source.this.available)]
+            source for source in self.sources() if source.rules_about(assistant)]
+        n = len(self.state.players)
+        lean = not ruled and not forced
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
-            if self._solo_blocked(seat, assistant, loc):
+            if n == 1 and self._solo_blocked(seat, assistant, loc):
+                continue
+            spec = loc.spec
+            if lean and spec.auction is None:
+                # the common case, inline: the open spaces for this many players
+                spaces = loc.spaces
+                for s, least in enumerate(spec.spaces):
+                    if not spaces[s] and (least <= n or n == 1):
+                        targets.append(Target(loc, s))
                 continue
             targets += [t for t in self._location_targets(seat, assistant, loc, forced=forced,
                                                           ruled=ruled)
@@ -530,8 +551,7 @@ class Game:
 
     def rules_apply(self, assistant: Assistant) -> bool:
         """Whether any placement rule may speak about placing ``assistant`` now."""
-        return any(source.has_rules and (source.this is assistant or not source.this.available)
-                   for source in self.specials())
+        return any(source.rules_about(assistant) for source in self.specials())
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
@@ -541,7 +561,7 @@ class Game:
     def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
                           forced: bool, ruled: list[Source]) -> list[Target]:
         spec = loc.spec
-        n = self.n_players
+        n = len(self.state.players)
         auction = spec.auction
         found: list[Target] = []
         present = loc.assistants() if auction is not None else ()
@@ -569,6 +589,8 @@ class Game:
                     displaces = low
             elif occupants:
                 share = True
+                if not forced and not any(source.shares for source in ruled):
+                    continue  # only a "share" rule opens a held space: none is in play
             verdict = self._rules_verdict(ruled, assistant, loc, s, occupants) if ruled else None
             if verdict == "deny":
                 continue
@@ -588,11 +610,15 @@ class Game:
                 "players": self.state.players,
                 "prominent": self.by_code.get(self.state.prominent),
                 "banned": self.by_code.get(self.state.banned or "")}
+        names = base  # one dict, "this" and "owner" set for each source in turn
         for source in ruled:
             owner = self.player(source.owner)
-            names = {**base, "this": source.this, "owner": owner}
+            names["this"] = source.this
+            names["owner"] = owner
             for ability in source.abilities:
                 for rule in ability.rules:
+                    if rule.own_only and placing is not source.this:
+                        continue  # ``placing == this and ...`` is false
                     if rule.condition(self.rt, owner, names):
                         return rule.kind
         return None
@@ -734,6 +760,24 @@ class Game:
         except ShelfError:
             return False
         return True
+
+
+class _CausedBy:
+    """``with game.caused_by(assistant):`` (a class: cheaper than a generator context)."""
+
+    __slots__ = ("assistant", "game", "saved")
+
+    def __init__(self, game: Game, assistant: Assistant | None) -> None:
+        self.game = game
+        self.assistant = assistant
+        self.saved: Assistant | None = None
+
+    def __enter__(self) -> None:
+        self.saved = self.game.cause
+        self.game.cause = self.assistant
+
+    def __exit__(self, *exc: object) -> None:
+        self.game.cause = self.saved
 
 
 def _hand(env: Env) -> Zone:

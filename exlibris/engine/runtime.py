@@ -7,7 +7,7 @@ positions and options become decisions asked of the acting player's agent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from exlibris.dsl import ast
@@ -69,6 +69,52 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
+def _face_down(slot: Slot | None) -> bool:
+    return slot is not None and slot.face_down
+
+
+# The attributes read most, by the value's exact class: the same answers as
+# ``EffectRuntime.attribute``'s tests, found with two dict lookups.
+_ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
+    BookCard: {
+        "letter": lambda rt, card: card.letter,
+        "order": lambda rt, card: card.order,
+        "books": lambda rt, card: card.books,
+        "is_book": lambda rt, card: True,
+        "is_artifact": lambda rt, card: False,
+        "vowel": lambda rt, card: card.letter in VOWELS,
+        "face_down": lambda rt, card: _face_down(rt._slot_of(card)),
+    },
+    Assistant: {
+        "owner": lambda rt, a: rt.game.player(a.owner),
+        "location": lambda rt, a: a.location,
+        "bid": lambda rt, a: a.bid,
+        "standard": lambda rt, a: a.kind == "standard",
+        "special": lambda rt, a: a.kind == "special",
+        "at_location": lambda rt, a: a.location is not None,
+        "at_home": lambda rt, a: a.home_index is not None,
+    },
+    LocationState: {
+        "id": lambda rt, loc: loc.id,
+        "number": lambda rt, loc: loc.number,
+        "instant": lambda rt, loc: loc.instant,
+        "delayed": lambda rt, loc: not loc.instant,
+        "area": lambda rt, loc: loc.area,
+        "assistants": lambda rt, loc: loc.assistants(),
+    },
+    Space: {
+        "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
+        "location": lambda rt, space: space.location,
+        "open": lambda rt, space: not space.occupants,
+    },
+    CategoryValue: {
+        "id": lambda rt, category: category.id,
+        "code": lambda rt, category: category.code,
+        "name": lambda rt, category: category.name,
+    },
+}
+
+
 def _is_card(value: Any) -> bool:
     return isinstance(value, BookCard | ArtifactCard)
 
@@ -121,6 +167,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
+        table = _ATTRIBUTES.get(value.__class__)  # the most read values: a table first
+        if table is not None:
+            read = table.get(name)
+            if read is not None:
+                return read(self, value)
+        return self.attribute_by_type(value, name)
+
+    def attribute_by_type(self, value: Any, name: str) -> Any:
+        """``attribute`` found by the value's type, without the table of the most read
+        ones (tests check that the two agree on every entry of the table)."""
         game = self.game
         if value is None:
             return None
@@ -226,7 +282,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             case "vowel":
                 return is_book and card.letter in VOWELS
             case "face_down":
-                return self._slot_of(card) is not None and self._slot_of(card).face_down
+                slot = self._slot_of(card)
+                return slot is not None and slot.face_down
         raise AttributeError(name)
 
     def _slot_of(self, card: Card) -> Slot | None:
@@ -357,15 +414,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                     return
             optional = chosen >= must
             if not optional and len(remaining) <= must - chosen:
-                item = remaining[0]
+                index = 0
             else:
                 values = [*remaining, None] if optional else remaining
                 index = self.game.ask(seat, "pick", f"which to {verb}?", values,
                                       lambda v: "done" if v is None else show(v), verb=verb)
-                item = values[index]
-                if item is None:
+                if values[index] is None:
                     return
-            remaining.remove(item)
+            # by position: no two candidates are equal (dict.fromkeys above), so this is
+            # the element list.remove would find, without comparing the ones before it
+            item = remaining.pop(index)
             chosen += 1
             yield item
 

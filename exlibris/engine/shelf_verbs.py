@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exlibris.dsl.compiler import Env
+from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
@@ -29,16 +29,21 @@ class ShelfVerbs:
         return flipped
 
     def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
-        """Keep the options whose shelf operation succeeds on a copy of the shelf."""
+        """Keep the options whose shelf operation succeeds on a copy of the shelf.
+
+        A shelf operation that refuses changes nothing (``model/shelf.py``), so one
+        copy serves every trial until one succeeds; then a fresh copy is taken.
+        """
         shelf = self.game.player(seat).shelf
         legal = []
+        copy = shelf.copy()
         for option, operation in trials:
-            copy = shelf.copy()
             try:
                 operation(copy)
             except ShelfError:
                 continue
             legal.append(option)
+            copy = shelf.copy()
         return legal
 
     def v_entomb(self, env: Env, cards: Any) -> list[Card]:
@@ -83,16 +88,61 @@ class ShelfVerbs:
             options = self._options(seat, trials)
             if not options:
                 continue
-            index = self.game.ask(seat, "levitate", f"levitate {card.name}", options,
-                                  lambda o, c=card: f"push {len(o[0])} card(s) {o[1]} from "
-                                  f"row {o[2][0]}, column {o[2][1]} and shelve {c.name} there")
-            moved, direction, target = options[index]
+            choice = self._levitate_choice(seat, card, options, edition)
+            moved, direction, target = choice
             self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
                                      shelf.levitate(c, m, d, t, edition=edition))
             self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)
         return done
+
+    def _levitate_choice(self, seat: int, card: Card, lines: list[Any], edition: str
+                         ) -> tuple[Any, str, Pos]:
+        """A line shift among ``lines``; the expansion Wizard may instead choose any
+        cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
+        cannot move falls back to the line shifts."""
+        def line_label(o: Any) -> str:
+            return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
+                    f"{o[2][1]} and shelve {card.name} there")
+
+        offered: list[Any] = [*lines, None] if edition == "expansion" else lines
+        index = self.game.ask(seat, "levitate", f"levitate {card.name}", offered,
+                              lambda o: "choose any cards to move" if o is None
+                              else line_label(o))
+        if offered[index] is not None:
+            return offered[index]
+        chosen = self._levitate_any(seat, card)
+        if chosen is not None:
+            return chosen
+        index = self.game.ask(seat, "levitate", f"levitate {card.name}", lines, line_label)
+        return lines[index]
+
+    def _levitate_any(self, seat: int, card: Card) -> tuple[Any, str, Pos] | None:
+        """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
+        takes ``card``; None if the chosen cards cannot move so."""
+        shelf = self.game.player(seat).shelf
+        cells = sorted(shelf.positions())
+        chosen = tuple(self.game.rt.pick(
+            seat, cells, AmountSpec("any"), "move",
+            lambda p: f"move {_card_name(shelf.at(p))} (row {p[0]}, column {p[1]})"))
+        if not chosen:
+            return None
+        trials = [((chosen, d, t), lambda s, d=d, t=t: s.levitate(
+                      card, chosen, d, t, edition="expansion"))
+                  for d in DIRECTIONS for t in chosen]
+        options = self._options(seat, trials)
+        if not options:
+            self.game.event("levitate-refused", seat=seat, cards=[list(p) for p in chosen])
+            return None
+        directions = list(dict.fromkeys(o[1] for o in options))
+        way = directions[self.game.ask(seat, "levitate-direction", "move them which way?",
+                                       directions, lambda d: f"move them {d}")]
+        cells_left = [o for o in options if o[1] == way]
+        index = self.game.ask(seat, "levitate-cell", f"where does {card.name} go?", cells_left,
+                              lambda o: f"shelve {card.name} at row {o[2][0]}, "
+                              f"column {o[2][1]}")
+        return cells_left[index]
 
     def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
         seat = env.me.seat
@@ -123,7 +173,8 @@ class ShelfVerbs:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         cells = set(shelf.positions())
-        trials = []
+        legal: list[tuple[int, int, int, int]] = []
+        copy = shelf.copy()  # a refused shift changes nothing: one copy until one succeeds
         for row in sorted({r for r, _ in cells}):
             cols = sorted(c for r, c in cells if r == row)
             runs: list[list[int]] = []
@@ -138,8 +189,15 @@ class ShelfVerbs:
                     for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
                         for distance in range(1, width + 1):
                             option = (row, first, last, sign * distance)
-                            trials.append((option, lambda s, o=option: s.shift_run(*o)))
-        options = list(dict.fromkeys(self._options(seat, trials)))
+                            try:
+                                copy.shift_run(*option)
+                            except ShelfError:
+                                # a longer shift takes the same steps first (one cell at
+                                # a time, Shelf.shift_run) and is refused at the same one
+                                break
+                            legal.append(option)
+                            copy = shelf.copy()
+        options = list(dict.fromkeys(legal))
         if not options:
             return
         index = self.game.ask(seat, "shift", "shift part of a row", options,
@@ -152,20 +210,19 @@ class ShelfVerbs:
         player = self.game.player(seat)
         shelf = player.shelf
         cells = sorted(shelf.positions())
+        # a swap with a hand card, or of two distinct shelf cards, never breaks a rule
+        # (Shelf.swap_with_hand, Shelf.swap): no need to try them
+        options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
+        options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
         trials: list[tuple[Any, Any]] = []
-        for pos in cells:
-            for card in player.hand.cards:
-                trials.append((("hand", pos, card), lambda s, p=pos, c=card:
-                               s.swap_with_hand(p, c)))
-        for i, a in enumerate(cells):
-            for b in cells[i + 1:]:
-                trials.append((("swap", a, b), lambda s, a=a, b=b: s.swap(a, b)))
+        beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
         for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
-            for dst in _cells_beside(cells, pos):
+            for dst in beside:
                 trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
         if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
+            options = [o for o in options if o[0] == only]
             trials = [t for t in trials if t[0][0] == only]
-        options = self._options(seat, trials)
+        options += self._options(seat, trials)
         if not options:
             return
 
@@ -204,3 +261,7 @@ def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
 
 def _name(value: Any) -> str:
     return value.name if isinstance(value, BookCard | ArtifactCard) else str(value)
+
+
+def _card_name(slot: Any) -> str:
+    return str(getattr(slot.card, "name", slot.card)) if slot is not None else "?"

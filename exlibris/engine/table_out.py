@@ -35,11 +35,17 @@ def table_text(game: Any) -> str:
         out.append(f"  - name: {_quote(player.name)}")
         out.append(f"    focus: {CATEGORY_IDS[player.focus]}")
         out.append(f"    hand: {len(player.hand)}")
+        out.append(f"    assistants: [{', '.join(held_assistants(player))}]")
         out.append("    shelf: |")
         out += [f"      {row}" for row in shelf_rows(player.shelf)]
     if getattr(game, "solo", None) is not None:
         out += solo_lines(game)
     return "\n".join(out) + "\n"
+
+
+def held_assistants(player: Any) -> tuple[str, ...]:
+    """The ids of the special assistants ``player`` holds (the table's ``assistants:``)."""
+    return tuple(sorted({a.spec.id for a in player.assistants if a.spec is not None}))
 
 
 def solo_lines(game: Any) -> list[str]:

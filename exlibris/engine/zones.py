@@ -37,8 +37,10 @@ class Zone:
 
     def remove(self, card: Card) -> None:
         cards = self.cards
-        for i, c in enumerate(cards):
-            if c is card:
+        # from the top down: a card leaves a pile mostly from its top (the deck's last
+        # card); a card is in a zone at most once, so the first match is the only one
+        for i in range(len(cards) - 1, -1, -1):
+            if cards[i] is card:
                 del cards[i]
                 return
         raise ValueError(f"{card} is not in {self.name}")

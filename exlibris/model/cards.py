@@ -6,7 +6,7 @@ Categories are one-letter codes here (``C F H M R S``); the content file
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 CATEGORY_CODES: tuple[str, ...] = ("C", "F", "H", "M", "R", "S")
 VOWELS = frozenset("AEIOUY")
@@ -21,6 +21,11 @@ class BookCard:
     order: int
     books: tuple[str, ...]
     of: int = 0
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # cards are dict keys everywhere (where each card is): hash them once
+        object.__setattr__(self, "_hash", hash((self.letter, self.order)))
 
     def __eq__(self, other: object) -> bool:
         # hand-written for speed: cards are compared often while moving between zones
@@ -32,7 +37,7 @@ class BookCard:
                 and self.books == other.books and self.of == other.of)  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((self.letter, self.order))
+        return self._hash
 
     @property
     def name(self) -> str:

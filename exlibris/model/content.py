@@ -118,6 +118,11 @@ class Ability(Strict):
         description="Placement rules: 'deny if ...', 'allow if ...', 'share if ...'.",
     )
     score: Source | None = Field(default=None, description="End-of-game points (an expression).")
+    adds_to: Literal["artifacts", "entombed"] | None = Field(
+        default=None,
+        description="An assistant's end-of-game score: the inspection row it adds to, "
+        "artifacts (B6, the default) or entombed (beside B1, counted from the shelf).",
+    )
     text: Text
 
 

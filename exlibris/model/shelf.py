@@ -56,8 +56,8 @@ class ShelfRules:
 DEFAULT_RULES = ShelfRules()
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+@dataclass(slots=True, unsafe_hash=True)  # a value, never changed once made; not
+class Slot:                               # frozen only because that is 4x slower to build
     """One occupied cell: its visible card and what lies beneath it.
 
     ``beneath`` is a card the Mummy entombed (always face down); ``tucked`` are
@@ -316,7 +316,8 @@ class Shelf:
         if not rows:
             return
         r, c = pos
-        if not any((r + dr, c + dc) in occupied for dr, dc in STEPS):
+        if ((r - 1, c) not in occupied and (r, c - 1) not in occupied
+                and (r, c + 1) not in occupied and (r + 1, c) not in occupied):
             raise NotAdjacentError(
                 f"cannot shelve {card} at {where(pos)}: no shelved card touches it along an edge",
                 pos=pos, card=card)
@@ -371,15 +372,19 @@ class Shelf:
         slot = self._need(src, "re-shelve")
         if dst == src:
             return
-        moving = replace(slot, beneath=None)
         cells = dict(self._slots)
         if slot.beneath is not None:
             cells[src] = Slot(slot.beneath, face_down=True)
+            rows = self._rows  # src stays occupied: the same rows (only read below)
         else:
             del cells[src]
-        rows = _row_counts(cells)
+            rows = dict(self._rows)
+            if rows[src[0]] == 1:
+                del rows[src[0]]
+            else:
+                rows[src[0]] -= 1
         self._check_new_cell(slot.card, dst, cells, rows)
-        cells[dst] = moving
+        cells[dst] = replace(slot, beneath=None) if slot.beneath is not None else slot
         if not self.rules.removal_may_split and not is_connected(cells):
             raise WouldSplitError(
                 f"cannot move {slot.card} from {where(src)} to {where(dst)}: "
@@ -519,7 +524,7 @@ class Shelf:
         if slot.face_down:
             raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
                             pos=pos, card=slot.card)
-        self._slots[pos] = replace(slot, face_down=True)
+        self._slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)  # not replace(): slow
         self._changed()
 
     def tuck(self, pos: Pos, cards: Iterable[Card]) -> None:

@@ -237,13 +237,20 @@ def _score_fn_at(artifact_id: str, file: str) -> ScoreFn | None:
         return None
     source, key_path = found
     try:
-        from exlibris.dsl.scoring import CategoryValue, compile_score
+        return compile_score_source(loaded, source, key_path)
     except ImportError:
         raise ArtifactScoringError(
             artifact_id, f"cannot score artifact {artifact_id!r}: the effect language "
             "(exlibris.dsl.scoring.compile_score) is not available") from None
-    from exlibris.dsl.errors import DslError
 
+
+def compile_score_source(loaded: Any, source: str, key_path: tuple[str | int, ...]) -> ScoreFn:
+    """Compile the ``score:`` at ``key_path`` of a loaded content file; a language
+    error is reported at its place in that file."""
+    from exlibris.dsl.errors import DslError
+    from exlibris.dsl.scoring import CategoryValue, compile_score
+
+    path = loaded.filename
     line, col = loaded.content_position(key_path)
     categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
                   for code, cid in CATEGORY_IDS.items()}

@@ -9,6 +9,7 @@ from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import ArtifactPoints, artifact_points, shelf_artifact_points
+from exlibris.scoring.assistant_points import adds_to, assistant_row_points
 from exlibris.scoring.settings import ScoringRules
 
 
@@ -22,6 +23,8 @@ class PlayerTable:
     hand: int = 0
     origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict, compare=False)
     """Where each shelf cell was written in the table file: (line, col)."""
+    assistants: tuple[str, ...] | None = None
+    """The special assistants the player holds at the end (None: the table does not say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +115,24 @@ def inspect_player(
         flipped=tuple(player.shelf.at(pos).card.name for pos in flips),  # type: ignore[union-attr]
         flipped_at=tuple(flips),
         stability=steps.b1_stability(shelf, rules),
-        entombed=steps.entombed_points(shelf, rules),
+        entombed=entombed_row(player, shelf, rules),
         banned=steps.b3_banned(tally, table.banned, rules),
         variety=steps.b4_variety(tally, table.banned, rules),
         focus=steps.b5_focus(tally, player.focus, rules),
-        artifacts=shelf_artifact_points(shelf, rules, points),
+        artifacts=shelf_artifact_points(shelf, rules, points)
+        + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
     )
+
+
+def entombed_row(player: PlayerTable, shelf: Shelf, rules: ScoringRules) -> int:
+    """The entombed points of the shelf; with ``entombed_to_holder`` (EXP-TEMP-05) and a
+    table that names the player's assistants, only if one of them adds to this row."""
+    if (rules.entombed_to_holder and player.assistants is not None
+            and not any(adds_to(aid, "entombed") for aid in player.assistants)):
+        return 0
+    return steps.entombed_points(shelf, rules)
 
 
 def inspect_library(library: PublicLibrary, table: Table, rules: ScoringRules) -> Form:

@@ -58,6 +58,10 @@ class ScoringRules:
                                variety ignores.
     ``focus_per_book``         points per book of the player's focus (2).
     ``entombed_per_card``      the Mummy's points per entombed card (2).
+    ``entombed_to_holder``     EXP-TEMP-05: where a table names each player's special
+                               assistants, entombed points go only to a player holding
+                               an assistant that scores them (true); false scores every
+                               entombed stack for the shelf it is in.
     ``min_rectangle``          ``[width, height]`` of the smallest stable rectangle ([2, 2]).
     ``prominent_needs_a_book`` clause SCORE-B2-5: true denies an award to a player with
                                no book of the prominent category (false).
@@ -80,6 +84,7 @@ class ScoringRules:
     variety_all_six: bool = True
     focus_per_book: int = 2
     entombed_per_card: int = 2
+    entombed_to_holder: bool = True
     min_rectangle: tuple[int, int] = (2, 2)
     prominent_needs_a_book: bool = False
     public_library_wins_ties: bool = True
@@ -154,7 +159,7 @@ def _convert(key: str, value: Any, path: tuple[str, ...]) -> Any:
         return SettingsError(path, f"scoring setting {name!r} must be {kind}, not {value!r}")
 
     if key in ("banned_books", "variety_all_six", "prominent_needs_a_book",
-               "public_library_wins_ties"):
+               "public_library_wins_ties", "entombed_to_holder"):
         if not isinstance(value, bool):
             raise fail("true or false")
         return value

@@ -22,14 +22,15 @@ def a1_alphabetical(shelf: Shelf) -> list[Pos]:
     compared with the last card left face up (SCORE-A1-4 reading b). Face-down
     cards and artifacts are skipped and never serve as the previous card.
     """
-    last: BookCard | None = None
+    last: tuple[str, int] | None = None  # the key of the last card left face up
     flipped: list[Pos] = []
     for pos, slot in shelf.items():
-        card = slot.face_up_book
-        if card is None:
-            continue
-        if last is None or card.follows(last):
-            last = card
+        card = slot.card
+        if slot.face_down or not isinstance(card, BookCard):
+            continue  # only face-up book cards (Slot.face_up_book), inlined: a hot loop
+        key = (card.letter, card.order)  # BookCard.key; ``follows`` compares keys
+        if last is None or key > last:
+            last = key
         else:
             flipped.append(pos)
     return flipped
@@ -73,13 +74,19 @@ def b1_stability(shelf: Shelf, rules: ScoringRules) -> int:
     if bottom is None:
         return 0
     min_width, min_height = rules.min_rectangle
-    columns = sorted({c for _, c in shelf.positions()})
+    cells = set(shelf.positions())
+    columns = sorted({c for _, c in cells})
     best = 0
     for height in range(min_height, shelf.height + 1):
         rows = range(bottom - height + 1, bottom + 1)
         run, previous = 0, None
         for col in columns:
-            if all((r, col) in shelf for r in rows):
+            filled = True
+            for r in rows:
+                if (r, col) not in cells:
+                    filled = False
+                    break
+            if filled:
                 run = run + 1 if previous == col - 1 else 1
                 previous = col
                 if run >= min_width:

@@ -26,6 +26,7 @@ from exlibris.scoring.artifacts import (
     known_artifact_ids,
     tucking_artifact_ids,
 )
+from exlibris.scoring.assistant_points import known_assistant_ids
 from exlibris.scoring.categories import CATEGORY_IDS, category_code
 from exlibris.scoring.inspection import PlayerTable, PublicLibrary, Table
 from exlibris.scoring.settings import ScoringRules, SettingsError
@@ -36,7 +37,7 @@ MAX_ROWS = 3
 MAX_PLAYERS = 5
 
 _TOP_FIELDS = ("variant", "prominent", "banned", "players", "difficulty", "public-library")
-_PLAYER_FIELDS = ("name", "focus", "hand", "shelf")
+_PLAYER_FIELDS = ("name", "focus", "hand", "shelf", "assistants")
 _LIBRARY_FIELDS = ("focus", "cards", "volunteers", "artifacts")
 
 _BOOK = re.compile(r"(?P<letter>[A-Z])(?P<order>[0-9]+)(?:/(?P<of>[0-9]+))?:(?P<books>[A-Za-z]+)")
@@ -387,9 +388,34 @@ class _TableReader:
         focus = self.read_category(entry, (*path, "focus"), required=True)
         hand = self.read_hand(entry.get("hand", 0), (*path, "hand"), name or f"player {path[1]}")
         shelf = self.read_shelf(entry, (*path, "shelf"), name or f"player {path[1]}")
+        assistants = self.read_assistants(entry, (*path, "assistants"))
         if name is None or focus is None or hand is None or shelf is None:
             return None
-        return PlayerTable(name, focus, shelf, hand, self.origins.pop(path, {}))
+        return PlayerTable(name, focus, shelf, hand, self.origins.pop(path, {}), assistants)
+
+    def read_assistants(self, entry: dict[str, Any], path: YamlPath) -> tuple[str, ...] | None:
+        """The optional list of special assistant ids (docs/table-format-extensions.md)."""
+        if "assistants" not in entry:
+            return None
+        value = entry["assistants"]
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.fail(path, "table/wrong-type", "assistants is a list of special assistant "
+                      "ids, e.g. [owl-collector]")
+            return None
+        known = known_assistant_ids()
+        found: list[str] = []
+        for i, aid in enumerate(value):
+            if not isinstance(aid, str) or aid not in known:
+                self.fail((*path, i), "table/unknown-assistant",
+                          f"unknown special assistant {aid!r}{suggest(str(aid), known)}")
+            elif aid in found:
+                self.fail((*path, i), "table/duplicate-assistant",
+                          f"{aid!r} is listed twice; each assistant has one token")
+            else:
+                found.append(aid)
+        return tuple(found)
 
     def read_hand(self, value: Any, path: YamlPath, owner: str) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int | list):
