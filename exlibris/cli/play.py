@@ -240,10 +240,7 @@ def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> li
     if library_id not in known:
         _fail(f"--library {library_id}: no such library in the {record.variant} game"
               f"{did_you_mean(library_id, known)}; one of: {', '.join(sorted(known))}")
-    seat = record.seats.index("human") if "human" in record.seats else 0
-    choice: list[str | None] = [None] * len(record.seats)
-    choice[seat] = library_id
-    return choice
+    return _for_first_human(record, library_id)
 
 
 def _assistant_choice(catalog: Catalog, record: SaveRecord, assistant_id: str
@@ -255,9 +252,14 @@ def _assistant_choice(catalog: Catalog, record: SaveRecord, assistant_id: str
     if assistant_id not in known:
         _fail(f"--assistant {assistant_id}: no such assistant card"
               f"{did_you_mean(assistant_id, known)}; one of: {', '.join(known)}")
+    return _for_first_human(record, assistant_id)
+
+
+def _for_first_human(record: SaveRecord, value: str) -> list[str | None]:
+    """A per-seat list giving ``value`` to the first human seat (seat 0 if none)."""
     seat = record.seats.index("human") if "human" in record.seats else 0
     choice: list[str | None] = [None] * len(record.seats)
-    choice[seat] = assistant_id
+    choice[seat] = value
     return choice
 
 

@@ -9,9 +9,8 @@ step, and ``Runtime.tick`` stops an effect that exceeds the budget.
 
 from __future__ import annotations
 
-import contextlib
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -112,23 +111,23 @@ class Handler:
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
-        with contextlib.suppress(StopEffect), _named(self.source_name):
+        try:
             self._run(env)
+        except StopEffect:
+            pass
+        except (EffectError, *_RUNTIME_FAULTS) as exc:
+            raise _named(exc, self.source_name) from None
         return env
 
 
-@contextlib.contextmanager
-def _named(entry: str) -> Iterator[None]:
-    """Errors of a running effect come out as an ``EffectError`` naming ``entry``."""
-    try:
-        yield
-    except EffectError as exc:
+def _named(exc: Exception, entry: str) -> Exception:
+    """The error of a running effect as an ``EffectError`` naming ``entry`` (a plain
+    ``try`` at each call site: this runs for every effect and condition a bot meets)."""
+    if isinstance(exc, EffectError):
         if exc.entry is not None:
-            raise
-        raise type(exc)(exc.message, entry) from None
-    except _RUNTIME_FAULTS as exc:
-        raise EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})",
-                          entry) from None
+            return exc
+        return type(exc)(exc.message, entry)
+    return EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})", entry)
 
 
 class ExprHandler:
@@ -141,8 +140,10 @@ class ExprHandler:
         self.source_name = source_name
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
-        with _named(self.source_name):
+        try:
             return self._eval(Env(rt, me, names))
+        except (EffectError, *_RUNTIME_FAULTS) as exc:
+            raise _named(exc, self.source_name) from None
 
 
 # ---- expressions -------------------------------------------------------------------------------
