@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.ports import GamePort
 from exlibris.engine.state import Assistant, LocationState, Space
+from exlibris.engine.targets import Target
 
 
 class AssistantVerbs:
     """Mixed into ``EffectRuntime``: move, place, return and retire assistants."""
 
-    game: Any
+    game: GamePort
 
     def v_become_first_player(self, env: Env) -> None:
         if self.game.settings.rulings.get("first_player_takes_effect") == "immediately":
@@ -21,8 +23,6 @@ class AssistantVerbs:
         self.game.event("first-player", seat=env.me.seat)
 
     def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
-        from exlibris.engine.game import Target
-
         game = self.game
         assistant = as_list(assistant)[0] if as_list(assistant) else None
         if not isinstance(assistant, Assistant):
@@ -41,7 +41,7 @@ class AssistantVerbs:
         if not isinstance(space, Space):
             return
         game.lift_assistant(assistant)
-        game.last_moved = assistant
+        game.ctx.last_moved = assistant
         auction = space.location.spec.auction
         bid = auction.bids[space.index] if auction else 0
         game.place(seat, assistant, Target(space.location, space.index, bid),
@@ -74,10 +74,12 @@ class AssistantVerbs:
     def v_activate(self, env: Env, location: Any) -> None:
         loc = as_list(location)[0] if as_list(location) else None
         if isinstance(loc, LocationState):
-            moved = self.game.last_moved
-            visitor = moved if moved is not None and moved.location is loc else self.game.cause
+            ctx = self.game.ctx
+            moved = ctx.last_moved
+            visitor = moved if moved is not None and moved.location is loc else ctx.cause
             self.game.activate(env.me.seat, loc, visitor)
 
     def v_skip_location(self, env: Env) -> None:
-        if self.game.cause is not None:
-            self.game.skip.add(id(self.game.cause))
+        ctx = self.game.ctx
+        if ctx.cause is not None:
+            ctx.skip.add(id(ctx.cause))

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from exlibris.engine.public import public
+
 
 class Decision:
     """A choice for one seat: ``kind`` (``place``, ``pick``, ``position``, ``may``,
@@ -35,8 +37,6 @@ class Decision:
     def values(self) -> list[Any]:
         """The options as public descriptors."""
         if self._values is None:
-            from exlibris.engine.public import public
-
             self._values = [public(v) for v in self._raw]
         return self._values
 

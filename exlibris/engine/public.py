@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exlibris.engine.abilities import CompiledAbility, Source
+from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
+from exlibris.engine.targets import Target
 from exlibris.model.content import Location, SpecialAssistant
 
 
@@ -65,10 +68,6 @@ class PublicAbility:
 
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
-    from exlibris.engine.abilities import CompiledAbility
-    from exlibris.engine.game import Source, Target
-    from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
-
     if isinstance(value, CompiledAbility):
         return PublicAbility(value.label, value.timing, value.text)
     if isinstance(value, Source):

@@ -12,11 +12,13 @@ from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
-from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
+from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.errors import RulesError
 from exlibris.engine.hiring import HiringVerbs
+from exlibris.engine.ports import GamePort
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
@@ -120,30 +122,24 @@ def _is_card(value: Any) -> bool:
 
 
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
-    """Implements the compiler's ``Runtime`` protocol for one game.
+    """Implements the compiler's ``Runtime`` protocol for one game, which it reaches
+    only through ``GamePort`` (``ports.py``).
 
     Card verbs are here; verbs on assistants and on the shelf are in
     ``assistant_verbs.py`` and ``shelf_verbs.py``.
     """
 
-    def __init__(self, game: Any) -> None:
-        from exlibris.engine.game import Game
+    # one step of an effect: the step budget is the effect context's
+    tick: Callable[[], None]
 
-        self.game: Game = game
-        self.steps = 0
-        self.max_steps = game.settings.max_steps
-        # a card kept in place of one just gained (``take(..., instead_of: C)``): a verb
-        # whose result held the gained card hands on the card kept instead
-        self.stand_ins: dict[Card, Card] = {}
+    def __init__(self, game: GamePort) -> None:
+        self.game = game
+        self.ctx = game.ctx
+        self.tick = game.ctx.tick  # bound once: compiled effects call it at every step
         self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
                        if name.startswith("v_")}
 
     # ------------------------------------------------------------------ protocol
-    def tick(self) -> None:
-        self.steps += 1
-        if self.steps > self.max_steps:
-            raise EffectBudgetExceeded(
-                f"an effect took more than {self.max_steps} steps (rules: max_steps)")
 
     def bind(self, value: Any) -> Any:
         if isinstance(value, list) and value and all(_is_card(v) for v in value):
@@ -435,8 +431,6 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
              node: ast.Call) -> Any:
         method = self._verbs.get(name)
         if method is None:
-            from exlibris.engine.game import RulesError
-
             raise RulesError(f"the verb {name!r} is not supported by this engine yet "
                              f"(line {node.line})")
         return method(env, *args, **kwargs)
@@ -452,7 +446,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
-            self.stand_ins[original] = card
+            self.ctx.stand_ins[original] = card
         return self._kept(taken, env.me.hand)
 
     def _kept(self, cards: list[Card], zone: Zone) -> list[Card]:
@@ -465,7 +459,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         kept = []
         for card in cards:
             if where.get(card) is not zone:
-                card = self.stand_ins.pop(card, card)
+                card = self.ctx.stand_ins.pop(card, card)
             if where.get(card) is zone:
                 kept.append(card)
         return kept

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from exlibris.dsl.compiler import AmountSpec, Env
+from exlibris.engine.ports import GamePort
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
@@ -14,10 +15,11 @@ from exlibris.model.shelf_errors import ShelfError
 class ShelfVerbs:
     """Mixed into ``EffectRuntime``: flip, entomb, levitate, replace, shift, rearrange."""
 
-    game: Any
+    game: GamePort
     # provided by EffectRuntime
     cards_of: Callable[[Any], list[Card]]
     _shelf_pos: Callable[[Card], Any]
+    pick: Callable[..., Iterator[Any]]
 
     def v_flip(self, env: Env, cards: Any) -> list[Card]:
         flipped = []
@@ -123,7 +125,7 @@ class ShelfVerbs:
         takes ``card``; None if the chosen cards cannot move so."""
         shelf = self.game.player(seat).shelf
         cells = sorted(shelf.positions())
-        chosen = tuple(self.game.rt.pick(
+        chosen = tuple(self.pick(
             seat, cells, AmountSpec("any"), "move",
             lambda p: f"move {_card_name(shelf.at(p))} (row {p[0]}, column {p[1]})"))
         if not chosen:
