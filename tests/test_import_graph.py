@@ -9,6 +9,8 @@ only ``if TYPE_CHECKING:`` blocks are left out, since they never run.
 from __future__ import annotations
 
 import ast
+import inspect
+import random
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "exlibris"
 # the modules through which the effect runtime and the game speak to each other
 INTERFACE = ("exlibris/engine/ports.py", "exlibris/engine/context.py",
-             "exlibris/engine/targets.py")
+             "exlibris/engine/targets.py", "exlibris/engine/errors.py",
+             # the verbs that act on the game through the port
+             "exlibris/engine/assistant_verbs.py", "exlibris/engine/shelf_verbs.py",
+             "exlibris/engine/hiring.py")
 
 
 def module_name(path: Path) -> str:
@@ -157,3 +162,37 @@ def test_the_runtime_game_interface_has_no_any(relative: str) -> None:
             or (isinstance(node, ast.Attribute) and node.attr == "Any")
             or (isinstance(node, ast.alias) and node.name == "Any")]
     assert not uses, f"{relative} uses Any on lines {uses}"
+
+
+def _port_members() -> tuple[set[str], set[str]]:
+    """The methods and properties of ``GamePort``, and its plain attributes."""
+    from exlibris.engine.ports import GamePort
+
+    own = {name for cls in GamePort.__mro__ if cls.__module__ == GamePort.__module__
+           for name in vars(cls) if not name.startswith("_")}
+    attributes = set(GamePort.__annotations__)
+    return own - attributes, attributes
+
+
+def test_the_game_provides_the_whole_port() -> None:
+    """``Game`` has every member of ``GamePort``, with the same parameters, so the
+    runtime may be given a game (the protocol is structural: nothing else checks)."""
+    from exlibris.catalog import load_catalog
+    from exlibris.engine.game import Game
+    from exlibris.engine.ports import GamePort
+    from exlibris.engine.state import GameState, PlayerState
+    from exlibris.validation import resolve_settings
+
+    methods, attributes = _port_members()
+    assert {"ask", "event", "place", "rng"} <= methods and {"state", "ctx"} <= attributes
+    for name in sorted(methods):
+        wanted, found = inspect.getattr_static(GamePort, name), inspect.getattr_static(Game, name)
+        assert isinstance(found, property) == isinstance(wanted, property), name
+        if not isinstance(wanted, property):
+            assert list(inspect.signature(found).parameters) == list(
+                inspect.signature(wanted).parameters), name
+    settings = resolve_settings("standard", load_catalog().variants)
+    game = Game(GameState(players=[PlayerState(0, "A")], rng=random.Random(0)), settings,
+                [], {})
+    missing = [name for name in sorted(attributes) if not hasattr(game, name)]
+    assert not missing, f"Game lacks {missing}"

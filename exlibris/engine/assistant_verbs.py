@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from exlibris.dsl.compiler import Env, as_list
-from exlibris.engine.ports import GamePort
+from exlibris.engine.ports import GamePort, Value
 from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target
 
@@ -22,7 +20,7 @@ class AssistantVerbs:
             self.game.state.next_first_player = env.me.seat
         self.game.event("first-player", seat=env.me.seat)
 
-    def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
+    def v_move_assistant(self, env: Env, assistant: Value, **kw: Value) -> None:
         game = self.game
         assistant = as_list(assistant)[0] if as_list(assistant) else None
         if not isinstance(assistant, Assistant):
@@ -47,7 +45,7 @@ class AssistantVerbs:
         game.place(seat, assistant, Target(space.location, space.index, bid),
                    visit=bool(kw.get("visit")), activate=False)
 
-    def v_place_assistant(self, env: Env, assistants: Any) -> None:
+    def v_place_assistant(self, env: Env, assistants: Value) -> None:
         game = self.game
         for assistant in as_list(assistants):
             if not isinstance(assistant, Assistant) or not assistant.available:
@@ -61,17 +59,17 @@ class AssistantVerbs:
                              lambda o: game.target_label(o[0], o[1]))
             game.place(env.me.seat, assistant, targets[index])
 
-    def v_return_assistant(self, env: Env, assistants: Any) -> None:
+    def v_return_assistant(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.return_assistant(assistant)
 
-    def v_retire(self, env: Env, assistants: Any) -> None:
+    def v_retire(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.retire_assistant(assistant)
 
-    def v_activate(self, env: Env, location: Any) -> None:
+    def v_activate(self, env: Env, location: Value) -> None:
         loc = as_list(location)[0] if as_list(location) else None
         if isinstance(loc, LocationState):
             ctx = self.game.ctx

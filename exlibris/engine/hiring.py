@@ -11,10 +11,8 @@ for the round (``GameState.temps``). The expansion text of the card governs
 
 from __future__ import annotations
 
-from typing import Any
-
 from exlibris.dsl.compiler import Env, as_list
-from exlibris.engine.ports import GamePort
+from exlibris.engine.ports import GamePort, Value
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.model.cards import ResumeCard
 
@@ -48,7 +46,7 @@ def _new_token(game: GamePort, seat: int, aid: str) -> Assistant:
     return assistant
 
 
-def hire(game: GamePort, seat: int, cards: list[Any], here: LocationState | None
+def hire(game: GamePort, seat: int, cards: list[Value], here: LocationState | None
          ) -> Assistant | None:
     """Pick one of ``cards`` (a display), take its assistant and place it at once on a
     location not yet resolved (never ``here``) or a home space, as a normal placement
@@ -86,7 +84,7 @@ def release_card(game: GamePort, assistant: Assistant) -> None:
         game.state.cards.move(card, game.state.assistant_deck, bottom=True)
 
 
-def borrow(game: GamePort, seat: int, cards: list[Any]) -> Assistant | None:
+def borrow(game: GamePort, seat: int, cards: list[Value]) -> Assistant | None:
     """Take control of the token of the card given (the deck's top card, which stays
     put) for this round (EXP-TEMP-01). A token another player holds passes only while
     it is unplaced (EXP-TEMP-04); one in a pool for good cannot be borrowed."""
@@ -128,10 +126,10 @@ class HiringVerbs:
 
     game: GamePort
 
-    def v_hire(self, env: Env, cards: Any) -> Assistant | None:
+    def v_hire(self, env: Env, cards: Value) -> Assistant | None:
         here = env.globals.get("here")
         return hire(self.game, env.me.seat, as_list(cards),
                     here if isinstance(here, LocationState) else None)
 
-    def v_borrow(self, env: Env, cards: Any) -> Assistant | None:
+    def v_borrow(self, env: Env, cards: Value) -> Assistant | None:
         return borrow(self.game, env.me.seat, as_list(cards))

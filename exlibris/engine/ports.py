@@ -19,15 +19,15 @@ from exlibris.engine.context import EffectContext
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import Card
+from exlibris.model.cards import Card, ResumeCard
 from exlibris.model.content import AssistantCard
 from exlibris.model.rules import Settings
 
 # A value of the effect language, as the compiled effect hands it to a verb: the
 # checker, not Python, has checked which of these each argument is.
 Value: TypeAlias = (
-    "int | str | bool | Card | PlayerState | Assistant | LocationState | Space | Zone"
-    " | CategoryValue | Claim | AmountSpec | list[Value] | None")
+    "int | str | bool | Card | ResumeCard | PlayerState | Assistant | LocationState | Space"
+    " | Zone | CategoryValue | Claim | AmountSpec | list[Value] | None")
 
 # An option of a decision: a card, a position, an assistant and its target...
 Option = TypeVar("Option")

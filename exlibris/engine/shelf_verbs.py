@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TypeVar
 
 from exlibris.dsl.compiler import AmountSpec, Env
-from exlibris.engine.ports import GamePort
+from exlibris.engine.ports import GamePort, Value
+from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import DIRECTIONS, Pos
+from exlibris.model.shelf import DIRECTIONS, Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
+
+Option = TypeVar("Option")
+# a trial: an option and the shelf operation that carries it out on a shelf
+Trial = tuple[Option, Callable[[Shelf], object]]
+# a levitation: the cells that move, the direction, the cell the card takes
+Line = tuple[tuple[Pos, ...], str, Pos]
+# a rework of the shelf: ("hand", cell, card) | ("swap", cell, cell) | ("move", cell, cell)
+Rework = tuple[str, Pos, Pos | Card]
 
 
 class ShelfVerbs:
@@ -17,11 +26,11 @@ class ShelfVerbs:
 
     game: GamePort
     # provided by EffectRuntime
-    cards_of: Callable[[Any], list[Card]]
-    _shelf_pos: Callable[[Card], Any]
-    pick: Callable[..., Iterator[Any]]
+    cards_of: Callable[[Value], list[Card]]
+    _shelf_pos: Callable[[Card], tuple[ShelfZone, Pos] | None]
+    pick: Callable[..., Iterator[Pos]]  # EffectRuntime.pick, here among shelf cells
 
-    def v_flip(self, env: Env, cards: Any) -> list[Card]:
+    def v_flip(self, env: Env, cards: Value) -> list[Card]:
         flipped = []
         for card in self.cards_of(cards):
             where = self._shelf_pos(card)
@@ -30,7 +39,7 @@ class ShelfVerbs:
                 self.game.event("flip", seat=env.me.seat, cards=[card.name])
         return flipped
 
-    def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
+    def _options(self, seat: int, trials: list[Trial[Option]]) -> list[Option]:
         """Keep the options whose shelf operation succeeds on a copy of the shelf.
 
         A shelf operation that refuses changes nothing (``model/shelf.py``), so one
@@ -48,7 +57,7 @@ class ShelfVerbs:
             copy = shelf.copy()
         return legal
 
-    def v_entomb(self, env: Env, cards: Any) -> list[Card]:
+    def v_entomb(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         done = []
@@ -69,7 +78,7 @@ class ShelfVerbs:
             done.append(card)
         return done
 
-    def v_levitate(self, env: Env, cards: Any, **kw: Any) -> list[Card]:
+    def v_levitate(self, env: Env, cards: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         edition = "expansion" if kw.get("style") == "expanded" else "base"
@@ -99,16 +108,16 @@ class ShelfVerbs:
             done.append(card)
         return done
 
-    def _levitate_choice(self, seat: int, card: Card, lines: list[Any], edition: str
-                         ) -> tuple[Any, str, Pos]:
+    def _levitate_choice(self, seat: int, card: Card, lines: list[Line], edition: str
+                         ) -> Line:
         """A line shift among ``lines``; the expansion Wizard may instead choose any
         cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
         cannot move falls back to the line shifts."""
-        def line_label(o: Any) -> str:
+        def line_label(o: Line) -> str:
             return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
                     f"{o[2][1]} and shelve {card.name} there")
 
-        offered: list[Any] = [*lines, None] if edition == "expansion" else lines
+        offered: list[Line | None] = [*lines, None] if edition == "expansion" else lines
         index = self.game.ask(seat, "levitate", f"levitate {card.name}", offered,
                               lambda o: "choose any cards to move" if o is None
                               else line_label(o))
@@ -120,7 +129,7 @@ class ShelfVerbs:
         index = self.game.ask(seat, "levitate", f"levitate {card.name}", lines, line_label)
         return lines[index]
 
-    def _levitate_any(self, seat: int, card: Card) -> tuple[Any, str, Pos] | None:
+    def _levitate_any(self, seat: int, card: Card) -> Line | None:
         """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
         takes ``card``; None if the chosen cards cannot move so."""
         shelf = self.game.player(seat).shelf
@@ -146,7 +155,7 @@ class ShelfVerbs:
                               f"column {o[2][1]}")
         return cells_left[index]
 
-    def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
+    def v_replace_shelved(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         player = self.game.player(seat)
         done = []
@@ -214,9 +223,9 @@ class ShelfVerbs:
         cells = sorted(shelf.positions())
         # a swap with a hand card, or of two distinct shelf cards, never breaks a rule
         # (Shelf.swap_with_hand, Shelf.swap): no need to try them
-        options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
+        options: list[Rework] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
         options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
-        trials: list[tuple[Any, Any]] = []
+        trials: list[Trial[Rework]] = []
         beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
         for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
             for dst in beside:
@@ -228,7 +237,7 @@ class ShelfVerbs:
         if not options:
             return
 
-        def label(o: Any) -> str:
+        def label(o: Rework) -> str:
             kind, a, b = o
             if kind == "hand":
                 return f"swap {_name(shelf.at(a).card)} with {b.name} from hand"
@@ -261,9 +270,9 @@ def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
     return sorted(beside - taken)
 
 
-def _name(value: Any) -> str:
+def _name(value: Card | None) -> str:
     return value.name if isinstance(value, BookCard | ArtifactCard) else str(value)
 
 
-def _card_name(slot: Any) -> str:
+def _card_name(slot: Slot | None) -> str:
     return str(getattr(slot.card, "name", slot.card)) if slot is not None else "?"
