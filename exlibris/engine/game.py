@@ -32,15 +32,17 @@ from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventLog
 from exlibris.engine.runtime import EffectRuntime
+from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.content import Location
+from exlibris.model.content import Artifact, AssistantCard, Location
 from exlibris.model.rules import Settings
 from exlibris.model.shelf_errors import ShelfError
+from exlibris.scoring.settings import ScoringRules
 
 __all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
 
@@ -62,8 +64,8 @@ class Game:
         self.rt = EffectRuntime(self)
         self.views = views
         self.decisions = 0
-        self.artifact_specs: dict[str, Any] = {}
-        self.assistant_cards: dict[str, Any] = {}  # the special assistant cards by id
+        self.artifact_specs: dict[str, Artifact] = {}
+        self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
@@ -72,8 +74,8 @@ class Game:
         self.variant = "standard"
         self.seed = 0
         self.location_specs: dict[str, Location] = {}
-        self.scoring: Any = None  # ScoringRules of this table
-        self.solo: Any = None  # SoloState of a solo game (engine/solo.py)
+        self.scoring: ScoringRules | None = None  # of this table
+        self.solo: SoloState | None = None  # of a solo game (engine/solo.py)
 
     # ------------------------------------------------------------------ plumbing
     @property
