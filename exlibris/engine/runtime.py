@@ -289,6 +289,23 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 return slot is not None and slot.face_down
         raise AttributeError(name)
 
+    def face_up_books(self, cards: Any) -> list[str]:
+        """The books of the face-up book cards among ``cards`` (what ``books()``,
+        ``has()`` and ``categories()`` count): the attributes ``is_book`` and
+        ``face_down`` read at once, since only a shelved card can lie face down."""
+        where = self.game.state.cards.where
+        books: list[str] = []
+        for card in as_list(cards):
+            if card.__class__ is not BookCard:
+                continue
+            zone = where.get(card)
+            if zone.__class__ is ShelfZone:
+                slot = self._slot_of(card)
+                if slot is not None and slot.face_down:
+                    continue
+            books.extend(card.books)
+        return books
+
     def _slot_of(self, card: Card) -> Slot | None:
         zone = self.game.state.cards.where.get(card)
         if zone.__class__ is ShelfZone:
