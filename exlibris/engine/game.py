@@ -581,6 +581,8 @@ class Game:
             names = self._rule_names(assistant)
         n = len(self.state.players)
         auction = spec.auction
+        if auction is None:
+            return self._plain_targets(assistant, loc, forced, ruled, names, shares)
         found: list[Target] = []
         present = loc.assistants() if auction is not None else ()
         for s, least in enumerate(spec.spaces):
@@ -619,6 +621,31 @@ class Game:
                 displaces = occupants[0]
                 share = False
             found.append(Target(loc, s, bid, share, displaces))
+        return found
+
+    def _plain_targets(self, assistant: Assistant, loc: LocationState, forced: bool,
+                       ruled: list[Source], names: dict[str, Any] | None,
+                       shares: bool) -> list[Target]:
+        """``_location_targets`` at a location without an auction: an open space, or a
+        held one that a "share" rule opens (or a location's own move displaces)."""
+        n = len(self.state.players)
+        found: list[Target] = []
+        for s, least in enumerate(loc.spec.spaces):
+            if least > n and n != 1:
+                continue
+            occupants = loc.spaces[s]
+            if occupants and not shares:
+                continue  # only a "share" rule opens a held space: none is in play
+            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
+                if ruled else None
+            if verdict == "deny":
+                continue
+            if not occupants:
+                found.append(Target(loc, s))
+            elif forced:
+                found.append(Target(loc, s, 0, False, occupants[0]))
+            elif verdict == "share":
+                found.append(Target(loc, s, 0, True))
         return found
 
     def _rules_verdict(self, ruled: list[Source], placing: Assistant, loc: LocationState,
