@@ -179,7 +179,7 @@ def best_flips(
         # alone (B1, entombed cards). Only the states with the best tally can win.
         top = max(partial(tally) for tally, _, _ in ends)
         ends = [value for value in ends if partial(value[0]) == top]
-    for _, voluntary, mask in ends:
+    for _, _, mask in ends:
         chosen = tuple(pos for j, (pos, _) in enumerate(cards) if mask >> j & 1)
         flips = _voluntary(cards, set(chosen))
         total = own.total(steps.with_flips(shelf, flips))
