@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.state import Assistant, LocationState, Space
 
 
@@ -56,7 +57,7 @@ class AssistantVerbs:
             if not targets:
                 continue
             # options are (assistant, target), as in the placement phase
-            index = game.ask(env.me.seat, "place", "place the assistant",
+            index = game.ask(env.me.seat, DecisionKind.PLACE, "place the assistant",
                              [(assistant, t) for t in targets],
                              lambda o: game.target_label(o[0], o[1]))
             game.place(env.me.seat, assistant, targets[index])

@@ -16,7 +16,7 @@ from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import auction, hiring, solo
-from exlibris.engine.decisions import Agent
+from exlibris.engine.decisions import Agent, DecisionKind, Purpose
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
@@ -161,7 +161,7 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
     order = list(reversed(state.seats_from(state.first_player)))
     for seat in order:
         offered = hands[seat]
-        index = game.ask(seat, "library", "choose your library", offered,
+        index = game.ask(seat, DecisionKind.LIBRARY, "choose your library", offered,
                          lambda lib: f"choose {lib.name}")
         chosen = offered[index]
         player = state.players[seat]
@@ -366,7 +366,7 @@ def placement(game: Game) -> None:
             state.turn_counter += 1
             game.used_this_turn.clear()
             game.rt.steps = 0
-            index = game.ask(seat, "place", "place an assistant", options,
+            index = game.ask(seat, DecisionKind.PLACE, "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
             assistant, target = options[index]
             player.placements_this_round += 1
@@ -527,11 +527,11 @@ def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
                if isinstance(slot.card, BookCard) and not slot.face_down]
     if not face_up:
         return
-    if game.ask(seat, "flips", "flip cards face down before the inspection",
+    if game.ask(seat, DecisionKind.FLIPS, "flip cards face down before the inspection",
                 ("flip nothing", "choose cards to flip")) == 0:
         return
     flipped = []
-    for card in game.rt.pick(seat, face_up, AmountSpec("any"), "flip"):
+    for card in game.rt.pick(seat, face_up, AmountSpec("any"), Purpose.FLIP):
         zone, pos = player.shelf_zone, player.shelf_zone.position_of(card)
         if pos is not None:
             zone.shelf.flip(pos)

@@ -27,7 +27,7 @@ from exlibris.engine.abilities import (
     location_effect,
     subject_matches,
 )
-from exlibris.engine.decisions import Agent, Decision
+from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.events import EventLog
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
@@ -137,7 +137,7 @@ class Game:
     def player(self, seat: int) -> PlayerState:
         return self.state.players[seat]
 
-    def ask(self, seat: int, kind: str, prompt: str, values: Sequence[Any],
+    def ask(self, seat: int, kind: DecisionKind, prompt: str, values: Sequence[Any],
             labeller: Callable[[Any], str] = str, /, **data: Any) -> int:
         """Ask ``seat``'s agent to pick one of ``values``; a single option is not asked."""
         if len(values) == 1:
@@ -158,7 +158,7 @@ class Game:
         return index
 
     def ask_yes(self, seat: int, prompt: str) -> bool:
-        return self.ask(seat, "may", prompt, (True, False),
+        return self.ask(seat, DecisionKind.MAY, prompt, (True, False),
                         lambda v: "yes" if v else "no") == 0
 
     def event(self, kind: str, /, **data: Any) -> None:
@@ -256,7 +256,8 @@ class Game:
             options = self.instead("shelve", actor=seat, names=names)
             if options:
                 values: list[Any] = [None, *options]
-                index = self.ask(seat, "shelve-how", f"how to shelve {card.name}?", values,
+                index = self.ask(seat, DecisionKind.SHELVE_HOW, f"how to shelve {card.name}?",
+                                 values,
                                  lambda v: "shelve it normally" if v is None
                                  else f"use {v[0].label}")
                 if index > 0:
@@ -269,9 +270,9 @@ class Game:
         positions = sorted(player.shelf.legal_positions())
         if not positions:
             return False
-        index = self.ask(seat, "position", f"where to shelve {card.name}?", positions,
+        index = self.ask(seat, DecisionKind.POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
-                         card=card.name)
+                         card=card)
         self.state.cards.move(card, player.shelf_zone, pos=positions[index],
                               face_down=face_down)
         self.event("shelve", seat=seat, card=card.name, pos=list(positions[index]),
@@ -297,22 +298,25 @@ class Game:
         self.state.cards.where[card] = zone
 
     # ------------------------------------------------------------------ home actions
-    def home_action(self, seat: int, kinds: Sequence[str] = ("draw", "shelve")) -> str | None:
+    def home_action(self, seat: int, kinds: Sequence[HomeAction] = tuple(HomeAction)
+                    ) -> HomeAction | None:
         """One home action: draw a card, or shelve one from hand."""
         player = self.player(seat)
-        options = [k for k in kinds if k == "draw" or (k == "shelve" and player.hand.cards)]
+        options = [k for k in kinds
+                   if k is HomeAction.DRAW or (k is HomeAction.SHELVE and player.hand.cards)]
         if not options:
             return None
-        index = self.ask(seat, "home-action", "which home action?", options,
-                         lambda k: "home action: draw a card" if k == "draw"
+        index = self.ask(seat, DecisionKind.HOME_ACTION, "which home action?", options,
+                         lambda k: "home action: draw a card" if k is HomeAction.DRAW
                          else "home action: shelve a card from hand")
         kind = options[index]
-        if kind == "draw":
+        if kind is HomeAction.DRAW:
             self.draw(seat, 1)
         else:
             cards = list(player.hand.cards)
-            pick = self.ask(seat, "pick", "which card to shelve?", cards,
-                            lambda c: f"shelve {c.name}", verb="shelve")
+            pick = self.ask(seat, DecisionKind.PICK, "which card to shelve?", cards,
+                            lambda c: f"shelve {c.name}", verb="shelve",
+                            purpose=Purpose.SHELVE)
             self.shelve(seat, cards[pick])
         self.after("home_action", actor=seat)
         return kind

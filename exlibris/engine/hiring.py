@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.model.cards import ResumeCard
 
@@ -59,7 +60,7 @@ def hire(game: Game, seat: int, cards: list[Any], here: LocationState | None
                and token_holder(game, c.assistant_id) is None]
     if not offered:
         return None
-    index = game.ask(seat, "hire", "which assistant to hire?", offered,
+    index = game.ask(seat, DecisionKind.HIRE, "which assistant to hire?", offered,
                      lambda c: f"hire {game.assistant_cards[c.assistant_id].name}")
     card = offered[index]
     player = game.player(seat)
@@ -70,7 +71,7 @@ def hire(game: Game, seat: int, cards: list[Any], here: LocationState | None
     pool = [loc for loc in game.state.in_play if loc is not here]
     targets = game.placement_targets(seat, assistant, pool=pool)
     if targets:
-        i = game.ask(seat, "place", f"where does {assistant.name} go?",
+        i = game.ask(seat, DecisionKind.PLACE, f"where does {assistant.name} go?",
                      [(assistant, t) for t in targets],
                      lambda o: game.target_label(o[0], o[1]))
         game.place(seat, assistant, targets[i])

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from exlibris.engine.decisions import DecisionKind
 from exlibris.model.cards import ArtifactCard, BookCard, ResumeCard
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def cleanup(game: Game) -> None:
         tiles = [loc for loc in state.in_play if not loc.permanent]
         if not tiles:
             break
-        index = game.ask(0, "eliminate", "Which location do you eliminate?", tiles,
+        index = game.ask(0, DecisionKind.ELIMINATE, "Which location do you eliminate?", tiles,
                          lambda loc: f"eliminate {loc.spec.name} (#{loc.number})")
         loc = tiles[index]
         state.in_play.remove(loc)

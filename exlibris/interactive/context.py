@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.game import Game
 from exlibris.model.cards import ArtifactCard, ResumeCard
 
@@ -31,24 +31,25 @@ _CAUSES = frozenset({"ability", "activate", "resolve", "place", "round"})
 
 def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str:
     """The player-facing texts behind ``decision``, one paragraph each."""
-    if decision.kind == "library":
+    if decision.kind is DecisionKind.LIBRARY:
         return "\n\n".join(f"{lib.name}: {lib.text}\n  {lib.assistant.name}: "
                            f"{lib.assistant.text}" for lib in decision.values)
-    if decision.kind == "hire":
+    if decision.kind is DecisionKind.HIRE:
         return _resumes(game, decision.values)
-    if decision.kind == "place":
+    if decision.kind is DecisionKind.PLACE:
         placing = _placement(decision.values, game)
         displays = {t.location.id for _, t in decision.values if t.location is not None}
         shown = [c for loc in game.state.in_play if loc.id in displays
                  for c in loc.area.cards if isinstance(c, ResumeCard)]
         return placing + ("\n\nOn display:\n" + _resumes(game, shown) if shown else "")
-    if decision.kind == "flips":
+    if decision.kind is DecisionKind.FLIPS:
         return FLIPS
-    if decision.kind == "eliminate":  # solo cleanup: the tiles still in play
+    if decision.kind is DecisionKind.ELIMINATE:  # solo cleanup: the tiles still in play
         return ELIMINATE + "\n\n" + "\n\n".join(
             f"{loc.spec.name} (#{loc.number}): {loc.spec.text}" for loc in decision.values)
     cards = [v for v in decision.values if isinstance(v, ArtifactCard)]
-    named = decision.data.get("card")
+    shelved = decision.card
+    named = shelved.name if shelved is not None else None
     cards += [ArtifactCard(named)] if named in game.artifact_specs else []
     texts = _artifact_texts(game, cards)
     current = _current(game, records)
