@@ -28,7 +28,7 @@ from exlibris.engine.abilities import (
     subject_matches,
 )
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
-from exlibris.engine.events import EventLog
+from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
@@ -153,7 +153,7 @@ class Game:
             raise RulesError(f"agent for seat {seat} answered {index} to {prompt!r}")
         self.decisions += 1
         if self.log.enabled:
-            self.log.add("decision", seat=seat, kind=kind, prompt=prompt,
+            self.log.add(EventKind.DECISION, seat=seat, kind=kind, prompt=prompt,
                          choice=decision.labels[index], index=index)
         return index
 
@@ -161,7 +161,8 @@ class Game:
         return self.ask(seat, DecisionKind.MAY, prompt, (True, False),
                         lambda v: "yes" if v else "no") == 0
 
-    def event(self, kind: str, /, **data: Any) -> None:
+    def event(self, kind: EventKind, /, **data: Any) -> None:
+        """Log an event (a no-op while the log is off); its fields: ``event_records.py``."""
         if self.log.enabled:
             self.log.add(kind, **data)
 
@@ -177,7 +178,7 @@ class Game:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
         n = self.modify("draw", n, actor=seat)
         drawn = self.deal_to(self.player(seat).hand, n)
-        self.event("draw", seat=seat, cards=[c.name for c in drawn])
+        self.event(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
             self.after("acquire", actor=seat, card=card)
         if drawn:
@@ -195,7 +196,7 @@ class Game:
         self.rng.shuffle(cards)
         for card in cards:
             self.state.cards.move(card, self.state.deck)
-        self.event("reshuffle", cards=len(cards))
+        self.event(EventKind.RESHUFFLE, cards=len(cards))
 
     def deal_to(self, zone: Zone, n: int) -> list[Card]:
         """Deal cards from the deck into a zone (card areas, reveals)."""
@@ -218,7 +219,7 @@ class Game:
             self.remove_from_shelf(zone, card, dst)
         else:
             self.state.cards.move(card, dst)
-        self.event("discard", card=card.name, to=dst.name)
+        self.event(EventKind.DISCARD, card=card.name, to=dst.name)
 
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
         """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
@@ -236,7 +237,7 @@ class Game:
         """Move a card into a player's hand, as an acquisition."""
         src = self.state.cards.zone_of(card)
         self.state.cards.move(card, self.player(seat).hand)
-        self.event("gain", seat=seat, card=card.name, source=src.name if src else "",
+        self.event(EventKind.GAIN, seat=seat, card=card.name, source=src.name if src else "",
                    hidden=src is None or src.face_down or src.name.startswith(("hand:", "deck")))
         self.after("acquire", actor=seat, card=card)
 
@@ -275,7 +276,7 @@ class Game:
                          card=card)
         self.state.cards.move(card, player.shelf_zone, pos=positions[index],
                               face_down=face_down)
-        self.event("shelve", seat=seat, card=card.name, pos=list(positions[index]),
+        self.event(EventKind.SHELVE, seat=seat, card=card.name, pos=list(positions[index]),
                    face_down=face_down)
         self.after_shelving(seat, card, acquired)
         return True
@@ -438,7 +439,7 @@ class Game:
         self.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per is not None:
             self.used_for(ability.trigger.once_per).add(key)
-        self.event("ability", seat=source.owner, ability=ability.keyword or "",
+        self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
                    source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                    index=int(ability.key.rsplit("#", 1)[-1]))
         try:
@@ -658,14 +659,14 @@ class Game:
         if loc is None:
             player.home[target.space] = assistant
             assistant.home_index = target.space
-            self.event("place", seat=seat, assistant=assistant.id, home=target.space + 1)
+            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=target.space + 1)
         else:
             assistant.sharing_with = list(loc.spaces[target.space])
             loc.spaces[target.space].append(assistant)
             assistant.location = loc
             assistant.space = target.space
             assistant.bid = target.bid
-            self.event("place", seat=seat, assistant=assistant.id, location=loc.id,
+            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, location=loc.id,
                        space=target.space + 1, bid=target.bid)
         if not visit:
             return
@@ -695,7 +696,7 @@ class Game:
         if self.activating >= MAX_ACTIVATE_DEPTH:
             raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
                               "activations already; an effect may not activate without end")
-        self.event("activate", seat=seat, location=loc.id)
+        self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
         self.activating += 1
         try:
@@ -711,7 +712,7 @@ class Game:
         assistant.bid = 0
         assistant.sharing_with = []
         self.skip.discard(id(assistant))
-        self.event("return", seat=assistant.owner, assistant=assistant.id)
+        self.event(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:
@@ -736,7 +737,7 @@ class Game:
             player.assistants.remove(assistant)
             self.assistants_changed()
         hiring.release_card(self, assistant)
-        self.event("retire", seat=assistant.owner, assistant=assistant.id)
+        self.event(EventKind.RETIRE, seat=assistant.owner, assistant=assistant.id)
 
     def limbo_zone(self, name: str = "limbo") -> Zone:
         """A zone for cards set apart during an effect (revealed from the deck...)."""
@@ -749,7 +750,7 @@ class Game:
         for zone in self.state.limbo:
             for card in list(zone.cards):
                 self.state.cards.move(card, self.state.discard)
-                self.event("discard", card=card.name, to="discard", why="set apart")
+                self.event(EventKind.DISCARD, card=card.name, to="discard", why="set apart")
         self.state.limbo.clear()
 
     def bring_into_play(self, spec: Location) -> LocationState:

@@ -17,6 +17,7 @@ from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
 from exlibris.engine.decisions import DecisionKind, HomeAction, Purpose
+from exlibris.engine.events import EventKind
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -585,7 +586,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         src, dst = cards.zone_of(give), cards.zone_of(get)
         assert src is not None and dst is not None
         cards.move(give, dst)
-        self.game.event("trade", seat=seat, gave=give.name, to=dst.name, got=get.name)
+        self.game.event(EventKind.TRADE, seat=seat, gave=give.name, to=dst.name, got=get.name)
         self.game.give(get, seat)
         return [get]
 
@@ -597,16 +598,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             shown = self.game.deal_to(self.game.limbo_zone("revealed"), n)
         else:
             shown = list(self.pick(seat, self.cards_of(source), amount, Purpose.REVEAL))
-        self.game.event("reveal", seat=seat, cards=[c.name for c in shown])
+        self.game.event(EventKind.REVEAL, seat=seat, cards=[c.name for c in shown])
         return shown
 
     def v_look(self, env: Env, cards: Any) -> list[Card]:
         seen = self.cards_of(cards)
-        self.game.event("look", seat=env.me.seat, count=len(seen))
+        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
         return seen
 
     def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
-        self.game.event("show", seat=env.me.seat, to=kw["to"].seat,
+        self.game.event(EventKind.SHOW, seat=env.me.seat, to=kw["to"].seat,
                         cards=[c.name for c in self.cards_of(cards)])
 
     def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
@@ -627,7 +628,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             src.remove(card)
             self.game.state.cards.where[card] = zone
         zone.shelf.tuck(pos, cards)
-        self.game.event("tuck", seat=env.me.seat, cards=[c.name for c in cards], pos=list(pos))
+        self.game.event(EventKind.TUCK, seat=env.me.seat, cards=[c.name for c in cards],
+                        pos=list(pos))
         return cards
 
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
@@ -636,7 +638,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         index = self.game.ask(env.me.seat, DecisionKind.CATEGORY, "name a category", options,
                               lambda c: f"name {c.name}")
         chosen = options[index]
-        self.game.event("name", seat=env.me.seat, category=chosen.id)
+        self.game.event(EventKind.NAME, seat=env.me.seat, category=chosen.id)
         return chosen
 
     def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:

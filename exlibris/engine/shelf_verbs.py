@@ -7,6 +7,7 @@ from typing import Any
 
 from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.engine.decisions import DecisionKind, Purpose
+from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
@@ -26,7 +27,7 @@ class ShelfVerbs:
             where = self._shelf_pos(card)
             if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
                 flipped.append(card)
-                self.game.event("flip", seat=env.me.seat, cards=[card.name])
+                self.game.event(EventKind.FLIP, seat=env.me.seat, cards=[card.name])
         return flipped
 
     def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
@@ -64,7 +65,7 @@ class ShelfVerbs:
             pos, under = options[index]
             self.game.place_on_shelf(
                 seat, card, lambda c=card, p=pos, u=under: shelf.entomb(c, p, under=u))
-            self.game.event("entomb", seat=seat, card=card.name, pos=list(pos), under=under)
+            self.game.event(EventKind.ENTOMB, seat=seat, card=card.name, pos=list(pos), under=under)
             done.append(card)
         return done
 
@@ -93,7 +94,7 @@ class ShelfVerbs:
             moved, direction, target = choice
             self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
                                      shelf.levitate(c, m, d, t, edition=edition))
-            self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
+            self.game.event(EventKind.LEVITATE, seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)
         return done
@@ -135,7 +136,7 @@ class ShelfVerbs:
                   for d in DIRECTIONS for t in chosen]
         options = self._options(seat, trials)
         if not options:
-            self.game.event("levitate-refused", seat=seat, cards=[list(p) for p in chosen])
+            self.game.event(EventKind.LEVITATE_REFUSED, seat=seat, cards=[list(p) for p in chosen])
             return None
         directions = list(dict.fromkeys(o[1] for o in options))
         way = directions[self.game.ask(seat, DecisionKind.LEVITATE_DIRECTION,
@@ -170,7 +171,7 @@ class ShelfVerbs:
             cards_index.where[card] = player.shelf_zone
             self.game.state.discard.cards.append(old.card)
             cards_index.where[old.card] = self.game.state.discard
-            self.game.event("replace", seat=seat, card=card.name, old=old.card.name)
+            self.game.event(EventKind.REPLACE, seat=seat, card=card.name, old=old.card.name)
             done.append(card)
         return done
 
@@ -208,7 +209,7 @@ class ShelfVerbs:
         index = self.game.ask(seat, DecisionKind.SHIFT, "shift part of a row", options,
                               lambda o: f"shift row {o[0]} columns {o[1]}-{o[2]} by {o[3]}")
         shelf.shift_run(*options[index])
-        self.game.event("shift", seat=seat, move=list(options[index]))
+        self.game.event(EventKind.SHIFT, seat=seat, move=list(options[index]))
 
     def v_rearrange_shelf(self, env: Env, only: str | None = None) -> None:
         seat = env.me.seat
@@ -252,7 +253,7 @@ class ShelfVerbs:
             shelf.swap(a, b)
         else:
             shelf.reshelve(a, b)
-        self.game.event("rearrange", seat=seat, how=kind)
+        self.game.event(EventKind.REARRANGE, seat=seat, how=kind)
 
 
 def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
