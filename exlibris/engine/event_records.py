@@ -9,7 +9,6 @@ kind); names of cards, ids of locations and assistants are strings; a shelf
 position is ``[row, column]``.
 """
 
-from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
