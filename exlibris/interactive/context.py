@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from exlibris.engine.decisions import Decision, DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.engine.game import Game
 from exlibris.model.cards import ArtifactCard, ResumeCard
 
@@ -26,7 +27,8 @@ ELIMINATE = ("Solo cleanup: choose the location tiles that leave the game (two e
 NOTHING = "No location, library or assistant text applies to this decision."
 
 # events that say what the game is carrying out, newest first wins
-_CAUSES = frozenset({"ability", "activate", "resolve", "place", "round"})
+_CAUSES = frozenset({EventKind.ABILITY, EventKind.ACTIVATE, EventKind.RESOLVE, EventKind.PLACE,
+                     EventKind.ROUND})
 
 
 def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str:
@@ -102,14 +104,14 @@ def _current(game: Game, records: Sequence[dict[str, Any]]) -> str:
         kind = record["event"]
         if kind not in _CAUSES:
             continue
-        if kind == "round":
+        if kind == EventKind.ROUND:
             break
-        if kind == "ability":
+        if kind == EventKind.ABILITY:
             found = _ability(game, record)
             if found:
                 return found
             continue
-        if kind == "place" and "home" in record:
+        if kind == EventKind.PLACE and "home" in record:
             return HOME_ACTION
         spec = game.location_specs.get(record.get("location", ""))
         if spec is not None:
