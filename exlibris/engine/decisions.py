@@ -72,13 +72,15 @@ class Purpose(StrEnum):
     @property
     def verb(self) -> str:
         """The words of labels and prompts (``pay with``, ``trade away``)."""
-        return _VERBS.get(self, self.value)
+        return PURPOSE_VERBS[self]
 
 
 _GIVING = frozenset({Purpose.GIVE, Purpose.DISCARD, Purpose.PAY, Purpose.TRADE_AWAY,
                      Purpose.REVEAL})
-_VERBS = {Purpose.PAY: "pay with", Purpose.TRADE_AWAY: "trade away",
-          Purpose.TRADE_FOR: "trade for"}
+_OTHER_WORDS = {Purpose.PAY: "pay with", Purpose.TRADE_AWAY: "trade away",
+                Purpose.TRADE_FOR: "trade for"}
+# each purpose's words, looked up once a pick (the engine's hot path reads this table)
+PURPOSE_VERBS: dict[Purpose, str] = {p: _OTHER_WORDS.get(p, p.value) for p in Purpose}
 
 
 class HomeAction(StrEnum):

@@ -16,7 +16,7 @@ from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
-from exlibris.engine.decisions import DecisionKind, HomeAction, Purpose
+from exlibris.engine.decisions import PURPOSE_VERBS, DecisionKind, HomeAction, Purpose
 from exlibris.engine.events import EventKind
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
@@ -411,7 +411,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         limit = n if kind in ("exact", "up_to") else len(remaining)
         must = n if kind in ("exact", "at_least") else 0
         chosen = 0
-        verb = verb or purpose.verb
+        verb = verb or PURPOSE_VERBS[purpose]
         show = label or (lambda x: f"{verb} {_name(x)}")
         while remaining and chosen < limit:
             if refresh is not None and chosen:
