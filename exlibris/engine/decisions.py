@@ -124,7 +124,7 @@ class Decision:
 
     @property
     def card(self) -> Card | None:
-        """The card a ``position`` or ``shelve-how`` decision places (else None)."""
+        """The card a ``position`` decision shelves (else None)."""
         return self.data.get("card")
 
     @property
