@@ -16,6 +16,8 @@ from typing import Protocol, TypeAlias, TypeVar
 from exlibris.dsl.compiler import AmountSpec, Claim
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.context import EffectContext
+from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
 from exlibris.engine.zones import ShelfZone, Zone
@@ -52,14 +54,16 @@ class GamePort(Protocol):
     def player(self, seat: int) -> PlayerState: ...
 
     # ---------------------------------------------------------------- decisions, events
-    def ask(self, seat: int, kind: str, prompt: str, values: Sequence[Option],
+    def ask(self, seat: int, kind: DecisionKind, prompt: str, values: Sequence[Option],
             labeller: Callable[[Option], str] = ..., /, **data: object) -> int:
         """The index of the option ``seat``'s agent picks."""
         ...
 
     def ask_yes(self, seat: int, prompt: str) -> bool: ...
 
-    def event(self, kind: str, /, **data: object) -> None: ...
+    def event(self, kind: EventKind, /, **data: object) -> None:
+        """Log an event; its fields by kind: ``event_records.py``."""
+        ...
 
     # ---------------------------------------------------------------- cards
     def draw(self, seat: int, n: int) -> list[Card]: ...
