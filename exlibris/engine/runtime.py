@@ -11,11 +11,14 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from exlibris.dsl import ast
-from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
+from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import Claim
 from exlibris.dsl.vocabulary import VERBS
+from exlibris.dsl.words import GAME
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.game_functions import FUNCTIONS as _FUNCTIONS
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -73,46 +76,91 @@ def _face_down(slot: Slot | None) -> bool:
     return slot is not None and slot.face_down
 
 
-# The attributes read most, by the value's exact class: the same answers as
-# ``EffectRuntime.attribute``'s tests, found with two dict lookups.
-_ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
-    BookCard: {
-        "letter": lambda rt, card: card.letter,
-        "order": lambda rt, card: card.order,
-        "books": lambda rt, card: card.books,
-        "is_book": lambda rt, card: True,
-        "is_artifact": lambda rt, card: False,
-        "vowel": lambda rt, card: card.letter in VOWELS,
-        "face_down": lambda rt, card: _face_down(rt._slot_of(card)),
-    },
-    Assistant: {
-        "owner": lambda rt, a: rt.game.player(a.owner),
-        "location": lambda rt, a: a.location,
-        "bid": lambda rt, a: a.bid,
-        "standard": lambda rt, a: a.kind == "standard",
-        "special": lambda rt, a: a.kind == "special",
-        "at_location": lambda rt, a: a.location is not None,
-        "at_home": lambda rt, a: a.home_index is not None,
-    },
-    LocationState: {
-        "id": lambda rt, loc: loc.id,
-        "number": lambda rt, loc: loc.number,
-        "instant": lambda rt, loc: loc.instant,
-        "delayed": lambda rt, loc: not loc.instant,
-        "area": lambda rt, loc: loc.area,
-        "assistants": lambda rt, loc: loc.assistants(),
-    },
-    Space: {
-        "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
-        "location": lambda rt, space: space.location,
-        "open": lambda rt, space: not space.occupants,
-    },
-    CategoryValue: {
-        "id": lambda rt, category: category.id,
-        "code": lambda rt, category: category.code,
-        "name": lambda rt, category: category.name,
-    },
-}
+# The attributes of each class of value, registered against the words of the
+# vocabulary (``dsl/words.py``); ``EffectRuntime.attribute`` finds a reader with two
+# dict lookups, by the value's exact class.
+
+
+def _no_card_attribute(default: Any) -> Callable[[EffectRuntime, Any], Any]:
+    return lambda rt, card: default
+
+
+def _card_face_down(rt: EffectRuntime, card: Any) -> bool:
+    return _face_down(rt._slot_of(card))
+
+
+GAME.attributes_of("card", BookCard, {
+    "letter": lambda rt, card: card.letter,
+    "order": lambda rt, card: card.order,
+    "books": lambda rt, card: card.books,
+    "is_book": lambda rt, card: True,
+    "is_artifact": lambda rt, card: False,
+    "vowel": lambda rt, card: card.letter in VOWELS,
+    "face_down": _card_face_down,
+})
+for _cls in (ArtifactCard, ResumeCard):  # cards that are not book cards
+    GAME.attributes_of("card", _cls, {
+        "letter": _no_card_attribute(None),
+        "order": _no_card_attribute(None),
+        "books": _no_card_attribute(()),
+        "is_book": _no_card_attribute(False),
+        "is_artifact": _no_card_attribute(_cls is ArtifactCard),
+        "vowel": _no_card_attribute(False),
+        "face_down": _card_face_down,
+    })
+GAME.attributes_of("player", PlayerState, {
+    "hand": lambda rt, p: p.hand,
+    "shelf": lambda rt, p: p.shelf_zone,
+    "name": lambda rt, p: p.name,
+    "focus": lambda rt, p: rt.game.by_code.get(p.focus),
+    "assistants": lambda rt, p: list(p.assistants),
+    "placed_this_round": lambda rt, p: len(p.placed_this_round),
+    "placements_this_round": lambda rt, p: p.placements_this_round,
+    "first": lambda rt, p: rt.game.state.first_player == p.seat,
+    "hires": lambda rt, p: p.hires,
+    "hired": lambda rt, p: p.hired,
+})
+GAME.attributes_of("assistant", Assistant, {
+    "owner": lambda rt, a: rt.game.player(a.owner),
+    "location": lambda rt, a: a.location,
+    "space": lambda rt, a: Space(a.location, a.space) if a.location else None,
+    "bid": lambda rt, a: a.bid,
+    "standard": lambda rt, a: a.kind == "standard",
+    "special": lambda rt, a: a.kind == "special",
+    "at_location": lambda rt, a: a.location is not None,
+    "at_home": lambda rt, a: a.home_index is not None,
+    "sharing_with": lambda rt, a: list(a.sharing_with),
+})
+GAME.attributes_of("location", LocationState, {
+    "id": lambda rt, loc: loc.id,
+    "name": lambda rt, loc: loc.spec.name,
+    "number": lambda rt, loc: loc.number,
+    "instant": lambda rt, loc: loc.instant,
+    "delayed": lambda rt, loc: not loc.instant,
+    "area": lambda rt, loc: loc.area,
+    "spaces": lambda rt, loc: [Space(loc, i) for i in range(len(loc.spaces))],
+    "assistants": lambda rt, loc: loc.assistants(),
+})
+GAME.attributes_of("space", Space, {
+    "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
+    "occupants": lambda rt, space: list(space.occupants),
+    "location": lambda rt, space: space.location,
+    "index": lambda rt, space: space.index + 1,
+    "open": lambda rt, space: not space.occupants,
+    "bid": lambda rt, space: (space.location.spec.auction.bids[space.index]
+                              if space.location.spec.auction else 0),
+})
+GAME.attributes_of("claim", Claim, {
+    "player": lambda rt, claim: claim.player,
+    "category": lambda rt, claim: claim.category,
+})
+GAME.attributes_of("category", CategoryValue, {
+    "id": lambda rt, category: category.id,
+    "code": lambda rt, category: category.code,
+    "name": lambda rt, category: category.name,
+})
+_ATTRIBUTES = GAME.attributes
+_VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mixins
 
 
 def _is_card(value: Any) -> bool:
@@ -135,8 +183,6 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         # a card kept in place of one just gained (``take(..., instead_of: C)``): a verb
         # whose result held the gained card hands on the card kept instead
         self.stand_ins: dict[Card, Card] = {}
-        self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
-                       if name.startswith("v_")}
 
     # ------------------------------------------------------------------ protocol
     def tick(self) -> None:
@@ -167,124 +213,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
-        table = _ATTRIBUTES.get(value.__class__)  # the most read values: a table first
+        table = _ATTRIBUTES.get(value.__class__)
         if table is not None:
             read = table.get(name)
             if read is not None:
                 return read(self, value)
-        return self.attribute_by_type(value, name)
-
-    def attribute_by_type(self, value: Any, name: str) -> Any:
-        """``attribute`` found by the value's type, without the table of the most read
-        ones (tests check that the two agree on every entry of the table)."""
-        game = self.game
         if value is None:
             return None
-        if isinstance(value, BookCard | ArtifactCard | ResumeCard):
-            return self._card_attribute(value, name)
-        if isinstance(value, PlayerState):
-            match name:
-                case "hand":
-                    return value.hand
-                case "shelf":
-                    return value.shelf_zone
-                case "name":
-                    return value.name
-                case "focus":
-                    return game.by_code.get(value.focus)
-                case "assistants":
-                    return list(value.assistants)
-                case "placed_this_round":
-                    return len(value.placed_this_round)
-                case "placements_this_round":
-                    return value.placements_this_round
-                case "hires":
-                    return value.hires
-                case "hired":
-                    return value.hired
-                case "first":
-                    return game.state.first_player == value.seat
-        if isinstance(value, Assistant):
-            match name:
-                case "owner":
-                    return game.player(value.owner)
-                case "location":
-                    return value.location
-                case "space":
-                    return Space(value.location, value.space) if value.location else None
-                case "bid":
-                    return value.bid
-                case "standard":
-                    return value.kind == "standard"
-                case "special":
-                    return value.kind == "special"
-                case "at_location":
-                    return value.location is not None
-                case "at_home":
-                    return value.home_index is not None
-                case "sharing_with":
-                    return list(value.sharing_with)
-        if isinstance(value, LocationState):
-            match name:
-                case "id":
-                    return value.id
-                case "number":
-                    return value.number
-                case "instant":
-                    return value.instant
-                case "delayed":
-                    return not value.instant
-                case "area":
-                    return value.area
-                case "spaces":
-                    return [Space(value, i) for i in range(len(value.spaces))]
-                case "assistants":
-                    return value.assistants()
-                case "name":
-                    return value.spec.name
-        if isinstance(value, Space):
-            match name:
-                case "occupant":
-                    occupants = value.occupants
-                    return occupants[0] if occupants else None
-                case "occupants":
-                    return list(value.occupants)
-                case "location":
-                    return value.location
-                case "index":
-                    return value.index + 1
-                case "open":
-                    return not value.occupants
-                case "bid":
-                    auction = value.location.spec.auction
-                    return auction.bids[value.index] if auction else 0
-        if isinstance(value, Claim) and name in ("player", "category"):
-            return getattr(value, name)
-        if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
-            return getattr(value, name)
-        if isinstance(value, Zone):
+        if isinstance(value, Zone):  # a zone answers with its cards' attribute, each
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
-
-    def _card_attribute(self, card: Card, name: str) -> Any:
-        is_book = isinstance(card, BookCard)
-        match name:
-            case "letter":
-                return card.letter if is_book else None
-            case "order":
-                return card.order if is_book else None
-            case "books":
-                return card.books if is_book else ()
-            case "is_book":
-                return is_book
-            case "is_artifact":
-                return isinstance(card, ArtifactCard)
-            case "vowel":
-                return is_book and card.letter in VOWELS
-            case "face_down":
-                slot = self._slot_of(card)
-                return slot is not None and slot.face_down
-        raise AttributeError(name)
 
     def _slot_of(self, card: Card) -> Slot | None:
         zone = self.game.state.cards.zone_of(card)
@@ -303,87 +241,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ functions
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
-        game = self.game
-        state = game.state
-        match name:
-            case "ref":
-                ref = args[0]
-                if ref in game.categories:
-                    return game.categories[ref]
-                for loc in state.in_play:
-                    if loc.id == ref:
-                        return loc
-                return ref
-            case "category":
-                return game.by_code.get(args[0])
-            case "category_codes":
-                return [c.code for c in game.categories.values()]
-            case "adjacent":
-                found: list[Card] = []
-                for card in as_list(args[0]):
-                    where = self._shelf_pos(card)
-                    if where is None:
-                        continue
-                    zone, pos = where
-                    for n in zone.shelf.neighbours(pos):
-                        slot = zone.shelf.at(n)
-                        if slot is not None and slot.card not in found:
-                            found.append(slot.card)
-                return found
-            case "tucked":
-                return [t for c in as_list(args[0]) if (s := self._slot_of(c)) for t in s.tucked]
-            case "entombed":
-                zone = args[0] if isinstance(args[0], ShelfZone) else None
-                if zone is None:
-                    return []
-                return [s.beneath for _, s in zone.shelf.items() if s.beneath is not None]
-            case "top":
-                cards = as_list(args[0])
-                return cards[-1:] if isinstance(args[0], Zone) else cards[:1]
-            case "players":
-                start = kwargs.get("from") or env.me
-                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
-                return [state.players[s] for s in state.seats_from(start.seat, clockwise)]
-            case "opponents_of":
-                seat = args[0].seat
-                return [state.players[s] for s in state.seats_from(seat)[1:]]
-            case "assistants_here":
-                return self._assistants_here(env)
-            case "players_here":
-                start = kwargs.get("from") or env.me
-                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
-                owners = {a.owner for a in self._assistants_here(env)}
-                return [state.players[s] for s in state.seats_from(start.seat, clockwise)
-                        if s in owners]
-            case "empty_spaces":
-                loc = args[0]
-                n = max(game.n_players, 1)
-                return [Space(loc, i) for i, least in enumerate(loc.spec.spaces)
-                        if not loc.spaces[i] and (least <= n or n == 1)]
-            case "occupied_spaces":
-                return [Space(loc, i) for loc in state.in_play if not loc.resolved
-                        for i in range(len(loc.spaces)) if loc.spaces[i]]
-            case "shelved_before" | "shelved_after":
-                a, b = (self._shelf_pos(as_list(x)[0]) if as_list(x) else None
-                        for x in args[:2])
-                if a is None or b is None or a[0] is not b[0]:
-                    return False
-                return a[1] < b[1] if name == "shelved_before" else a[1] > b[1]
-            case "random":
-                items = as_list(args[0])
-                return game.rng.choice(items) if items else None
-            case "setting":
-                return game.settings.rulings.get(args[0])
-        raise NameError(f"unknown function {name}")
-
-    def _assistants_here(self, env: Env) -> list[Assistant]:
-        here = env.globals.get("here")
-        if isinstance(here, LocationState):
-            return here.assistants()
-        this = env.globals.get("this")
-        if isinstance(this, Assistant) and this.home_index is not None:
-            return [a for a in self.game.player(this.owner).home if a is not None]
-        return []
+        impl = _FUNCTIONS.get(name)
+        if impl is None:
+            raise NameError(f"unknown function {name}")
+        return impl(self, env, *args, **kwargs)
 
     # ------------------------------------------------------------------ picking
     def pick(self, seat: int, candidates: Sequence[Any], amount: Any, verb: str,
@@ -433,17 +294,19 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
              node: ast.Call) -> Any:
-        method = self._verbs.get(name)
-        if method is None:
+        impl = _VERBS.get(name)
+        if impl is None:
             from exlibris.engine.game import RulesError
 
             raise RulesError(f"the verb {name!r} is not supported by this engine yet "
                              f"(line {node.line})")
-        return method(env, *args, **kwargs)
+        return impl(self, env, *args, **kwargs)
 
+    @GAME.verb("draw")
     def v_draw(self, env: Env, n: int) -> list[Card]:
         return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
 
+    @GAME.verb("take")
     def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         taken = []
@@ -470,6 +333,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 kept.append(card)
         return kept
 
+    @GAME.verb("give")
     def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         to = kw["to"]
@@ -499,6 +363,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
             self.game.remove_from_shelf(zone, card, limbo)
 
+    @GAME.verb("discard")
     def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         source = kw["from"]
@@ -526,6 +391,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             out.append(card)
         return out
 
+    @GAME.verb("pay")
     def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
         seat = env.me.seat
         n = self.game.modify("payment", int(n or 0), actor=seat)
@@ -537,6 +403,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.discard(card)
         return True
 
+    @GAME.verb("shelve")
     def v_shelve(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         shelved = []
@@ -567,6 +434,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             amount = AmountSpec("up_to", len(books))
         return [*candidates, *extra], amount
 
+    @GAME.verb("trade")
     def v_trade(self, env: Env, **kw: Any) -> list[Card]:
         seat = env.me.seat
         mine = self.cards_of(kw["from"])
@@ -583,6 +451,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.give(get, seat)
         return [get]
 
+    @GAME.verb("reveal")
     def v_reveal(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         source = kw["from"]
         seat = env.me.seat
@@ -594,15 +463,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.event("reveal", seat=seat, cards=[c.name for c in shown])
         return shown
 
+    @GAME.verb("look")
     def v_look(self, env: Env, cards: Any) -> list[Card]:
         seen = self.cards_of(cards)
         self.game.event("look", seat=env.me.seat, count=len(seen))
         return seen
 
+    @GAME.verb("show")
     def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
         self.game.event("show", seat=env.me.seat, to=kw["to"].seat,
                         cards=[c.name for c in self.cards_of(cards)])
 
+    @GAME.verb("tuck")
     def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         under = self.cards_of(kw["under"])
         where = self._shelf_pos(under[0]) if under else None
@@ -624,6 +496,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.event("tuck", seat=env.me.seat, cards=[c.name for c in cards], pos=list(pos))
         return cards
 
+    @GAME.verb("name_category")
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
@@ -633,12 +506,15 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.event("name", seat=env.me.seat, category=chosen.id)
         return chosen
 
+    @GAME.verb("choose")
     def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
         return list(self.pick(env.me.seat, as_list(kw["from"]), amount, "choose"))
 
+    @GAME.verb("home_action")
     def v_home_action(self, env: Env) -> None:
         self.game.home_action(env.me.seat)
 
+    @GAME.verb("both_home_actions")
     def v_both_home_actions(self, env: Env) -> None:
         seat = env.me.seat
         orders = [("draw", "shelve"), ("shelve", "draw")]
@@ -649,6 +525,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for kind in orders[index]:
             self.game.home_action(seat, (kind,))
 
+    @GAME.verb("home_actions")
     def v_home_actions(self, env: Env, n: int, **kw: Any) -> None:
         cap = kw.get("max_each")
         done = {"draw": 0, "shelve": 0}
