@@ -163,3 +163,13 @@ def test_every_attribute_answers_in_real_games(variant: str, players: int) -> No
     read = {cls.__name__ for seat in seats for cls, _ in seat.read}
     assert {"BookCard", "PlayerState", "Assistant", "LocationState", "Space",
             "CategoryValue"} <= read
+
+
+def test_the_language_reference_lists_the_functions_a_score_may_use() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text("utf-8")
+    section = text.split("## End-of-game scoring", 1)[1].split("## ", 1)[0]
+    listed = section.split("use the functions that need nothing else", 1)[1].split(")", 1)[0]
+    in_scores = {name for name, sig in vocab.FUNCTIONS.items() if sig.in_scores}
+    assert set(listed.strip(" (`\n").replace("\n", " ").replace("`", "").split()) == in_scores
