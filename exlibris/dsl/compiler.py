@@ -357,6 +357,14 @@ def _compile_call(node: ast.Call) -> Eval:
                if kind == "int" and i != each}
     numeric_kw = {k for k in keywords if sig and sig.keywords.get(k) == "int"}
     where = f"{name}()"
+    if generic is not None and not named and not lambdas_kw and len(positional) in (1, 2):
+        # a shared function of one or two arguments and no keywords: called with them
+        direct = [_as_number(p, where) if i in numeric else p for i, p in enumerate(positional)]
+        if len(direct) == 1:
+            (a,) = direct
+            return lambda env: generic(env.rt, env, a(env))
+        a, b = direct
+        return lambda env: generic(env.rt, env, a(env), b(env))
 
     def call(env: Env) -> Any:
         # loops rather than comprehensions: no frame for each (this runs very often)
@@ -379,10 +387,14 @@ def _compile_call(node: ast.Call) -> Eval:
             env.rt.tick()
             return env.rt.verb(name, args, kwargs, env, node)
         if generic is not None:
-            return generic(env.rt, env, *args, **kwargs)
+            return generic(env.rt, env, *args, **kwargs) if kwargs else generic(env.rt, env, *args)
         return env.rt.function(name, args, kwargs, env)
 
     return call
+
+
+def _as_number(get: Eval, where: str) -> Eval:
+    return lambda env: number(get(env), where)
 
 
 # ---- statements ----------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ class ScoreRuntime:
         impl = _FUNCTIONS.get(name)
         if impl is None:  # the checker allows in scores only what is implemented here
             raise DslError("dsl/not-in-scoring", f"{name}() cannot be used in a score", 1, 1)
-        return impl(self, env, *args, **kwargs)
+        return impl(self, env, *args, **kwargs) if kwargs else impl(self, env, *args)
 
     def verb(self, *args: Any) -> Any:  # pragma: no cover - the checker forbids verbs here
         raise DslError("dsl/verb-in-expression", "scores cannot change the game", 1, 1)

@@ -71,16 +71,12 @@ def top(rt: EffectRuntime, env: Env, source: Any) -> list[Any]:
     return cards[-1:] if isinstance(source, Zone) else cards[:1]
 
 
-def _seats_from(rt: EffectRuntime, env: Env, kw: dict[str, Any]) -> list[int]:
-    start = kw.get("from") or env.me
-    clockwise = kw.get("direction", "clockwise") != "counterclockwise"
-    return rt.game.state.seats_from(start.seat, clockwise)
-
-
 @GAME.function("players")
 def players(rt: EffectRuntime, env: Env, **kw: Any) -> list[PlayerState]:
     state = rt.game.state
-    return [state.players[s] for s in _seats_from(rt, env, kw)]
+    start = kw.get("from") or env.me
+    clockwise = kw.get("direction", "clockwise") != "counterclockwise"
+    return [state.players[s] for s in state.seats_from(start.seat, clockwise)]
 
 
 @GAME.function("opponents_of")
@@ -107,8 +103,10 @@ GAME.function("assistants_here")(assistants_here)
 @GAME.function("players_here")
 def players_here(rt: EffectRuntime, env: Env, **kw: Any) -> list[PlayerState]:
     state = rt.game.state
+    start = kw.get("from") or env.me
+    clockwise = kw.get("direction", "clockwise") != "counterclockwise"
     owners = {a.owner for a in assistants_here(rt, env)}
-    return [state.players[s] for s in _seats_from(rt, env, kw) if s in owners]
+    return [state.players[s] for s in state.seats_from(start.seat, clockwise) if s in owners]
 
 
 @GAME.function("empty_spaces")

@@ -218,9 +218,15 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             read = table.get(name)
             if read is not None:
                 return read(self, value)
+        return self._attribute_of_other(value, name)
+
+    def _attribute_of_other(self, value: Any, name: str) -> Any:
+        """``attribute`` of nothing, of a zone (its cards' attribute, each), or of a
+        value that has no such attribute (kept apart: the comprehension's closure
+        would cost ``attribute`` a cell on every call)."""
         if value is None:
             return None
-        if isinstance(value, Zone):  # a zone answers with its cards' attribute, each
+        if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
@@ -244,7 +250,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         impl = _FUNCTIONS.get(name)
         if impl is None:
             raise NameError(f"unknown function {name}")
-        return impl(self, env, *args, **kwargs)
+        return impl(self, env, *args, **kwargs) if kwargs else impl(self, env, *args)
 
     # ------------------------------------------------------------------ picking
     def pick(self, seat: int, candidates: Sequence[Any], amount: Any, verb: str,
