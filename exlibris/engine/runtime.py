@@ -7,23 +7,23 @@ positions and options become decisions asked of the acting player's agent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import Claim
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.game_attributes import ATTRIBUTES as _ATTRIBUTES
 from exlibris.engine.game_functions import FUNCTIONS as _FUNCTIONS
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card, ResumeCard
+from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Slot
 
 
@@ -72,94 +72,6 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
-def _face_down(slot: Slot | None) -> bool:
-    return slot is not None and slot.face_down
-
-
-# The attributes of each class of value, registered against the words of the
-# vocabulary (``dsl/words.py``); ``EffectRuntime.attribute`` finds a reader with two
-# dict lookups, by the value's exact class.
-
-
-def _no_card_attribute(default: Any) -> Callable[[EffectRuntime, Any], Any]:
-    return lambda rt, card: default
-
-
-def _card_face_down(rt: EffectRuntime, card: Any) -> bool:
-    return _face_down(rt._slot_of(card))
-
-
-GAME.attributes_of("card", BookCard, {
-    "letter": lambda rt, card: card.letter,
-    "order": lambda rt, card: card.order,
-    "books": lambda rt, card: card.books,
-    "is_book": lambda rt, card: True,
-    "is_artifact": lambda rt, card: False,
-    "vowel": lambda rt, card: card.letter in VOWELS,
-    "face_down": _card_face_down,
-})
-for _cls in (ArtifactCard, ResumeCard):  # cards that are not book cards
-    GAME.attributes_of("card", _cls, {
-        "letter": _no_card_attribute(None),
-        "order": _no_card_attribute(None),
-        "books": _no_card_attribute(()),
-        "is_book": _no_card_attribute(False),
-        "is_artifact": _no_card_attribute(_cls is ArtifactCard),
-        "vowel": _no_card_attribute(False),
-        "face_down": _card_face_down,
-    })
-GAME.attributes_of("player", PlayerState, {
-    "hand": lambda rt, p: p.hand,
-    "shelf": lambda rt, p: p.shelf_zone,
-    "name": lambda rt, p: p.name,
-    "focus": lambda rt, p: rt.game.by_code.get(p.focus),
-    "assistants": lambda rt, p: list(p.assistants),
-    "placed_this_round": lambda rt, p: len(p.placed_this_round),
-    "placements_this_round": lambda rt, p: p.placements_this_round,
-    "first": lambda rt, p: rt.game.state.first_player == p.seat,
-    "hires": lambda rt, p: p.hires,
-    "hired": lambda rt, p: p.hired,
-})
-GAME.attributes_of("assistant", Assistant, {
-    "owner": lambda rt, a: rt.game.player(a.owner),
-    "location": lambda rt, a: a.location,
-    "space": lambda rt, a: Space(a.location, a.space) if a.location else None,
-    "bid": lambda rt, a: a.bid,
-    "standard": lambda rt, a: a.kind == "standard",
-    "special": lambda rt, a: a.kind == "special",
-    "at_location": lambda rt, a: a.location is not None,
-    "at_home": lambda rt, a: a.home_index is not None,
-    "sharing_with": lambda rt, a: list(a.sharing_with),
-})
-GAME.attributes_of("location", LocationState, {
-    "id": lambda rt, loc: loc.id,
-    "name": lambda rt, loc: loc.spec.name,
-    "number": lambda rt, loc: loc.number,
-    "instant": lambda rt, loc: loc.instant,
-    "delayed": lambda rt, loc: not loc.instant,
-    "area": lambda rt, loc: loc.area,
-    "spaces": lambda rt, loc: [Space(loc, i) for i in range(len(loc.spaces))],
-    "assistants": lambda rt, loc: loc.assistants(),
-})
-GAME.attributes_of("space", Space, {
-    "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
-    "occupants": lambda rt, space: list(space.occupants),
-    "location": lambda rt, space: space.location,
-    "index": lambda rt, space: space.index + 1,
-    "open": lambda rt, space: not space.occupants,
-    "bid": lambda rt, space: (space.location.spec.auction.bids[space.index]
-                              if space.location.spec.auction else 0),
-})
-GAME.attributes_of("claim", Claim, {
-    "player": lambda rt, claim: claim.player,
-    "category": lambda rt, claim: claim.category,
-})
-GAME.attributes_of("category", CategoryValue, {
-    "id": lambda rt, category: category.id,
-    "code": lambda rt, category: category.code,
-    "name": lambda rt, category: category.name,
-})
-_ATTRIBUTES = GAME.attributes
 _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mixins
 
 
@@ -171,7 +83,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game.
 
     Card verbs are here; verbs on assistants and on the shelf are in
-    ``assistant_verbs.py`` and ``shelf_verbs.py``.
+    ``assistant_verbs.py``, ``shelf_verbs.py`` and ``hiring.py``, each registered
+    against its word with ``@GAME.verb`` (``dsl/words.py``); functions and attributes
+    are in ``game_functions.py`` and ``game_attributes.py``.
     """
 
     def __init__(self, game: Any) -> None:
