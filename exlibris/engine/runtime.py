@@ -16,9 +16,8 @@ from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
+from exlibris.engine import game_attributes, game_functions
 from exlibris.engine.assistant_verbs import AssistantVerbs
-from exlibris.engine.game_attributes import ATTRIBUTES as _ATTRIBUTES
-from exlibris.engine.game_functions import FUNCTIONS as _FUNCTIONS
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -72,6 +71,11 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
+# The registry's tables for the game (``dsl/words.py``). Assigned, not imported by
+# name: CPython 3.11 compiles ``name.get(...)`` on an imported name without its
+# method-call fast path.
+_ATTRIBUTES = game_attributes.ATTRIBUTES
+_FUNCTIONS = game_functions.FUNCTIONS
 _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mixins
 
 
