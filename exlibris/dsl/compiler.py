@@ -352,11 +352,15 @@ def _compile_call(node: ast.Call) -> Eval:
     lambdas_kw = tuple(lambda_kw.items())
     one = positional[0] if len(positional) == 1 else None
 
-    # arguments the vocabulary wants as numbers are checked as they are passed
-    numeric = {i for i, kind in enumerate(sig.params if sig else ())
-               if kind == "int" and i != each}
-    numeric_kw = {k for k in keywords if sig and sig.keywords.get(k) == "int"}
+    # arguments the vocabulary wants as numbers are checked as they are passed (a
+    # literal number needs no check: the parser bounds it)
+    literal = [isinstance(a.value, ast.Num) for a in node.args if a.name is None]
+    numeric = tuple(i for i, kind in enumerate(sig.params if sig else ())
+                    if kind == "int" and i != each and i < len(positional) and not literal[i])
+    numeric_kw = tuple(k for k in keywords if sig and sig.keywords.get(k) == "int")
     where = f"{name}()"
+    plain = not named and not numeric and not numeric_kw and not lambdas_kw
+
     if generic is not None and not named and not lambdas_kw and len(positional) in (1, 2):
         # a shared function of one or two arguments and no keywords: called with them
         direct = [_as_number(p, where) if i in numeric else p for i, p in enumerate(positional)]
@@ -365,6 +369,12 @@ def _compile_call(node: ast.Call) -> Eval:
             return lambda env: generic(env.rt, env, a(env))
         a, b = direct
         return lambda env: generic(env.rt, env, a(env), b(env))
+    if plain and not is_verb and len(positional) in (1, 2):
+        # the common cases, specialised: a function of one or two plain arguments
+        if one is not None:
+            return lambda env: env.rt.function(name, [one(env)], _NO_KEYWORDS, env)
+        first, second = positional
+        return lambda env: env.rt.function(name, [first(env), second(env)], _NO_KEYWORDS, env)
 
     def call(env: Env) -> Any:
         # loops rather than comprehensions: no frame for each (this runs very often)
@@ -377,15 +387,16 @@ def _compile_call(node: ast.Call) -> Eval:
         kwargs = {}
         for k, v in named:
             kwargs[k] = v(env)
-        for i in numeric.intersection(range(len(args))):
+        for i in numeric:
             args[i] = number(args[i], where)
         for key in numeric_kw:
             kwargs[key] = number(kwargs[key], where)
         for key, fn in lambdas_kw:
             kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
         if is_verb:
-            env.rt.tick()
-            return env.rt.verb(name, args, kwargs, env, node)
+            rt = env.rt
+            rt.tick()
+            return rt.verb(name, args, kwargs, env, node)
         if generic is not None:
             return generic(env.rt, env, *args, **kwargs) if kwargs else generic(env.rt, env, *args)
         return env.rt.function(name, args, kwargs, env)
@@ -395,6 +406,9 @@ def _compile_call(node: ast.Call) -> Eval:
 
 def _as_number(get: Eval, where: str) -> Eval:
     return lambda env: number(get(env), where)
+
+
+_NO_KEYWORDS: dict[str, Any] = {}  # shared: no function changes its keywords
 
 
 # ---- statements ----------------------------------------------------------------------------------

@@ -43,7 +43,18 @@ def max_(rt: Reader, env: object, *args: Any) -> int:
     return max(values) if values else 0
 
 
+# runtimes with their own ``face_up_books(cards)`` (the game's knows where each card
+# is without asking for three attributes of each), by class; None: the generic way
+_OWN_BOOKS: dict[type, Callable[[Any, Any], list[str]] | None] = {}
+_MISSING = object()
+
+
 def _face_up_books(rt: Reader, cards: Any) -> list[str]:
+    own = _OWN_BOOKS.get(rt.__class__, _MISSING)
+    if own is _MISSING:
+        own = _OWN_BOOKS[rt.__class__] = getattr(rt.__class__, "face_up_books", None)
+    if own is not None:
+        return own(rt, cards)  # type: ignore[operator]
     books: list[str] = []
     for card in as_list(cards):
         if rt.attribute(card, "is_book") and not rt.attribute(card, "face_down"):
