@@ -123,6 +123,18 @@ def test_a_score_may_use_only_what_the_score_runtime_implements(source: str, wor
     assert error.value.code == "dsl/not-in-scoring"
 
 
+def test_a_score_is_given_every_name_the_checker_lets_it_read() -> None:
+    from exlibris.dsl.scoring import default_categories, score_names
+    from exlibris.model.cards import BookCard
+    from exlibris.model.shelf import Shelf, Slot
+    from exlibris.scoring.artifacts import ScoreEnv
+
+    shelf = Shelf.from_slots({(0, 0): Slot(BookCard("A", 1, ("M",)))})
+    env = ScoreEnv(shelf, (0, 0), None)
+    assert set(score_names(ScoreRuntime(shelf, default_categories()), env)) == \
+        set(vocab.SCORE_NAMES)
+
+
 class _Reader:
     """A random seat that, at every decision, reads every declared attribute of every
     value on the table through the game runtime, and checks that the score runtime's
@@ -169,7 +181,7 @@ def test_the_language_reference_lists_the_functions_a_score_may_use() -> None:
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text("utf-8")
-    section = text.split("## End-of-game scoring", 1)[1].split("## ", 1)[0]
-    listed = section.split("use the functions that need nothing else", 1)[1].split(")", 1)[0]
+    section = " ".join(text.split("## End-of-game scoring", 1)[1].split("## ", 1)[0].split())
+    listed = section.split("functions that need nothing else (", 1)[1].split(")", 1)[0]
     in_scores = {name for name, sig in vocab.FUNCTIONS.items() if sig.in_scores}
-    assert set(listed.strip(" (`\n").replace("\n", " ").replace("`", "").split()) == in_scores
+    assert set(listed.replace("`", "").split()) == in_scores

@@ -215,9 +215,15 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
-        this = rt.card_at(env.this)
-        shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
-        names = {"this": this, "shelf": shelf_cards, "owner": None, "players": []}
-        return int(handler(rt, None, names) or 0)
+        return int(handler(rt, None, score_names(rt, env)) or 0)
 
     return score
+
+
+def score_names(rt: ScoreRuntime, env: ScoreEnv) -> dict[str, Any]:
+    """The names a score reads, one for each of ``vocabulary.SCORE_NAMES``: the scored
+    card and the shelf's cards; a score does not know its owner (nothing) nor the
+    other players (no one)."""
+    this = rt.card_at(env.this)
+    shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
+    return {"this": this, "shelf": shelf_cards, "owner": None, "players": []}

@@ -67,12 +67,10 @@ GLOBAL_NAMES: dict[str, str] = {
 }
 # Names that exist only in some places: what provides them.
 LOCATION_NAMES: dict[str, str] = {"assistant": "assistant"}
-SCORE_NAMES: dict[str, str] = {
+SCORE_NAMES: dict[str, str] = {  # what ``dsl/scoring.py: score_names`` binds
     "this": "card",
     "owner": "player",
     "shelf": "zone",
-    "prominent": "category",
-    "banned": "category",
     "players": "players",
 }
 PLACEMENT_NAMES: dict[str, str] = {
