@@ -118,6 +118,7 @@ class Game:
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self.last_moved: Assistant | None = None  # by an effect's move_assistant
+        self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
         self.variant = "standard"
         self.seed = 0
@@ -497,26 +498,29 @@ class Game:
         if here is None and isinstance(this, LocationState):
             here = this
         players = state.players
-        names: dict[str, Any] = {
-            "owner": players[seat],
-            "visitor": players[visitor if visitor is not None else seat],
-            "this": this,
-            "here": here,
-            "area": here.area if here is not None else None,
-            "hand": _hand,
-            "shelf": _shelf,
-            "deck": state.deck,
-            "discard_pile": state.discard,
-            "assistant_deck": getattr(state, "assistant_deck", None),
-            "artifact_deck": getattr(state, "artifact_deck", None),
-            "players": players,
-            "opponents": _opponents,
-            "prominent": self.by_code.get(state.prominent),
-            "banned": self.by_code.get(state.banned) if state.banned else None,
-            "home": "home",
-            "assistant": assistant,
-            "location": location,
-        }
+        fixed = self._fixed_names
+        if fixed is None:  # the names that never change in a game, gathered once
+            fixed = self._fixed_names = {
+                "hand": _hand,
+                "shelf": _shelf,
+                "deck": state.deck,
+                "discard_pile": state.discard,
+                "assistant_deck": getattr(state, "assistant_deck", None),
+                "artifact_deck": getattr(state, "artifact_deck", None),
+                "players": players,
+                "opponents": _opponents,
+                "home": "home",
+            }
+        names = fixed.copy()
+        names["owner"] = players[seat]
+        names["visitor"] = players[visitor if visitor is not None else seat]
+        names["this"] = this
+        names["here"] = here
+        names["area"] = here.area if here is not None else None
+        names["prominent"] = self.by_code.get(state.prominent)
+        names["banned"] = self.by_code.get(state.banned) if state.banned else None
+        names["assistant"] = assistant
+        names["location"] = location
         if extra:
             names.update(extra)
         return names
