@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.decisions import Agent
-from exlibris.engine.events import EventLog
+from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.engine.zones import ShelfZone
@@ -127,5 +127,5 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         game.solo = SoloState(difficulty=setup.difficulty or settings.solo.difficulty,
                               public_focus=setup.public_focus,
                               form=list(reversed(setup.license_form)))
-    game.event("scenario", name=scenario.name, players=[p.name for p in state.players])
+    game.event(EventKind.SCENARIO, name=scenario.name, players=[p.name for p in state.players])
     return game
