@@ -12,6 +12,7 @@ for the round (``GameState.temps``). The expansion text of the card governs
 from __future__ import annotations
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
 from exlibris.engine.ports import GamePort, Value
@@ -128,10 +129,12 @@ class HiringVerbs:
 
     game: GamePort
 
+    @GAME.verb("hire")
     def v_hire(self, env: Env, cards: Value) -> Assistant | None:
         here = env.globals.get("here")
         return hire(self.game, env.me.seat, as_list(cards),
                     here if isinstance(here, LocationState) else None)
 
+    @GAME.verb("borrow")
     def v_borrow(self, env: Env, cards: Value) -> Assistant | None:
         return borrow(self.game, env.me.seat, as_list(cards))

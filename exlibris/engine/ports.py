@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias, TypeVar
 
-from exlibris.dsl.compiler import AmountSpec, Claim
+from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import Claim
 from exlibris.engine.context import EffectContext
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind

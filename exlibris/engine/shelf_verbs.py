@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 from exlibris.dsl.compiler import AmountSpec, Env
+from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind, Purpose
 from exlibris.engine.events import EventKind
 from exlibris.engine.ports import GamePort, Value
@@ -32,6 +33,7 @@ class ShelfVerbs:
     _shelf_pos: Callable[[Card], tuple[ShelfZone, Pos] | None]
     pick: Callable[..., Iterator[Pos]]  # EffectRuntime.pick, here among shelf cells
 
+    @GAME.verb("flip")
     def v_flip(self, env: Env, cards: Value) -> list[Card]:
         flipped = []
         for card in self.cards_of(cards):
@@ -59,6 +61,7 @@ class ShelfVerbs:
             copy = shelf.copy()
         return legal
 
+    @GAME.verb("entomb")
     def v_entomb(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -80,6 +83,7 @@ class ShelfVerbs:
             done.append(card)
         return done
 
+    @GAME.verb("levitate")
     def v_levitate(self, env: Env, cards: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -160,6 +164,7 @@ class ShelfVerbs:
                               f"column {o[2][1]}")
         return cells_left[index]
 
+    @GAME.verb("replace_shelved")
     def v_replace_shelved(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         player = self.game.player(seat)
@@ -186,6 +191,7 @@ class ShelfVerbs:
             done.append(card)
         return done
 
+    @GAME.verb("shift_row")
     def v_shift_row(self, env: Env) -> None:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -222,6 +228,7 @@ class ShelfVerbs:
         shelf.shift_run(*options[index])
         self.game.event(EventKind.SHIFT, seat=seat, move=list(options[index]))
 
+    @GAME.verb("rearrange_shelf")
     def v_rearrange_shelf(self, env: Env, only: str | None = None) -> None:
         seat = env.me.seat
         player = self.game.player(seat)
