@@ -21,9 +21,10 @@ PACKAGE = ROOT / "exlibris"
 # the modules through which the effect runtime and the game speak to each other
 INTERFACE = ("exlibris/engine/ports.py", "exlibris/engine/context.py",
              "exlibris/engine/targets.py", "exlibris/engine/errors.py",
-             # the verbs that act on the game through the port
-             "exlibris/engine/assistant_verbs.py", "exlibris/engine/shelf_verbs.py",
-             "exlibris/engine/hiring.py")
+             # the runtime and its verbs, functions and attributes: the port's users
+             "exlibris/engine/runtime.py", "exlibris/engine/assistant_verbs.py",
+             "exlibris/engine/shelf_verbs.py", "exlibris/engine/hiring.py",
+             "exlibris/engine/game_functions.py", "exlibris/engine/game_attributes.py")
 
 
 def module_name(path: Path) -> str:
