@@ -615,12 +615,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             cards = self.game.deal_to(self.game.limbo_zone(), n)
         else:
             cards = list(self.pick(env.me.seat, self.cards_of(source), amount, "tuck"))
-        for card in cards:
-            src = self.game.state.cards.zone_of(card)
-            assert src is not None
-            src.remove(card)
-            self.game.state.cards.where[card] = zone
-        zone.shelf.tuck(pos, cards)
+        self.game.state.cards.tuck(cards, zone, pos)
         self.game.event("tuck", seat=env.me.seat, cards=[c.name for c in cards], pos=list(pos))
         return cards
 

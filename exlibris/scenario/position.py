@@ -72,10 +72,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
             cards.put(card, player.hand)
         player.shelf = spec.shelf.copy()
         player.shelf_zone = ShelfZone(f"shelf:{seat}", seat, player.shelf)
-        for _, slot in player.shelf.items():
-            cards.where[slot.card] = player.shelf_zone
-            if slot.beneath is not None:
-                cards.where[slot.beneath] = player.shelf_zone
+        cards.put_shelf(player.shelf_zone)
         library = catalog.libraries[spec.library] if spec.library else None
         kinds = spec.assistants
         if kinds is None:
