@@ -147,14 +147,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     def bind(self, value: Any) -> Any:
         if isinstance(value, list) and value and all(_is_card(v) for v in value):
-            where = self.game.state.cards.where
-            return _Tracked([(c, where.get(c)) for c in value])
+            zone_of = self.game.state.cards.zone_of
+            return _Tracked([(c, zone_of(c)) for c in value])
         return value
 
     def read(self, value: Any) -> Any:
         if isinstance(value, _Tracked):
-            where = self.game.state.cards.where
-            return [c for c, zone in value.items if where.get(c) is zone]
+            zone_of = self.game.state.cards.zone_of
+            return [c for c, zone in value.items if zone_of(c) is zone]
         return value
 
     def may(self, env: Env, node: ast.May) -> bool:
@@ -461,12 +461,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         and the name bound to the result must not follow them there. A card kept in
         place of a gained one (``instead_of``) takes its place in the result, so the
         effect goes on with it (LIB-WITCH-2: shelve it where the original could be)."""
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         kept = []
         for card in cards:
-            if where.get(card) is not zone:
+            if zone_of(card) is not zone:
                 card = self.stand_ins.pop(card, card)
-            if where.get(card) is zone:
+            if zone_of(card) is zone:
                 kept.append(card)
         return kept
 

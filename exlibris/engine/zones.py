@@ -101,19 +101,18 @@ class ShelfZone(Zone):
 class Cards:
     """The index of which zone holds each card, and the only code that changes it.
 
-    Readers use ``where`` (a read-only view of the index, as cheap to ``get`` from as
-    a dict) or :meth:`zone_of`. A card on a shelf, entombed beneath a shelf card or
-    tucked under an artifact is indexed to that shelf's zone.
+    Readers use ``zone_of(card)`` (the zone, or None: the index's own ``get``, as cheap
+    as a dict lookup) or ``where`` (a read-only view of the whole index). A card on a
+    shelf, entombed beneath a shelf card or tucked under an artifact is indexed to
+    that shelf's zone.
     """
 
-    __slots__ = ("_where", "where")
+    __slots__ = ("_where", "where", "zone_of")
 
     def __init__(self) -> None:
         self._where: dict[Card, Zone] = {}
         self.where: Mapping[Card, Zone] = MappingProxyType(self._where)
-
-    def zone_of(self, card: Card) -> Zone | None:
-        return self._where.get(card)
+        self.zone_of: Callable[[Card], Zone | None] = self._where.get
 
     # ------------------------------------------------------------------ setup
     def put(self, card: Card, zone: Zone, **kw: Any) -> None:
