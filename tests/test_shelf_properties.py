@@ -8,6 +8,7 @@ shelf exactly as it was. Shelving succeeds exactly where ``legal_positions`` say
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from itertools import count
 
 from hypothesis import given, settings
@@ -190,3 +191,27 @@ def test_final_round_count_is_one_per_cell(ops: list[tuple]) -> None:
     shelf, _ = grow(ops)
     assert shelf.card_count() == len(shelf.positions())
     assert shelf.entombed_count() == sum(1 for p in shelf.positions() if shelf.at(p).beneath)
+
+
+@SETTINGS
+@given(OPS, st.booleans())
+def test_reshelve_cells_are_exactly_the_moves_reshelve_allows(ops: list[tuple],
+                                                              may_split: bool) -> None:
+    """``Shelf.reshelve_cells`` (worked out at once for the Librarians Lodge) offers a
+    cell exactly when trying ``reshelve`` on a copy succeeds, entombed cards included."""
+    shelf, _ = grow(ops)
+    if may_split:
+        shelf = Shelf.from_slots(shelf.snapshot(),
+                                 replace(shelf.rules, removal_may_split=True), check=False)
+    cells = sorted({(r + dr, c + dc) for r, c in shelf.positions() for dr, dc in STEPS}
+                   | set(shelf.positions()) | {(5, 5)})
+    for src in shelf.positions():
+        allowed = []
+        for dst in cells:
+            trial = shelf.copy()
+            try:
+                trial.reshelve(src, dst)
+            except ShelfError:
+                continue
+            allowed.append(dst)
+        assert shelf.reshelve_cells(src, cells) == allowed, src

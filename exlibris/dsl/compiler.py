@@ -389,11 +389,27 @@ def _compile_call(node: ast.Call) -> Eval:
     lambdas_kw = tuple(lambda_kw.items())
     one = positional[0] if len(positional) == 1 else None
 
-    # arguments the vocabulary wants as numbers are checked as they are passed
-    numeric = {i for i, kind in enumerate(sig.params if sig else ())
-               if kind == "int" and i != each}
-    numeric_kw = {k for k in keywords if sig and sig.keywords.get(k) == "int"}
+    # arguments the vocabulary wants as numbers are checked as they are passed (a
+    # literal number needs no check: the parser bounds it)
+    literal = [isinstance(a.value, ast.Num) for a in node.args if a.name is None]
+    numeric = tuple(i for i, kind in enumerate(sig.params if sig else ())
+                    if kind == "int" and i != each and i < len(positional) and not literal[i])
+    numeric_kw = tuple(k for k in keywords if sig and sig.keywords.get(k) == "int")
     where = f"{name}()"
+    plain = not named and not numeric and not numeric_kw and not lambdas_kw
+
+    if plain and not is_verb and len(positional) in (1, 2):
+        # the common cases, specialised: a function of one or two plain arguments
+        if generic is not None:
+            run = generic
+            if one is not None:
+                return lambda env: run(env, [one(env)], _NO_KEYWORDS)
+            first, second = positional
+            return lambda env: run(env, [first(env), second(env)], _NO_KEYWORDS)
+        if one is not None:
+            return lambda env: env.rt.function(name, [one(env)], _NO_KEYWORDS, env)
+        first, second = positional
+        return lambda env: env.rt.function(name, [first(env), second(env)], _NO_KEYWORDS, env)
 
     def call(env: Env) -> Any:
         # loops rather than comprehensions: no frame for each (this runs very often)
@@ -406,20 +422,24 @@ def _compile_call(node: ast.Call) -> Eval:
         kwargs = {}
         for k, v in named:
             kwargs[k] = v(env)
-        for i in numeric.intersection(range(len(args))):
+        for i in numeric:
             args[i] = number(args[i], where)
         for key in numeric_kw:
             kwargs[key] = number(kwargs[key], where)
         for key, fn in lambdas_kw:
             kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
         if is_verb:
-            env.rt.tick()
-            return env.rt.verb(name, args, kwargs, env, node)
+            rt = env.rt
+            rt.tick()
+            return rt.verb(name, args, kwargs, env, node)
         if generic is not None:
             return generic(env, args, kwargs)
         return env.rt.function(name, args, kwargs, env)
 
     return call
+
+
+_NO_KEYWORDS: dict[str, Any] = {}  # shared: no function changes its keywords
 
 
 # Functions that need nothing from the game beyond card attributes.
@@ -444,8 +464,18 @@ def _max(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
     return max(values) if values else 0
 
 
+# runtimes with their own ``face_up_books(cards)`` (the game's knows where each card
+# is without asking for three attributes of each), by class; None: the generic way
+_OWN_BOOKS: dict[type, Callable[[Any, Any], list[str]] | None] = {}
+
+
 def _face_up_books(env: Env, cards: Any) -> list[str]:
     rt = env.rt
+    own = _OWN_BOOKS.get(rt.__class__, _MISSING)
+    if own is _MISSING:
+        own = _OWN_BOOKS[rt.__class__] = getattr(rt.__class__, "face_up_books", None)
+    if own is not None:
+        return own(rt, cards)  # type: ignore[operator]
     books: list[str] = []
     for card in as_list(cards):
         if rt.attribute(card, "is_book") and not rt.attribute(card, "face_down"):

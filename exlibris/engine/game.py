@@ -330,7 +330,7 @@ class Game:
 
     def sources(self) -> list[Source]:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
-        found = self.specials()
+        found = self._specials if self._specials is not None else self.specials()
         if self._sorted_at != self.state.placement_counter + self.state.returns:
             for source in found:
                 assistant = source.this
@@ -354,7 +354,9 @@ class Game:
                   location: LocationState | None = None, names: dict[str, Any] | None = None,
                   only: Any = None) -> list[tuple[CompiledAbility, Source]]:
         """Abilities that this event wakes, in priority order."""
-        if not self.may_wake(event):
+        if self._specials is None:
+            self.specials()
+        if event not in self._events and not self.has_artifacts:  # may_wake, inlined
             return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
@@ -441,13 +443,16 @@ class Game:
 
     def may_wake(self, event: str) -> bool:
         """False when no ability in the game listens to ``event`` (a cheap first test)."""
-        self.specials()
+        if self._specials is None:
+            self.specials()
         return event in self._events or self.has_artifacts
 
     def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
               **names: Any) -> None:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
-        if not self.may_wake(event):
+        if self._specials is None:
+            self.specials()
+        if event not in self._events and not self.has_artifacts:  # may_wake, inlined
             return
         for mode in ("on", "after"):
             for ability, source in self.listeners(event, mode, actor=actor, location=location,
@@ -524,6 +529,7 @@ class Game:
             source for source in self.sources() if source.rules_about(assistant)]
         n = len(self.state.players)
         lean = not ruled and not forced
+        names = self._rule_names(assistant) if ruled else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
@@ -531,20 +537,28 @@ class Game:
                 continue
             spec = loc.spec
             if lean and spec.auction is None:
-                # the common case, inline: the open spaces for this many players
+                # the common case: the open spaces for this many players, kept by which
+                # spaces are held (Targets are values: the same ones serve again)
                 spaces = loc.spaces
-                for s, least in enumerate(spec.spaces):
-                    if not spaces[s] and (least <= n or n == 1):
-                        targets.append(Target(loc, s))
+                held = tuple(map(bool, spaces))
+                found = loc.open_targets.get(held)
+                if found is None:
+                    found = loc.open_targets[held] = [
+                        Target(loc, s) for s, least in enumerate(spec.spaces)
+                        if not spaces[s] and (least <= n or n == 1)]
+                targets += found
                 continue
             targets += [t for t in self._location_targets(seat, assistant, loc, forced=forced,
-                                                          ruled=ruled)
+                                                          ruled=ruled, names=names)
                         if not (self.solo is not None and solo_blocked_bid(self, loc, t.bid))]
         return targets
 
     def rules_apply(self, assistant: Assistant) -> bool:
         """Whether any placement rule may speak about placing ``assistant`` now."""
-        return any(source.rules_about(assistant) for source in self.specials())
+        for source in self._specials if self._specials is not None else self.specials():
+            if source.has_rules and source.rules_about(assistant):
+                return True
+        return False
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
@@ -552,10 +566,16 @@ class Game:
         return any(a.owner == seat and a is not assistant for a in loc.assistants())
 
     def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
-                          forced: bool, ruled: list[Source]) -> list[Target]:
+                          forced: bool, ruled: list[Source],
+                          names: dict[str, Any] | None = None) -> list[Target]:
         spec = loc.spec
+        shares = forced or any(source.shares for source in ruled)
+        if ruled and names is None:
+            names = self._rule_names(assistant)
         n = len(self.state.players)
         auction = spec.auction
+        if auction is None:
+            return self._plain_targets(assistant, loc, forced, ruled, names, shares)
         found: list[Target] = []
         present = loc.assistants() if auction is not None else ()
         for s, least in enumerate(spec.spaces):
@@ -582,9 +602,10 @@ class Game:
                     displaces = low
             elif occupants:
                 share = True
-                if not forced and not any(source.shares for source in ruled):
+                if not shares:
                     continue  # only a "share" rule opens a held space: none is in play
-            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants) if ruled else None
+            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
+                if ruled else None
             if verdict == "deny":
                 continue
             if share and verdict != "share" and not forced:
@@ -595,15 +616,43 @@ class Game:
             found.append(Target(loc, s, bid, share, displaces))
         return found
 
+    def _plain_targets(self, assistant: Assistant, loc: LocationState, forced: bool,
+                       ruled: list[Source], names: dict[str, Any] | None,
+                       shares: bool) -> list[Target]:
+        """``_location_targets`` at a location without an auction: an open space, or a
+        held one that a "share" rule opens (or a location's own move displaces)."""
+        n = len(self.state.players)
+        found: list[Target] = []
+        for s, least in enumerate(loc.spec.spaces):
+            if least > n and n != 1:
+                continue
+            occupants = loc.spaces[s]
+            if occupants and not shares:
+                continue  # only a "share" rule opens a held space: none is in play
+            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
+                if ruled else None
+            if verdict == "deny":
+                continue
+            if not occupants:
+                found.append(Target(loc, s))
+            elif forced:
+                found.append(Target(loc, s, 0, False, occupants[0]))
+            elif verdict == "share":
+                found.append(Target(loc, s, 0, True))
+        return found
+
     def _rules_verdict(self, ruled: list[Source], placing: Assistant, loc: LocationState,
-                       s: int, occupants: list[Assistant]) -> str | None:
-        """The first placement rule that speaks, in priority order (TIME-01)."""
-        base = {"placing": placing, "target": loc, "space": Space(loc, s),
-                "occupant": occupants[0] if occupants else None,
-                "players": self.state.players,
-                "prominent": self.by_code.get(self.state.prominent),
-                "banned": self.by_code.get(self.state.banned or "")}
-        names = base  # one dict, "this" and "owner" set for each source in turn
+                       s: int, occupants: list[Assistant],
+                       names: dict[str, Any] | None = None) -> str | None:
+        """The first placement rule that speaks, in priority order (TIME-01).
+
+        ``names`` may be a dict from ``_rule_names`` to fill in (one serves every space
+        of a placement turn: the rules only read it)."""
+        if names is None:
+            names = self._rule_names(placing)
+        names["target"] = loc
+        names["space"] = Space(loc, s)
+        names["occupant"] = occupants[0] if occupants else None
         for source in ruled:
             owner = self.player(source.owner)
             names["this"] = source.this
@@ -615,6 +664,12 @@ class Game:
                     if rule.condition(self.rt, owner, names):
                         return rule.kind
         return None
+
+    def _rule_names(self, placing: Assistant) -> dict[str, Any]:
+        """The names placement rules see, but the target, space and occupant."""
+        return {"placing": placing, "players": self.state.players,
+                "prominent": self.by_code.get(self.state.prominent),
+                "banned": self.by_code.get(self.state.banned or "")}
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name

@@ -7,6 +7,7 @@ objects, through which hands, face-down card areas or the deck could be read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,26 +66,41 @@ class PublicAbility:
 
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
+    describe = _DESCRIBERS.get(value.__class__)
+    if describe is None:
+        describe = _DESCRIBERS[value.__class__] = _describer(value.__class__)
+    return describe(value)
+
+
+# how each class of decision value is described, found once per class
+_DESCRIBERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _describer(cls: type) -> Callable[[Any], Any]:
     from exlibris.engine.abilities import CompiledAbility
     from exlibris.engine.game import Source, Target
     from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 
-    if isinstance(value, CompiledAbility):
-        return PublicAbility(value.label, value.timing, value.text)
-    if isinstance(value, Source):
-        return public(value.this)
-    if isinstance(value, tuple):
-        return tuple(public(v) for v in value)
-    if isinstance(value, PlayerState):
-        return PublicPlayer(value.seat, value.name)
-    if isinstance(value, LocationState):
-        return PublicLocation(value.id, value.number, value.spec.name, value.instant, value.spec)
-    if isinstance(value, Assistant):
-        return PublicAssistant(value.id, value.owner, value.kind, value.name, value.spec)
-    if isinstance(value, Space):
-        return PublicSpace(public(value.location), value.index)
-    if isinstance(value, Target):
-        return PublicTarget(public(value.location) if value.location else None, value.space,
-                            value.bid, value.share,
-                            public(value.displaces) if value.displaces else None)
-    return value
+    if issubclass(cls, CompiledAbility):
+        return lambda v: PublicAbility(v.label, v.timing, v.text)
+    if issubclass(cls, Source):
+        return lambda v: public(v.this)
+    if issubclass(cls, tuple):
+        return lambda v: tuple(public(x) for x in v)
+    if issubclass(cls, PlayerState):
+        return lambda v: PublicPlayer(v.seat, v.name)
+    if issubclass(cls, LocationState):
+        return lambda v: PublicLocation(v.id, v.number, v.spec.name, v.instant, v.spec)
+    if issubclass(cls, Assistant):
+        return lambda v: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec)
+    if issubclass(cls, Space):
+        return lambda v: PublicSpace(public(v.location), v.index)
+    if issubclass(cls, Target):
+        return lambda v: PublicTarget(public(v.location) if v.location else None, v.space,
+                                      v.bid, v.share,
+                                      public(v.displaces) if v.displaces else None)
+    return _same

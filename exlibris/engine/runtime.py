@@ -115,8 +115,11 @@ _ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
 }
 
 
+_CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
+
+
 def _is_card(value: Any) -> bool:
-    return isinstance(value, BookCard | ArtifactCard)
+    return value.__class__ in _CARD_CLASSES
 
 
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
@@ -286,9 +289,26 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 return slot is not None and slot.face_down
         raise AttributeError(name)
 
+    def face_up_books(self, cards: Any) -> list[str]:
+        """The books of the face-up book cards among ``cards`` (what ``books()``,
+        ``has()`` and ``categories()`` count): the attributes ``is_book`` and
+        ``face_down`` read at once, since only a shelved card can lie face down."""
+        where = self.game.state.cards.where
+        books: list[str] = []
+        for card in as_list(cards):
+            if card.__class__ is not BookCard:
+                continue
+            zone = where.get(card)
+            if zone.__class__ is ShelfZone:
+                slot = self._slot_of(card)
+                if slot is not None and slot.face_down:
+                    continue
+            books.extend(card.books)
+        return books
+
     def _slot_of(self, card: Card) -> Slot | None:
-        zone = self.game.state.cards.zone_of(card)
-        if isinstance(zone, ShelfZone):
+        zone = self.game.state.cards.where.get(card)
+        if zone.__class__ is ShelfZone:
             pos = zone.position_of(card)
             return zone.shelf.at(pos) if pos is not None else None
         return None
@@ -428,7 +448,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             yield item
 
     def cards_of(self, source: Any) -> list[Card]:
-        return [c for c in as_list(source) if _is_card(c)]
+        return [c for c in as_list(source) if c.__class__ in _CARD_CLASSES]
 
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
@@ -515,9 +535,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
         removable: dict[int, set[Card]] = {}
+        where = self.game.state.cards.where
         for card in cards:
-            zone = self.game.state.cards.zone_of(card)
-            if isinstance(zone, ShelfZone):
+            zone = where.get(card)
+            if zone.__class__ is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
                     removable[owner] = set(self.game.removable(owner))

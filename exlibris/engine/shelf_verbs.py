@@ -209,15 +209,14 @@ class ShelfVerbs:
         # (Shelf.swap_with_hand, Shelf.swap): no need to try them
         options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
         options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
-        trials: list[tuple[Any, Any]] = []
         beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
-        for pos in cells:  # the card is lifted first: any cell legal without it (LOC-08-4)
-            for dst in beside:
-                trials.append((("move", pos, dst), lambda s, p=pos, d=dst: s.reshelve(p, d)))
         if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
             options = [o for o in options if o[0] == only]
-            trials = [t for t in trials if t[0][0] == only]
-        options += self._options(seat, trials)
+        if only in (None, "move"):
+            # the card is lifted first: any cell legal without it (LOC-08-4), as
+            # Shelf.reshelve would allow (Shelf.reshelve_cells works them out at once)
+            options += [("move", pos, dst) for pos in cells
+                        for dst in shelf.reshelve_cells(pos, beside)]
         if not options:
             return
 

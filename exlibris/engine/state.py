@@ -70,7 +70,7 @@ class Space:
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "permanent", "resolved", "spaces", "spec")
+    __slots__ = ("area", "effect", "open_targets", "permanent", "resolved", "spaces", "spec")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -80,6 +80,9 @@ class LocationState:
         self.spaces: list[list[Assistant]] = [[] for _ in spec.spaces]
         self.permanent = False
         self.resolved = False
+        # the engine's cache of the targets open here when no placement rule applies,
+        # by which spaces are held (Game.placement_targets): a few patterns recur
+        self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
 
     @property
     def id(self) -> str:
@@ -136,7 +139,8 @@ class PlayerState:
         self.placements_this_round = 0
 
     def available(self) -> list[Assistant]:
-        return [a for a in self.assistants if a.available]
+        # ``Assistant.available``, inlined: this runs at every placement turn
+        return [a for a in self.assistants if a.location is None and a.home_index is None]
 
     def __repr__(self) -> str:
         return f"<player {self.seat} {self.name}>"

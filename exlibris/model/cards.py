@@ -6,38 +6,62 @@ Categories are one-letter codes here (``C F H M R S``); the content file
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 CATEGORY_CODES: tuple[str, ...] = ("C", "F", "H", "M", "R", "S")
 VOWELS = frozenset("AEIOUY")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class BookCard:
     """A book card: its letter, its order among that letter's cards, how many
-    cards share the letter (0 when unknown) and its books as category codes."""
+    cards share the letter (0 when unknown) and its books as category codes.
+
+    Cards are interned: building a card equal to one already built returns that
+    one, so equal cards are the same object. Equality and hashing are then the
+    object's own (identity, in C), which the engine uses on every card move.
+    """
+
+    __slots__ = ("books", "letter", "of", "order")
+    _interned: ClassVar[dict[tuple[str, int, tuple[str, ...], int], BookCard]] = {}
 
     letter: str
     order: int
     books: tuple[str, ...]
-    of: int = 0
-    _hash: int = field(init=False, repr=False, compare=False)
+    of: int
 
-    def __post_init__(self) -> None:
-        # cards are dict keys everywhere (where each card is): hash them once
-        object.__setattr__(self, "_hash", hash((self.letter, self.order)))
+    def __new__(cls, letter: str, order: int, books: tuple[str, ...] | list[str] = (),
+                of: int = 0) -> BookCard:
+        books = tuple(books)
+        key = (letter, order, books, of)
+        card = cls._interned.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "letter", letter)
+            object.__setattr__(card, "order", order)
+            object.__setattr__(card, "books", books)
+            object.__setattr__(card, "of", of)
+            cls._interned[key] = card
+        return card
 
-    def __eq__(self, other: object) -> bool:
-        # hand-written for speed: cards are compared often while moving between zones
-        if self is other:
-            return True
-        if other.__class__ is not BookCard:
-            return NotImplemented
-        return (self.letter == other.letter and self.order == other.order  # type: ignore[attr-defined]
-                and self.books == other.books and self.of == other.of)  # type: ignore[attr-defined]
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a card is immutable: cannot set {name}")
 
-    def __hash__(self) -> int:
-        return self._hash
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a card is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, tuple[str, ...], int]]:
+        return (BookCard, (self.letter, self.order, self.books, self.of))  # re-interned
+
+    def __copy__(self) -> BookCard:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> BookCard:
+        return self
+
+    def __repr__(self) -> str:
+        return (f"BookCard(letter={self.letter!r}, order={self.order!r}, "
+                f"books={self.books!r}, of={self.of!r})")
 
     @property
     def name(self) -> str:
@@ -61,11 +85,36 @@ class BookCard:
         return f"{self.name}{suffix}:{''.join(self.books)}"
 
 
-@dataclass(frozen=True, slots=True)
 class ArtifactCard:
-    """An artifact card, named by its content id."""
+    """An artifact card, named by its content id (interned like ``BookCard``)."""
+
+    __slots__ = ("artifact_id",)
+    _interned: ClassVar[dict[str, ArtifactCard]] = {}
 
     artifact_id: str
+
+    def __new__(cls, artifact_id: str) -> ArtifactCard:
+        card = cls._interned.get(artifact_id)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "artifact_id", artifact_id)
+            cls._interned[artifact_id] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a card is immutable: cannot set {name}")
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return (ArtifactCard, (self.artifact_id,))
+
+    def __copy__(self) -> ArtifactCard:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ArtifactCard:
+        return self
+
+    def __repr__(self) -> str:
+        return f"ArtifactCard(artifact_id={self.artifact_id!r})"
 
     @property
     def name(self) -> str:

@@ -391,6 +391,46 @@ class Shelf:
                 "the shelf would be left in two groups", pos=dst, card=slot.card)
         self._replace_all(cells)
 
+    def reshelve_cells(self, src: Pos, candidates: Iterable[Pos]) -> list[Pos]:
+        """The ``candidates`` (in their order) where ``reshelve(src, dst)`` would succeed,
+        worked out once for ``src`` rather than by trying each move on a copy: after
+        the lift, a cell is legal when it is empty, touches a card (unless the shelf is
+        then empty), keeps the rows within the limit, and touches every group of cards
+        left (so that the shelf is one group again)."""
+        slot = self._need(src, "re-shelve")
+        cells = set(self._slots)
+        rows = self._rows
+        if slot.beneath is None:
+            cells.discard(src)
+            rows = dict(rows)
+            if rows[src[0]] == 1:
+                del rows[src[0]]
+            else:
+                rows[src[0]] -= 1
+        groups = [] if self.rules.removal_may_split else [set(g) for g in components(cells)]
+        top = bottom = 0
+        if rows:
+            top, bottom = min(rows), max(rows)
+        most = self.rules.max_rows
+        found = []
+        for dst in candidates:
+            if dst == src:
+                found.append(dst)  # reshelving in place changes nothing
+                continue
+            if dst in cells:
+                continue
+            r, c = dst
+            touching = {(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)}
+            if rows:
+                if touching.isdisjoint(cells):
+                    continue
+                if max(bottom, r) - min(top, r) + 1 > most:
+                    continue
+            if any(touching.isdisjoint(group) for group in groups):
+                continue
+            found.append(dst)
+        return found
+
     # ---------------------------------------------------- Shelfmasons Guild
     def shift_run(self, row: int, first: int, last: int, distance: int) -> None:
         """Slide the touching cards of ``row`` from column ``first`` to ``last``

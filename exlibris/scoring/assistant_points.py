@@ -23,7 +23,16 @@ ROWS = ("artifacts", "entombed")
 
 def assistant_files() -> dict[str, Path]:
     """Every special assistant card's content file by id (shipped, then an author's)."""
-    folder = paths.content_dir() / "assistants"
+    from exlibris.sources import active_content
+
+    return _assistant_files(paths.content_dir(), active_content())
+
+
+@cache
+def _assistant_files(content: Path, active: tuple[Path, ...]) -> dict[str, Path]:
+    """``assistant_files`` for one content folder and one set of an author's paths
+    (cached by both: every inspection asks, and the folder is read once)."""
+    folder = content / "assistants"
     found = {p.stem: p for p in folder.glob("*.yaml")} if folder.is_dir() else {}
     found.update(own_entries("assistant"))
     return found

@@ -30,6 +30,7 @@ The beam keeps the time gentle: about linear in the shelf's cards times
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
@@ -221,15 +222,17 @@ def _prune(states: dict, signs: list[int | None]) -> dict:
         group = (key[0], key[2], tuple(tally[k] for k in free))
         groups.setdefault(group, []).append((better, value[1], key, value))
     kept: dict = {}
+    ge = operator.ge
     for members in groups.values():
         members.sort(key=lambda m: (-sum(m[0]), m[1], m[0]))
         front: list[tuple[tuple[int, ...], int]] = []
         for better, flips, key, value in members:
-            if any(f <= flips and all(x >= y for x, y in zip(b, better, strict=True))
-                   for b, f in front):
-                continue
-            front.append((better, flips))
-            kept[key] = value
+            for b, f in front:  # a plain loop and map(): this is the search's inner loop
+                if f <= flips and all(map(ge, b, better)):
+                    break
+            else:
+                front.append((better, flips))
+                kept[key] = value
     return kept
 
 
