@@ -293,12 +293,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         books: list[str] = []
         for card in as_list(cards):
             if card.__class__ is not BookCard:
                 continue
-            zone = where.get(card)
+            zone = zone_of(card)
             if zone.__class__ is ShelfZone:
                 slot = self._slot_of(card)
                 if slot is not None and slot.face_down:
@@ -307,7 +307,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return books
 
     def _slot_of(self, card: Card) -> Slot | None:
-        zone = self.game.state.cards.where.get(card)
+        zone = self.game.state.cards.zone_of(card)
         if zone.__class__ is ShelfZone:
             pos = zone.position_of(card)
             return zone.shelf.at(pos) if pos is not None else None
@@ -535,9 +535,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
         removable: dict[int, set[Card]] = {}
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         for card in cards:
-            zone = where.get(card)
+            zone = zone_of(card)
             if zone.__class__ is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
