@@ -1,8 +1,9 @@
 """Where each card is has one writer: ``exlibris/engine/zones.py: Cards``.
 
 * no module of the package but ``zones.py`` writes the index (``Cards.where``, kept
-  in ``Cards._where``) or a zone's list of cards: an ``ast`` scan of every file
-  looks for stores, ``del``, mutating calls and any use of the private name;
+  in ``Cards._where``) or a zone's cards (``Zone.cards``, ``Zone._add``,
+  ``Zone._remove``): an ``ast`` scan of every file looks for stores, ``del``,
+  mutating calls and any use of the private names;
 * the index is read-only from outside (``Cards.where`` refuses writes);
 * each named operation (tuck, take off a shelf, swap onto a shelf, special
   placement, a shelf laid out whole) keeps the index and the zones in agreement,
@@ -28,6 +29,7 @@ from exlibris.model.shelf_errors import ShelfError
 PACKAGE = Path(__file__).resolve().parent.parent / "exlibris"
 OWNER = PACKAGE / "engine" / "zones.py"
 INDEX = ("where", "_where")
+PRIVATE = ("_where", "_add", "_remove")  # the index, and a zone's own add and remove
 MUTATORS = frozenset({"append", "insert", "extend", "pop", "remove", "clear", "sort",
                       "reverse", "update", "setdefault", "popitem", "__setitem__",
                       "__delitem__"})
@@ -38,8 +40,8 @@ def index_writes(source: str) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(source)):
         what = None
-        if isinstance(node, ast.Attribute) and node.attr == "_where":
-            what = "uses the private index"
+        if isinstance(node, ast.Attribute) and node.attr in PRIVATE:
+            what = f"uses {node.attr}, private to zones.py"
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del) \
                 and (node.attr in INDEX or (node.attr == "cards" and not (
                     isinstance(node.value, ast.Name) and node.value.id == "self"))):
@@ -78,6 +80,8 @@ def test_only_zones_py_writes_where_a_card_is() -> None:
     "player.hand.cards.remove(card)",
     "zone.cards[0] = card",
     "zone.cards = []",
+    "state.discard._add(card)",
+    "src._remove(card)",
 ])
 def test_the_scan_finds_each_kind_of_write(line: str) -> None:
     assert index_writes(line) != []
@@ -89,6 +93,7 @@ def test_the_scan_finds_each_kind_of_write(line: str) -> None:
     "for card in state.cards.where: pass",
     "self.cards = {}",
     "random.shuffle(cards)",
+    "player.assistants.remove(assistant)",
 ])
 def test_the_scan_lets_reads_be(line: str) -> None:
     assert index_writes(line) == []
@@ -218,6 +223,6 @@ def test_the_invariant_finds_a_card_the_index_keeps_but_no_zone_holds() -> None:
     hand = state.players[0].hand
     card = book("A", 1)
     state.cards.put(card, hand)
-    hand.remove(card)  # behind the index's back
+    hand._remove(card)  # behind the index's back
     with pytest.raises(InvariantError, match="in no zone"):
         check_state(game, "test")

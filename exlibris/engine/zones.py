@@ -38,7 +38,7 @@ class Zone:
     def __contains__(self, card: object) -> bool:
         return any(c is card for c in self.cards)
 
-    def remove(self, card: Card) -> None:
+    def _remove(self, card: Card) -> None:
         cards = self.cards
         # from the top down: a card leaves a pile mostly from its top (the deck's last
         # card); a card is in a zone at most once, so the first match is the only one
@@ -48,7 +48,7 @@ class Zone:
                 return
         raise ValueError(f"{card} is not in {self.name}")
 
-    def add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
+    def _add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
         """Put a card on top (the end of the list), or under the pile with ``bottom``."""
         if bottom:
             self.cards.insert(0, card)
@@ -88,13 +88,13 @@ class ShelfZone(Zone):
     def __len__(self) -> int:
         return len(self.shelf)
 
-    def remove(self, card: Card) -> None:
+    def _remove(self, card: Card) -> None:
         pos = self.position_of(card)
         if pos is None:
             raise KeyError(card)
         self.shelf.remove(pos)
 
-    def add(self, card: Card, **kw: Any) -> None:
+    def _add(self, card: Card, **kw: Any) -> None:
         self.shelf.shelve(card, kw["pos"], face_down=kw.get("face_down", False))
 
 
@@ -117,7 +117,7 @@ class Cards:
     # ------------------------------------------------------------------ setup
     def put(self, card: Card, zone: Zone, **kw: Any) -> None:
         """Place a card that is in no zone yet (setup)."""
-        zone.add(card, **kw)
+        zone._add(card, **kw)
         self._where[card] = zone
 
     def put_shelf(self, zone: ShelfZone) -> None:
@@ -134,11 +134,11 @@ class Cards:
         if src is dst:
             return
         if isinstance(dst, ShelfZone):
-            dst.add(card, **kw)  # the shelf may refuse: do it before removing
-            src.remove(card)
+            dst._add(card, **kw)  # the shelf may refuse: do it before removing
+            src._remove(card)
         else:
-            src.remove(card)
-            dst.add(card, **kw)
+            src._remove(card)
+            dst._add(card, **kw)
         self._where[card] = dst
 
     def take_off_shelf(self, zone: ShelfZone, pos: Pos, dst: Zone, *, tucked_to: Zone
@@ -147,9 +147,9 @@ class Cards:
         under it go on top of ``tucked_to``, a card beneath it stays (LIB-MUMMY-5)."""
         slot = zone.shelf.remove(pos)
         for tucked in slot.tucked:
-            tucked_to.add(tucked)
+            tucked_to._add(tucked)
             self._where[tucked] = tucked_to
-        dst.add(slot.card)
+        dst._add(slot.card)
         self._where[slot.card] = dst
         return slot
 
@@ -158,7 +158,7 @@ class Cards:
         cards = tuple(cards)
         zone.shelf.tuck(pos, cards)  # the shelf may refuse: do it before removing
         for card in cards:
-            self._where[card].remove(card)
+            self._where[card]._remove(card)
             self._where[card] = zone
 
     def shelve_by(self, card: Card, zone: ShelfZone, operation: Callable[[], None]) -> None:
@@ -168,7 +168,7 @@ class Cards:
         if isinstance(src, ShelfZone):
             raise ValueError(f"{card} is on {src.name} already")
         operation()  # may refuse (ShelfError) before anything moved
-        src.remove(card)
+        src._remove(card)
         self._where[card] = zone
 
     def swap_onto_shelf(self, card: Card, zone: ShelfZone, pos: Pos, old_to: Zone, *,
@@ -176,12 +176,12 @@ class Cards:
         """Put ``card`` in place of the visible card at ``pos`` (a card beneath stays);
         the old card goes on top of ``old_to``, the cards tucked under it on top of
         ``tucked_to``. Returns the old slot."""
-        self._where[card].remove(card)
+        self._where[card]._remove(card)
         old = zone.shelf.swap_with_hand(pos, card)
         self._where[card] = zone
-        old_to.add(old.card)
+        old_to._add(old.card)
         self._where[old.card] = old_to
         for tucked in old.tucked:
-            tucked_to.add(tucked)
+            tucked_to._add(tucked)
             self._where[tucked] = tucked_to
         return old
