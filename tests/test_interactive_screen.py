@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console, RenderableType
 
 from exlibris.catalog import load_catalog
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.interactive.narrate import Narrator
 from exlibris.interactive.record import SaveRecord
 from exlibris.interactive.screen import Screen, position_marks
@@ -161,11 +161,13 @@ def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
     assert f"*{shelved.artifact_id}" in text
     # '?' on a placement names the displayed artifacts' texts
     options = placement_options(game, 0)
-    decision = Decision(0, "place", "place an assistant", [public(o) for o in options])
+    decision = Decision(0, DecisionKind.PLACE, "place an assistant",
+                        [public(o) for o in options])
     about = help_text(game, decision, [])
     assert all(catalog.artifacts[aid].text in about for aid in shown)
     # '?' on a pick among artifacts gives their texts
-    pick = Decision(0, "pick", "which to shelve?", [held, None], data={"verb": "shelve"})
+    pick = Decision(0, DecisionKind.PICK, "which to shelve?", [held, None],
+                    data={"verb": "shelve", "purpose": Purpose.SHELVE})
     assert catalog.artifacts[held.artifact_id].text in help_text(game, pick, [])
 
 

@@ -116,6 +116,8 @@ def test_the_record_round_trips_through_json(tmp_path: Path) -> None:
     (lambda d: d.update(format="other"), "save/corrupt"),
     (lambda d: d["decisions"].append({"seat": 7, "kind": "x", "index": 0, "label": ""}),
      "save/corrupt"),
+    (lambda d: d["decisions"].append({"seat": 0, "kind": "guess", "index": 0, "label": ""}),
+     "save/corrupt"),  # not a DecisionKind
     (lambda d: d.pop("seed"), "save/corrupt"),
     (lambda d: d.update(seats=["human", "alien"]), "save/corrupt"),
     (lambda d: d.update(content="0" * 64), "save/mismatch"),

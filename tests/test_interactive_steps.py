@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.public import PublicAssistant, PublicLocation, PublicTarget
 from exlibris.interactive.steps import MOST, Choice, first_step, levels, next_step, walk
 
@@ -31,7 +31,7 @@ def leaves(decision: Decision, grouping: Any) -> list[int]:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 500))
 def test_any_long_list_is_asked_in_steps_of_at_most_15(count: int) -> None:
-    decision = Decision(0, "option", "choose one", [f"option {i}" for i in range(count)])
+    decision = Decision(0, DecisionKind.OPTION, "choose one", [f"option {i}" for i in range(count)])
     grouping = levels(None, decision)
     assert walk(decision, grouping) <= MOST
     assert sorted(leaves(decision, grouping)) == list(range(count))
@@ -48,7 +48,7 @@ def test_placements_are_asked_assistant_then_location_then_space() -> None:
                   PublicAssistant("0:standard-1", 0, "standard", "standard assistant", None)]
     values = [(a, PublicTarget(loc, space)) for a in assistants for loc in locations
               for space in range(2)]
-    decision = Decision(0, "place", "place an assistant", values,
+    decision = Decision(0, DecisionKind.PLACE, "place an assistant", values,
                         lambda v: f"place {v[0].name} at {v[1].location.name} space "
                                   f"{v[1].space + 1}")
     grouping = levels(None, decision)

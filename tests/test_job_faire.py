@@ -197,10 +197,10 @@ def test_worth_is_read_from_the_effect_language() -> None:
 
 
 def test_greedy_hires_the_card_worth_most() -> None:
-    from exlibris.engine.decisions import Decision
+    from exlibris.engine.decisions import Decision, DecisionKind
 
     game = job_faire_game(2)
     cards = [ResumeCard("wizard"), ResumeCard("bookworm"), ResumeCard("ghost")]
-    decision = Decision(0, "hire", "which assistant to hire?", cards)
+    decision = Decision(0, DecisionKind.HIRE, "which assistant to hire?", cards)
     best = max(range(3), key=lambda i: assistant_worth(CATALOG.assistants[cards[i].name]))
     assert GreedyAgent(1).decide(player_view(game, 0), decision) == best

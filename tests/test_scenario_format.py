@@ -168,3 +168,18 @@ def test_content_with_a_syntax_error_gives_its_one_error(tmp_path: Path) -> None
     with pytest.raises(UserInputError) as info:
         load_scenario(write(tmp_path, text))
     assert [p.code for p in info.value.problems] == ["yaml/syntax"]
+
+
+@pytest.mark.parametrize(("events", "code", "words"), [
+    ("[{event: drawn, seat: Ann}]", "scenario/unknown-event", "did you mean 'draw'"),
+    ("[{event: draw, player: Ann}]", "scenario/unknown-field", "fields: event, cards, seat"),
+])
+def test_an_expected_event_is_one_the_engine_logs(tmp_path: Path, events: str, code: str,
+                                                  words: str) -> None:
+    """Kinds and fields come from ``EventKind`` and ``event_records.RECORDS``."""
+    text = FINAL.replace("expect:\n", f"expect:\n  events: {events}\n")
+    with pytest.raises(UserInputError) as info:
+        load_scenario(write(tmp_path, text))
+    found = [p for p in info.value.problems if p.code == code]
+    assert found and words in found[0].message
+    assert ":" in str(found[0])  # FILE:LINE:COL

@@ -215,3 +215,34 @@ def test_reshelve_cells_are_exactly_the_moves_reshelve_allows(ops: list[tuple],
                 continue
             allowed.append(dst)
         assert shelf.reshelve_cells(src, cells) == allowed, src
+
+
+def _largest_rectangle_by_search(shelf: Shelf, min_width: int, min_height: int) -> int:
+    """B1 by trying every rectangle standing on the bottom row: the test's own check."""
+    cells = set(shelf.positions())
+    if not cells:
+        return 0
+    bottom = max(r for r, _ in cells)
+    cols = sorted({c for _, c in cells})
+    best = 0
+    for left in range(cols[0], cols[-1] + 1):
+        for right in range(left, cols[-1] + 1):
+            for height in range(1, 4):
+                if right - left + 1 < min_width or height < min_height:
+                    continue
+                if all((bottom - k, c) in cells for k in range(height)
+                       for c in range(left, right + 1)):
+                    best = max(best, (right - left + 1) * height)
+    return best
+
+
+@SETTINGS
+@given(OPS, st.sampled_from([(2, 2), (1, 1), (3, 1), (2, 3)]))
+def test_stability_is_the_largest_rectangle_on_the_bottom_row(ops: list[tuple],
+                                                             least: tuple[int, int]) -> None:
+    from exlibris.scoring import steps
+    from exlibris.scoring.settings import ScoringRules
+
+    shelf, _ = grow(ops)
+    rules = replace(ScoringRules(), min_rectangle=least)
+    assert steps.b1_stability(shelf, rules) == _largest_rectangle_by_search(shelf, *least)

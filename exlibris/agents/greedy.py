@@ -14,7 +14,7 @@ from typing import Any
 
 from exlibris.agents.view import PlayerView
 from exlibris.agents.worth import assistant_worth
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
@@ -24,7 +24,6 @@ from exlibris.scoring.flips import best_flips
 from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
-_GIVE_VERBS = ("discard", "pay with", "give", "trade away", "reveal")
 _RULES = ScoringRules()
 _CACHE_SIZE = 20_000  # remembered gains a bot keeps (then it starts afresh)
 ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds remain
@@ -43,10 +42,10 @@ class GreedyAgent:
         self._scores: dict[tuple[Any, ...], float] = {}
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
-        handler = getattr(self, "_" + decision.kind.replace("-", "_"), None)
+        handler = _HANDLERS.get(decision.kind)
         if handler is None:
             return 0
-        return handler(view, decision)
+        return handler(self, view, decision)
 
     # ------------------------------------------------------------------ valuation
     def weights(self, view: PlayerView) -> dict[str, float]:
@@ -141,7 +140,9 @@ class GreedyAgent:
         return _argmax((self.hire_value(view, c) for c in decision.values), self.rng)
 
     def _position(self, view: PlayerView, decision: Decision) -> int:
-        card = next((c for c in view.hand if c.name == decision.data.get("card")), None)
+        shelved = decision.card
+        card = next((c for c in view.hand if shelved is not None and c.name == shelved.name),
+                    None)
         if card is None:
             return self._first_position(decision)
         weights = self.weights(view)
@@ -156,8 +157,8 @@ class GreedyAgent:
         return len(decision) // 2
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
-        verb = str(decision.data.get("verb", ""))
-        if verb == "flip":
+        purpose = decision.purpose
+        if purpose is Purpose.FLIP:
             plan = getattr(self, "_flip_plan", set())
             for i, value in enumerate(decision.values):
                 if value is not None and value.name in plan:
@@ -168,8 +169,8 @@ class GreedyAgent:
         if not any(isinstance(v, BookCard | ArtifactCard) for v in values):
             return 0
         weights = self.weights(view)
-        giving = verb.startswith(_GIVE_VERBS)
-        feeding = giving and view.solo is not None and verb.startswith("discard")
+        giving = purpose is not None and purpose.giving
+        feeding = giving and view.solo is not None and purpose is Purpose.DISCARD
         scores = []
         for value in values:
             if value is None:
@@ -182,14 +183,15 @@ class GreedyAgent:
         return _argmax(scores, self.rng)
 
     def _home_action(self, view: PlayerView, decision: Decision) -> int:
-        if "shelve" not in decision.values:
+        if HomeAction.SHELVE not in decision.values:
             return 0
         weights = self.weights(view)
         gain = max((self.best_position_gain(view, c, weights) for c in view.hand),
                    default=0.0)
         if view.solo is not None and view.final_round:
             gain = max(gain, 2.0)  # the hand left at the end feeds the public library
-        return decision.values.index("shelve") if gain >= 2.0 else decision.values.index("draw")
+        chosen = HomeAction.SHELVE if gain >= 2.0 else HomeAction.DRAW
+        return decision.values.index(chosen)
 
     def _eliminate(self, view: PlayerView, decision: Decision) -> int:
         """Solo cleanup: eliminate the tile that deals the most cards, since what is
@@ -249,6 +251,18 @@ class GreedyAgent:
         best = max(self.card_value(view, c, weights) for c in area if c is not None)
         cost = sum(sorted(self.card_value(view, c, weights) for c in view.hand)[:target.bid])
         return 1.2 + best - cost - 0.3 * target.bid
+
+
+_HANDLERS = {
+    DecisionKind.HIRE: GreedyAgent._hire,
+    DecisionKind.POSITION: GreedyAgent._position,
+    DecisionKind.PICK: GreedyAgent._pick,
+    DecisionKind.HOME_ACTION: GreedyAgent._home_action,
+    DecisionKind.ELIMINATE: GreedyAgent._eliminate,
+    DecisionKind.CATEGORY: GreedyAgent._category,
+    DecisionKind.FLIPS: GreedyAgent._flips,
+    DecisionKind.PLACE: GreedyAgent._place,
+}  # the kinds the bot weighs; any other takes its first option
 
 
 def _gives_artifacts(spec: Any) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from exlibris.cli.output import USER_ERROR
+from exlibris.engine.decisions import DecisionKind
 
 
 class _Stop(Exception):
@@ -108,7 +109,7 @@ class Stepper:
         self.show_table(session, decision)
         name = session.record.names[entry.seat]
         secret = self.seat is not None and entry.seat != self.seat
-        label = "(hidden)" if secret and decision.kind == "pick" else entry.label
+        label = "(hidden)" if secret and decision.kind is DecisionKind.PICK else entry.label
         self.terminal.say(f"Decision {number + 1} of {len(session.record.decisions)} · "
                           f"{name}: {decision.prompt} → {label}")
         if self.wait:

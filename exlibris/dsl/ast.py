@@ -220,6 +220,28 @@ class PlacementRule(Node):
     condition: Expr
 
 
+def bound_names(root: Node) -> frozenset[str]:
+    """Every variable a program or expression may bind: assigned names, loop names,
+    ``where`` names, and ``it`` (bound by ``where`` and per-element arguments)."""
+    from dataclasses import fields
+
+    found = {"it"}
+    stack: list[object] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif isinstance(node, Node):
+            if isinstance(node, Assign):
+                found.add(node.name)
+            elif isinstance(node, ForEach):
+                found.add(node.var)
+            elif isinstance(node, Where):
+                found.add(node.name)
+            stack.extend(getattr(node, f.name) for f in fields(node))
+    return frozenset(found)
+
+
 def calls(root: Node) -> list[str]:
     """The names of every function and verb called anywhere under ``root``."""
     from dataclasses import fields

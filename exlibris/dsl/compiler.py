@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -317,8 +318,26 @@ def _note_scalar(value: Any) -> None:
         _SCALARS.add(cls)
 
 
+# The names the program being compiled may bind (``ast.bound_names``): any other name
+# is never a variable, so reading it skips the variables (None: not known)
+_BOUND: ContextVar[frozenset[str] | None] = ContextVar("bound_names", default=None)
+
+
 def _compile_name(name: str) -> Eval:
     """``Env.lookup`` for one name, inlined (names are read more than anything else)."""
+    bound = _BOUND.get()
+    if bound is not None and name not in bound:
+        if name == "me":
+            return lambda env: env.me
+
+        def lookup_name(env: Env) -> Any:
+            names = env.globals
+            if name in names:
+                value = names[name]
+                return value(env) if callable(value) else value
+            return None
+
+        return lookup_name
 
     def lookup(env: Env) -> Any:
         value = env.vars.get(name, _MISSING)
@@ -741,10 +760,18 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
 
 def compile_program(program: ast.Program, source_name: str = "<effect>") -> Handler:
     """Compile a checked program into a handler."""
-    return Handler(compile_block(program.body) if program.body else (lambda env: None),
-                   source_name)
+    token = _BOUND.set(ast.bound_names(program))
+    try:
+        return Handler(compile_block(program.body) if program.body else (lambda env: None),
+                       source_name)
+    finally:
+        _BOUND.reset(token)
 
 
 def compile_expression(expr: ast.Expr, source_name: str = "<expression>") -> ExprHandler:
     """Compile a checked expression into a handler returning its value."""
-    return ExprHandler(compile_expr(expr), source_name)
+    token = _BOUND.set(ast.bound_names(expr))
+    try:
+        return ExprHandler(compile_expr(expr), source_name)
+    finally:
+        _BOUND.reset(token)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, LocationState, Space
 
 
@@ -18,7 +20,7 @@ class AssistantVerbs:
             self.game.state.first_player = env.me.seat
         else:  # LOC-01-6 (a): from the next round
             self.game.state.next_first_player = env.me.seat
-        self.game.event("first-player", seat=env.me.seat)
+        self.game.event(EventKind.FIRST_PLAYER, seat=env.me.seat)
 
     def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
         from exlibris.engine.game import Target
@@ -56,7 +58,7 @@ class AssistantVerbs:
             if not targets:
                 continue
             # options are (assistant, target), as in the placement phase
-            index = game.ask(env.me.seat, "place", "place the assistant",
+            index = game.ask(env.me.seat, DecisionKind.PLACE, "place the assistant",
                              [(assistant, t) for t in targets],
                              lambda o: game.target_label(o[0], o[1]))
             game.place(env.me.seat, assistant, targets[index])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.engine.zones import Zone
 
@@ -72,6 +73,6 @@ def return_leftovers(game: Game, loc: LocationState) -> list[Any]:
     for card in reversed(left):
         game.state.cards.move(card, deck, bottom=True)
     if left:
-        game.event("under-deck", location=loc.id, deck=deck.name,
+        game.event(EventKind.UNDER_DECK, location=loc.id, deck=deck.name,
                    cards=[c.name for c in left])
     return left

@@ -1,14 +1,74 @@
 """Events: every change of state, in order, as JSON-ready records.
 
 The log is off by default (bots playing thousands of games pay nothing for
-it); ``--log FILE`` turns it on and writes one JSON object per line.
+it); ``--log FILE`` turns it on and writes one JSON object per line. A record's
+``event`` is an ``EventKind`` (written as its string value); the fields of each
+kind are declared in ``event_records.py``.
 """
 
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TextIO
+
+
+class EventKind(StrEnum):
+    """Every kind of event the engine logs (the value is the record's ``event``)."""
+
+    SETUP = "setup"
+    SCENARIO = "scenario"  # a scenario's position instead of a setup
+    LOCATIONS = "locations"
+    LOCATIONS_RESHUFFLED = "locations-reshuffled"
+    LIBRARY = "library"
+    ASSISTANT_CARD = "assistant-card"
+    ASSISTANT_DECK = "assistant-deck"
+    ARTIFACT_DECK = "artifact-deck"
+    CATEGORIES = "categories"
+    DEAL_HAND = "deal-hand"
+    ROUND = "round"
+    GAME_STALLED = "game-stalled"
+    REVEAL_LOCATION = "reveal-location"
+    DEAL = "deal"
+    UNDER_DECK = "under-deck"
+    RESOLVE = "resolve"
+    DISCARD_AREA = "discard-area"
+    CLEANUP = "cleanup"
+    FINAL_ROUND = "final-round"
+    FLIP = "flip"
+    INSPECTION = "inspection"
+    DECISION = "decision"
+    DRAW = "draw"
+    RESHUFFLE = "reshuffle"
+    DISCARD = "discard"
+    GAIN = "gain"
+    SHELVE = "shelve"
+    ABILITY = "ability"
+    PLACE = "place"
+    ACTIVATE = "activate"
+    RETURN = "return"
+    RETIRE = "retire"
+    FIRST_PLAYER = "first-player"
+    TRADE = "trade"
+    REVEAL = "reveal"
+    LOOK = "look"
+    SHOW = "show"
+    TUCK = "tuck"
+    NAME = "name"
+    ENTOMB = "entomb"
+    LEVITATE = "levitate"
+    LEVITATE_REFUSED = "levitate-refused"
+    REPLACE = "replace"
+    SHIFT = "shift"
+    REARRANGE = "rearrange"
+    HIRE = "hire"
+    BORROW = "borrow"
+    DISMISS = "dismiss"
+    REVEAL_CATEGORY = "reveal-category"
+    SOLO_DISCARD = "solo-discard"
+    ELIMINATE = "eliminate"
+    DISCARD_HAND = "discard-hand"
 
 
 class EventLog:
@@ -20,7 +80,7 @@ class EventLog:
         self.enabled = enabled
         self.records: list[dict[str, Any]] = []
 
-    def add(self, kind: str, /, **data: Any) -> None:
+    def add(self, kind: EventKind, /, **data: Any) -> None:
         self.records.append({"n": len(self.records), "event": kind, **data})
 
     def write(self, out: TextIO) -> None:

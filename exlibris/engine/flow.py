@@ -14,8 +14,8 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.engine import auction, hiring, solo
-from exlibris.engine.decisions import Agent
-from exlibris.engine.events import EventLog
+from exlibris.engine.decisions import Agent, DecisionKind, Purpose
+from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game, RulesError, Target
 from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
 from exlibris.engine.state import Assistant, LocationState, PlayerState
@@ -71,7 +71,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     names = list(names or [f"Player {i + 1}" for i in range(n)])
     game = build_table(catalog, settings, agents, seed=seed, names=names, variant=variant,
                        log=log, views=views)
-    game.event("setup", seed=seed, variant=variant, players=names)
+    game.event(EventKind.SETUP, seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
     if "job-faire" in settings.modules:
         hiring.build_assistant_deck(game, set(settings.modules))
@@ -114,7 +114,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     for spec in starting:
         game.bring_into_play(spec).permanent = spec.id in permanent
     game.state.location_stack = [loc.id for loc in rest]
-    game.event("locations", starting=[loc.id for loc in starting], stack=len(rest))
+    game.event(EventKind.LOCATIONS, starting=[loc.id for loc in starting], stack=len(rest))
 
 
 def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
@@ -151,7 +151,7 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
     order = list(reversed(state.seats_from(state.first_player)))
     for seat in order:
         offered = hands[seat]
-        index = game.ask(seat, "library", "choose your library", offered,
+        index = game.ask(seat, DecisionKind.LIBRARY, "choose your library", offered,
                          lambda lib: f"choose {lib.name}")
         chosen = offered[index]
         player = state.players[seat]
@@ -159,7 +159,7 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         player.assistants += seat_assistants(
             seat, [chosen.assistant] if setup.special_assistant else [],
             setup.standard_assistants)
-        game.event("library", seat=seat, library=chosen.id)
+        game.event(EventKind.LIBRARY, seat=seat, library=chosen.id)
 
 
 def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
@@ -174,7 +174,7 @@ def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]
         player = game.state.players[seat]
         player.assistants = [a for a in player.assistants if a.spec is None]
         player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
-        game.event("assistant-card", seat=seat, assistant=spec.id)
+        game.event(EventKind.ASSISTANT_CARD, seat=seat, assistant=spec.id)
     game.assistants_changed()
 
 
@@ -191,7 +191,7 @@ def _deal_categories(game: Game) -> None:
     state.banned = codes.pop() if scoring.banned_books else None
     for player in state.players:
         player.focus = codes.pop()
-    game.event("categories", prominent=state.prominent, banned=state.banned)
+    game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned)
 
 
 def _deal_books(game: Game, catalog: Catalog) -> None:
@@ -205,7 +205,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
         state.cards.put(card, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
-        game.event("deal-hand", seat=player.seat, cards=[c.name for c in dealt])
+        game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])
 
 
 _DECKS: dict[int, tuple[Any, tuple[BookCard, ...]]] = {}
@@ -231,7 +231,7 @@ def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
     game.rng.shuffle(cards)
     for card in cards:
         state.cards.put(card, state.artifact_deck)
-    game.event("artifact-deck", cards=len(cards))
+    game.event(EventKind.ARTIFACT_DECK, cards=len(cards))
 
 
 # ---------------------------------------------------------------------------- rounds
@@ -253,7 +253,7 @@ def play(game: Game, resume: str | None = None) -> Outcome:
             state.round += 1
             if state.round > MAX_ROUNDS:
                 raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
-            game.event("round", round=state.round, final=state.final_round,
+            game.event(EventKind.ROUND, round=state.round, final=state.final_round,
                        first_player=state.first_player)
             game.used_this_round.clear()  # "once per round" abilities are fresh
             steps = ROUND_PHASES
@@ -272,7 +272,7 @@ def play(game: Game, resume: str | None = None) -> Outcome:
         stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
             else stalled + 1
         if stalled >= STALL_ROUNDS:
-            game.event("game-stalled", rounds=stalled)
+            game.event(EventKind.GAME_STALLED, rounds=stalled)
             return _outcome(game, EndReason.STALLED)
 
 
@@ -312,10 +312,10 @@ def reveal_locations(game: Game) -> None:
             state.location_stack = list(state.location_discard)
             state.location_discard.clear()
             game.rng.shuffle(state.location_stack)
-            game.event("locations-reshuffled", count=len(state.location_stack))
+            game.event(EventKind.LOCATIONS_RESHUFFLED, count=len(state.location_stack))
         spec = specs[state.location_stack.pop()]
         game.bring_into_play(spec)
-        game.event("reveal-location", location=spec.id)
+        game.event(EventKind.REVEAL_LOCATION, location=spec.id)
 
 
 def deal_areas(game: Game) -> None:
@@ -328,7 +328,7 @@ def deal_areas(game: Game) -> None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
         dealt = auction.deal_display(game, loc, count)
-        game.event("deal", location=loc.id, cards=[c.name for c in dealt],
+        game.event(EventKind.DEAL, location=loc.id, cards=[c.name for c in dealt],
                    face_down=prep.face == "down")
 
 
@@ -352,7 +352,7 @@ def placement(game: Game) -> None:
             state.turn_counter += 1
             game.used_this_turn.clear()
             game.rt.steps = 0
-            index = game.ask(seat, "place", "place an assistant", options,
+            index = game.ask(seat, DecisionKind.PLACE, "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
             assistant, target = options[index]
             player.placements_this_round += 1
@@ -402,7 +402,7 @@ def resolution(game: Game) -> None:
 
 
 def resolve(game: Game, loc: LocationState) -> None:
-    game.event("resolve", location=loc.id)
+    game.event(EventKind.RESOLVE, location=loc.id)
     if not loc.instant:
         present = [a for a in loc.assistants() if id(a) not in game.skip]
         if loc.spec.resolve == "once":
@@ -420,7 +420,7 @@ def resolve(game: Game, loc: LocationState) -> None:
         for card in leftovers:
             game.state.cards.move(card, game.state.discard)
         if leftovers:
-            game.event("discard-area", location=loc.id, cards=[c.name for c in leftovers])
+            game.event(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
     for assistant in list(loc.assistants()):
         game.return_assistant(assistant)
     loc.resolved = True
@@ -443,7 +443,7 @@ def cleanup(game: Game) -> None:
             if loc is not keep:
                 state.in_play.remove(loc)
                 state.location_discard.append(loc.id)
-        game.event("cleanup", permanent=keep.id,
+        game.event(EventKind.CLEANUP, permanent=keep.id,
                    discarded=[t.id for t in temporary if t is not keep])
     clear_home_spaces(game)
     if state.next_first_player is not None:
@@ -482,11 +482,11 @@ def final_round_check(game: Game) -> None:
                                                                        strict=True)]
         if max(counts) >= threshold:
             state.final_round = True
-            game.event("final-round", counts=counts, threshold=threshold)
+            game.event(EventKind.FINAL_ROUND, counts=counts, threshold=threshold)
     if (not state.final_round and not state.deck.cards
             and game.settings.rulings.get("empty_deck_ends_game", False)):
         state.final_round = True  # a house rule (SETUP-14), off in the standard rules
-        game.event("final-round", reason="the deck is empty")
+        game.event(EventKind.FINAL_ROUND, reason="the deck is empty")
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -513,16 +513,16 @@ def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
                if isinstance(slot.card, BookCard) and not slot.face_down]
     if not face_up:
         return
-    if game.ask(seat, "flips", "flip cards face down before the inspection",
+    if game.ask(seat, DecisionKind.FLIPS, "flip cards face down before the inspection",
                 ("flip nothing", "choose cards to flip")) == 0:
         return
     flipped = []
-    for card in game.rt.pick(seat, face_up, AmountSpec("any"), "flip"):
+    for card in game.rt.pick(seat, face_up, AmountSpec("any"), Purpose.FLIP):
         zone, pos = player.shelf_zone, player.shelf_zone.position_of(card)
         if pos is not None:
             zone.shelf.flip(pos)
             flipped.append(card.name)
-    game.event("flip", seat=seat, cards=flipped)
+    game.event(EventKind.FLIP, seat=seat, cards=flipped)
 
 
 def inspection(game: Game) -> Inspection:
@@ -535,6 +535,6 @@ def inspection(game: Game) -> Inspection:
     for seat, player in enumerate(state.players):
         voluntary_flips(game, seat, player)
     result = inspect_table(table_of(game), rules)
-    game.event("inspection", totals={f.name: f.total for f in result.forms},
+    game.event(EventKind.INSPECTION, totals={f.name: f.total for f in result.forms},
                winners=list(result.winners))
     return result

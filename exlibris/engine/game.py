@@ -27,8 +27,8 @@ from exlibris.engine.abilities import (
     location_effect,
     subject_matches,
 )
-from exlibris.engine.decisions import Agent, Decision
-from exlibris.engine.events import EventLog
+from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
+from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
@@ -118,6 +118,7 @@ class Game:
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self.last_moved: Assistant | None = None  # by an effect's move_assistant
+        self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
         self.variant = "standard"
         self.seed = 0
@@ -137,7 +138,7 @@ class Game:
     def player(self, seat: int) -> PlayerState:
         return self.state.players[seat]
 
-    def ask(self, seat: int, kind: str, prompt: str, values: Sequence[Any],
+    def ask(self, seat: int, kind: DecisionKind, prompt: str, values: Sequence[Any],
             labeller: Callable[[Any], str] = str, /, **data: Any) -> int:
         """Ask ``seat``'s agent to pick one of ``values``; a single option is not asked."""
         if len(values) == 1:
@@ -153,15 +154,16 @@ class Game:
             raise RulesError(f"agent for seat {seat} answered {index} to {prompt!r}")
         self.decisions += 1
         if self.log.enabled:
-            self.log.add("decision", seat=seat, kind=kind, prompt=prompt,
+            self.log.add(EventKind.DECISION, seat=seat, kind=kind, prompt=prompt,
                          choice=decision.labels[index], index=index)
         return index
 
     def ask_yes(self, seat: int, prompt: str) -> bool:
-        return self.ask(seat, "may", prompt, (True, False),
+        return self.ask(seat, DecisionKind.MAY, prompt, (True, False),
                         lambda v: "yes" if v else "no") == 0
 
-    def event(self, kind: str, /, **data: Any) -> None:
+    def event(self, kind: EventKind, /, **data: Any) -> None:
+        """Log an event (a no-op while the log is off); its fields: ``event_records.py``."""
         if self.log.enabled:
             self.log.add(kind, **data)
 
@@ -177,7 +179,7 @@ class Game:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
         n = self.modify("draw", n, actor=seat)
         drawn = self.deal_to(self.player(seat).hand, n)
-        self.event("draw", seat=seat, cards=[c.name for c in drawn])
+        self.event(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
             self.after("acquire", actor=seat, card=card)
         if drawn:
@@ -195,7 +197,7 @@ class Game:
         self.rng.shuffle(cards)
         for card in cards:
             self.state.cards.move(card, self.state.deck)
-        self.event("reshuffle", cards=len(cards))
+        self.event(EventKind.RESHUFFLE, cards=len(cards))
 
     def deal_to(self, zone: Zone, n: int) -> list[Card]:
         """Deal cards from the deck into a zone (card areas, reveals)."""
@@ -218,7 +220,7 @@ class Game:
             self.remove_from_shelf(zone, card, dst)
         else:
             self.state.cards.move(card, dst)
-        self.event("discard", card=card.name, to=dst.name)
+        self.event(EventKind.DISCARD, card=card.name, to=dst.name)
 
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
         """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
@@ -231,7 +233,7 @@ class Game:
         """Move a card into a player's hand, as an acquisition."""
         src = self.state.cards.zone_of(card)
         self.state.cards.move(card, self.player(seat).hand)
-        self.event("gain", seat=seat, card=card.name, source=src.name if src else "",
+        self.event(EventKind.GAIN, seat=seat, card=card.name, source=src.name if src else "",
                    hidden=src is None or src.face_down or src.name.startswith(("hand:", "deck")))
         self.after("acquire", actor=seat, card=card)
 
@@ -251,7 +253,8 @@ class Game:
             options = self.instead("shelve", actor=seat, names=names)
             if options:
                 values: list[Any] = [None, *options]
-                index = self.ask(seat, "shelve-how", f"how to shelve {card.name}?", values,
+                index = self.ask(seat, DecisionKind.SHELVE_HOW, f"how to shelve {card.name}?",
+                                 values,
                                  lambda v: "shelve it normally" if v is None
                                  else f"use {v[0].label}")
                 if index > 0:
@@ -264,12 +267,12 @@ class Game:
         positions = sorted(player.shelf.legal_positions())
         if not positions:
             return False
-        index = self.ask(seat, "position", f"where to shelve {card.name}?", positions,
+        index = self.ask(seat, DecisionKind.POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
-                         card=card.name)
+                         card=card)
         self.state.cards.move(card, player.shelf_zone, pos=positions[index],
                               face_down=face_down)
-        self.event("shelve", seat=seat, card=card.name, pos=list(positions[index]),
+        self.event(EventKind.SHELVE, seat=seat, card=card.name, pos=list(positions[index]),
                    face_down=face_down)
         self.after_shelving(seat, card, acquired)
         return True
@@ -290,22 +293,25 @@ class Game:
         self.state.cards.shelve_by(card, self.player(seat).shelf_zone, operation)
 
     # ------------------------------------------------------------------ home actions
-    def home_action(self, seat: int, kinds: Sequence[str] = ("draw", "shelve")) -> str | None:
+    def home_action(self, seat: int, kinds: Sequence[HomeAction] = tuple(HomeAction)
+                    ) -> HomeAction | None:
         """One home action: draw a card, or shelve one from hand."""
         player = self.player(seat)
-        options = [k for k in kinds if k == "draw" or (k == "shelve" and player.hand.cards)]
+        options = [k for k in kinds
+                   if k is HomeAction.DRAW or (k is HomeAction.SHELVE and player.hand.cards)]
         if not options:
             return None
-        index = self.ask(seat, "home-action", "which home action?", options,
-                         lambda k: "home action: draw a card" if k == "draw"
+        index = self.ask(seat, DecisionKind.HOME_ACTION, "which home action?", options,
+                         lambda k: "home action: draw a card" if k is HomeAction.DRAW
                          else "home action: shelve a card from hand")
         kind = options[index]
-        if kind == "draw":
+        if kind is HomeAction.DRAW:
             self.draw(seat, 1)
         else:
             cards = list(player.hand.cards)
-            pick = self.ask(seat, "pick", "which card to shelve?", cards,
-                            lambda c: f"shelve {c.name}", verb="shelve")
+            pick = self.ask(seat, DecisionKind.PICK, "which card to shelve?", cards,
+                            lambda c: f"shelve {c.name}", verb="shelve",
+                            purpose=Purpose.SHELVE)
             self.shelve(seat, cards[pick])
         self.after("home_action", actor=seat)
         return kind
@@ -429,7 +435,7 @@ class Game:
         self.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per is not None:
             self.used_for(ability.trigger.once_per).add(key)
-        self.event("ability", seat=source.owner, ability=ability.keyword or "",
+        self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
                    source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                    index=int(ability.key.rsplit("#", 1)[-1]))
         try:
@@ -490,26 +496,29 @@ class Game:
         if here is None and isinstance(this, LocationState):
             here = this
         players = state.players
-        names: dict[str, Any] = {
-            "owner": players[seat],
-            "visitor": players[visitor if visitor is not None else seat],
-            "this": this,
-            "here": here,
-            "area": here.area if here is not None else None,
-            "hand": _hand,
-            "shelf": _shelf,
-            "deck": state.deck,
-            "discard_pile": state.discard,
-            "assistant_deck": getattr(state, "assistant_deck", None),
-            "artifact_deck": getattr(state, "artifact_deck", None),
-            "players": players,
-            "opponents": _opponents,
-            "prominent": self.by_code.get(state.prominent),
-            "banned": self.by_code.get(state.banned) if state.banned else None,
-            "home": "home",
-            "assistant": assistant,
-            "location": location,
-        }
+        fixed = self._fixed_names
+        if fixed is None:  # the names that never change in a game, gathered once
+            fixed = self._fixed_names = {
+                "hand": _hand,
+                "shelf": _shelf,
+                "deck": state.deck,
+                "discard_pile": state.discard,
+                "assistant_deck": getattr(state, "assistant_deck", None),
+                "artifact_deck": getattr(state, "artifact_deck", None),
+                "players": players,
+                "opponents": _opponents,
+                "home": "home",
+            }
+        names = fixed.copy()
+        names["owner"] = players[seat]
+        names["visitor"] = players[visitor if visitor is not None else seat]
+        names["this"] = this
+        names["here"] = here
+        names["area"] = here.area if here is not None else None
+        names["prominent"] = self.by_code.get(state.prominent)
+        names["banned"] = self.by_code.get(state.banned) if state.banned else None
+        names["assistant"] = assistant
+        names["location"] = location
         if extra:
             names.update(extra)
         return names
@@ -702,14 +711,14 @@ class Game:
         if loc is None:
             player.home[target.space] = assistant
             assistant.home_index = target.space
-            self.event("place", seat=seat, assistant=assistant.id, home=target.space + 1)
+            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=target.space + 1)
         else:
             assistant.sharing_with = list(loc.spaces[target.space])
             loc.spaces[target.space].append(assistant)
             assistant.location = loc
             assistant.space = target.space
             assistant.bid = target.bid
-            self.event("place", seat=seat, assistant=assistant.id, location=loc.id,
+            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, location=loc.id,
                        space=target.space + 1, bid=target.bid)
         if not visit:
             return
@@ -739,7 +748,7 @@ class Game:
         if self.activating >= MAX_ACTIVATE_DEPTH:
             raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
                               "activations already; an effect may not activate without end")
-        self.event("activate", seat=seat, location=loc.id)
+        self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
         self.activating += 1
         try:
@@ -755,7 +764,7 @@ class Game:
         assistant.bid = 0
         assistant.sharing_with = []
         self.skip.discard(id(assistant))
-        self.event("return", seat=assistant.owner, assistant=assistant.id)
+        self.event(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:
@@ -780,7 +789,7 @@ class Game:
             player.assistants.remove(assistant)
             self.assistants_changed()
         hiring.release_card(self, assistant)
-        self.event("retire", seat=assistant.owner, assistant=assistant.id)
+        self.event(EventKind.RETIRE, seat=assistant.owner, assistant=assistant.id)
 
     def limbo_zone(self, name: str = "limbo") -> Zone:
         """A zone for cards set apart during an effect (revealed from the deck...)."""
@@ -793,7 +802,7 @@ class Game:
         for zone in self.state.limbo:
             for card in list(zone.cards):
                 self.state.cards.move(card, self.state.discard)
-                self.event("discard", card=card.name, to="discard", why="set apart")
+                self.event(EventKind.DISCARD, card=card.name, to="discard", why="set apart")
         self.state.limbo.clear()
 
     def bring_into_play(self, spec: Location) -> LocationState:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.model.cards import ResumeCard
 
@@ -30,7 +32,7 @@ def build_assistant_deck(game: Game, modules: set[str]) -> None:
     game.rng.shuffle(ids)
     for aid in ids:
         game.state.cards.put(ResumeCard(aid), game.state.assistant_deck)
-    game.event("assistant-deck", cards=len(ids))
+    game.event(EventKind.ASSISTANT_DECK, cards=len(ids))
 
 
 def token_holder(game: Game, aid: str) -> Assistant | None:
@@ -59,18 +61,18 @@ def hire(game: Game, seat: int, cards: list[Any], here: LocationState | None
                and token_holder(game, c.assistant_id) is None]
     if not offered:
         return None
-    index = game.ask(seat, "hire", "which assistant to hire?", offered,
+    index = game.ask(seat, DecisionKind.HIRE, "which assistant to hire?", offered,
                      lambda c: f"hire {game.assistant_cards[c.assistant_id].name}")
     card = offered[index]
     player = game.player(seat)
     game.state.cards.move(card, player.hires)
     player.hired += 1
     assistant = _new_token(game, seat, card.assistant_id)
-    game.event("hire", seat=seat, assistant=card.assistant_id)
+    game.event(EventKind.HIRE, seat=seat, assistant=card.assistant_id)
     pool = [loc for loc in game.state.in_play if loc is not here]
     targets = game.placement_targets(seat, assistant, pool=pool)
     if targets:
-        i = game.ask(seat, "place", f"where does {assistant.name} go?",
+        i = game.ask(seat, DecisionKind.PLACE, f"where does {assistant.name} go?",
                      [(assistant, t) for t in targets],
                      lambda o: game.target_label(o[0], o[1]))
         game.place(seat, assistant, targets[i])
@@ -100,13 +102,13 @@ def borrow(game: Game, seat: int, cards: list[Any]) -> Assistant | None:
     temps = game.state.temps
     if holder is not None:
         if holder not in temps or not holder.available or holder.owner == seat:
-            game.event("borrow", seat=seat, assistant=aid, got=False)
+            game.event(EventKind.BORROW, seat=seat, assistant=aid, got=False)
             return None
         game.player(holder.owner).assistants.remove(holder)
         temps.remove(holder)
     assistant = _new_token(game, seat, aid)
     temps.append(assistant)
-    game.event("borrow", seat=seat, assistant=aid, got=True,
+    game.event(EventKind.BORROW, seat=seat, assistant=aid, got=True,
                **({"from": holder.owner} if holder is not None else {}))
     return assistant
 
@@ -118,7 +120,7 @@ def dismiss_temps(game: Game) -> None:
         player = game.player(assistant.owner)
         if assistant in player.assistants:
             player.assistants.remove(assistant)
-        game.event("dismiss", seat=assistant.owner, assistant=assistant.spec.id
+        game.event(EventKind.DISMISS, seat=assistant.owner, assistant=assistant.spec.id
                    if assistant.spec else assistant.id)
     if game.state.temps:
         game.state.temps.clear()

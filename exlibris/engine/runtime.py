@@ -16,6 +16,8 @@ from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.engine.assistant_verbs import AssistantVerbs
+from exlibris.engine.decisions import PURPOSE_VERBS, DecisionKind, HomeAction, Purpose
+from exlibris.engine.events import EventKind
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
@@ -166,7 +168,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def choose_option(self, chooser: Any, labels: list[str], env: Env,
                       node: ast.Choose | ast.May) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
-        return self.game.ask(seat, "option", "choose one", labels)
+        return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels)
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
@@ -406,9 +408,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return []
 
     # ------------------------------------------------------------------ picking
-    def pick(self, seat: int, candidates: Sequence[Any], amount: Any, verb: str,
-             label: Any = None, refresh: Any = None) -> Iterator[Any]:
+    def pick(self, seat: int, candidates: Sequence[Any], amount: Any, purpose: Purpose,
+             label: Any = None, refresh: Any = None, verb: str = "") -> Iterator[Any]:
         """Yield chosen elements one at a time, as the amount allows.
+
+        ``purpose`` is what the bots read; ``verb`` (by default the purpose's) is the
+        word of prompts and labels.
 
         ``refresh`` filters what is still choosable after each pick (a shelf card
         may stop being removable once its neighbour is gone).
@@ -426,6 +431,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         limit = n if kind in ("exact", "up_to") else len(remaining)
         must = n if kind in ("exact", "at_least") else 0
         chosen = 0
+        verb = verb or PURPOSE_VERBS[purpose]
         show = label or (lambda x: f"{verb} {_name(x)}")
         while remaining and chosen < limit:
             if refresh is not None and chosen:
@@ -437,8 +443,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 index = 0
             else:
                 values = [*remaining, None] if optional else remaining
-                index = self.game.ask(seat, "pick", f"which to {verb}?", values,
-                                      lambda v: "done" if v is None else show(v), verb=verb)
+                index = self.game.ask(seat, DecisionKind.PICK, f"which to {verb}?", values,
+                                      lambda v: "done" if v is None else show(v), verb=verb,
+                                      purpose=purpose)
                 if values[index] is None:
                     return
             # by position: no two candidates are equal (dict.fromkeys above), so this is
@@ -468,7 +475,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         seat = env.me.seat
         taken = []
         replaced = self.cards_of(kw["instead_of"]) if kw.get("instead_of") else []
-        for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, "take")):
+        for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, Purpose.TAKE)):
             self.game.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
@@ -501,8 +508,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         else:
             chosen = []
             refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
-            for card in self.pick(seat, candidates, amount, f"give to {to.name}",
-                                  refresh=refresh):
+            for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=refresh,
+                                  verb=f"give to {to.name}"):
                 self._lift(card)
                 self.game.give(card, to.seat)
                 chosen.append(card)
@@ -525,7 +532,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         to = kw.get("to")
         gone = []
         refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
-        for card in self.pick(seat, self.cards_of(source), amount, "discard",
+        for card in self.pick(seat, self.cards_of(source), amount, Purpose.DISCARD,
                               refresh=refresh):
             self.game.discard(card, to if isinstance(to, Zone) else None)
             gone.append(card)
@@ -554,7 +561,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         if len(candidates) < n:
             return False
         refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
-        for card in self.pick(seat, candidates, n, "pay with", refresh=refresh):
+        for card in self.pick(seat, candidates, n, Purpose.PAY, refresh=refresh):
             self.game.discard(card)
         return True
 
@@ -564,7 +571,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         candidates = self.cards_of(kw["from"])
         if not kw.get("face_down"):
             candidates, amount = self._artifacts_instead(env.me, candidates, amount)
-        for card in self.pick(seat, candidates, amount, "shelve"):
+        for card in self.pick(seat, candidates, amount, Purpose.SHELVE):
             zone = self.game.state.cards.zone_of(card)
             if isinstance(zone, ShelfZone):
                 continue
@@ -594,13 +601,13 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         theirs = self.cards_of(kw["with"])
         if not mine or not theirs:
             return []
-        give = next(self.pick(seat, mine, 1, "trade away"))
-        get = next(self.pick(seat, theirs, 1, "trade for"))
+        give = next(self.pick(seat, mine, 1, Purpose.TRADE_AWAY))
+        get = next(self.pick(seat, theirs, 1, Purpose.TRADE_FOR))
         cards = self.game.state.cards
         src, dst = cards.zone_of(give), cards.zone_of(get)
         assert src is not None and dst is not None
         cards.move(give, dst)
-        self.game.event("trade", seat=seat, gave=give.name, to=dst.name, got=get.name)
+        self.game.event(EventKind.TRADE, seat=seat, gave=give.name, to=dst.name, got=get.name)
         self.game.give(get, seat)
         return [get]
 
@@ -611,17 +618,17 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             n = int(getattr(amount, "n", amount) or 0)
             shown = self.game.deal_to(self.game.limbo_zone("revealed"), n)
         else:
-            shown = list(self.pick(seat, self.cards_of(source), amount, "reveal"))
-        self.game.event("reveal", seat=seat, cards=[c.name for c in shown])
+            shown = list(self.pick(seat, self.cards_of(source), amount, Purpose.REVEAL))
+        self.game.event(EventKind.REVEAL, seat=seat, cards=[c.name for c in shown])
         return shown
 
     def v_look(self, env: Env, cards: Any) -> list[Card]:
         seen = self.cards_of(cards)
-        self.game.event("look", seat=env.me.seat, count=len(seen))
+        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
         return seen
 
     def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
-        self.game.event("show", seat=env.me.seat, to=kw["to"].seat,
+        self.game.event(EventKind.SHOW, seat=env.me.seat, to=kw["to"].seat,
                         cards=[c.name for c in self.cards_of(cards)])
 
     def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
@@ -635,39 +642,40 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             n = int(getattr(amount, "n", amount) or 0)
             cards = self.game.deal_to(self.game.limbo_zone(), n)
         else:
-            cards = list(self.pick(env.me.seat, self.cards_of(source), amount, "tuck"))
+            cards = list(self.pick(env.me.seat, self.cards_of(source), amount, Purpose.TUCK))
         self.game.state.cards.tuck(cards, zone, pos)
-        self.game.event("tuck", seat=env.me.seat, cards=[c.name for c in cards], pos=list(pos))
+        self.game.event(EventKind.TUCK, seat=env.me.seat, cards=[c.name for c in cards],
+                        pos=list(pos))
         return cards
 
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
-        index = self.game.ask(env.me.seat, "category", "name a category", options,
+        index = self.game.ask(env.me.seat, DecisionKind.CATEGORY, "name a category", options,
                               lambda c: f"name {c.name}")
         chosen = options[index]
-        self.game.event("name", seat=env.me.seat, category=chosen.id)
+        self.game.event(EventKind.NAME, seat=env.me.seat, category=chosen.id)
         return chosen
 
     def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
-        return list(self.pick(env.me.seat, as_list(kw["from"]), amount, "choose"))
+        return list(self.pick(env.me.seat, as_list(kw["from"]), amount, Purpose.CHOOSE))
 
     def v_home_action(self, env: Env) -> None:
         self.game.home_action(env.me.seat)
 
     def v_both_home_actions(self, env: Env) -> None:
         seat = env.me.seat
-        orders = [("draw", "shelve"), ("shelve", "draw")]
+        orders = [(HomeAction.DRAW, HomeAction.SHELVE), (HomeAction.SHELVE, HomeAction.DRAW)]
         if self.game.settings.rulings.get("home_actions_order") == "draw-first":
             orders = orders[:1]
-        index = self.game.ask(seat, "order", "both home actions: which first?", orders,
+        index = self.game.ask(seat, DecisionKind.ORDER, "both home actions: which first?", orders,
                               lambda o: f"{o[0]} first, then {o[1]}")
         for kind in orders[index]:
             self.game.home_action(seat, (kind,))
 
     def v_home_actions(self, env: Env, n: int, **kw: Any) -> None:
         cap = kw.get("max_each")
-        done = {"draw": 0, "shelve": 0}
+        done = dict.fromkeys(HomeAction, 0)
         for _ in range(int(n or 0)):
             kinds = tuple(k for k in done if cap is None or done[k] < cap)
             kind = self.game.home_action(env.me.seat, kinds)

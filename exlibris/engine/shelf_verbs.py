@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from exlibris.dsl.compiler import AmountSpec, Env
+from exlibris.engine.decisions import DecisionKind, Purpose
+from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import DIRECTIONS, Pos
 from exlibris.model.shelf_errors import ShelfError
@@ -25,7 +27,7 @@ class ShelfVerbs:
             where = self._shelf_pos(card)
             if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
                 flipped.append(card)
-                self.game.event("flip", seat=env.me.seat, cards=[card.name])
+                self.game.event(EventKind.FLIP, seat=env.me.seat, cards=[card.name])
         return flipped
 
     def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
@@ -56,14 +58,14 @@ class ShelfVerbs:
             options = self._options(seat, trials)
             if not options:
                 continue
-            index = self.game.ask(seat, "entomb", f"entomb {card.name}", options,
+            index = self.game.ask(seat, DecisionKind.ENTOMB, f"entomb {card.name}", options,
                                   lambda o, c=card: f"entomb {c.name} "
                                   f"{'under' if o[1] else 'on top of'} "
                                   f"{_name(shelf.at(o[0]).card)}")
             pos, under = options[index]
             self.game.place_on_shelf(
                 seat, card, lambda c=card, p=pos, u=under: shelf.entomb(c, p, under=u))
-            self.game.event("entomb", seat=seat, card=card.name, pos=list(pos), under=under)
+            self.game.event(EventKind.ENTOMB, seat=seat, card=card.name, pos=list(pos), under=under)
             done.append(card)
         return done
 
@@ -92,7 +94,7 @@ class ShelfVerbs:
             moved, direction, target = choice
             self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
                                      shelf.levitate(c, m, d, t, edition=edition))
-            self.game.event("levitate", seat=seat, card=card.name, pos=list(target),
+            self.game.event(EventKind.LEVITATE, seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)
         return done
@@ -107,7 +109,7 @@ class ShelfVerbs:
                     f"{o[2][1]} and shelve {card.name} there")
 
         offered: list[Any] = [*lines, None] if edition == "expansion" else lines
-        index = self.game.ask(seat, "levitate", f"levitate {card.name}", offered,
+        index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", offered,
                               lambda o: "choose any cards to move" if o is None
                               else line_label(o))
         if offered[index] is not None:
@@ -115,7 +117,8 @@ class ShelfVerbs:
         chosen = self._levitate_any(seat, card)
         if chosen is not None:
             return chosen
-        index = self.game.ask(seat, "levitate", f"levitate {card.name}", lines, line_label)
+        index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", lines,
+                              line_label)
         return lines[index]
 
     def _levitate_any(self, seat: int, card: Card) -> tuple[Any, str, Pos] | None:
@@ -124,7 +127,7 @@ class ShelfVerbs:
         shelf = self.game.player(seat).shelf
         cells = sorted(shelf.positions())
         chosen = tuple(self.game.rt.pick(
-            seat, cells, AmountSpec("any"), "move",
+            seat, cells, AmountSpec("any"), Purpose.MOVE,
             lambda p: f"move {_card_name(shelf.at(p))} (row {p[0]}, column {p[1]})"))
         if not chosen:
             return None
@@ -133,13 +136,15 @@ class ShelfVerbs:
                   for d in DIRECTIONS for t in chosen]
         options = self._options(seat, trials)
         if not options:
-            self.game.event("levitate-refused", seat=seat, cards=[list(p) for p in chosen])
+            self.game.event(EventKind.LEVITATE_REFUSED, seat=seat, cards=[list(p) for p in chosen])
             return None
         directions = list(dict.fromkeys(o[1] for o in options))
-        way = directions[self.game.ask(seat, "levitate-direction", "move them which way?",
-                                       directions, lambda d: f"move them {d}")]
+        way = directions[self.game.ask(seat, DecisionKind.LEVITATE_DIRECTION,
+                                       "move them which way?", directions,
+                                       lambda d: f"move them {d}")]
         cells_left = [o for o in options if o[1] == way]
-        index = self.game.ask(seat, "levitate-cell", f"where does {card.name} go?", cells_left,
+        index = self.game.ask(seat, DecisionKind.LEVITATE_CELL, f"where does {card.name} go?",
+                              cells_left,
                               lambda o: f"shelve {card.name} at row {o[2][0]}, "
                               f"column {o[2][1]}")
         return cells_left[index]
@@ -152,15 +157,16 @@ class ShelfVerbs:
             positions = sorted(player.shelf.positions())
             if not positions:
                 continue
-            index = self.game.ask(seat, "replace", f"replace a shelf card with {card.name}",
-                                  positions, lambda p: f"replace {_name(player.shelf.at(p).card)}")
+            index = self.game.ask(seat, DecisionKind.REPLACE,
+                                  f"replace a shelf card with {card.name}", positions,
+                                  lambda p: f"replace {_name(player.shelf.at(p).card)}")
             pos = positions[index]
             old = player.shelf.at(pos)
             assert old is not None
             discard = self.game.state.discard
             self.game.state.cards.swap_onto_shelf(card, player.shelf_zone, pos, discard,
                                                   tucked_to=discard)
-            self.game.event("replace", seat=seat, card=card.name, old=old.card.name)
+            self.game.event(EventKind.REPLACE, seat=seat, card=card.name, old=old.card.name)
             done.append(card)
         return done
 
@@ -195,10 +201,10 @@ class ShelfVerbs:
         options = list(dict.fromkeys(legal))
         if not options:
             return
-        index = self.game.ask(seat, "shift", "shift part of a row", options,
+        index = self.game.ask(seat, DecisionKind.SHIFT, "shift part of a row", options,
                               lambda o: f"shift row {o[0]} columns {o[1]}-{o[2]} by {o[3]}")
         shelf.shift_run(*options[index])
-        self.game.event("shift", seat=seat, move=list(options[index]))
+        self.game.event(EventKind.SHIFT, seat=seat, move=list(options[index]))
 
     def v_rearrange_shelf(self, env: Env, only: str | None = None) -> None:
         seat = env.me.seat
@@ -228,7 +234,8 @@ class ShelfVerbs:
                 return f"swap {_name(shelf.at(a).card)} and {_name(shelf.at(b).card)}"
             return f"move {_name(shelf.at(a).card)} to row {b[0]}, column {b[1]}"
 
-        kind, a, b = options[self.game.ask(seat, "rearrange", "rework the shelf", options, label)]
+        kind, a, b = options[self.game.ask(seat, DecisionKind.REARRANGE, "rework the shelf",
+                                           options, label)]
         if kind == "hand":
             self.game.state.cards.swap_onto_shelf(b, player.shelf_zone, a, player.hand,
                                                   tucked_to=self.game.state.discard)
@@ -236,7 +243,7 @@ class ShelfVerbs:
             shelf.swap(a, b)
         else:
             shelf.reshelve(a, b)
-        self.game.event("rearrange", seat=seat, how=kind)
+        self.game.event(EventKind.REARRANGE, seat=seat, how=kind)
 
 
 def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, ResumeCard
 
 if TYPE_CHECKING:
@@ -87,7 +89,7 @@ def setup_locations(game: Game, pool: list[Any], permanent: Iterable[str] = ()) 
     for spec in shown:
         game.bring_into_play(spec)
     game.state.location_stack = [loc.id for loc in rest]
-    game.event("locations", starting=[loc.id for loc in [*fixed, *shown]], stack=len(rest))
+    game.event(EventKind.LOCATIONS, starting=[loc.id for loc in [*fixed, *shown]], stack=len(rest))
 
 
 def deal_categories(game: Game, codes: list[str]) -> None:
@@ -100,7 +102,7 @@ def deal_categories(game: Game, codes: list[str]) -> None:
     solo.public_focus = codes.pop()
     state.players[0].focus = codes.pop()
     solo.form = codes
-    game.event("categories", prominent=state.prominent, banned=state.banned,
+    game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned,
                difficulty=solo.difficulty, hidden=len(solo.form) + 1)
 
 
@@ -115,9 +117,9 @@ def preparation(game: Game) -> None:
     if game.state.round in rules.reveal_hidden_categories_in_rounds and solo.form:
         code = solo.form.pop()
         solo.boxed.append(code)
-        game.event("reveal-category", category=code, left=len(solo.form))
+        game.event(EventKind.REVEAL_CATEGORY, category=code, left=len(solo.form))
     discarded = game.deal_to(game.state.discard, solo.difficulty)
-    game.event("solo-discard", cards=[c.name for c in discarded], wanted=solo.difficulty)
+    game.event(EventKind.SOLO_DISCARD, cards=[c.name for c in discarded], wanted=solo.difficulty)
 
 
 def cleanup(game: Game) -> None:
@@ -130,20 +132,20 @@ def cleanup(game: Game) -> None:
         tiles = [loc for loc in state.in_play if not loc.permanent]
         if not tiles:
             break
-        index = game.ask(0, "eliminate", "Which location do you eliminate?", tiles,
+        index = game.ask(0, DecisionKind.ELIMINATE, "Which location do you eliminate?", tiles,
                          lambda loc: f"eliminate {loc.spec.name} (#{loc.number})")
         loc = tiles[index]
         state.in_play.remove(loc)
         solo.eliminated.append(loc.id)
-        game.event("eliminate", location=loc.id)
+        game.event(EventKind.ELIMINATE, location=loc.id)
     for _ in range(min(rules.locations_drawn, len(state.location_stack))):
         spec = game.location_specs[state.location_stack.pop()]
         game.bring_into_play(spec)
-        game.event("reveal-location", location=spec.id)
+        game.event(EventKind.REVEAL_LOCATION, location=spec.id)
     rounds = game.settings.final_round.rounds
     if rounds is not None and state.round + 1 >= rounds:
         state.final_round = True
-        game.event("final-round", reason="the last solo round", rounds=rounds)
+        game.event(EventKind.FINAL_ROUND, reason="the last solo round", rounds=rounds)
 
 
 def finish(game: Game) -> None:
@@ -153,13 +155,13 @@ def finish(game: Game) -> None:
     solo: SoloState = game.solo
     if state.in_play:
         solo.eliminated += [loc.id for loc in state.in_play]
-        game.event("eliminate", locations=[loc.id for loc in state.in_play], final=True)
+        game.event(EventKind.ELIMINATE, locations=[loc.id for loc in state.in_play], final=True)
         state.in_play.clear()
     player = state.players[0]
     hand = list(player.hand.cards)
     for card in hand:
         state.cards.move(card, state.discard)
-    game.event("discard-hand", seat=0, cards=[c.name for c in hand])
+    game.event(EventKind.DISCARD_HAND, seat=0, cards=[c.name for c in hand])
 
 
 def blocked(game: Game, location: Any, bid: int) -> bool:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
+from exlibris.engine.events import EventKind
 from exlibris.engine.game import Game
 from exlibris.model.cards import ArtifactCard, ResumeCard
 
@@ -26,29 +27,31 @@ ELIMINATE = ("Solo cleanup: choose the location tiles that leave the game (two e
 NOTHING = "No location, library or assistant text applies to this decision."
 
 # events that say what the game is carrying out, newest first wins
-_CAUSES = frozenset({"ability", "activate", "resolve", "place", "round"})
+_CAUSES = frozenset({EventKind.ABILITY, EventKind.ACTIVATE, EventKind.RESOLVE, EventKind.PLACE,
+                     EventKind.ROUND})
 
 
 def help_text(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str:
     """The player-facing texts behind ``decision``, one paragraph each."""
-    if decision.kind == "library":
+    if decision.kind is DecisionKind.LIBRARY:
         return "\n\n".join(f"{lib.name}: {lib.text}\n  {lib.assistant.name}: "
                            f"{lib.assistant.text}" for lib in decision.values)
-    if decision.kind == "hire":
+    if decision.kind is DecisionKind.HIRE:
         return _resumes(game, decision.values)
-    if decision.kind == "place":
+    if decision.kind is DecisionKind.PLACE:
         placing = _placement(decision.values, game)
         displays = {t.location.id for _, t in decision.values if t.location is not None}
         shown = [c for loc in game.state.in_play if loc.id in displays
                  for c in loc.area.cards if isinstance(c, ResumeCard)]
         return placing + ("\n\nOn display:\n" + _resumes(game, shown) if shown else "")
-    if decision.kind == "flips":
+    if decision.kind is DecisionKind.FLIPS:
         return FLIPS
-    if decision.kind == "eliminate":  # solo cleanup: the tiles still in play
+    if decision.kind is DecisionKind.ELIMINATE:  # solo cleanup: the tiles still in play
         return ELIMINATE + "\n\n" + "\n\n".join(
             f"{loc.spec.name} (#{loc.number}): {loc.spec.text}" for loc in decision.values)
     cards = [v for v in decision.values if isinstance(v, ArtifactCard)]
-    named = decision.data.get("card")
+    shelved = decision.card
+    named = shelved.name if shelved is not None else None
     cards += [ArtifactCard(named)] if named in game.artifact_specs else []
     texts = _artifact_texts(game, cards)
     current = _current(game, records)
@@ -101,14 +104,14 @@ def _current(game: Game, records: Sequence[dict[str, Any]]) -> str:
         kind = record["event"]
         if kind not in _CAUSES:
             continue
-        if kind == "round":
+        if kind == EventKind.ROUND:
             break
-        if kind == "ability":
+        if kind == EventKind.ABILITY:
             found = _ability(game, record)
             if found:
                 return found
             continue
-        if kind == "place" and "home" in record:
+        if kind == EventKind.PLACE and "home" in record:
             return HOME_ACTION
         spec = game.location_specs.get(record.get("location", ""))
         if spec is not None:

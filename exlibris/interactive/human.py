@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.interactive.context import help_text, player_help
 from exlibris.interactive.narrate import Narrator
 from exlibris.interactive.screen import Screen, prompt_line
@@ -291,7 +291,7 @@ def choice_label(choice: Any) -> str:
 
 def step_marks(decision: Decision, current: Step) -> dict[Any, str]:
     """On a ``where to shelve`` decision, each free cell marked with its choice number."""
-    if decision.kind != "position":
+    if decision.kind is not DecisionKind.POSITION:
         return {}
     values = decision.values
     return {tuple(values[i]): str(n) for n, choice in enumerate(current.choices, 1)

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from exlibris.engine.events import EventKind
 from exlibris.engine.game import Game
 
 # events that add nothing a player needs to read
-_QUIET = frozenset({"decision", "return", "setup", "locations", "inspection"})
+_QUIET = frozenset({EventKind.DECISION, EventKind.RETURN, EventKind.SETUP, EventKind.LOCATIONS,
+                    EventKind.INSPECTION})
 # events that start something else: an ability followed by one of these did nothing
-_STARTS = frozenset({"ability", "place", "activate", "resolve", "round", "cleanup",
-                     "final-round"})
+_STARTS = frozenset({EventKind.ABILITY, EventKind.PLACE, EventKind.ACTIVATE, EventKind.RESOLVE,
+                     EventKind.ROUND, EventKind.CLEANUP, EventKind.FINAL_ROUND})
 
 
 class Narrator:
@@ -33,7 +35,7 @@ class Narrator:
         records = list(records)
         for i, record in enumerate(records):
             kind = record["event"]
-            if kind in _QUIET or (kind == "ability" and idle(records, i)):
+            if kind in _QUIET or (kind == EventKind.ABILITY and idle(records, i)):
                 continue
             tell = getattr(self, "_" + kind.replace("-", "_"), None)
             text = tell(record) if tell is not None else self._other(record)

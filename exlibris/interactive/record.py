@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from exlibris.engine.decisions import DecisionKind
 from exlibris.limits import (
     MAX_DECISIONS,
     MAX_FILE_BYTES,
@@ -53,7 +54,7 @@ class Entry:
     """One decision: who answered, what kind, the option's index and its label."""
 
     seat: int
-    kind: str
+    kind: DecisionKind
     index: int
     label: str
 
@@ -167,6 +168,16 @@ def _text(value: Any, what: str, limit: int = _MAX_TEXT) -> str:
     return value
 
 
+def _kind(value: Any, what: str) -> DecisionKind:
+    text = _text(value, what, 40)
+    if text not in _KINDS:
+        raise ValueError(f"{what} must be one of: {', '.join(_KINDS)}")
+    return DecisionKind(text)
+
+
+_KINDS = tuple(k.value for k in DecisionKind)
+
+
 def clean_name(name: str) -> str:
     """A player's name as it may be shown: no control characters or escape sequences."""
     return "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_CHARS]
@@ -201,7 +212,7 @@ def _parse(data: Any) -> SaveRecord:
         if not isinstance(raw, dict) or set(raw) != _ENTRY_KEYS:
             raise ValueError(f"{where} must have exactly: seat, kind, index, label")
         decisions.append(Entry(_whole(raw["seat"], f"{where}'s seat", 0, len(seats) - 1),
-                               _text(raw["kind"], f"{where}'s kind", 40),
+                               _kind(raw["kind"], f"{where}'s kind"),
                                _whole(raw["index"], f"{where}'s index", 0, _MAX_INDEX),
                                _text(raw["label"], f"{where}'s label")))
     libraries = data.get("libraries")

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.game import Game
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
@@ -257,7 +257,7 @@ def plural(n: int, noun: str) -> str:
 
 def position_marks(decision: Decision) -> dict[Pos, str]:
     """Option numbers on the empty cells a ``where to shelve`` decision offers."""
-    if decision.kind != "position":
+    if decision.kind is not DecisionKind.POSITION:
         return {}
     return {tuple(pos): str(i) for i, pos in enumerate(decision.values, 1)}  # type: ignore[misc]
 

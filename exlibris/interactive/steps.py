@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.game import Game
 from exlibris.model.cards import ArtifactCard, BookCard
 
@@ -160,7 +160,7 @@ def player_labels(game: Game | None, decision: Decision) -> list[str]:
     ``discard C5 from your hand``, ``give P4 from your hand to Greedy 2``."""
     labels = decision.labels
     verb = str(decision.data.get("verb", ""))
-    if game is None or decision.kind != "pick" or not verb:
+    if game is None or decision.kind is not DecisionKind.PICK or not verb:
         return list(labels)
     from exlibris.interactive.places import card_place
 
@@ -171,7 +171,7 @@ def player_labels(game: Game | None, decision: Decision) -> list[str]:
             continue
         place = card_place(game, value, decision.seat)
         where = f" from {place}" if place else ""
-        if verb.startswith("give to "):
+        if decision.purpose is Purpose.GIVE:
             told.append(f"give {value.name}{where} to {verb.removeprefix('give to ')}")
         elif label == f"{verb} {value.name}":
             told.append(f"{label}{where}")
@@ -257,8 +257,9 @@ def _entomb(game: Game | None, decision: Decision) -> Any:
     return ("on which shelf card?",), lambda v: (_shelf_card(game, decision.seat, v[0]),)
 
 
-_SORTED = {"pick": frozenset({1})}  # cards by letter, A to Z
-_GROUPINGS: dict[str, Grouping] = {
-    "place": _place, "rearrange": _rearrange, "shift": _shift, "pick": _pick,
-    "position": _position, "levitate": _levitate, "entomb": _entomb,
+_SORTED = {DecisionKind.PICK: frozenset({1})}  # cards by letter, A to Z
+_GROUPINGS: dict[DecisionKind, Grouping] = {
+    DecisionKind.PLACE: _place, DecisionKind.REARRANGE: _rearrange,
+    DecisionKind.SHIFT: _shift, DecisionKind.PICK: _pick, DecisionKind.POSITION: _position,
+    DecisionKind.LEVITATE: _levitate, DecisionKind.ENTOMB: _entomb,
 }

@@ -614,37 +614,36 @@ def _articulation_points(cells: Iterable[Pos]) -> set[Pos]:
     cells = set(cells)
     if len(cells) <= 2:
         return set()
+    # each cell's occupied neighbours, once
+    near = {(r, c): [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in cells]
+            for r, c in cells}
     start = next(iter(cells))
     depth: dict[Pos, int] = {start: 0}
     low: dict[Pos, int] = {start: 0}
     parent: dict[Pos, Pos | None] = {start: None}
     joints: set[Pos] = set()
     root_children = 0
-    stack = [(start, iter([_add(start, s) for s in STEPS]))]
+    stack = [(start, iter(near[start]))]
     while stack:
         node, neighbours = stack[-1]
-        advanced = False
         for nxt in neighbours:
-            if nxt not in cells:
-                continue
             if nxt not in depth:
                 parent[nxt] = node
                 depth[nxt] = low[nxt] = depth[node] + 1
                 if node == start:
                     root_children += 1
-                stack.append((nxt, iter([_add(nxt, s) for s in STEPS])))
-                advanced = True
+                stack.append((nxt, iter(near[nxt])))
                 break
-            if nxt != parent[node]:
-                low[node] = min(low[node], depth[nxt])
-        if advanced:
-            continue
-        stack.pop()
-        up = parent[node]
-        if up is not None:
-            low[up] = min(low[up], low[node])
-            if up != start and low[node] >= depth[up]:
-                joints.add(up)
+            if nxt != parent[node] and depth[nxt] < low[node]:
+                low[node] = depth[nxt]
+        else:
+            stack.pop()
+            up = parent[node]
+            if up is not None:
+                if low[node] < low[up]:
+                    low[up] = low[node]
+                if up != start and low[node] >= depth[up]:
+                    joints.add(up)
     if root_children > 1:
         joints.add(start)
     return joints

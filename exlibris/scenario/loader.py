@@ -16,6 +16,8 @@ from typing import Any
 
 from exlibris.catalog import Catalog, join, load_catalog, own_files, read_catalog, yaml_files
 from exlibris.dsl.checker import did_you_mean
+from exlibris.engine.event_records import RECORDS
+from exlibris.engine.events import EventKind
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
@@ -51,6 +53,7 @@ EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
                  "location_stack", "location_discard", "never_offered")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
+EVENT_KINDS = tuple(k.value for k in EventKind)
 INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant",
                      "public_library", "win")
 LIBRARY_FIELDS = ("tally", "books", "prominent", "banned", "variety", "focus", "volunteers",
@@ -751,6 +754,16 @@ class _Reader:
                 self.fail((*path, i), "scenario/missing-field", "an expected event needs "
                           "'event:' (draw, place, ability, activate, ...)")
                 continue
+            kind = str(entry["event"])
+            if kind not in EVENT_KINDS:
+                self.fail((*path, i, "event"), "scenario/unknown-event",
+                          f"no event is called {kind!r}{did_you_mean(kind, EVENT_KINDS)}; "
+                          f"events: {', '.join(EVENT_KINDS)}")
+                continue
+            record = RECORDS[EventKind(kind)]
+            self.fields(entry, (*path, i), ("event", *sorted(record.__required_keys__
+                                                             | record.__optional_keys__)),
+                        f"a {kind!r} event")
             out.append(entry)
         return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from exlibris.engine.decisions import Agent
-from exlibris.engine.events import EventLog
+from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.setup import build_table, finish_table, seat_assistants
 from exlibris.engine.zones import ShelfZone
@@ -108,5 +108,5 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         game.solo.difficulty = setup.difficulty or game.solo.difficulty
         game.solo.public_focus = setup.public_focus
         game.solo.form = list(reversed(setup.license_form))
-    game.event("scenario", name=scenario.name, players=[p.name for p in state.players])
+    game.event(EventKind.SCENARIO, name=scenario.name, players=[p.name for p in state.players])
     return game

@@ -172,9 +172,14 @@ def best_flips(
 
     baseline = own.inspection.forms[index].total
     best: tuple[int, int, tuple[Pos, ...]] = (baseline, 0, ())
-    for (_, _, _), (_, voluntary, mask) in states.items():
-        if voluntary == 0:
-            continue
+    ends = [value for value in states.values() if value[1] > 0]
+    if ends and not near and not own.player.assistants:
+        # No artifact on the shelf and no assistant's score: flips change only the
+        # tally, so a total is the tally's figures (B2 to B5) plus what flips leave
+        # alone (B1, entombed cards). Only the states with the best tally can win.
+        top = max(partial(tally) for tally, _, _ in ends)
+        ends = [value for value in ends if partial(value[0]) == top]
+    for _, _, mask in ends:
         chosen = tuple(pos for j, (pos, _) in enumerate(cards) if mask >> j & 1)
         flips = _voluntary(cards, set(chosen))
         total = own.total(steps.with_flips(shelf, flips))

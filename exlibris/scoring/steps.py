@@ -75,18 +75,20 @@ def b1_stability(shelf: Shelf, rules: ScoringRules) -> int:
         return 0
     min_width, min_height = rules.min_rectangle
     cells = set(shelf.positions())
-    columns = sorted({c for _, c in cells})
+    # each column's filled cells counted up from the bottom row, without a gap
+    standing: dict[int, int] = {}
+    for r, c in cells:
+        if r == bottom:
+            depth = 1
+            while (bottom - depth, c) in cells:
+                depth += 1
+            standing[c] = depth
+    columns = sorted(standing)
     best = 0
     for height in range(min_height, shelf.height + 1):
-        rows = range(bottom - height + 1, bottom + 1)
         run, previous = 0, None
         for col in columns:
-            filled = True
-            for r in rows:
-                if (r, col) not in cells:
-                    filled = False
-                    break
-            if filled:
+            if standing[col] >= height:
                 run = run + 1 if previous == col - 1 else 1
                 previous = col
                 if run >= min_width:
