@@ -28,7 +28,7 @@ def wiring(game: Any) -> dict[str, Any]:
     return {
         "categories": game.categories, "artifacts": game.artifact_specs,
         "assistant cards": game.assistant_cards, "scoring": game.scoring,
-        "variant": game.variant, "seed": game.seed, "max steps": game.max_steps,
+        "variant": game.variant, "seed": game.seed, "settings": game.settings,
         "shelf rules": [p.shelf.rules for p in game.state.players],
         "names": [p.name for p in game.state.players],
         "solo": type(game.solo), "artifacts looked for": game.has_artifacts,
