@@ -51,12 +51,12 @@ id: {id}
 name: {name}
 timing: end-of-game
 solo: false
-text: One point for each book of your focus category next to this artifact.
+text: One point for each Monster Manuals book next to this artifact.
 abilities:
   - timing: end-of-game
-    text: One point for each book of your focus category next to this artifact.
-    # `this` is the artifact's card, `owner` its owner, `shelf` the owner's shelf
-    score: books(adjacent(this), owner.focus)
+    text: One point for each Monster Manuals book next to this artifact.
+    # `this` is the artifact's card, `shelf` the cards of its owner's shelf
+    score: books(adjacent(this), @monster-manuals)
 """,
     "variant": """\
 kind: variant

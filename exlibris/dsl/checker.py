@@ -40,10 +40,12 @@ _REF_TYPES = {"category": "category", "location": "location", "assistant": "any"
 class Checker:
     """Checks one piece of source; problems accumulate in ``errors``."""
 
-    def __init__(self, names: Mapping[str, str], catalog: Catalog, *, verbs_allowed: bool):
+    def __init__(self, names: Mapping[str, str], catalog: Catalog, *, verbs_allowed: bool,
+                 in_score: bool = False):
         self.scope: dict[str, str] = dict(names)
         self.catalog = catalog
         self.verbs_allowed = verbs_allowed
+        self.in_score = in_score  # only the words the score runtime has (``in_scores``)
         self.errors: list[DslError] = []
 
     def fail(self, node: ast.Node, code: str, message: str) -> None:
@@ -214,12 +216,21 @@ class Checker:
             self.fail(node, "dsl/unknown-attribute",
                       f"{_a(base)} has no attribute {name!r}{did_you_mean(name, table)}")
             return "any"
+        if self.in_score and base not in vocab.SCORE_TYPES:
+            self.fail(node, "dsl/not-in-scoring",
+                      f"{name!r} of {_a(base)} cannot be read in a score, which sees only "
+                      "the cards of a shelf and the categories")
+            return "any"
         result = table[name]
         return vocab.PLURAL.get(result, result) if plural else result
 
     def call(self, call: ast.Call) -> str:
         name = call.func
         sig = vocab.FUNCTIONS.get(name)
+        if sig is not None and self.in_score and not sig.in_scores:
+            self.fail(call, "dsl/not-in-scoring",
+                      f"{name}() cannot be used in a score, which sees only the cards of a "
+                      "shelf and the categories")
         if sig is None:
             sig = vocab.VERBS.get(name)
             if sig is not None and not self.verbs_allowed:
@@ -370,7 +381,7 @@ def check_program(program: ast.Program, names: Mapping[str, str], catalog: Catal
 
 
 def check_score(expr: ast.Expr, catalog: Catalog) -> list[DslError]:
-    checker = Checker(vocab.SCORE_NAMES, catalog, verbs_allowed=False)
+    checker = Checker(vocab.SCORE_NAMES, catalog, verbs_allowed=False, in_score=True)
     kind = checker.expr(expr)
     if not vocab.accepts("int", kind):
         checker.fail(expr, "dsl/score-type", f"a score must be a number, not {_a(kind)}")

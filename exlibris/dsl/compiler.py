@@ -17,8 +17,10 @@ from typing import Any, Protocol
 
 from exlibris.dsl import ast
 from exlibris.dsl.errors import EffectError
+from exlibris.dsl.generic import GENERIC
+from exlibris.dsl.values import as_list, kind_name, number
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
-from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
+from exlibris.limits import MAX_EFFECT_LIST
 
 # Python errors a checked effect can still meet at run time, where the checker typed a
 # value "any": they end the effect as an EffectError naming it, never as a traceback.
@@ -149,31 +151,6 @@ class ExprHandler:
 
 # ---- expressions -------------------------------------------------------------------------------
 
-def _kind(value: Any) -> str:
-    """How a value is named in a run-time error."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list | tuple) or isinstance(getattr(value, "cards", None), list):
-        return "a list"
-    return f"{type(value).__name__.lower()}"
-
-
-def number(value: Any, where: str) -> int:
-    """``value`` as a number within the effect limit (nothing counts as 0)."""
-    if value is None:
-        return 0
-    if not isinstance(value, int):
-        raise EffectError(f"{where} works on numbers, not {_kind(value)}")
-    if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:
-        raise EffectError(f"{where} gave a number beyond ±{MAX_EFFECT_INT} "
-                          "(the limit on numbers in effects)")
-    return value
-
-
 def bounded(items: list[Any]) -> list[Any]:
     """``items`` unless it is longer than an effect's lists may be."""
     if len(items) > MAX_EFFECT_LIST:
@@ -217,7 +194,7 @@ def _plus(a: Any, b: Any) -> Any:
     if _is_list(a):
         return bounded([*as_list(a), *as_list(b)])
     if _is_list(b):
-        raise EffectError(f"'+' adds to a list or a number, not {_kind(a)} to a list")
+        raise EffectError(f"'+' adds to a list or a number, not {kind_name(a)} to a list")
     return number(number(a, "'+'") + number(b, "'+'"), "'+'")
 
 
@@ -225,20 +202,6 @@ def _union(a: Any, b: Any) -> list[Any]:
     seen = list(a or ())
     seen.extend(x for x in (b or ()) if x not in seen)
     return bounded(seen)
-
-
-def as_list(value: Any) -> list[Any]:
-    """A value as a list: collections as they are, a zone as its cards, one value alone."""
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return value
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    cards = getattr(value, "cards", None)  # a zone of the game: its cards
-    if isinstance(cards, list):
-        return cards
-    return [value]
 
 
 def compile_expr(node: ast.Expr) -> Eval:
@@ -402,7 +365,7 @@ def _compile_call(node: ast.Call) -> Eval:
     keywords = {a.name: compile_expr(a.value) for a in node.args
                 if a.name is not None and a.name not in lambdas}
     lambda_kw = {a.name: compile_expr(a.value) for a in node.args if a.name in lambdas}
-    generic = _GENERIC.get(name)
+    generic = GENERIC.get(name)
     is_verb = name in VERBS
     named = tuple(keywords.items())
     lambdas_kw = tuple(lambda_kw.items())
@@ -417,14 +380,16 @@ def _compile_call(node: ast.Call) -> Eval:
     where = f"{name}()"
     plain = not named and not numeric and not numeric_kw and not lambdas_kw
 
+    if generic is not None and not named and not lambdas_kw and len(positional) in (1, 2):
+        # a shared function of one or two arguments and no keywords: called with them
+        direct = [_as_number(p, where) if i in numeric else p for i, p in enumerate(positional)]
+        if len(direct) == 1:
+            (a,) = direct
+            return lambda env: generic(env.rt, env, a(env))
+        a, b = direct
+        return lambda env: generic(env.rt, env, a(env), b(env))
     if plain and not is_verb and len(positional) in (1, 2):
         # the common cases, specialised: a function of one or two plain arguments
-        if generic is not None:
-            run = generic
-            if one is not None:
-                return lambda env: run(env, [one(env)], _NO_KEYWORDS)
-            first, second = positional
-            return lambda env: run(env, [first(env), second(env)], _NO_KEYWORDS)
         if one is not None:
             return lambda env: env.rt.function(name, [one(env)], _NO_KEYWORDS, env)
         first, second = positional
@@ -452,174 +417,18 @@ def _compile_call(node: ast.Call) -> Eval:
             rt.tick()
             return rt.verb(name, args, kwargs, env, node)
         if generic is not None:
-            return generic(env, args, kwargs)
+            return generic(env.rt, env, *args, **kwargs) if kwargs else generic(env.rt, env, *args)
         return env.rt.function(name, args, kwargs, env)
 
     return call
 
 
+def _as_number(get: Eval, where: str) -> Eval:
+    return lambda env: number(get(env), where)
+
+
 _NO_KEYWORDS: dict[str, Any] = {}  # shared: no function changes its keywords
 
-
-# Functions that need nothing from the game beyond card attributes.
-
-
-def _count(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    return len(as_list(args[0]))
-
-
-def _first(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
-    items = as_list(args[0])
-    return items[0] if items else None
-
-
-def _min(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [number(v, "min()") for a in args for v in as_list(a)]
-    return min(values) if values else 0
-
-
-def _max(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    values = [number(v, "max()") for a in args for v in as_list(a)]
-    return max(values) if values else 0
-
-
-# runtimes with their own ``face_up_books(cards)`` (the game's knows where each card
-# is without asking for three attributes of each), by class; None: the generic way
-_OWN_BOOKS: dict[type, Callable[[Any, Any], list[str]] | None] = {}
-
-
-def _face_up_books(env: Env, cards: Any) -> list[str]:
-    rt = env.rt
-    own = _OWN_BOOKS.get(rt.__class__, _MISSING)
-    if own is _MISSING:
-        own = _OWN_BOOKS[rt.__class__] = getattr(rt.__class__, "face_up_books", None)
-    if own is not None:
-        return own(rt, cards)  # type: ignore[operator]
-    books: list[str] = []
-    for card in as_list(cards):
-        if rt.attribute(card, "is_book") and not rt.attribute(card, "face_down"):
-            books.extend(rt.attribute(card, "books"))
-    return books
-
-
-def _category_codes(env: Env, value: Any) -> set[str]:
-    return {env.rt.attribute(c, "code") for c in as_list(value)}
-
-
-def _books(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    books = _face_up_books(env, args[0])
-    if len(args) < 2:
-        return len(books)
-    wanted = _category_codes(env, args[1])
-    return sum(1 for b in books if b in wanted)
-
-
-def _categories(env: Env, args: list[Any], kw: dict[str, Any]) -> list[Any]:
-    codes = sorted(set(_face_up_books(env, args[0])))
-    return [env.rt.function("category", [code], {}, env) for code in codes]
-
-
-def _has(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
-    wanted = _category_codes(env, args[1])
-    return any(b in wanted for b in _face_up_books(env, args[0]))
-
-
-def _letters(env: Env, args: list[Any], kw: dict[str, Any]) -> list[str]:
-    rt = env.rt
-    return sorted({rt.attribute(c, "letter") for c in as_list(args[0])
-                   if rt.attribute(c, "is_book") and not rt.attribute(c, "face_down")})
-
-
-def _complete_sets(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    books = _face_up_books(env, args[0])
-    codes = env.rt.function("category_codes", [], {}, env)
-    return min((books.count(code) for code in codes), default=0)
-
-
-def _alpha(env: Env, card: Any) -> tuple[str, int]:
-    cards = as_list(card)
-    if not cards:
-        return ("", 0)
-    return (env.rt.attribute(cards[0], "letter"), env.rt.attribute(cards[0], "order"))
-
-
-def _comes_before(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
-    return _alpha(env, args[0]) < _alpha(env, args[1])
-
-
-def _comes_after(env: Env, args: list[Any], kw: dict[str, Any]) -> bool:
-    return _alpha(env, args[0]) > _alpha(env, args[1])
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """A player's naming of a category."""
-
-    player: Any
-    category: Any
-
-
-def _claim(env: Env, args: list[Any], kw: dict[str, Any]) -> Claim:
-    return Claim(args[0], args[1])
-
-
-def _best(env: Env, args: list[Any], kw: dict[str, Any]) -> Any:
-    items = as_list(args[0])
-    if not items:
-        return None
-    score = kw["by"]
-    order = as_list(kw.get("tiebreak"))
-
-    def rank(item: Any) -> tuple[int, int]:
-        player = getattr(item, "player", item)
-        seat = order.index(player) if player in order else len(order)
-        return (-number(score(item), "best()'s 'by:'"), seat)
-
-    return min(items, key=rank)
-
-
-def _sum(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    value = args[1]
-    return number(sum(number(value(item), "sum()") for item in as_list(args[0])), "sum()")
-
-
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _letter(value: Any) -> str:
-    text = str(value or "").strip().upper()
-    return text if len(text) == 1 and text in LETTERS else ""
-
-
-def _next_letter(env: Env, args: list[Any], kw: dict[str, Any]) -> str:
-    letter = _letter(args[0])
-    index = LETTERS.find(letter) if letter else -1
-    return LETTERS[index + 1] if 0 <= index < len(LETTERS) - 1 else ""
-
-
-def _letter_distance(env: Env, args: list[Any], kw: dict[str, Any]) -> int:
-    a, b = _letter(args[0]), _letter(args[1])
-    return abs(LETTERS.index(a) - LETTERS.index(b)) if a and b else 0
-
-
-_GENERIC: dict[str, Callable[[Env, list[Any], dict[str, Any]], Any]] = {
-    "sum": _sum,
-    "next_letter": _next_letter,
-    "letter_distance": _letter_distance,
-    "count": _count,
-    "first": _first,
-    "min": _min,
-    "max": _max,
-    "books": _books,
-    "categories": _categories,
-    "has": _has,
-    "letters": _letters,
-    "complete_sets": _complete_sets,
-    "comes_before": _comes_before,
-    "comes_after": _comes_after,
-    "claim": _claim,
-    "best": _best,
-}
 
 # ---- statements ----------------------------------------------------------------------------------
 

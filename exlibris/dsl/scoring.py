@@ -16,6 +16,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
+from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
 Pos = tuple[int, int]
@@ -73,56 +74,18 @@ class ScoreRuntime:
         return ShelfCard(pos, slot.card, bool(slot.face_down))
 
     def attribute(self, value: Any, name: str) -> Any:
-        if isinstance(value, ShelfCard):
-            card = value.card
-            is_book = isinstance(card, BookCard)
-            if name == "face_down":
-                return value.face_down
-            if name == "is_book":
-                return is_book
-            if name == "is_artifact":
-                return not is_book
-            if name == "vowel":
-                return is_book and card.letter in VOWELS
-            if name == "books":
-                return card.books if is_book else ()
-            if name in ("letter", "order"):
-                return getattr(card, name) if is_book else None
-        if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
-            return getattr(value, name)
-        raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
+        table = _ATTRIBUTES.get(value.__class__)
+        read = table.get(name) if table is not None else None
+        if read is None:
+            raise EffectError(f"the attribute {name!r} does not apply to "
+                              f"{type(value).__name__}")
+        return read(self, value)
 
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
-        match name:
-            case "ref":
-                return self.categories.get(args[0])
-            case "category":
-                return self.by_code.get(args[0])
-            case "category_codes":
-                return [c.code for c in self.categories.values()]
-            case "adjacent":
-                found: list[ShelfCard] = []
-                for card in _cards(args[0]):
-                    if card.pos is not None:
-                        for pos in self.shelf.neighbours(card.pos):
-                            neighbour = self.card_at(pos)
-                            if neighbour is not None and neighbour not in found:
-                                found.append(neighbour)
-                return found
-            case "tucked":
-                return [ShelfCard(None, c, False)
-                        for card in _cards(args[0]) if card.pos is not None
-                        for c in getattr(self.shelf.at(card.pos), "tucked", ())]
-            case "entombed":
-                return [ShelfCard(None, slot.beneath, True)
-                        for pos in self.shelf.positions()
-                        if (slot := self.shelf.at(pos)) is not None and slot.beneath is not None]
-            case "shelved_before" | "shelved_after":
-                a, b = (_cards(x)[0].pos if _cards(x) else None for x in args[:2])
-                if a is None or b is None:
-                    return False
-                return a < b if name == "shelved_before" else a > b
-        raise DslError("dsl/not-in-scoring", f"{name}() cannot be used in a score", 1, 1)
+        impl = _FUNCTIONS.get(name)
+        if impl is None:  # the checker allows in scores only what is implemented here
+            raise DslError("dsl/not-in-scoring", f"{name}() cannot be used in a score", 1, 1)
+        return impl(self, env, *args, **kwargs) if kwargs else impl(self, env, *args)
 
     def verb(self, *args: Any) -> Any:  # pragma: no cover - the checker forbids verbs here
         raise DslError("dsl/verb-in-expression", "scores cannot change the game", 1, 1)
@@ -144,6 +107,90 @@ def _cards(value: Any) -> list[ShelfCard]:
     if isinstance(value, list):
         return [v for v in value if isinstance(v, ShelfCard)]
     return [value] if isinstance(value, ShelfCard) else []
+
+
+# ---- the words of the language as a score reads them (``words.SCORE``) ----------------
+
+def _book_or(default: Any, read: Callable[[BookCard], Any]) -> Callable[[Any, ShelfCard], Any]:
+    return lambda rt, value: read(value.card) if isinstance(value.card, BookCard) else default
+
+
+SCORE.attributes_of("card", ShelfCard, {
+    "face_down": lambda rt, value: value.face_down,
+    "is_book": lambda rt, value: isinstance(value.card, BookCard),
+    "is_artifact": lambda rt, value: not isinstance(value.card, BookCard),
+    "vowel": _book_or(False, lambda card: card.letter in VOWELS),
+    "books": _book_or((), lambda card: card.books),
+    "letter": _book_or(None, lambda card: card.letter),
+    "order": _book_or(None, lambda card: card.order),
+})
+SCORE.attributes_of("category", CategoryValue, {
+    "id": lambda rt, category: category.id,
+    "code": lambda rt, category: category.code,
+    "name": lambda rt, category: category.name,
+})
+_ATTRIBUTES = SCORE.attributes
+
+
+@SCORE.function("ref")
+def _ref(rt: ScoreRuntime, env: Env, ref: str) -> CategoryValue | None:
+    return rt.categories.get(ref)
+
+
+@SCORE.function("category")
+def _category(rt: ScoreRuntime, env: Env, code: str) -> CategoryValue | None:
+    return rt.by_code.get(code)
+
+
+@SCORE.function("category_codes")
+def _category_codes(rt: ScoreRuntime, env: Env) -> list[str]:
+    return [c.code for c in rt.categories.values()]
+
+
+@SCORE.function("adjacent")
+def _adjacent(rt: ScoreRuntime, env: Env, cards: Any) -> list[ShelfCard]:
+    found: list[ShelfCard] = []
+    for card in _cards(cards):
+        if card.pos is not None:
+            for pos in rt.shelf.neighbours(card.pos):
+                neighbour = rt.card_at(pos)
+                if neighbour is not None and neighbour not in found:
+                    found.append(neighbour)
+    return found
+
+
+@SCORE.function("tucked")
+def _tucked(rt: ScoreRuntime, env: Env, cards: Any) -> list[ShelfCard]:
+    return [ShelfCard(None, c, False)
+            for card in _cards(cards) if card.pos is not None
+            for c in getattr(rt.shelf.at(card.pos), "tucked", ())]
+
+
+@SCORE.function("entombed")
+def _entombed(rt: ScoreRuntime, env: Env, shelf: Any) -> list[ShelfCard]:
+    return [ShelfCard(None, slot.beneath, True)
+            for pos in rt.shelf.positions()
+            if (slot := rt.shelf.at(pos)) is not None and slot.beneath is not None]
+
+
+def _positions(a: Any, b: Any) -> tuple[Pos | None, Pos | None]:
+    first, second = (_cards(x)[0].pos if _cards(x) else None for x in (a, b))
+    return first, second
+
+
+@SCORE.function("shelved_before")
+def _shelved_before(rt: ScoreRuntime, env: Env, a: Any, b: Any) -> bool:
+    first, second = _positions(a, b)
+    return first is not None and second is not None and first < second
+
+
+@SCORE.function("shelved_after")
+def _shelved_after(rt: ScoreRuntime, env: Env, a: Any, b: Any) -> bool:
+    first, second = _positions(a, b)
+    return first is not None and second is not None and first > second
+
+
+_FUNCTIONS = SCORE.functions
 
 
 ScoreFn = Callable[[ScoreEnv], int]
@@ -168,9 +215,15 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
-        this = rt.card_at(env.this)
-        shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
-        names = {"this": this, "shelf": shelf_cards, "owner": None, "players": []}
-        return int(handler(rt, None, names) or 0)
+        return int(handler(rt, None, score_names(rt, env)) or 0)
 
     return score
+
+
+def score_names(rt: ScoreRuntime, env: ScoreEnv) -> dict[str, Any]:
+    """The names a score reads, one for each of ``vocabulary.SCORE_NAMES``: the scored
+    card and the shelf's cards; a score does not know its owner (nothing) nor the
+    other players (no one)."""
+    this = rt.card_at(env.this)
+    shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
+    return {"this": this, "shelf": shelf_cards, "owner": None, "players": []}

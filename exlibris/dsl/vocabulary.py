@@ -67,12 +67,10 @@ GLOBAL_NAMES: dict[str, str] = {
 }
 # Names that exist only in some places: what provides them.
 LOCATION_NAMES: dict[str, str] = {"assistant": "assistant"}
-SCORE_NAMES: dict[str, str] = {
+SCORE_NAMES: dict[str, str] = {  # what ``dsl/scoring.py: score_names`` binds
     "this": "card",
     "owner": "player",
     "shelf": "zone",
-    "prominent": "category",
-    "banned": "category",
     "players": "players",
 }
 PLACEMENT_NAMES: dict[str, str] = {
@@ -124,6 +122,7 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
     },
     "location": {
         "id": "str",
+        "name": "str",
         "number": "int",
         "instant": "bool",
         "delayed": "bool",
@@ -136,7 +135,11 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
     "claim": {"player": "player", "category": "category"},
     "category": {"id": "str", "name": "str"},
 }
-ATTRIBUTES["zone"] = ATTRIBUTES["card"]
+ATTRIBUTES["zone"] = ATTRIBUTES["card"]  # a zone's attribute is its cards' attribute, each
+# The types whose attributes a score may read: a score sees shelf cards and categories.
+SCORE_TYPES = frozenset({"card", "zone", "category"})
+# Attributes the runtimes read for the language's own functions, never written in source.
+INTERNAL_ATTRIBUTES: dict[str, dict[str, str]] = {"category": {"code": "str"}}
 
 
 # ---- functions and verbs -------------------------------------------------------------------
@@ -151,7 +154,9 @@ class Signature:
     ``required`` how many of them must be given; ``keywords`` the keyword
     parameters and their types; ``lambdas`` the keywords evaluated once per
     element with ``it`` bound; ``returns`` the result type (``same`` = the type
-    of the first argument).
+    of the first argument). Where a word may appear: a verb only in effects; a
+    function in effects and conditions, and in ``score:`` expressions too if
+    ``in_scores`` (a score sees only a shelf, so the score runtime implements it).
     """
 
     params: tuple[str, ...] = ()
@@ -163,6 +168,7 @@ class Signature:
     variadic: bool = False
     doc: str = ""
     each: int | None = None
+    in_scores: bool = False
 
     @property
     def min_args(self) -> int:
@@ -172,26 +178,34 @@ class Signature:
 S = Signature
 
 FUNCTIONS: dict[str, Signature] = {
-    "count": S(("any",), returns="int", doc="how many elements"),
+    "count": S(("any",), returns="int", doc="how many elements", in_scores=True),
     "books": S(("cards", "categories"), required=1, returns="int",
-               doc="books on face-up book cards, optionally of some categories"),
-    "categories": S(("cards",), returns="categories", doc="categories on face-up book cards"),
-    "has": S(("card", "categories"), returns="bool", doc="a card has a book of a category"),
-    "letters": S(("cards",), returns="strs", doc="distinct letters of book cards"),
-    "complete_sets": S(("cards",), returns="int", doc="complete sets of all six categories"),
-    "adjacent": S(("cards",), returns="cards", doc="shelf cards adjacent to a shelf card"),
-    "tucked": S(("cards",), returns="cards", doc="cards tucked beneath an artifact"),
-    "entombed": S(("cards",), returns="cards", doc="entombed cards of a shelf"),
-    "first": S(("any",), returns="element", doc="the first element (nothing if empty)"),
+               doc="books on face-up book cards, optionally of some categories", in_scores=True),
+    "categories": S(("cards",), returns="categories", doc="categories on face-up book cards",
+                    in_scores=True),
+    "has": S(("card", "categories"), returns="bool", doc="a card has a book of a category",
+             in_scores=True),
+    "letters": S(("cards",), returns="strs", doc="distinct letters of book cards", in_scores=True),
+    "complete_sets": S(("cards",), returns="int", doc="complete sets of all six categories",
+                       in_scores=True),
+    "adjacent": S(("cards",), returns="cards", doc="shelf cards adjacent to a shelf card",
+                  in_scores=True),
+    "tucked": S(("cards",), returns="cards", doc="cards tucked beneath an artifact",
+                in_scores=True),
+    "entombed": S(("cards",), returns="cards", doc="entombed cards of a shelf", in_scores=True),
+    "first": S(("any",), returns="element", doc="the first element (nothing if empty)",
+               in_scores=True),
     "top": S(("cards",), returns="cards", doc="the top card of a deck"),
     "sum": S(("any", "int"), each=1, returns="int",
-             doc="the total of a number worked out for each element (named it)"),
+             doc="the total of a number worked out for each element (named it)", in_scores=True),
     "next_letter": S(("str",), returns="str",
-                     doc="the letter after a letter in the alphabet (\"\" after Z)"),
+                     doc="the letter after a letter in the alphabet (\"\" after Z)",
+                     in_scores=True),
     "letter_distance": S(("str", "str"), returns="int",
-                         doc="how far apart two letters are in the alphabet (A to C: 2)"),
-    "min": S(("int",), variadic=True, returns="int", doc="the smallest"),
-    "max": S(("int",), variadic=True, returns="int", doc="the largest"),
+                         doc="how far apart two letters are in the alphabet (A to C: 2)",
+                         in_scores=True),
+    "min": S(("int",), variadic=True, returns="int", doc="the smallest", in_scores=True),
+    "max": S(("int",), variadic=True, returns="int", doc="the largest", in_scores=True),
     "players": S(keywords={"from": "player", "direction": "str"}, returns="players",
                  doc="players in seat order from a player"),
     "opponents_of": S(("player",), returns="players", doc="a player's opponents in turn order"),
@@ -200,17 +214,28 @@ FUNCTIONS: dict[str, Signature] = {
                       doc="players with an assistant here"),
     "empty_spaces": S(("location",), returns="spaces", doc="unoccupied usable spaces"),
     "occupied_spaces": S(returns="spaces", doc="location spaces holding an assistant"),
-    "comes_before": S(("card", "card"), returns="bool", doc="alphabetical order"),
-    "comes_after": S(("card", "card"), returns="bool", doc="alphabetical order"),
-    "shelved_before": S(("card", "card"), returns="bool", doc="reading order on the shelf"),
-    "shelved_after": S(("card", "card"), returns="bool", doc="reading order on the shelf"),
-    "claim": S(("player", "category"), returns="claim", doc="a player's named category"),
+    "comes_before": S(("card", "card"), returns="bool", doc="alphabetical order", in_scores=True),
+    "comes_after": S(("card", "card"), returns="bool", doc="alphabetical order", in_scores=True),
+    "shelved_before": S(("card", "card"), returns="bool", doc="reading order on the shelf",
+                        in_scores=True),
+    "shelved_after": S(("card", "card"), returns="bool", doc="reading order on the shelf",
+                       in_scores=True),
+    "claim": S(("player", "category"), returns="claim", doc="a player's named category",
+               in_scores=True),
     "best": S(("any",), keywords={"by": "int", "tiebreak": "players"},
               required_keywords=frozenset({"by"}), lambdas=frozenset({"by"}), returns="element",
-              doc="the element with the highest score, ties by player order"),
+              doc="the element with the highest score, ties by player order", in_scores=True),
     "random": S(("any",), returns="same", doc="one element at random (seeded)"),
     "setting": S(("str",), returns="any",
                  doc="a ruling of the rules in play (rules/*.yaml, settings.rulings)"),
+}
+
+# Functions the compiler and the functions above call, never written in source: an
+# ``@id`` (``ref``), a category by its code letter (``@M``), the codes in play.
+INTERNAL_FUNCTIONS: dict[str, Signature] = {
+    "ref": S(("str",), returns="any", in_scores=True),
+    "category": S(("str",), returns="category", in_scores=True),
+    "category_codes": S(returns="strs", in_scores=True),
 }
 
 VERBS: dict[str, Signature] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, LocationState, Space
@@ -15,6 +16,7 @@ class AssistantVerbs:
 
     game: Any
 
+    @GAME.verb("become_first_player")
     def v_become_first_player(self, env: Env) -> None:
         if self.game.settings.rulings.get("first_player_takes_effect") == "immediately":
             self.game.state.first_player = env.me.seat
@@ -22,6 +24,7 @@ class AssistantVerbs:
             self.game.state.next_first_player = env.me.seat
         self.game.event(EventKind.FIRST_PLAYER, seat=env.me.seat)
 
+    @GAME.verb("move_assistant")
     def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
         from exlibris.engine.game import Target
 
@@ -49,6 +52,7 @@ class AssistantVerbs:
         game.place(seat, assistant, Target(space.location, space.index, bid),
                    visit=bool(kw.get("visit")), activate=False)
 
+    @GAME.verb("place_assistant")
     def v_place_assistant(self, env: Env, assistants: Any) -> None:
         game = self.game
         for assistant in as_list(assistants):
@@ -63,16 +67,19 @@ class AssistantVerbs:
                              lambda o: game.target_label(o[0], o[1]))
             game.place(env.me.seat, assistant, targets[index])
 
+    @GAME.verb("return_assistant")
     def v_return_assistant(self, env: Env, assistants: Any) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.return_assistant(assistant)
 
+    @GAME.verb("retire")
     def v_retire(self, env: Env, assistants: Any) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.retire_assistant(assistant)
 
+    @GAME.verb("activate")
     def v_activate(self, env: Env, location: Any) -> None:
         loc = as_list(location)[0] if as_list(location) else None
         if isinstance(loc, LocationState):
@@ -80,6 +87,7 @@ class AssistantVerbs:
             visitor = moved if moved is not None and moved.location is loc else self.game.cause
             self.game.activate(env.me.seat, loc, visitor)
 
+    @GAME.verb("skip_location")
     def v_skip_location(self, env: Env) -> None:
         if self.game.cause is not None:
             self.game.skip.add(id(self.game.cause))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from exlibris.dsl.compiler import Env, as_list
+from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, LocationState
@@ -132,10 +133,12 @@ class HiringVerbs:
 
     game: Any
 
+    @GAME.verb("hire")
     def v_hire(self, env: Env, cards: Any) -> Assistant | None:
         here = env.globals.get("here")
         return hire(self.game, env.me.seat, as_list(cards),
                     here if isinstance(here, LocationState) else None)
 
+    @GAME.verb("borrow")
     def v_borrow(self, env: Env, cards: Any) -> Assistant | None:
         return borrow(self.game, env.me.seat, as_list(cards))

@@ -7,14 +7,16 @@ positions and options become decisions asked of the acting player's agent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from exlibris.dsl import ast
-from exlibris.dsl.compiler import AmountSpec, Bound, Claim, Env, as_list
+from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
 from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
+from exlibris.dsl.words import GAME
+from exlibris.engine import game_attributes, game_functions
 from exlibris.engine.assistant_verbs import AssistantVerbs
 from exlibris.engine.decisions import PURPOSE_VERBS, DecisionKind, HomeAction, Purpose
 from exlibris.engine.events import EventKind
@@ -22,7 +24,7 @@ from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
-from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, Card, ResumeCard
+from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Slot
 
 
@@ -71,50 +73,12 @@ def describe_steps(body: list[ast.Stmt]) -> str:
     return ", then ".join(unique) if unique else "an optional step"
 
 
-def _face_down(slot: Slot | None) -> bool:
-    return slot is not None and slot.face_down
-
-
-# The attributes read most, by the value's exact class: the same answers as
-# ``EffectRuntime.attribute``'s tests, found with two dict lookups.
-_ATTRIBUTES: dict[type, dict[str, Callable[[EffectRuntime, Any], Any]]] = {
-    BookCard: {
-        "letter": lambda rt, card: card.letter,
-        "order": lambda rt, card: card.order,
-        "books": lambda rt, card: card.books,
-        "is_book": lambda rt, card: True,
-        "is_artifact": lambda rt, card: False,
-        "vowel": lambda rt, card: card.letter in VOWELS,
-        "face_down": lambda rt, card: _face_down(rt._slot_of(card)),
-    },
-    Assistant: {
-        "owner": lambda rt, a: rt.game.player(a.owner),
-        "location": lambda rt, a: a.location,
-        "bid": lambda rt, a: a.bid,
-        "standard": lambda rt, a: a.kind == "standard",
-        "special": lambda rt, a: a.kind == "special",
-        "at_location": lambda rt, a: a.location is not None,
-        "at_home": lambda rt, a: a.home_index is not None,
-    },
-    LocationState: {
-        "id": lambda rt, loc: loc.id,
-        "number": lambda rt, loc: loc.number,
-        "instant": lambda rt, loc: loc.instant,
-        "delayed": lambda rt, loc: not loc.instant,
-        "area": lambda rt, loc: loc.area,
-        "assistants": lambda rt, loc: loc.assistants(),
-    },
-    Space: {
-        "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,
-        "location": lambda rt, space: space.location,
-        "open": lambda rt, space: not space.occupants,
-    },
-    CategoryValue: {
-        "id": lambda rt, category: category.id,
-        "code": lambda rt, category: category.code,
-        "name": lambda rt, category: category.name,
-    },
-}
+# The registry's tables for the game (``dsl/words.py``). Assigned, not imported by
+# name: CPython 3.11 compiles ``name.get(...)`` on an imported name without its
+# method-call fast path.
+_ATTRIBUTES = game_attributes.ATTRIBUTES
+_FUNCTIONS = game_functions.FUNCTIONS
+_VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mixins
 
 
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
@@ -128,7 +92,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game.
 
     Card verbs are here; verbs on assistants and on the shelf are in
-    ``assistant_verbs.py`` and ``shelf_verbs.py``.
+    ``assistant_verbs.py``, ``shelf_verbs.py`` and ``hiring.py``, each registered
+    against its word with ``@GAME.verb`` (``dsl/words.py``); functions and attributes
+    are in ``game_functions.py`` and ``game_attributes.py``.
     """
 
     def __init__(self, game: Any) -> None:
@@ -140,8 +106,6 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         # a card kept in place of one just gained (``take(..., instead_of: C)``): a verb
         # whose result held the gained card hands on the card kept instead
         self.stand_ins: dict[Card, Card] = {}
-        self._verbs = {name[2:]: getattr(self, name) for name in dir(self)
-                       if name.startswith("v_")}
 
     # ------------------------------------------------------------------ protocol
     def tick(self) -> None:
@@ -172,124 +136,22 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Any, name: str) -> Any:
-        table = _ATTRIBUTES.get(value.__class__)  # the most read values: a table first
+        table = _ATTRIBUTES.get(value.__class__)
         if table is not None:
             read = table.get(name)
             if read is not None:
                 return read(self, value)
-        return self.attribute_by_type(value, name)
+        return self._attribute_of_other(value, name)
 
-    def attribute_by_type(self, value: Any, name: str) -> Any:
-        """``attribute`` found by the value's type, without the table of the most read
-        ones (tests check that the two agree on every entry of the table)."""
-        game = self.game
+    def _attribute_of_other(self, value: Any, name: str) -> Any:
+        """``attribute`` of nothing, of a zone (its cards' attribute, each), or of a
+        value that has no such attribute (kept apart: the comprehension's closure
+        would cost ``attribute`` a cell on every call)."""
         if value is None:
             return None
-        if isinstance(value, BookCard | ArtifactCard | ResumeCard):
-            return self._card_attribute(value, name)
-        if isinstance(value, PlayerState):
-            match name:
-                case "hand":
-                    return value.hand
-                case "shelf":
-                    return value.shelf_zone
-                case "name":
-                    return value.name
-                case "focus":
-                    return game.by_code.get(value.focus)
-                case "assistants":
-                    return list(value.assistants)
-                case "placed_this_round":
-                    return len(value.placed_this_round)
-                case "placements_this_round":
-                    return value.placements_this_round
-                case "hires":
-                    return value.hires
-                case "hired":
-                    return value.hired
-                case "first":
-                    return game.state.first_player == value.seat
-        if isinstance(value, Assistant):
-            match name:
-                case "owner":
-                    return game.player(value.owner)
-                case "location":
-                    return value.location
-                case "space":
-                    return Space(value.location, value.space) if value.location else None
-                case "bid":
-                    return value.bid
-                case "standard":
-                    return value.kind == "standard"
-                case "special":
-                    return value.kind == "special"
-                case "at_location":
-                    return value.location is not None
-                case "at_home":
-                    return value.home_index is not None
-                case "sharing_with":
-                    return list(value.sharing_with)
-        if isinstance(value, LocationState):
-            match name:
-                case "id":
-                    return value.id
-                case "number":
-                    return value.number
-                case "instant":
-                    return value.instant
-                case "delayed":
-                    return not value.instant
-                case "area":
-                    return value.area
-                case "spaces":
-                    return [Space(value, i) for i in range(len(value.spaces))]
-                case "assistants":
-                    return value.assistants()
-                case "name":
-                    return value.spec.name
-        if isinstance(value, Space):
-            match name:
-                case "occupant":
-                    occupants = value.occupants
-                    return occupants[0] if occupants else None
-                case "occupants":
-                    return list(value.occupants)
-                case "location":
-                    return value.location
-                case "index":
-                    return value.index + 1
-                case "open":
-                    return not value.occupants
-                case "bid":
-                    auction = value.location.spec.auction
-                    return auction.bids[value.index] if auction else 0
-        if isinstance(value, Claim) and name in ("player", "category"):
-            return getattr(value, name)
-        if isinstance(value, CategoryValue) and name in ("id", "code", "name"):
-            return getattr(value, name)
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
-
-    def _card_attribute(self, card: Card, name: str) -> Any:
-        is_book = isinstance(card, BookCard)
-        match name:
-            case "letter":
-                return card.letter if is_book else None
-            case "order":
-                return card.order if is_book else None
-            case "books":
-                return card.books if is_book else ()
-            case "is_book":
-                return is_book
-            case "is_artifact":
-                return isinstance(card, ArtifactCard)
-            case "vowel":
-                return is_book and card.letter in VOWELS
-            case "face_down":
-                slot = self._slot_of(card)
-                return slot is not None and slot.face_down
-        raise AttributeError(name)
 
     def face_up_books(self, cards: Any) -> list[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
@@ -325,87 +187,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ functions
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
-        game = self.game
-        state = game.state
-        match name:
-            case "ref":
-                ref = args[0]
-                if ref in game.categories:
-                    return game.categories[ref]
-                for loc in state.in_play:
-                    if loc.id == ref:
-                        return loc
-                return ref
-            case "category":
-                return game.by_code.get(args[0])
-            case "category_codes":
-                return [c.code for c in game.categories.values()]
-            case "adjacent":
-                found: list[Card] = []
-                for card in as_list(args[0]):
-                    where = self._shelf_pos(card)
-                    if where is None:
-                        continue
-                    zone, pos = where
-                    for n in zone.shelf.neighbours(pos):
-                        slot = zone.shelf.at(n)
-                        if slot is not None and slot.card not in found:
-                            found.append(slot.card)
-                return found
-            case "tucked":
-                return [t for c in as_list(args[0]) if (s := self._slot_of(c)) for t in s.tucked]
-            case "entombed":
-                zone = args[0] if isinstance(args[0], ShelfZone) else None
-                if zone is None:
-                    return []
-                return [s.beneath for _, s in zone.shelf.items() if s.beneath is not None]
-            case "top":
-                cards = as_list(args[0])
-                return cards[-1:] if isinstance(args[0], Zone) else cards[:1]
-            case "players":
-                start = kwargs.get("from") or env.me
-                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
-                return [state.players[s] for s in state.seats_from(start.seat, clockwise)]
-            case "opponents_of":
-                seat = args[0].seat
-                return [state.players[s] for s in state.seats_from(seat)[1:]]
-            case "assistants_here":
-                return self._assistants_here(env)
-            case "players_here":
-                start = kwargs.get("from") or env.me
-                clockwise = kwargs.get("direction", "clockwise") != "counterclockwise"
-                owners = {a.owner for a in self._assistants_here(env)}
-                return [state.players[s] for s in state.seats_from(start.seat, clockwise)
-                        if s in owners]
-            case "empty_spaces":
-                loc = args[0]
-                n = max(game.n_players, 1)
-                return [Space(loc, i) for i, least in enumerate(loc.spec.spaces)
-                        if not loc.spaces[i] and (least <= n or n == 1)]
-            case "occupied_spaces":
-                return [Space(loc, i) for loc in state.in_play if not loc.resolved
-                        for i in range(len(loc.spaces)) if loc.spaces[i]]
-            case "shelved_before" | "shelved_after":
-                a, b = (self._shelf_pos(as_list(x)[0]) if as_list(x) else None
-                        for x in args[:2])
-                if a is None or b is None or a[0] is not b[0]:
-                    return False
-                return a[1] < b[1] if name == "shelved_before" else a[1] > b[1]
-            case "random":
-                items = as_list(args[0])
-                return game.rng.choice(items) if items else None
-            case "setting":
-                return game.settings.rulings.get(args[0])
-        raise NameError(f"unknown function {name}")
-
-    def _assistants_here(self, env: Env) -> list[Assistant]:
-        here = env.globals.get("here")
-        if isinstance(here, LocationState):
-            return here.assistants()
-        this = env.globals.get("this")
-        if isinstance(this, Assistant) and this.home_index is not None:
-            return [a for a in self.game.player(this.owner).home if a is not None]
-        return []
+        impl = _FUNCTIONS.get(name)
+        if impl is None:
+            raise NameError(f"unknown function {name}")
+        return impl(self, env, *args, **kwargs) if kwargs else impl(self, env, *args)
 
     # ------------------------------------------------------------------ picking
     def pick(self, seat: int, candidates: Sequence[Any], amount: Any, purpose: Purpose,
@@ -460,17 +245,19 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
              node: ast.Call) -> Any:
-        method = self._verbs.get(name)
-        if method is None:
+        impl = _VERBS.get(name)
+        if impl is None:
             from exlibris.engine.game import RulesError
 
             raise RulesError(f"the verb {name!r} is not supported by this engine yet "
                              f"(line {node.line})")
-        return method(env, *args, **kwargs)
+        return impl(self, env, *args, **kwargs)
 
+    @GAME.verb("draw")
     def v_draw(self, env: Env, n: int) -> list[Card]:
         return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
 
+    @GAME.verb("take")
     def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         taken = []
@@ -497,6 +284,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 kept.append(card)
         return kept
 
+    @GAME.verb("give")
     def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         to = kw["to"]
@@ -526,6 +314,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
             self.game.remove_from_shelf(zone, card, limbo)
 
+    @GAME.verb("discard")
     def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         source = kw["from"]
@@ -554,6 +343,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             out.append(card)
         return out
 
+    @GAME.verb("pay")
     def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
         seat = env.me.seat
         n = self.game.modify("payment", int(n or 0), actor=seat)
@@ -565,6 +355,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.discard(card)
         return True
 
+    @GAME.verb("shelve")
     def v_shelve(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         shelved = []
@@ -595,6 +386,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             amount = AmountSpec("up_to", len(books))
         return [*candidates, *extra], amount
 
+    @GAME.verb("trade")
     def v_trade(self, env: Env, **kw: Any) -> list[Card]:
         seat = env.me.seat
         mine = self.cards_of(kw["from"])
@@ -611,6 +403,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.give(get, seat)
         return [get]
 
+    @GAME.verb("reveal")
     def v_reveal(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         source = kw["from"]
         seat = env.me.seat
@@ -622,15 +415,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.event(EventKind.REVEAL, seat=seat, cards=[c.name for c in shown])
         return shown
 
+    @GAME.verb("look")
     def v_look(self, env: Env, cards: Any) -> list[Card]:
         seen = self.cards_of(cards)
         self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
         return seen
 
+    @GAME.verb("show")
     def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
         self.game.event(EventKind.SHOW, seat=env.me.seat, to=kw["to"].seat,
                         cards=[c.name for c in self.cards_of(cards)])
 
+    @GAME.verb("tuck")
     def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
         under = self.cards_of(kw["under"])
         where = self._shelf_pos(under[0]) if under else None
@@ -648,6 +444,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                         pos=list(pos))
         return cards
 
+    @GAME.verb("name_category")
     def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
@@ -657,12 +454,15 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self.game.event(EventKind.NAME, seat=env.me.seat, category=chosen.id)
         return chosen
 
+    @GAME.verb("choose")
     def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
         return list(self.pick(env.me.seat, as_list(kw["from"]), amount, Purpose.CHOOSE))
 
+    @GAME.verb("home_action")
     def v_home_action(self, env: Env) -> None:
         self.game.home_action(env.me.seat)
 
+    @GAME.verb("both_home_actions")
     def v_both_home_actions(self, env: Env) -> None:
         seat = env.me.seat
         orders = [(HomeAction.DRAW, HomeAction.SHELVE), (HomeAction.SHELVE, HomeAction.DRAW)]
@@ -673,6 +473,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for kind in orders[index]:
             self.game.home_action(seat, (kind,))
 
+    @GAME.verb("home_actions")
     def v_home_actions(self, env: Env, n: int, **kw: Any) -> None:
         cap = kw.get("max_each")
         done = dict.fromkeys(HomeAction, 0)

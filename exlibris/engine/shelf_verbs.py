@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from exlibris.dsl.compiler import AmountSpec, Env
+from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind, Purpose
 from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -21,6 +22,7 @@ class ShelfVerbs:
     cards_of: Callable[[Any], list[Card]]
     _shelf_pos: Callable[[Card], Any]
 
+    @GAME.verb("flip")
     def v_flip(self, env: Env, cards: Any) -> list[Card]:
         flipped = []
         for card in self.cards_of(cards):
@@ -48,6 +50,7 @@ class ShelfVerbs:
             copy = shelf.copy()
         return legal
 
+    @GAME.verb("entomb")
     def v_entomb(self, env: Env, cards: Any) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -69,6 +72,7 @@ class ShelfVerbs:
             done.append(card)
         return done
 
+    @GAME.verb("levitate")
     def v_levitate(self, env: Env, cards: Any, **kw: Any) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -149,6 +153,7 @@ class ShelfVerbs:
                               f"column {o[2][1]}")
         return cells_left[index]
 
+    @GAME.verb("replace_shelved")
     def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
         seat = env.me.seat
         player = self.game.player(seat)
@@ -170,6 +175,7 @@ class ShelfVerbs:
             done.append(card)
         return done
 
+    @GAME.verb("shift_row")
     def v_shift_row(self, env: Env) -> None:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
@@ -206,6 +212,7 @@ class ShelfVerbs:
         shelf.shift_run(*options[index])
         self.game.event(EventKind.SHIFT, seat=seat, move=list(options[index]))
 
+    @GAME.verb("rearrange_shelf")
     def v_rearrange_shelf(self, env: Env, only: str | None = None) -> None:
         seat = env.me.seat
         player = self.game.player(seat)

@@ -1,0 +1,57 @@
+"""Values of the effect language as the compiler and every runtime see them: a value
+as a list, a value as a number within the effect limits, a claim."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from exlibris.dsl.errors import EffectError
+from exlibris.limits import MAX_EFFECT_INT
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A player's naming of a category."""
+
+    player: Any
+    category: Any
+
+
+def kind_name(value: Any) -> str:
+    """How a value is named in a run-time error."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list | tuple) or isinstance(getattr(value, "cards", None), list):
+        return "a list"
+    return f"{type(value).__name__.lower()}"
+
+
+def number(value: Any, where: str) -> int:
+    """``value`` as a number within the effect limit (nothing counts as 0)."""
+    if value is None:
+        return 0
+    if not isinstance(value, int):
+        raise EffectError(f"{where} works on numbers, not {kind_name(value)}")
+    if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:
+        raise EffectError(f"{where} gave a number beyond ±{MAX_EFFECT_INT} "
+                          "(the limit on numbers in effects)")
+    return value
+
+
+def as_list(value: Any) -> list[Any]:
+    """A value as a list: collections as they are, a zone as its cards, one value alone."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    cards = getattr(value, "cards", None)  # a zone of the game: its cards
+    if isinstance(cards, list):
+        return cards
+    return [value]
