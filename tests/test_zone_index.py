@@ -7,7 +7,9 @@
 * the index is read-only from outside (``Cards.where`` refuses writes);
 * each named operation (tuck, take off a shelf, swap onto a shelf, special
   placement, a shelf laid out whole) keeps the index and the zones in agreement,
-  with tucked cards included.
+  with tucked cards included;
+* any sequence of them (hypothesis, derandomized) keeps every card in exactly one
+  place, and a refused one changes nothing.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ import ast
 import random
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exlibris.engine.invariants import InvariantError, check_state
 from exlibris.engine.state import GameState, PlayerState
@@ -226,3 +231,54 @@ def test_the_invariant_finds_a_card_the_index_keeps_but_no_zone_holds() -> None:
     hand._remove(card)  # behind the index's back
     with pytest.raises(InvariantError, match="in no zone"):
         check_state(game, "test")
+
+
+# ------------------------------------------------------------------ any sequence of moves
+
+MOVES = ("move", "shelve", "tuck", "take off", "swap", "entomb")
+
+
+def _one_move(state: GameState, kind: str, draw: Any) -> None:
+    """One named move with arguments drawn by ``draw`` (hypothesis' ``data.draw``)."""
+    me, cards = state.players[0], state.cards
+    piles = [me.hand, state.discard, state.deck]
+    loose = [c for pile in piles for c in pile.cards]
+    cells = list(me.shelf.positions())
+    pick = lambda seq: seq[draw(st.integers(0, len(seq) - 1))] if seq else None  # noqa: E731
+    card, pile, cell = pick(loose), pick(piles), pick(cells)
+    if kind == "move" and card is not None:
+        cards.move(pick(list(cards.where)), pile)
+    elif kind == "shelve" and card is not None:
+        cards.move(card, me.shelf_zone, pos=pick(sorted(me.shelf.legal_positions())) or (0, 0))
+    elif kind == "tuck" and card is not None and cell is not None:
+        cards.tuck([card], me.shelf_zone, cell)
+    elif kind == "take off" and cell is not None:
+        cards.take_off_shelf(me.shelf_zone, cell, pile, tucked_to=state.discard)
+    elif kind == "swap" and card is not None and cell is not None:
+        cards.swap_onto_shelf(card, me.shelf_zone, cell, pile, tucked_to=state.discard)
+    elif kind == "entomb" and card is not None and cell is not None:
+        under = draw(st.booleans())
+        cards.shelve_by(card, me.shelf_zone, lambda: me.shelf.entomb(card, cell, under=under))
+
+
+@settings(max_examples=150, derandomize=True, deadline=None)
+@given(data=st.data())
+def test_any_sequence_of_named_moves_keeps_the_index_exact(data: st.DataObject) -> None:
+    """Whatever the moves, every card stays in exactly one place and the index says
+    which; a refused move (the shelf says no) changes nothing."""
+    game, state = table()
+    crystal_with_tucked(state)
+    for i in range(6):
+        state.cards.put(book("E", i + 1), state.players[0].hand)
+    total = len(state.cards.where)
+    for kind in data.draw(st.lists(st.sampled_from(MOVES), max_size=25)):
+        before = (state.card_census(), {c: z.name for c, z in state.cards.where.items()},
+                  state.players[0].shelf.snapshot())
+        try:
+            _one_move(state, kind, data.draw)
+        except (ShelfError, KeyError, ValueError):
+            after = (state.card_census(), {c: z.name for c, z in state.cards.where.items()},
+                     state.players[0].shelf.snapshot())
+            assert after == before, f"a refused {kind} changed the table"
+        check_state(game, kind)
+        assert len(state.cards.where) == total

@@ -129,10 +129,13 @@ class Cards:
 
     # ------------------------------------------------------------------ moves
     def move(self, card: Card, dst: Zone, **kw: Any) -> None:
-        """Move a card from wherever it is to ``dst``."""
+        """Move a card from wherever it is but a shelf to ``dst`` (a card leaves a shelf
+        by :meth:`take_off_shelf`, which knows where its tucked cards go)."""
         src = self._where[card]
         if src is dst:
             return
+        if isinstance(src, ShelfZone):
+            raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
         if isinstance(dst, ShelfZone):
             dst._add(card, **kw)  # the shelf may refuse: do it before removing
             src._remove(card)
@@ -176,6 +179,8 @@ class Cards:
         """Put ``card`` in place of the visible card at ``pos`` (a card beneath stays);
         the old card goes on top of ``old_to``, the cards tucked under it on top of
         ``tucked_to``. Returns the old slot."""
+        if zone.shelf.at(pos) is None:  # refused before anything moves
+            raise ValueError(f"no card at {pos} on {zone.name} to swap {card} with")
         self._where[card]._remove(card)
         old = zone.shelf.swap_with_hand(pos, card)
         self._where[card] = zone
