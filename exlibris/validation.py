@@ -32,7 +32,8 @@ from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
 from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
-from exlibris.model.rules import Settings, Variant, merge, unknown_keys
+from exlibris.model.merging import merge
+from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.paths import content_dir, rules_dir
 from exlibris.sources import outside_links, sort_files
 

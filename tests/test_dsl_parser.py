@@ -156,3 +156,61 @@ def test_named_where_and_category_codes_parse() -> None:
     assert parse_expression("@M") == ast.Ref("M")
     call = parse_expression("players(from: me)")
     assert isinstance(call, ast.Call) and call.args[0].name == "from"
+
+
+def test_the_kept_grammar_tables_are_those_of_the_grammar() -> None:
+    """grammar_tables.json was written from this grammar (run
+    scripts/write_grammar_tables.py after changing it); with the Lark it names, the
+    parser made from it gives the trees of a parser built from the grammar, on every
+    effect, trigger, placement rule and score of the shipped content. (Lark numbers
+    its states differently from one process to the next, so the tables themselves
+    are compared by what they parse.)"""
+    import json
+    from importlib import resources
+
+    from lark import __version__ as lark_version
+
+    from exlibris import paths
+    from exlibris.dsl import grammar_tables
+    from exlibris.dsl.parser import _build, _grammar, _parser, grammar_digest
+    from exlibris.yamlsafe import load_yaml_file
+
+    text = resources.files("exlibris.dsl").joinpath(grammar_tables.FILE).read_text("utf-8")
+    kept = json.loads(text, object_hook=grammar_tables._decode)
+    assert kept["grammar_sha256"] == grammar_digest(_grammar()), \
+        "grammar.lark changed: run python scripts/write_grammar_tables.py"
+    if kept["lark"] != lark_version:
+        pytest.skip(f"the kept tables are Lark {kept['lark']}'s; this is Lark {lark_version}")
+    assert grammar_tables.load(lark_version, grammar_digest(_grammar())) is not None
+    built = _build(_grammar())
+    starts = {"effect": "program", "when": "trigger", "score": "expression"}
+    sources: list[tuple[str, str]] = []
+
+    def walk(value: object) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in starts and isinstance(item, str):
+                    sources.append((starts[key], item))
+                elif key == "placement" and isinstance(item, list):
+                    sources.extend(("rule", r) for r in item if isinstance(r, str))
+                else:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for path in sorted(paths.content_dir().rglob("*.yaml")):
+        walk(load_yaml_file(path).data)
+    assert len(sources) > 100
+    for start, source in sources:
+        assert _parser().parse(source, start=start) == built.parse(source, start=start)
+
+
+def test_tables_of_another_grammar_or_lark_are_not_used() -> None:
+    from lark import __version__ as lark_version
+
+    from exlibris.dsl import grammar_tables
+    from exlibris.dsl.parser import _grammar, grammar_digest
+
+    assert grammar_tables.load(lark_version, "0" * 64) is None
+    assert grammar_tables.load("0.0.1", grammar_digest(_grammar())) is None

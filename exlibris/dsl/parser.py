@@ -1,18 +1,23 @@
 """Parsing effect-language source into the typed AST, with author-friendly errors.
 
-The Lark parser is built once per process from ``grammar.lark`` (no grammar
-cache is written to disk).
+The Lark parser is made once per process. Building its LALR tables from
+``grammar.lark`` takes longer than anything else a short command does, so they
+are shipped too, as JSON data (``grammar_tables.py``); a parser is built from the
+grammar only when the kept tables were made from another grammar or by another
+version of Lark.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from functools import cache
 from importlib import resources
 from typing import Any, ClassVar
 
 from lark import Lark, Token, Transformer, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -20,9 +25,11 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.grammar import Rule
 from lark.indenter import DedentError, Indenter
+from lark.lexer import TerminalDef
 
-from exlibris.dsl import ast
+from exlibris.dsl import ast, grammar_tables
 from exlibris.dsl.errors import DslError
 from exlibris.limits import MAX_INT_DIGITS, int_too_long
 
@@ -40,17 +47,39 @@ class _EffectIndenter(Indenter):
     tab_len = 4
 
 
+_START = ["program", "trigger", "rule", "expression"]
+
+
+def _grammar() -> str:
+    return resources.files("exlibris.dsl").joinpath("grammar.lark").read_text("utf-8")
+
+
+def _build(grammar: str) -> Lark:
+    """The parser built from the grammar (works out the LALR tables)."""
+    return Lark(grammar, parser="lalr", start=_START, postlex=_EffectIndenter(),
+                propagate_positions=True, maybe_placeholders=False)
+
+
+def grammar_digest(grammar: str) -> str:
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
 @cache
 def _parser() -> Lark:
-    grammar = resources.files("exlibris.dsl").joinpath("grammar.lark").read_text("utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        start=["program", "trigger", "rule", "expression"],
-        postlex=_EffectIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+    grammar = _grammar()
+    kept = grammar_tables.load(lark_version, grammar_digest(grammar))
+    if kept is not None:
+        # Lark's own loader of its serialised tables (Lark.load takes no postlex)
+        return Lark.__new__(Lark)._load(kept, postlex=_EffectIndenter())
+    return _build(grammar)
+
+
+def tables_data(grammar: str | None = None) -> dict[str, Any]:
+    """The parse tables of ``grammar`` (default: ours) as Lark serialises them."""
+    grammar = _grammar() if grammar is None else grammar
+    data, memo = _build(grammar).memo_serialize([TerminalDef, Rule])
+    data = {**data, "options": {k: v for k, v in data["options"].items() if k != "postlex"}}
+    return {"data": data, "memo": memo}
 
 
 def _pos(meta: Any) -> dict[str, int]:
@@ -532,3 +561,4 @@ def _blocks(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
         case ast.Choose(options=options):
             return [o.body for o in options]
     return []
+

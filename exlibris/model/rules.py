@@ -188,17 +188,6 @@ class Variant(_Strict):
         return self.settings.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
 
 
-def merge(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
-    """Deep-merge ``overlay`` onto ``base`` (maps merge, everything else replaces)."""
-    merged = dict(base)
-    for key, value in overlay.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def unknown_keys(base: dict[str, Any], overlay: dict[str, Any],
                  path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Paths in ``overlay`` that ``base`` does not have (a variant's typos).

@@ -81,11 +81,12 @@ def known_artifact_ids() -> tuple[str, ...]:
 
 def own_entries(kind: str) -> dict[str, Path]:
     """The author's entries of one kind (``--content``, ``EXLIBRIS_CONTENT``): id -> file."""
-    from exlibris.catalog import load_catalog
     from exlibris.sources import active_content
 
     if not active_content():
         return {}
+    from exlibris.catalog import load_catalog  # only for an author's content: it is heavy
+
     catalog = load_catalog()
     return {e.id: e.path for e in catalog.entries
             if e.kind == kind and not _shipped(e.path)}

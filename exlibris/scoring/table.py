@@ -18,7 +18,7 @@ from exlibris import paths
 from exlibris.errors import Problem, UserInputError
 from exlibris.limits import MAX_HAND, int_too_long
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
-from exlibris.model.rules import merge
+from exlibris.model.merging import merge
 from exlibris.model.shelf import Pos, Shelf, Slot, components
 from exlibris.scoring.artifacts import (
     artifact_aliases,

@@ -1,0 +1,10 @@
+"""Write exlibris/dsl/grammar_tables.json from grammar.lark (after a grammar change or a
+Lark upgrade; tests/test_dsl_parser.py fails while the file is out of date).
+
+    python scripts/write_grammar_tables.py
+"""
+
+from exlibris.dsl.grammar_tables import write
+
+if __name__ == "__main__":
+    print(f"wrote {write()}")
