@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from exlibris.limits import MAX_FILE_BYTES
@@ -81,6 +82,18 @@ def use_content(paths: Iterable[Path]) -> None:
 def active_content() -> tuple[Path, ...]:
     """The author's paths in use (empty: the shipped content only)."""
     return _active
+
+
+@contextmanager
+def content_in_use(paths: Iterable[Path]) -> Iterator[None]:
+    """Add ``paths`` to the author's content in use for the ``with`` block (a scenario's
+    own content while it runs), then put back what was in use."""
+    saved = _active
+    use_content([*saved, *paths])
+    try:
+        yield
+    finally:
+        use_content(saved)
 
 
 def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path]]:

@@ -101,17 +101,27 @@ def _placing_is_this(condition: ast.Expr) -> bool:
             and {condition.left.id, condition.right.id} == {"placing", "this"})
 
 
-_COMPILED: dict[str, tuple[list[Ability], tuple[CompiledAbility, ...]]] = {}
+# Compiled abilities by entry key and by the whole content of the abilities (every
+# field, as JSON): an author's entry with a shipped key but other abilities is compiled
+# apart, and games of either content never see the other's handlers.
+_COMPILED: dict[tuple[str, tuple[str, ...]], tuple[CompiledAbility, ...]] = {}
+# The same values found by the identity of a catalog's abilities list, the hot path
+# (the entry keeps the list, and so its id, alive).
+_BY_LIST: dict[tuple[str, int], tuple[list[Ability], tuple[CompiledAbility, ...]]] = {}
 
 
 def abilities_of(key: str, abilities: list[Ability]) -> tuple[CompiledAbility, ...]:
-    """The compiled abilities of a content entry (cached by its key, e.g. ``mummy@base``,
-    and recompiled when an author's entry of that id brings other abilities)."""
-    cached = _COMPILED.get(key)
-    if cached is not None and (cached[0] is abilities or cached[0] == abilities):
-        return cached[1]
-    found = tuple(compile_ability(f"{key}#{i}", a) for i, a in enumerate(abilities))
-    _COMPILED[key] = (abilities, found)
+    """The compiled abilities of a content entry, keyed by its key (e.g. ``mummy@base``)
+    and by what its abilities say."""
+    known = _BY_LIST.get((key, id(abilities)))
+    if known is not None and known[0] is abilities:
+        return known[1]
+    content = (key, tuple(a.model_dump_json() for a in abilities))
+    found = _COMPILED.get(content)
+    if found is None:
+        found = _COMPILED[content] = tuple(compile_ability(f"{key}#{i}", a)
+                                           for i, a in enumerate(abilities))
+    _BY_LIST[(key, id(abilities))] = (abilities, found)
     return found
 
 
@@ -121,6 +131,8 @@ def _location_effect(location_id: str, source: str) -> Handler:
 
 
 def location_effect(spec: Location) -> Handler:
+    """A location's compiled effect, cached by its id and its source text (all the
+    compiled handler depends on)."""
     return _location_effect(spec.id, spec.effect)
 
 

@@ -6,7 +6,6 @@ from the variant's settings in ``rules/``; effects come from content.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -14,19 +13,18 @@ from typing import Any
 
 from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
-from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import auction, hiring, solo
 from exlibris.engine.decisions import Agent, DecisionKind, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
-from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
+from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
-from exlibris.model.shelf import ShelfRules
 from exlibris.scoring.inspection import Inspection, PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 
@@ -72,27 +70,20 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     """
     n = len(agents)
     check_playable(settings, n, variant)
-    rng = random.Random(seed)
     names = list(names or [f"Player {i + 1}" for i in range(n)])
-    shelf_rules = ShelfRules(removal_may_split=bool(settings.rulings.get("removal_may_split")))
-    state = GameState(players=[PlayerState(i, names[i], shelf_rules) for i in range(n)],
-                      rng=rng)
-    categories = {c.id: CategoryValue(c.id, c.code, c.name) for c in catalog.categories}
-    game = Game(state, settings, agents, categories, log=log, views=views)
-    game.variant = variant
-    game.seed = seed
-    game.artifact_specs = dict(catalog.artifacts)
-    game.assistant_cards = dict(catalog.assistants)
+    game = build_table(catalog, settings, agents, seed=seed, names=names, variant=variant,
+                       log=log, views=views)
     game.event(EventKind.SETUP, seed=seed, variant=variant, players=names)
     _setup_locations(game, catalog)
     if "job-faire" in settings.modules:
         hiring.build_assistant_deck(game, set(settings.modules))
-    state.first_player = rng.randrange(n)
+    game.state.first_player = game.rng.randrange(n)
     _draft_libraries(game, catalog, list(libraries or []))
     _give_assistant_cards(game, catalog, list(assistants or []))
     _deal_categories(game)
     _deal_books(game, catalog)
     _build_artifact_deck(game, catalog)
+    finish_table(game)
     return game
 
 
@@ -109,9 +100,8 @@ def check_playable(settings: Settings, players: int, variant: str) -> None:
 
 def _setup_locations(game: Game, catalog: Catalog) -> None:
     setup = game.settings.setup
-    modules = {"base", *game.settings.modules}
-    pool = [loc for loc in catalog.locations.values()
-            if loc.module in modules and loc.id not in setup.remove_locations]
+    pool = [loc for loc in module_locations(catalog, game.settings).values()
+            if loc.id not in setup.remove_locations]
     # a module's permanent tiles are in play from round 1, outside the count (EXP-SETUP-10)
     permanent = {loc for m in game.settings.modules if m in catalog.modules
                  for loc in catalog.modules[m].permanent_locations}
@@ -168,11 +158,9 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         chosen = offered[index]
         player = state.players[seat]
         player.library = chosen.id
-        if setup.special_assistant:
-            player.assistants.append(Assistant(f"{seat}:{chosen.assistant.id}", seat,
-                                               chosen.assistant))
-        for i in range(setup.standard_assistants):
-            player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
+        player.assistants += seat_assistants(
+            seat, [chosen.assistant] if setup.special_assistant else [],
+            setup.standard_assistants)
         game.event(EventKind.LIBRARY, seat=seat, library=chosen.id)
 
 
@@ -197,8 +185,7 @@ def _deal_categories(game: Game) -> None:
     state = game.state
     codes = sorted(c.code for c in game.categories.values())
     game.rng.shuffle(codes)
-    scoring = ScoringRules.from_settings(game.settings.scoring, players=len(state.players))
-    game.scoring = scoring
+    scoring: ScoringRules = game.scoring
     if game.settings.solo is not None:
         solo.deal_categories(game, codes)
         return
@@ -246,7 +233,6 @@ def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
     game.rng.shuffle(cards)
     for card in cards:
         state.cards.put(card, state.artifact_deck)
-    game.has_artifacts = True
     game.event(EventKind.ARTIFACT_DECK, cards=len(cards))
 
 

@@ -179,12 +179,7 @@ class Game:
         pos = zone.position_of(card)
         if pos is None:
             raise RulesError(f"{card} is not on shelf {zone.name}")
-        slot = zone.shelf.remove(pos)
-        for tucked in slot.tucked:
-            self.state.cards.where[tucked] = self.state.discard
-            self.state.discard.cards.append(tucked)
-        dst.add(card)
-        self.state.cards.where[card] = dst
+        self.state.cards.take_off_shelf(zone, pos, dst, tucked_to=self.state.discard)
 
     def give(self, card: Card, seat: int) -> None:
         """Move a card into a player's hand, as an acquisition."""
@@ -241,15 +236,13 @@ class Game:
 
     def place_on_shelf(self, seat: int, card: Card, operation: Callable[[], None]) -> None:
         """Put ``card`` on ``seat``'s shelf by a special shelf operation (entomb, levitate)."""
-        zone = self.player(seat).shelf_zone
         src = self.state.cards.zone_of(card)
         if src is None:
             raise RulesError(f"{card} is nowhere")
-        operation()  # may raise ShelfError, before anything moved
         if isinstance(src, ShelfZone):
             raise RulesError("cannot entomb or levitate a card from a shelf")
-        src.remove(card)
-        self.state.cards.where[card] = zone
+        # the operation may raise ShelfError, before anything moved
+        self.state.cards.shelve_by(card, self.player(seat).shelf_zone, operation)
 
     # ------------------------------------------------------------------ home actions
     def home_action(self, seat: int, kinds: Sequence[HomeAction] = tuple(HomeAction)

@@ -1,7 +1,8 @@
 """Checks that hold at every step of a game: for property tests and surveys.
 
 * every card is in exactly one place (``GameState.card_census``), and the zone index
-  agrees;
+  (``Cards``) agrees: it holds exactly the census's cards, each in a zone in play
+  (a card beneath or tucked under a shelf card in that shelf's zone);
 * every special assistant card exists once, and its token is in at most one pool:
   a hired token's card lies before its player, a temporary token's card stays in the
   special assistant deck (EXP-JF-06, EXP-TEMP-01);
@@ -32,14 +33,17 @@ def check_state(game: Any, where: str = "") -> None:
         census = state.card_census()
     except AssertionError as exc:
         raise InvariantError(f"{exc} ({where})") from None
+    in_play = {id(zone) for zone in state.all_zones()}
     for card, place in census.items():
-        if place.endswith(("/beneath", "/tucked")):
-            continue
         zone = state.cards.zone_of(card)
         name = zone.name if zone is not None else "nowhere"
-        if zone is None or not (place == name or (isinstance(zone, ShelfZone)
-                                and place.startswith(name + "("))):
+        if zone is None or id(zone) not in in_play or not (
+                place == name or (isinstance(zone, ShelfZone) and place.startswith(name + "("))):
             raise InvariantError(f"{card} is in {place} but the index says {name} ({where})")
+    if len(state.cards.where) != len(census):
+        lost = [c for c in state.cards.where if c not in census]
+        raise InvariantError(f"the index holds {len(lost)} card(s) in no zone: "
+                             f"{', '.join(map(str, lost[:5]))} ({where})")
     _check_tokens(game, census, where)
     for player in state.players:
         player.shelf.check()

@@ -111,14 +111,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     def bind(self, value: Value) -> Value | Bound:
         if isinstance(value, list) and value and all(_is_card(v) for v in value):
-            where = self.game.state.cards.where
-            return _Tracked([(c, where.get(c)) for c in value])
+            zone_of = self.game.state.cards.zone_of
+            return _Tracked([(c, zone_of(c)) for c in value])
         return value
 
     def read(self, value: Value | Bound) -> Value:
         if isinstance(value, _Tracked):
-            where = self.game.state.cards.where
-            return [c for c, zone in value.items if where.get(c) is zone]
+            zone_of = self.game.state.cards.zone_of
+            return [c for c, zone in value.items if zone_of(c) is zone]
         return value
 
     def may(self, env: Env, node: ast.May) -> bool:
@@ -152,12 +152,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         books: list[str] = []
         for card in as_list(cards):
             if card.__class__ is not BookCard:
                 continue
-            zone = where.get(card)
+            zone = zone_of(card)
             if zone.__class__ is ShelfZone:
                 slot = self._slot_of(card)
                 if slot is not None and slot.face_down:
@@ -166,7 +166,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return books
 
     def _slot_of(self, card: Card) -> Slot | None:
-        zone = self.game.state.cards.where.get(card)
+        zone = self.game.state.cards.zone_of(card)
         if zone.__class__ is ShelfZone:
             pos = zone.position_of(card)
             return zone.shelf.at(pos) if pos is not None else None
@@ -271,12 +271,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         and the name bound to the result must not follow them there. A card kept in
         place of a gained one (``instead_of``) takes its place in the result, so the
         effect goes on with it (LIB-WITCH-2: shelve it where the original could be)."""
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         kept = []
         for card in cards:
-            if where.get(card) is not zone:
+            if zone_of(card) is not zone:
                 card = self.ctx.stand_ins.pop(card, card)
-            if where.get(card) is zone:
+            if zone_of(card) is zone:
                 kept.append(card)
         return kept
 
@@ -327,9 +327,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
         removable: dict[int, set[Card]] = {}
-        where = self.game.state.cards.where
+        zone_of = self.game.state.cards.zone_of
         for card in cards:
-            zone = where.get(card)
+            zone = zone_of(card)
             if zone.__class__ is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
@@ -435,12 +435,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             cards = self.game.deal_to(self.game.limbo_zone(), n)
         else:
             cards = list(self.pick(env.me.seat, self.cards_of(source), amount, Purpose.TUCK))
-        for card in cards:
-            src = self.game.state.cards.zone_of(card)
-            assert src is not None
-            src.remove(card)
-            self.game.state.cards.where[card] = zone
-        zone.shelf.tuck(pos, cards)
+        self.game.state.cards.tuck(cards, zone, pos)
         self.game.event(EventKind.TUCK, seat=env.me.seat, cards=[c.name for c in cards],
                         pos=list(pos))
         return cards

@@ -179,14 +179,9 @@ class ShelfVerbs:
             pos = positions[index]
             old = player.shelf.at(pos)
             assert old is not None
-            cards_index = self.game.state.cards
-            src = cards_index.zone_of(card)
-            assert src is not None
-            src.remove(card)
-            player.shelf.swap_with_hand(pos, card)
-            cards_index.where[card] = player.shelf_zone
-            self.game.state.discard.cards.append(old.card)
-            cards_index.where[old.card] = self.game.state.discard
+            discard = self.game.state.discard
+            self.game.state.cards.swap_onto_shelf(card, player.shelf_zone, pos, discard,
+                                                  tucked_to=discard)
             self.game.event(EventKind.REPLACE, seat=seat, card=card.name, old=old.card.name)
             done.append(card)
         return done
@@ -259,13 +254,9 @@ class ShelfVerbs:
 
         kind, a, b = options[self.game.ask(seat, DecisionKind.REARRANGE, "rework the shelf",
                                            options, label)]
-        cards = self.game.state.cards
         if kind == "hand":
-            player.hand.remove(b)
-            old = shelf.swap_with_hand(a, b)
-            cards.where[b] = player.shelf_zone
-            player.hand.cards.append(old.card)
-            cards.where[old.card] = player.hand
+            self.game.state.cards.swap_onto_shelf(b, player.shelf_zone, a, player.hand,
+                                                  tucked_to=self.game.state.discard)
         elif kind == "swap":
             shelf.swap(a, b)
         else:

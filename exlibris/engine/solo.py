@@ -96,13 +96,12 @@ def deal_categories(game: Game, codes: list[str]) -> None:
     """Prominent and banned face up, the public focus face down, the player's focus,
     and the rest face down on the license form (SOLO-07); ``codes`` is shuffled."""
     state = game.state
-    solo = SoloState(difficulty=settings_of(game).difficulty)
+    solo: SoloState = game.solo  # made at the difficulty of the rules (engine/setup.py)
     state.prominent = codes.pop()
     state.banned = codes.pop()
     solo.public_focus = codes.pop()
     state.players[0].focus = codes.pop()
     solo.form = codes
-    game.solo = solo
     game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned,
                difficulty=solo.difficulty, hidden=len(solo.form) + 1)
 

@@ -2,17 +2,20 @@
 
 A zone is a named list of cards (deck, discard pile, a hand, a card area, cards
 set apart by a reveal); shelves are zones too, backed by the player's
-``Shelf``. ``Cards.move`` is the only way a card changes zone, so the index of
-where each card is stays exact.
+``Shelf``. ``Cards`` is the only writer of where a card is: ``Cards.move`` and the
+few named operations beside it (setup, the shelf's tucks, lifts, swaps and special
+placements) change a zone and the index together, so the index stays exact.
+``tests/test_zone_index.py`` fails if any other module writes the index.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from exlibris.model.cards import Card
-from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf import Pos, Shelf, Slot
 
 
 class Zone:
@@ -35,7 +38,7 @@ class Zone:
     def __contains__(self, card: object) -> bool:
         return any(c is card for c in self.cards)
 
-    def remove(self, card: Card) -> None:
+    def _remove(self, card: Card) -> None:
         cards = self.cards
         # from the top down: a card leaves a pile mostly from its top (the deck's last
         # card); a card is in a zone at most once, so the first match is the only one
@@ -45,7 +48,7 @@ class Zone:
                 return
         raise ValueError(f"{card} is not in {self.name}")
 
-    def add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
+    def _add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
         """Put a card on top (the end of the list), or under the pile with ``bottom``."""
         if bottom:
             self.cards.insert(0, card)
@@ -85,41 +88,105 @@ class ShelfZone(Zone):
     def __len__(self) -> int:
         return len(self.shelf)
 
-    def remove(self, card: Card) -> None:
+    def _remove(self, card: Card) -> None:
         pos = self.position_of(card)
         if pos is None:
             raise KeyError(card)
         self.shelf.remove(pos)
 
-    def add(self, card: Card, **kw: Any) -> None:
+    def _add(self, card: Card, **kw: Any) -> None:
         self.shelf.shelve(card, kw["pos"], face_down=kw.get("face_down", False))
 
 
 class Cards:
-    """The index of which zone holds each card."""
+    """The index of which zone holds each card, and the only code that changes it.
 
-    __slots__ = ("where",)
+    Readers use ``zone_of(card)`` (the zone, or None: the index's own ``get``, as cheap
+    as a dict lookup) or ``where`` (a read-only view of the whole index). A card on a
+    shelf, entombed beneath a shelf card or tucked under an artifact is indexed to
+    that shelf's zone.
+    """
+
+    __slots__ = ("_where", "where", "zone_of")
 
     def __init__(self) -> None:
-        self.where: dict[Card, Zone] = {}
+        self._where: dict[Card, Zone] = {}
+        self.where: Mapping[Card, Zone] = MappingProxyType(self._where)
+        self.zone_of: Callable[[Card], Zone | None] = self._where.get
 
+    # ------------------------------------------------------------------ setup
     def put(self, card: Card, zone: Zone, **kw: Any) -> None:
         """Place a card that is in no zone yet (setup)."""
-        zone.add(card, **kw)
-        self.where[card] = zone
+        zone._add(card, **kw)
+        self._where[card] = zone
 
+    def put_shelf(self, zone: ShelfZone) -> None:
+        """Index every card of a shelf laid out whole (a scenario's position)."""
+        for _, slot in zone.shelf.items():
+            for card in (slot.card, slot.beneath, *slot.tucked):
+                if card is not None:
+                    self._where[card] = zone
+
+    # ------------------------------------------------------------------ moves
     def move(self, card: Card, dst: Zone, **kw: Any) -> None:
-        """Move a card from wherever it is to ``dst``."""
-        src = self.where[card]
+        """Move a card from wherever it is but a shelf to ``dst`` (a card leaves a shelf
+        by :meth:`take_off_shelf`, which knows where its tucked cards go)."""
+        src = self._where[card]
         if src is dst:
             return
+        if isinstance(src, ShelfZone):
+            raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
         if isinstance(dst, ShelfZone):
-            dst.add(card, **kw)  # the shelf may refuse: do it before removing
-            src.remove(card)
+            dst._add(card, **kw)  # the shelf may refuse: do it before removing
+            src._remove(card)
         else:
-            src.remove(card)
-            dst.add(card, **kw)
-        self.where[card] = dst
+            src._remove(card)
+            dst._add(card, **kw)
+        self._where[card] = dst
 
-    def zone_of(self, card: Card) -> Zone | None:
-        return self.where.get(card)
+    def take_off_shelf(self, zone: ShelfZone, pos: Pos, dst: Zone, *, tucked_to: Zone
+                       ) -> Slot:
+        """Take the visible card at ``pos`` off the shelf into ``dst``; the cards tucked
+        under it go on top of ``tucked_to``, a card beneath it stays (LIB-MUMMY-5)."""
+        slot = zone.shelf.remove(pos)
+        for tucked in slot.tucked:
+            tucked_to._add(tucked)
+            self._where[tucked] = tucked_to
+        dst._add(slot.card)
+        self._where[slot.card] = dst
+        return slot
+
+    def tuck(self, cards: Iterable[Card], zone: ShelfZone, pos: Pos) -> None:
+        """Tuck ``cards``, from wherever each is, under the artifact at ``pos``."""
+        cards = tuple(cards)
+        zone.shelf.tuck(pos, cards)  # the shelf may refuse: do it before removing
+        for card in cards:
+            self._where[card]._remove(card)
+            self._where[card] = zone
+
+    def shelve_by(self, card: Card, zone: ShelfZone, operation: Callable[[], None]) -> None:
+        """Put ``card`` on the shelf of ``zone`` by a special shelf operation (entomb,
+        levitate) that places it there; the card must not be on a shelf already."""
+        src = self._where[card]
+        if isinstance(src, ShelfZone):
+            raise ValueError(f"{card} is on {src.name} already")
+        operation()  # may refuse (ShelfError) before anything moved
+        src._remove(card)
+        self._where[card] = zone
+
+    def swap_onto_shelf(self, card: Card, zone: ShelfZone, pos: Pos, old_to: Zone, *,
+                        tucked_to: Zone) -> Slot:
+        """Put ``card`` in place of the visible card at ``pos`` (a card beneath stays);
+        the old card goes on top of ``old_to``, the cards tucked under it on top of
+        ``tucked_to``. Returns the old slot."""
+        if zone.shelf.at(pos) is None:  # refused before anything moves
+            raise ValueError(f"no card at {pos} on {zone.name} to swap {card} with")
+        self._where[card]._remove(card)
+        old = zone.shelf.swap_with_hand(pos, card)
+        self._where[card] = zone
+        old_to._add(old.card)
+        self._where[old.card] = old_to
+        for tucked in old.tucked:
+            tucked_to._add(tucked)
+            self._where[tucked] = tucked_to
+        return old

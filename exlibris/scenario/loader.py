@@ -105,6 +105,7 @@ class _Reader:
         self.path = path
         self.problems: list[Problem] = []
         self.catalog: Catalog | None = None
+        self.content: tuple[Path, ...] = ()  # the scenario's own content paths
         self.cards: dict[str, BookCard] = {}
         self.names: list[str] = []
         self.seen: dict[Card, YamlPath] = {}
@@ -193,7 +194,7 @@ class _Reader:
                 or until is None:
             return None
         return Scenario(self.path, str(name).strip(), rules, clauses, seed, phase, until, setup,
-                        script, expect, self.catalog, settings, text)
+                        script, expect, self.catalog, settings, text, self.content)
 
     def read_catalog(self, data: dict[str, Any]) -> Catalog | None:
         try:
@@ -233,6 +234,7 @@ class _Reader:
                 return None
             own, _ = read_catalog(own_files(paths))
             catalog = join(shipped, own)
+            self.content = tuple(paths)
         deck = catalog.deck
         if deck is not None:
             self.cards = {f"{c.letter}{c.order}": BookCard(c.letter, c.order, tuple(c.books),

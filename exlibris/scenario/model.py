@@ -121,3 +121,4 @@ class Scenario:
     catalog: Any = None  # the Catalog the scenario was checked against
     settings: Any = None  # the resolved Settings of ``rules``
     text: str = ""
+    content: tuple[Path, ...] = ()  # the scenario's own content files and folders

@@ -3,24 +3,23 @@
 Nothing is shuffled or dealt: the players, their libraries and assistants, hands,
 shelves, the deck (top first), the discard pile, the locations in play with their
 card areas, and the assistants already placed are put where the scenario says,
-through the same state classes the engine's own setup (``flow.new_game``) uses.
+on the table the engine's own setup (``flow.new_game``) starts from
+(``engine/setup.py: build_table``).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
-from exlibris.engine.state import Assistant, GameState, PlayerState
+from exlibris.engine.setup import build_table, finish_table, seat_assistants
 from exlibris.engine.zones import ShelfZone
-from exlibris.model.cards import ArtifactCard, ResumeCard
+from exlibris.model.cards import ResumeCard
+from exlibris.model.shelf import Shelf
 from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
-from exlibris.scoring.settings import ScoringRules
 
 
 def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
@@ -28,20 +27,11 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     catalog = scenario.catalog
     settings = scenario.settings
     setup = scenario.setup
-    state = GameState(players=[PlayerState(i, p.name) for i, p in enumerate(setup.players)],
-                      rng=random.Random(scenario.seed))
-    categories = {c.id: CategoryValue(c.id, c.code, c.name) for c in catalog.categories}
-    game = Game(state, settings, agents, categories, log=EventLog(enabled=True))
-    game.variant = scenario.rules  # type: ignore[attr-defined]
-    game.seed = scenario.seed  # type: ignore[attr-defined]
-    game.artifact_specs = dict(catalog.artifacts)
-    game.assistant_cards = dict(catalog.assistants)
-    modules = {"base", *settings.modules}
-    game.location_specs = {  # type: ignore[attr-defined]
-        loc.id: loc for loc in catalog.locations.values() if loc.module in modules
-    } | {loc.id: catalog.locations[loc.id] for loc in setup.locations}
-    game.scoring = ScoringRules.from_settings(  # type: ignore[attr-defined]
-        settings.scoring, players=len(state.players))
+    game = build_table(catalog, settings, agents, seed=scenario.seed,
+                       names=[p.name for p in setup.players], variant=scenario.rules,
+                       log=EventLog(enabled=True))
+    game.location_specs |= {loc.id: catalog.locations[loc.id] for loc in setup.locations}
+    state = game.state
 
     state.round = setup.round
     state.final_round = setup.final_round
@@ -70,32 +60,27 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         player.focus = spec.focus
         for card in spec.hand:
             cards.put(card, player.hand)
-        player.shelf = spec.shelf.copy()
+        # the scenario's cells under the rules of this game's shelves
+        player.shelf = Shelf.from_slots(spec.shelf.snapshot(), player.shelf.rules, check=False)
         player.shelf_zone = ShelfZone(f"shelf:{seat}", seat, player.shelf)
-        for _, slot in player.shelf.items():
-            cards.where[slot.card] = player.shelf_zone
-            if slot.beneath is not None:
-                cards.where[slot.beneath] = player.shelf_zone
+        cards.put_shelf(player.shelf_zone)
         library = catalog.libraries[spec.library] if spec.library else None
         kinds = spec.assistants
         if kinds is None:
             kinds = ([library.assistant.id] if library and settings.setup.special_assistant
                      else []) + ["standard"] * settings.setup.standard_assistants
-        specials = [k for k in kinds if k != "standard"]
-        for k in specials:  # the special assistants first, as the library draft does
+        specials = []
+        for k in kinds:
+            if k == "standard":
+                continue
             if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly:
-                spec = catalog.assistants[owned_kind(k)]  # its card lies before the player
-                cards.put(ResumeCard(spec.id), player.hires)
+                specials.append(catalog.assistants[owned_kind(k)])  # its card lies before
+                cards.put(ResumeCard(specials[-1].id), player.hires)  # the player
                 player.hired += 1
             else:
                 assert library is not None
-                spec = library.assistant
-            aid = f"{seat}:{spec.id}"
-            if any(a.id == aid for a in player.assistants):
-                aid += f"-{sum(a.spec is not None for a in player.assistants) + 1}"
-            player.assistants.append(Assistant(aid, seat, spec))
-        for i in range(kinds.count("standard")):
-            player.assistants.append(Assistant(f"{seat}:standard-{i + 1}", seat))
+                specials.append(library.assistant)
+        player.assistants += seat_assistants(seat, specials, kinds.count("standard"))
 
     by_id = {loc.id: loc for loc in state.in_play}
     for placed in setup.placed:  # oldest first
@@ -118,14 +103,10 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         assistant.space = s
         auction = loc.spec.auction
         assistant.bid = auction.bids[s] if auction and s < len(auction.bids) else 0
-    if "artifactorium" in settings.modules or any(
-            isinstance(card, ArtifactCard) for card in cards.where):
-        game.has_artifacts = True  # shelved artifacts' abilities are looked for
-    if settings.solo is not None:
-        from exlibris.engine.solo import SoloState
-
-        game.solo = SoloState(difficulty=setup.difficulty or settings.solo.difficulty,
-                              public_focus=setup.public_focus,
-                              form=list(reversed(setup.license_form)))
+    finish_table(game)
+    if game.solo is not None:
+        game.solo.difficulty = setup.difficulty or game.solo.difficulty
+        game.solo.public_focus = setup.public_focus
+        game.solo.form = list(reversed(setup.license_form))
     game.event(EventKind.SCENARIO, name=scenario.name, players=[p.name for p in state.players])
     return game

@@ -20,6 +20,7 @@ from exlibris.engine.game import Game
 from exlibris.scenario.compare import compare
 from exlibris.scenario.model import END, PHASES, Scenario, Step
 from exlibris.scenario.position import build_game
+from exlibris.sources import content_in_use
 
 
 class ScriptDone(Exception):
@@ -146,5 +147,10 @@ class Run:
 
 
 def run_scenario(scenario: Scenario) -> Result:
-    """Run one scenario and say whether it passed, with the first difference if not."""
-    return Run(scenario).execute()
+    """Run one scenario and say whether it passed, with the first difference if not.
+
+    The scenario's own content is the content in use while it runs, so what reads the
+    content in use (the artifacts' and assistants' end-of-game scores) reads its
+    entries, as the game does."""
+    with content_in_use(scenario.content):
+        return Run(scenario).execute()

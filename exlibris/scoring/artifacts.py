@@ -97,22 +97,39 @@ def _shipped(path: Path) -> bool:
         path.resolve().is_relative_to(paths.data_root().resolve() / "rules")
 
 
-@cache
+def artifact_files() -> dict[str, Path]:
+    """Every artifact's content file by id: the shipped ones, then the author's own
+    (``--content``), which replace shipped ones of the same id."""
+    folder = artifacts_dir()
+    found = {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
+    found.update(own_entries("artifact"))
+    return found
+
+
+def _files_key() -> tuple[tuple[str, str], ...]:
+    """The artifact files in use as a cache key: ``(id, path)`` pairs, sorted (a file is
+    read once per process, as the catalog reads it)."""
+    return tuple(sorted((aid, str(path)) for aid, path in artifact_files().items()))
+
+
 def tucking_artifact_ids() -> frozenset[str] | None:
     """Artifacts whose abilities tuck cards (call ``tuck`` or ``tucked``); None when
     there is no artifact content to tell (then any artifact may hold tucked cards)."""
+    files = _files_key()
+    return _tucking(files) if files else None
+
+
+@cache
+def _tucking(files: tuple[tuple[str, str], ...]) -> frozenset[str]:
     from exlibris.dsl import ast
     from exlibris.dsl.errors import DslError
     from exlibris.dsl.parser import parse_expression, parse_program
     from exlibris.yamlsafe import load_yaml_file
 
-    folder = artifacts_dir()
-    if not folder.is_dir():
-        return None
     found = set()
-    for path in sorted(folder.glob("*.yaml")):
+    for aid, path in files:
         try:
-            data = load_yaml_file(path).data
+            data = load_yaml_file(Path(path)).data
         except UserInputError:
             continue
         abilities = data.get("abilities") if isinstance(data, dict) else None
@@ -127,7 +144,7 @@ def tucking_artifact_ids() -> frozenset[str] | None:
                     except DslError:
                         continue
             if any(name in ("tuck", "tucked") for tree in trees for name in ast.calls(tree)):
-                found.add(path.stem)
+                found.add(aid)
     return frozenset(found)
 
 
@@ -146,22 +163,22 @@ def deck_size() -> int:
 def artifact_aliases() -> dict[str, str]:
     """Ids derived from content names by the table format's rule, where they differ
     from the content id, mapped to the content id (a table may use either)."""
-    return dict(_aliases(str(artifacts_dir())))
+    return dict(_aliases(_files_key()))
 
 
 @cache
-def _aliases(folder: str) -> tuple[tuple[str, str], ...]:
+def _aliases(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     from exlibris.yamlsafe import load_yaml_file
 
     found = []
-    for path in sorted(Path(folder).glob("*.yaml")):
+    for aid, path in files:
         try:
-            data = load_yaml_file(path).data
+            data = load_yaml_file(Path(path)).data
         except UserInputError:
             continue
         name = data.get("name") if isinstance(data, dict) else None
-        if isinstance(name, str) and artifact_slug(name) != path.stem:
-            found.append((artifact_slug(name), path.stem))
+        if isinstance(name, str) and artifact_slug(name) != aid:
+            found.append((artifact_slug(name), aid))
     return tuple(found)
 
 

@@ -12,12 +12,14 @@ import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from exlibris.catalog import Catalog
 from exlibris.engine.flow import Outcome
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.rows import game_rows
+from exlibris.sources import content_in_use
 
 _SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
 
@@ -25,8 +27,6 @@ _SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
 def catalog(content: tuple[str, ...] = ()) -> Catalog:
     """The catalog with an author's ``content`` (none: the shipped one), loaded
     (parsed, effects compiled) once per process: ``load_catalog`` keeps it."""
-    from pathlib import Path
-
     from exlibris.catalog import load_catalog
 
     return load_catalog([Path(p) for p in content])
@@ -84,10 +84,13 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
         settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
     agents = [BOTS[kind](bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
-    game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
-                    views=player_view)
-    first = game.state.first_player
-    outcome = play(game)
+    # the game's content is the content in use (a pool or Ray worker starts without it):
+    # the inspection reads the artifacts' and assistants' scores from it
+    with content_in_use(Path(p) for p in spec.content):
+        game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
+                        views=player_view)
+        first = game.state.first_player
+        outcome = play(game)
     return outcome, game, first, time.perf_counter() - started
 
 
