@@ -17,7 +17,7 @@ from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.values import Claim
 from exlibris.engine.context import EffectContext
-from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.decisions import DecisionKind, HomeAction
 from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
@@ -91,7 +91,7 @@ class GamePort(Protocol):
 
     def try_shelf(self, operation: Callable[[], None]) -> bool: ...
 
-    def home_action(self, seat: int, kinds: Sequence[str] = ...) -> str | None: ...
+    def home_action(self, seat: int, kinds: Sequence[HomeAction] = ...) -> HomeAction | None: ...
 
     # ---------------------------------------------------------------- assistants
     def placement_targets(self, seat: int, assistant: Assistant, *, forced: bool = False,
