@@ -48,7 +48,10 @@ class Report:
     replaced: list[tuple[str, str]] = field(default_factory=list)  # (id, file) of own entries
     # that replace a shipped entry of the same kind and id
     scenarios: int = 0  # scenario files checked
-    unchecked: list[Path] = field(default_factory=list)  # scenarios left until content is clean
+    # scenario files not read: this module checks content and rules only; the scenario
+    # package reads them once the content is clean (``scenario/check.py``)
+    unchecked: list[Path] = field(default_factory=list)
+    content: list[Path] = field(default_factory=list)  # the content files checked
 
     @property
     def ok(self) -> bool:
@@ -59,12 +62,12 @@ def default_paths() -> list[Path]:
     return [content_dir(), rules_dir()]
 
 
-def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> Report:
-    """Check the files under ``paths`` (default: the shipped content and rules).
+def validate(paths: Iterable[Path] | None = None) -> Report:
+    """Check the content and rules files under ``paths`` (default: the shipped ones).
 
     Each file is judged by its ``kind:``: content and rules files get every check,
-    scenario files are read as scenarios (with the content checked beside them),
-    and YAML files without a ``kind:`` are skipped (``Report.skipped``).
+    scenario files are listed in ``Report.unchecked`` (``scenario/check.py`` reads
+    them), and YAML files without a ``kind:`` are skipped (``Report.skipped``).
     """
     paths = list(paths) if paths is not None else default_paths()
     content, scenario_files, other = sort_files(paths)
@@ -73,7 +76,7 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
                          "folder that leads out of the folder: not read; copy the file in")
                  for link in outside_links(paths)]
     report = Report(files=len(catalog.entries) + len({p.file for p in problems}),
-                    skipped=other)
+                    skipped=other, unchecked=scenario_files, content=content)
     report.problems.extend(problems)
     shipped = _shipped_catalog(paths)
     if shipped is not None:
@@ -86,34 +89,8 @@ def validate(paths: Iterable[Path] | None = None, *, scenarios: bool = True) -> 
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     report.problems.extend(check_references(catalog, shipped))
-    if scenarios and scenario_files:
-        if report.ok:
-            report.problems.extend(_check_scenarios(scenario_files, content))
-            report.scenarios = len(scenario_files)
-            report.files += len(scenario_files)
-        else:  # a scenario is read against the content: not before it is clean
-            report.unchecked = scenario_files
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
-
-
-def _check_scenarios(files: list[Path], content: list[Path]) -> list[Problem]:
-    """Read each scenario with the (clean) content beside it."""
-    from exlibris.scenario import load_scenario
-    from exlibris.sources import active_content, use_content
-
-    problems: list[Problem] = []
-    saved = active_content()
-    use_content([*saved, *content])
-    try:
-        for file in files:
-            try:
-                load_scenario(file)
-            except UserInputError as exc:
-                problems.extend(exc.problems)
-    finally:
-        use_content(saved)
-    return problems
 
 
 def _shipped_catalog(paths: list[Path]) -> Catalog | None:

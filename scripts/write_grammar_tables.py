@@ -4,7 +4,7 @@ Lark upgrade; tests/test_dsl_parser.py fails while the file is out of date).
     python scripts/write_grammar_tables.py
 """
 
-from exlibris.dsl.grammar_tables import write
+from exlibris.dsl.parser import write_tables
 
 if __name__ == "__main__":
-    print(f"wrote {write()}")
+    print(f"wrote {write_tables()}")

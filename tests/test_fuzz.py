@@ -40,10 +40,11 @@ from exlibris.engine.flow import new_game
 from exlibris.engine.game import RulesError
 from exlibris.errors import UserInputError
 from exlibris.interactive import record as saves
+from exlibris.scenario.check import validate_all
 from exlibris.scoring.artifacts import ArtifactScoringError
 from exlibris.scoring.inspection import inspect_table
 from exlibris.scoring.table import parse_table_text
-from exlibris.validation import resolve_settings, validate
+from exlibris.validation import resolve_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK = 15  # examples per input kind in the default suite
@@ -105,7 +106,7 @@ def in_file(data: bytes, name: str) -> Path:
 
 def check_content(data: bytes) -> None:
     path = in_file(data, "entry.yaml")
-    report = validate([path])  # every problem is collected; nothing else may come out
+    report = validate_all([path])  # every problem is collected; nothing else may come out
     assert all(p.code and p.line >= 1 for p in report.problems)
     assert (cli_exits_cleanly("validate", str(path)) == 0) == report.ok
 

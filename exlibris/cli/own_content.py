@@ -49,7 +49,7 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
         from exlibris.catalog import own_files
         from exlibris.validation import validate
 
-        report = validate(own_files(paths), scenarios=False)
+        report = validate(own_files(paths))
         if not report.ok:
             report_problems(report.problems)
             raise SystemExit(USER_ERROR)

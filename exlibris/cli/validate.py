@@ -24,8 +24,8 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     without a `kind:` are skipped with a note. Problems are printed as
     FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
     otherwise."""
+    from exlibris.scenario.check import validate_all as run
     from exlibris.sources import content_paths
-    from exlibris.validation import validate as run
 
     chosen = [*paths, *content_paths(content)]
     report = run(chosen or None)

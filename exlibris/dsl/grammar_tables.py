@@ -8,7 +8,8 @@ after changing the grammar or upgrading Lark::
 
     python scripts/write_grammar_tables.py
 
-(``tests/test_dsl_parser.py`` fails while it is out of date.)
+(``parser.py: write_tables``; ``tests/test_dsl_parser.py`` fails while it is out
+of date.)
 """
 
 from __future__ import annotations
@@ -59,19 +60,3 @@ def _decode(found: dict[str, Any]) -> Any:
         if "<tuple>" in found:
             return tuple(found["<tuple>"])
     return found
-
-
-def write() -> str:
-    """Write the tables of the current grammar; returns the file written."""
-    from pathlib import Path
-
-    from lark import __version__ as lark_version
-
-    from exlibris.dsl.parser import _grammar, grammar_digest, tables_data
-
-    grammar = _grammar()
-    target = Path(__file__).with_name(FILE)
-    target.write_text(dumps(tables_data(grammar), lark_version, grammar_digest(grammar)) + "\n",
-                      encoding="utf-8")
-    return str(target)
-

@@ -82,6 +82,18 @@ def tables_data(grammar: str | None = None) -> dict[str, Any]:
     return {"data": data, "memo": memo}
 
 
+def write_tables() -> str:
+    """Write ``grammar_tables.json`` for the current grammar and Lark; returns the file
+    written (``scripts/write_grammar_tables.py``)."""
+    from pathlib import Path
+
+    grammar = _grammar()
+    target = Path(grammar_tables.__file__).with_name(grammar_tables.FILE)
+    target.write_text(grammar_tables.dumps(tables_data(grammar), lark_version,
+                                           grammar_digest(grammar)) + "\n", encoding="utf-8")
+    return str(target)
+
+
 def _pos(meta: Any) -> dict[str, int]:
     return {"line": getattr(meta, "line", 1), "col": getattr(meta, "column", 1)}
 

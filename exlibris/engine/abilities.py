@@ -13,6 +13,8 @@ from typing import Any
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import ExprHandler, Handler, compile_expression, compile_program
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.engine.state import Assistant
+from exlibris.model.cards import ArtifactCard
 from exlibris.model.content import Ability, Location
 
 
@@ -42,6 +44,35 @@ class CompiledAbility:
     @property
     def label(self) -> str:
         return self.keyword or self.key.split("#")[0].split("@")[0].replace("-", " ")
+
+
+@dataclass(slots=True)
+class Source:
+    """Something that carries abilities: a special assistant or a shelved artifact."""
+
+    owner: int
+    this: Assistant | ArtifactCard
+    abilities: tuple[CompiledAbility, ...]
+    order: int  # priority: longest present first
+    events: frozenset[str] = frozenset()
+    has_rules: bool = False
+    # some placement rule may speak about placing another player's or assistant
+    rules_for_others: bool = False
+    shares: bool = False  # some placement rule is a "share" rule
+
+    @classmethod
+    def of(cls, owner: int, this: Assistant | ArtifactCard,
+           abilities: tuple[CompiledAbility, ...], order: int) -> Source:
+        events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
+        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
+                   any(not r.own_only for a in abilities for r in a.rules),
+                   any(r.kind == "share" for a in abilities for r in a.rules))
+
+    def rules_about(self, placing: Assistant) -> bool:
+        """Whether a placement rule of this source may speak about placing ``placing``:
+        its own assistant's rules; other rules once it is present (TIME-01)."""
+        return self.has_rules and (self.this is placing or (
+            self.rules_for_others and not self.this.available))
 
 
 def compile_ability(key: str, ability: Ability) -> CompiledAbility:

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from exlibris.dsl.compiler import Env, as_list
 from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
+from exlibris.engine.ports import GamePort, Value
 from exlibris.engine.state import Assistant, LocationState, Space
+from exlibris.engine.targets import Target
 
 
 class AssistantVerbs:
     """Mixed into ``EffectRuntime``: move, place, return and retire assistants."""
 
-    game: Any
+    game: GamePort
 
     @GAME.verb("become_first_player")
     def v_become_first_player(self, env: Env) -> None:
@@ -25,9 +25,7 @@ class AssistantVerbs:
         self.game.event(EventKind.FIRST_PLAYER, seat=env.me.seat)
 
     @GAME.verb("move_assistant")
-    def v_move_assistant(self, env: Env, assistant: Any, **kw: Any) -> None:
-        from exlibris.engine.game import Target
-
+    def v_move_assistant(self, env: Env, assistant: Value, **kw: Value) -> None:
         game = self.game
         assistant = as_list(assistant)[0] if as_list(assistant) else None
         if not isinstance(assistant, Assistant):
@@ -46,14 +44,14 @@ class AssistantVerbs:
         if not isinstance(space, Space):
             return
         game.lift_assistant(assistant)
-        game.last_moved = assistant
+        game.ctx.last_moved = assistant
         auction = space.location.spec.auction
         bid = auction.bids[space.index] if auction else 0
         game.place(seat, assistant, Target(space.location, space.index, bid),
                    visit=bool(kw.get("visit")), activate=False)
 
     @GAME.verb("place_assistant")
-    def v_place_assistant(self, env: Env, assistants: Any) -> None:
+    def v_place_assistant(self, env: Env, assistants: Value) -> None:
         game = self.game
         for assistant in as_list(assistants):
             if not isinstance(assistant, Assistant) or not assistant.available:
@@ -68,26 +66,28 @@ class AssistantVerbs:
             game.place(env.me.seat, assistant, targets[index])
 
     @GAME.verb("return_assistant")
-    def v_return_assistant(self, env: Env, assistants: Any) -> None:
+    def v_return_assistant(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.return_assistant(assistant)
 
     @GAME.verb("retire")
-    def v_retire(self, env: Env, assistants: Any) -> None:
+    def v_retire(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
                 self.game.retire_assistant(assistant)
 
     @GAME.verb("activate")
-    def v_activate(self, env: Env, location: Any) -> None:
+    def v_activate(self, env: Env, location: Value) -> None:
         loc = as_list(location)[0] if as_list(location) else None
         if isinstance(loc, LocationState):
-            moved = self.game.last_moved
-            visitor = moved if moved is not None and moved.location is loc else self.game.cause
+            ctx = self.game.ctx
+            moved = ctx.last_moved
+            visitor = moved if moved is not None and moved.location is loc else ctx.cause
             self.game.activate(env.me.seat, loc, visitor)
 
     @GAME.verb("skip_location")
     def v_skip_location(self, env: Env) -> None:
-        if self.game.cause is not None:
-            self.game.skip.add(id(self.game.cause))
+        ctx = self.game.ctx
+        if ctx.cause is not None:
+            ctx.skip.add(id(ctx.cause))

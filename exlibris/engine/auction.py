@@ -10,17 +10,15 @@ then runs the location's effect once per bidder, highest bid first, with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from exlibris.engine.events import EventKind
+from exlibris.engine.ports import GamePort
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.engine.zones import Zone
 
-if TYPE_CHECKING:
-    from exlibris.engine.game import Game
 
-
-def source_zone(game: Game, source: str) -> Zone:
+def source_zone(game: GamePort, source: str) -> Zone:
     """The deck a card area is dealt from (``preparation.source``)."""
     state = game.state
     match source:
@@ -31,7 +29,7 @@ def source_zone(game: Game, source: str) -> Zone:
     return state.deck
 
 
-def deal_display(game: Game, loc: LocationState, n: int) -> list[Any]:
+def deal_display(game: GamePort, loc: LocationState, n: int) -> list[Any]:
     """Deal ``n`` cards face up from the location's source deck (fewer if it runs out).
 
     Book cards go through ``Game.deal_to`` (which may reshuffle the discard pile);
@@ -63,7 +61,7 @@ def returns_leftovers(loc: LocationState) -> bool:
     return prep is not None and prep.leftovers == "under-deck"
 
 
-def return_leftovers(game: Game, loc: LocationState) -> list[Any]:
+def return_leftovers(game: GamePort, loc: LocationState) -> list[Any]:
     """Put the cards left on display back under their deck one by one, taking them
     right to left (EXP-JF-05): the leftmost ends at the very bottom."""
     prep = loc.spec.preparation

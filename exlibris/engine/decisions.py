@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from exlibris.engine.public import public
+
 if TYPE_CHECKING:
     from exlibris.model.cards import Card
 
@@ -112,8 +114,6 @@ class Decision:
     def values(self) -> list[Any]:
         """The options as public descriptors."""
         if self._values is None:
-            from exlibris.engine.public import public
-
             self._values = [public(v) for v in self._raw]
         return self._values
 

@@ -15,11 +15,13 @@ from exlibris.catalog import Catalog
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.engine import auction, hiring, solo
 from exlibris.engine.decisions import Agent, DecisionKind, Purpose
+from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
-from exlibris.engine.game import Game, RulesError, Target
+from exlibris.engine.game import Game
 from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
+from exlibris.engine.targets import Target
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
@@ -255,7 +257,7 @@ def play(game: Game, resume: str | None = None) -> Outcome:
                 raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
             game.event(EventKind.ROUND, round=state.round, final=state.final_round,
                        first_player=state.first_player)
-            game.used_this_round.clear()  # "once per round" abilities are fresh
+            game.ctx.new_round()  # "once per round" abilities are fresh
             steps = ROUND_PHASES
         for name in steps[:-1]:
             phases[name](game)
@@ -350,8 +352,7 @@ def placement(game: Game) -> None:
             if turns > MAX_PLACEMENT_TURNS:
                 raise RulesError("placement did not end: assistants keep coming back")
             state.turn_counter += 1
-            game.used_this_turn.clear()
-            game.rt.steps = 0
+            game.ctx.new_turn()
             index = game.ask(seat, DecisionKind.PLACE, "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
             assistant, target = options[index]
@@ -392,8 +393,7 @@ def resolution(game: Game) -> None:
     state = game.state
     state.phase = "resolution"
     for loc in sorted(state.in_play, key=lambda loc: loc.number):
-        game.rt.steps = 0
-        game.used_this_turn.clear()  # "once per turn" abilities: each resolution is fresh
+        game.ctx.new_turn()  # "once per turn" abilities: each resolution is fresh
         resolve(game, loc)
         game.sweep_limbo()
     for loc in state.in_play:
@@ -404,7 +404,7 @@ def resolution(game: Game) -> None:
 def resolve(game: Game, loc: LocationState) -> None:
     game.event(EventKind.RESOLVE, location=loc.id)
     if not loc.instant:
-        present = [a for a in loc.assistants() if id(a) not in game.skip]
+        present = [a for a in loc.assistants() if id(a) not in game.ctx.skip]
         if loc.spec.resolve == "once":
             present = present[:1]
         elif loc.spec.resolve == "bid-order":
@@ -463,7 +463,7 @@ def clear_home_spaces(game: Game) -> None:
                 state.returns += 1  # availability changed: priority order is recomputed
         player.placed_this_round.clear()
         player.placements_this_round = 0
-    game.skip.clear()
+    game.ctx.home_spaces_cleared()
 
 
 def final_round_check(game: Game) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from exlibris.dsl.compiler import Env
@@ -23,65 +22,29 @@ from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import hiring
 from exlibris.engine.abilities import (
     CompiledAbility,
+    Source,
     abilities_of,
     location_effect,
     subject_matches,
 )
+from exlibris.engine.context import CausedBy, EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
+from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
+from exlibris.engine.runtime import EffectRuntime
+from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
+from exlibris.engine.targets import Target
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.content import Location
+from exlibris.model.content import Artifact, AssistantCard, Location
 from exlibris.model.rules import Settings
 from exlibris.model.shelf_errors import ShelfError
+from exlibris.scoring.settings import ScoringRules
 
-
-class RulesError(RuntimeError):
-    """The engine met a situation the rules and content do not cover."""
-
-
-@dataclass(slots=True, unsafe_hash=True)
-class Target:
-    """Where an assistant may be placed (a value: never changed once made; not
-    ``frozen`` only because frozen dataclasses are four times slower to build)."""
-
-    location: LocationState | None  # None: a home space
-    space: int
-    bid: int = 0
-    share: bool = False
-    displaces: Assistant | None = None
-
-
-@dataclass(slots=True)
-class Source:
-    """Something that carries abilities: a special assistant or a shelved artifact."""
-
-    owner: int
-    this: Any  # Assistant or ArtifactCard
-    abilities: tuple[CompiledAbility, ...]
-    order: int  # priority: longest present first
-    events: frozenset[str] = frozenset()
-    has_rules: bool = False
-    # some placement rule may speak about placing another player's or assistant
-    rules_for_others: bool = False
-    shares: bool = False  # some placement rule is a "share" rule
-
-    @classmethod
-    def of(cls, owner: int, this: Any, abilities: tuple[CompiledAbility, ...],
-           order: int) -> Source:
-        events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
-        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
-                   any(not r.own_only for a in abilities for r in a.rules),
-                   any(r.kind == "share" for a in abilities for r in a.rules))
-
-    def rules_about(self, placing: Assistant) -> bool:
-        """Whether a placement rule of this source may speak about placing ``placing``:
-        its own assistant's rules; other rules once it is present (TIME-01)."""
-        return self.has_rules and (self.this is placing or (
-            self.rules_for_others and not self.this.available))
+__all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
 
 
 class Game:
@@ -90,41 +53,30 @@ class Game:
     def __init__(self, state: GameState, settings: Settings, agents: Sequence[Agent],
                  categories: dict[str, CategoryValue], *, views: Any = None,
                  log: EventLog | None = None) -> None:
-        from exlibris.engine.runtime import EffectRuntime
-
         self.state = state
         self.settings = settings
         self.agents = list(agents)
         self.categories = categories
         self.by_code = {c.code: c for c in categories.values()}
         self.log = log or EventLog()
+        # effect-scoped state: cause, abilities running and used, skips, step budget
+        self.ctx = EffectContext(settings.max_steps)
         self.rt = EffectRuntime(self)
         self.views = views
-        self.cause: Assistant | None = None
-        self.running: set[tuple[str, int]] = set()
-        self.used_this_turn: set[tuple[str, int]] = set()
-        # "once per round" and "once per game" abilities used (the round's is cleared
-        # by flow.play at each new round)
-        self.used_this_round: set[tuple[str, int]] = set()
-        self.used_this_game: set[tuple[str, int]] = set()
-        self.skip: set[int] = set()  # assistants whose location effect is forgone
-        self.activating = 0  # locations being activated, one inside another
         self.decisions = 0
-        self.max_steps = settings.max_steps
-        self.artifact_specs: dict[str, Any] = {}
-        self.assistant_cards: dict[str, Any] = {}  # the special assistant cards by id
+        self.artifact_specs: dict[str, Artifact] = {}
+        self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
-        self.last_moved: Assistant | None = None  # by an effect's move_assistant
         self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
         self.variant = "standard"
         self.seed = 0
         self.location_specs: dict[str, Location] = {}
-        self.scoring: Any = None  # ScoringRules of this table
-        self.solo: Any = None  # SoloState of a solo game (engine/solo.py)
+        self.scoring: ScoringRules | None = None  # of this table
+        self.solo: SoloState | None = None  # of a solo game (engine/solo.py)
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -167,9 +119,9 @@ class Game:
         if self.log.enabled:
             self.log.add(kind, **data)
 
-    def caused_by(self, assistant: Assistant | None) -> _CausedBy:
+    def caused_by(self, assistant: Assistant | None) -> CausedBy:
         """A context in which ``assistant`` is the cause of what happens."""
-        return _CausedBy(self, assistant)
+        return CausedBy(self.ctx, assistant)
 
     def category(self, code: str) -> CategoryValue:
         return self.by_code[code]
@@ -383,22 +335,23 @@ class Game:
         assert trig is not None
         this = source.this
         key = (ability.key, id(this))
-        if key in self.running:
+        ctx = self.ctx
+        if key in ctx.running:
             return False  # an ability never wakes itself (no chaining)
         event = trig.event
-        if event == "placed" and this is not self.cause:
+        if event == "placed" and this is not ctx.cause:
             return False
-        if event == "arrival" and (not isinstance(this, Assistant) or this is self.cause
+        if event == "arrival" and (not isinstance(this, Assistant) or this is ctx.cause
                                    or this.location is None or this.location is not location):
             return False
         if not subject_matches(trig.subject, owner=source.owner, actor=actor,
-                               cause=self.cause, this=this):
+                               cause=ctx.cause, this=this):
             return False
         if trig.place is not None and not self._at_place(trig.place, this, location):
             return False
         if trig.during is not None and trig.during != self.state.phase:
             return False
-        if trig.once_per is not None and key in self.used_for(trig.once_per):
+        if trig.once_per is not None and key in ctx.used_for(trig.once_per):
             return False
         if ability.condition is not None:
             env_names = self.names(source.owner, this=this, extra=names or {},
@@ -406,12 +359,6 @@ class Game:
             if not ability.condition(self.rt, self.player(source.owner), env_names):
                 return False
         return True
-
-    def used_for(self, span: str) -> set[tuple[str, int]]:
-        """The abilities already used in this turn, round or game."""
-        if span == "round":
-            return self.used_this_round
-        return self.used_this_game if span == "game" else self.used_this_turn
 
     def _at_place(self, place: str, this: Any, location: LocationState | None) -> bool:
         if place == "home":
@@ -432,20 +379,21 @@ class Game:
             return None
         key = (ability.key, id(source.this))
         this = source.this
-        self.running.add(key)
+        ctx = self.ctx
+        ctx.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per is not None:
-            self.used_for(ability.trigger.once_per).add(key)
+            ctx.used_for(ability.trigger.once_per).add(key)
         self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
                    source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                    index=int(ability.key.rsplit("#", 1)[-1]))
         try:
-            cause = this if isinstance(this, Assistant) else self.cause
-            with self.caused_by(cause):
+            cause = this if isinstance(this, Assistant) else ctx.cause
+            with CausedBy(ctx, cause):
                 env_names = self.names(source.owner, this=this, extra=names or {},
                                        location=location)
                 return ability.effect(self.rt, self.player(source.owner), env_names)
         finally:
-            self.running.discard(key)
+            ctx.running.discard(key)
 
     def may_wake(self, event: str) -> bool:
         """False when no ability in the game listens to ``event`` (a cheap first test)."""
@@ -731,7 +679,7 @@ class Game:
                 self.after("placed", actor=seat, location=loc)
             still_here = (assistant.location is loc) if loc is not None else (
                 assistant.home_index is not None)
-            if activate and still_here and id(assistant) not in self.skip:
+            if activate and still_here and id(assistant) not in self.ctx.skip:
                 if loc is None:
                     self.home_action(seat)
                 elif loc.instant:
@@ -745,17 +693,18 @@ class Game:
             ability, source = alternatives[0]
             self.run_ability(ability, source, {"location": loc, "assistant": assistant}, loc)
             return
-        if self.activating >= MAX_ACTIVATE_DEPTH:
+        ctx = self.ctx
+        if ctx.activating >= MAX_ACTIVATE_DEPTH:
             raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
                               "activations already; an effect may not activate without end")
         self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
-        self.activating += 1
+        ctx.activating += 1
         try:
-            with self.caused_by(assistant):
+            with CausedBy(ctx, assistant):
                 loc.effect(self.rt, self.player(seat), names)
         finally:
-            self.activating -= 1
+            ctx.activating -= 1
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""
@@ -763,7 +712,7 @@ class Game:
         self.lift_assistant(assistant)
         assistant.bid = 0
         assistant.sharing_with = []
-        self.skip.discard(id(assistant))
+        self.ctx.skip.discard(id(assistant))
         self.event(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
@@ -817,24 +766,6 @@ class Game:
         except ShelfError:
             return False
         return True
-
-
-class _CausedBy:
-    """``with game.caused_by(assistant):`` (a class: cheaper than a generator context)."""
-
-    __slots__ = ("assistant", "game", "saved")
-
-    def __init__(self, game: Game, assistant: Assistant | None) -> None:
-        self.game = game
-        self.assistant = assistant
-        self.saved: Assistant | None = None
-
-    def __enter__(self) -> None:
-        self.saved = self.game.cause
-        self.game.cause = self.assistant
-
-    def __exit__(self, *exc: object) -> None:
-        self.game.cause = self.saved
 
 
 def _hand(env: Env) -> Zone:

@@ -6,11 +6,12 @@ value's exact class."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.values import Claim
 from exlibris.dsl.words import GAME
+from exlibris.engine.ports import Value
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.model.cards import VOWELS, ArtifactCard, BookCard, ResumeCard
 
@@ -18,11 +19,11 @@ if TYPE_CHECKING:
     from exlibris.engine.runtime import EffectRuntime
 
 
-def _no_card_attribute(default: Any) -> Callable[[EffectRuntime, Any], Any]:
+def _no_card_attribute(default: Value) -> Callable[[EffectRuntime, Value], Value]:
     return lambda rt, card: default
 
 
-def _card_face_down(rt: EffectRuntime, card: Any) -> bool:
+def _card_face_down(rt: EffectRuntime, card: Value) -> bool:
     slot = rt._slot_of(card)
     return slot is not None and slot.face_down
 

@@ -4,11 +4,12 @@ with the score runtime (``exlibris/dsl/generic.py``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from exlibris.dsl.compiler import Env
 from exlibris.dsl.values import as_list
 from exlibris.dsl.words import GAME
+from exlibris.engine.ports import Value
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import Card
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 @GAME.function("ref")
-def ref(rt: EffectRuntime, env: Env, ref: str) -> Any:
+def ref(rt: EffectRuntime, env: Env, ref: str) -> Value:
     game = rt.game
     if ref in game.categories:
         return game.categories[ref]
@@ -29,7 +30,7 @@ def ref(rt: EffectRuntime, env: Env, ref: str) -> Any:
 
 
 @GAME.function("category")
-def category(rt: EffectRuntime, env: Env, code: str) -> Any:
+def category(rt: EffectRuntime, env: Env, code: str) -> Value:
     return rt.game.by_code.get(code)
 
 
@@ -39,7 +40,7 @@ def category_codes(rt: EffectRuntime, env: Env) -> list[str]:
 
 
 @GAME.function("adjacent")
-def adjacent(rt: EffectRuntime, env: Env, cards: Any) -> list[Card]:
+def adjacent(rt: EffectRuntime, env: Env, cards: Value) -> list[Card]:
     found: list[Card] = []
     for card in as_list(cards):
         where = rt._shelf_pos(card)
@@ -54,25 +55,25 @@ def adjacent(rt: EffectRuntime, env: Env, cards: Any) -> list[Card]:
 
 
 @GAME.function("tucked")
-def tucked(rt: EffectRuntime, env: Env, cards: Any) -> list[Card]:
+def tucked(rt: EffectRuntime, env: Env, cards: Value) -> list[Card]:
     return [t for c in as_list(cards) if (s := rt._slot_of(c)) for t in s.tucked]
 
 
 @GAME.function("entombed")
-def entombed(rt: EffectRuntime, env: Env, shelf: Any) -> list[Card]:
+def entombed(rt: EffectRuntime, env: Env, shelf: Value) -> list[Card]:
     if not isinstance(shelf, ShelfZone):
         return []
     return [s.beneath for _, s in shelf.shelf.items() if s.beneath is not None]
 
 
 @GAME.function("top")
-def top(rt: EffectRuntime, env: Env, source: Any) -> list[Any]:
+def top(rt: EffectRuntime, env: Env, source: Value) -> list[Value]:
     cards = as_list(source)
     return cards[-1:] if isinstance(source, Zone) else cards[:1]
 
 
 @GAME.function("players")
-def players(rt: EffectRuntime, env: Env, **kw: Any) -> list[PlayerState]:
+def players(rt: EffectRuntime, env: Env, **kw: Value) -> list[PlayerState]:
     state = rt.game.state
     start = kw.get("from") or env.me
     clockwise = kw.get("direction", "clockwise") != "counterclockwise"
@@ -101,7 +102,7 @@ GAME.function("assistants_here")(assistants_here)
 
 
 @GAME.function("players_here")
-def players_here(rt: EffectRuntime, env: Env, **kw: Any) -> list[PlayerState]:
+def players_here(rt: EffectRuntime, env: Env, **kw: Value) -> list[PlayerState]:
     state = rt.game.state
     start = kw.get("from") or env.me
     clockwise = kw.get("direction", "clockwise") != "counterclockwise"
@@ -122,7 +123,7 @@ def occupied_spaces(rt: EffectRuntime, env: Env) -> list[Space]:
             for i in range(len(loc.spaces)) if loc.spaces[i]]
 
 
-def _reading_order(rt: EffectRuntime, a: Any, b: Any) -> int:
+def _reading_order(rt: EffectRuntime, a: Value, b: Value) -> int:
     """-1 if ``a`` comes before ``b`` on one shelf in reading order, 1 if after, else 0."""
     first, second = (rt._shelf_pos(as_list(x)[0]) if as_list(x) else None for x in (a, b))
     if first is None or second is None or first[0] is not second[0]:
@@ -131,23 +132,23 @@ def _reading_order(rt: EffectRuntime, a: Any, b: Any) -> int:
 
 
 @GAME.function("shelved_before")
-def shelved_before(rt: EffectRuntime, env: Env, a: Any, b: Any) -> bool:
+def shelved_before(rt: EffectRuntime, env: Env, a: Value, b: Value) -> bool:
     return _reading_order(rt, a, b) < 0
 
 
 @GAME.function("shelved_after")
-def shelved_after(rt: EffectRuntime, env: Env, a: Any, b: Any) -> bool:
+def shelved_after(rt: EffectRuntime, env: Env, a: Value, b: Value) -> bool:
     return _reading_order(rt, a, b) > 0
 
 
 @GAME.function("random")
-def random_(rt: EffectRuntime, env: Env, items: Any) -> Any:
+def random_(rt: EffectRuntime, env: Env, items: Value) -> Value:
     items = as_list(items)
     return rt.game.rng.choice(items) if items else None
 
 
 @GAME.function("setting")
-def setting(rt: EffectRuntime, env: Env, name: str) -> Any:
+def setting(rt: EffectRuntime, env: Env, name: str) -> Value:
     return rt.game.settings.rulings.get(name)
 
 

@@ -11,20 +11,16 @@ for the round (``GameState.temps``). The expansion text of the card governs
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from exlibris.dsl.compiler import Env, as_list
 from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
+from exlibris.engine.ports import GamePort, Value
 from exlibris.engine.state import Assistant, LocationState
 from exlibris.model.cards import ResumeCard
 
-if TYPE_CHECKING:
-    from exlibris.engine.game import Game
 
-
-def build_assistant_deck(game: Game, modules: set[str]) -> None:
+def build_assistant_deck(game: GamePort, modules: set[str]) -> None:
     """Shuffle the special assistant deck (EXP-SETUP-04): every card whose modules are
     in play and that is not left out at this player count (the Witch at five)."""
     n = game.n_players
@@ -36,7 +32,7 @@ def build_assistant_deck(game: Game, modules: set[str]) -> None:
     game.event(EventKind.ASSISTANT_DECK, cards=len(ids))
 
 
-def token_holder(game: Game, aid: str) -> Assistant | None:
+def token_holder(game: GamePort, aid: str) -> Assistant | None:
     """The token of special assistant ``aid`` if a player has it (hired or temporary)."""
     for player in game.state.players:
         for assistant in player.assistants:
@@ -45,7 +41,7 @@ def token_holder(game: Game, aid: str) -> Assistant | None:
     return None
 
 
-def _new_token(game: Game, seat: int, aid: str) -> Assistant:
+def _new_token(game: GamePort, seat: int, aid: str) -> Assistant:
     player = game.player(seat)
     assistant = Assistant(f"{seat}:{aid}", seat, game.assistant_cards[aid])
     player.assistants.append(assistant)
@@ -53,7 +49,7 @@ def _new_token(game: Game, seat: int, aid: str) -> Assistant:
     return assistant
 
 
-def hire(game: Game, seat: int, cards: list[Any], here: LocationState | None
+def hire(game: GamePort, seat: int, cards: list[Value], here: LocationState | None
          ) -> Assistant | None:
     """Pick one of ``cards`` (a display), take its assistant and place it at once on a
     location not yet resolved (never ``here``) or a home space, as a normal placement
@@ -80,7 +76,7 @@ def hire(game: Game, seat: int, cards: list[Any], here: LocationState | None
     return assistant
 
 
-def release_card(game: Game, assistant: Assistant) -> None:
+def release_card(game: GamePort, assistant: Assistant) -> None:
     """A hired assistant leaves for the supply: its card goes under the special
     assistant deck (EXP-JF-07, as EXP-SOLO-12 says for solo play)."""
     if assistant.spec is None:
@@ -91,7 +87,7 @@ def release_card(game: Game, assistant: Assistant) -> None:
         game.state.cards.move(card, game.state.assistant_deck, bottom=True)
 
 
-def borrow(game: Game, seat: int, cards: list[Any]) -> Assistant | None:
+def borrow(game: GamePort, seat: int, cards: list[Value]) -> Assistant | None:
     """Take control of the token of the card given (the deck's top card, which stays
     put) for this round (EXP-TEMP-01). A token another player holds passes only while
     it is unplaced (EXP-TEMP-04); one in a pool for good cannot be borrowed."""
@@ -114,7 +110,7 @@ def borrow(game: Game, seat: int, cards: list[Any]) -> Assistant | None:
     return assistant
 
 
-def dismiss_temps(game: Game) -> None:
+def dismiss_temps(game: GamePort) -> None:
     """Temporary assistants go back to the supply when resolution ends (EXP-TEMP-03)."""
     for assistant in list(game.state.temps):
         game.lift_assistant(assistant)
@@ -131,14 +127,14 @@ def dismiss_temps(game: Game) -> None:
 class HiringVerbs:
     """Mixed into ``EffectRuntime``: ``hire`` and ``borrow``."""
 
-    game: Any
+    game: GamePort
 
     @GAME.verb("hire")
-    def v_hire(self, env: Env, cards: Any) -> Assistant | None:
+    def v_hire(self, env: Env, cards: Value) -> Assistant | None:
         here = env.globals.get("here")
         return hire(self.game, env.me.seat, as_list(cards),
                     here if isinstance(here, LocationState) else None)
 
     @GAME.verb("borrow")
-    def v_borrow(self, env: Env, cards: Any) -> Assistant | None:
+    def v_borrow(self, env: Env, cards: Value) -> Assistant | None:
         return borrow(self.game, env.me.seat, as_list(cards))

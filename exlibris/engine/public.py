@@ -11,6 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from exlibris.engine.abilities import CompiledAbility, Source
+from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
+from exlibris.engine.targets import Target
 from exlibris.model.content import Location, SpecialAssistant
 
 
@@ -81,10 +84,6 @@ def _same(value: Any) -> Any:
 
 
 def _describer(cls: type) -> Callable[[Any], Any]:
-    from exlibris.engine.abilities import CompiledAbility
-    from exlibris.engine.game import Source, Target
-    from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
-
     if issubclass(cls, CompiledAbility):
         return lambda v: PublicAbility(v.label, v.timing, v.text)
     if issubclass(cls, Source):

@@ -7,20 +7,21 @@ positions and options become decisions asked of the acting player's agent.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
-from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
+from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions
 from exlibris.engine.assistant_verbs import AssistantVerbs
 from exlibris.engine.decisions import PURPOSE_VERBS, DecisionKind, HomeAction, Purpose
+from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind
 from exlibris.engine.hiring import HiringVerbs
+from exlibris.engine.ports import GamePort, Option, Value
 from exlibris.engine.shelf_verbs import ShelfVerbs
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
@@ -54,7 +55,7 @@ _STEP_WORDS = {
 def describe_steps(body: list[ast.Stmt]) -> str:
     """A short description of optional steps for a player: the verbs they would do."""
     words: list[str] = []
-    stack: list[Any] = list(reversed(body))
+    stack: list[ast.Stmt] = list(reversed(body))
     while stack and len(words) < 4:
         node = stack.pop()
         if isinstance(node, ast.Do | ast.Assign):
@@ -84,12 +85,13 @@ _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mix
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
 
 
-def _is_card(value: Any) -> bool:
+def _is_card(value: Value) -> bool:
     return value.__class__ in _CARD_CLASSES
 
 
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
-    """Implements the compiler's ``Runtime`` protocol for one game.
+    """Implements the compiler's ``Runtime`` protocol for one game, which it reaches
+    only through ``GamePort`` (``ports.py``).
 
     Card verbs are here; verbs on assistants and on the shelf are in
     ``assistant_verbs.py``, ``shelf_verbs.py`` and ``hiring.py``, each registered
@@ -97,30 +99,23 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     are in ``game_functions.py`` and ``game_attributes.py``.
     """
 
-    def __init__(self, game: Any) -> None:
-        from exlibris.engine.game import Game
+    # one step of an effect: the step budget is the effect context's
+    tick: Callable[[], None]
 
-        self.game: Game = game
-        self.steps = 0
-        self.max_steps = game.settings.max_steps
-        # a card kept in place of one just gained (``take(..., instead_of: C)``): a verb
-        # whose result held the gained card hands on the card kept instead
-        self.stand_ins: dict[Card, Card] = {}
+    def __init__(self, game: GamePort) -> None:
+        self.game = game
+        self.ctx = game.ctx
+        self.tick = game.ctx.tick  # bound once: compiled effects call it at every step
 
     # ------------------------------------------------------------------ protocol
-    def tick(self) -> None:
-        self.steps += 1
-        if self.steps > self.max_steps:
-            raise EffectBudgetExceeded(
-                f"an effect took more than {self.max_steps} steps (rules: max_steps)")
 
-    def bind(self, value: Any) -> Any:
+    def bind(self, value: Value) -> Value | Bound:
         if isinstance(value, list) and value and all(_is_card(v) for v in value):
             zone_of = self.game.state.cards.zone_of
             return _Tracked([(c, zone_of(c)) for c in value])
         return value
 
-    def read(self, value: Any) -> Any:
+    def read(self, value: Value | Bound) -> Value:
         if isinstance(value, _Tracked):
             zone_of = self.game.state.cards.zone_of
             return [c for c, zone in value.items if zone_of(c) is zone]
@@ -129,13 +124,13 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def may(self, env: Env, node: ast.May) -> bool:
         return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
 
-    def choose_option(self, chooser: Any, labels: list[str], env: Env,
+    def choose_option(self, chooser: Value, labels: list[str], env: Env,
                       node: ast.Choose | ast.May) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
         return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels)
 
     # ------------------------------------------------------------------ attributes
-    def attribute(self, value: Any, name: str) -> Any:
+    def attribute(self, value: Value, name: str) -> Value:
         table = _ATTRIBUTES.get(value.__class__)
         if table is not None:
             read = table.get(name)
@@ -143,7 +138,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 return read(self, value)
         return self._attribute_of_other(value, name)
 
-    def _attribute_of_other(self, value: Any, name: str) -> Any:
+    def _attribute_of_other(self, value: Value, name: str) -> Value:
         """``attribute`` of nothing, of a zone (its cards' attribute, each), or of a
         value that has no such attribute (kept apart: the comprehension's closure
         would cost ``attribute`` a cell on every call)."""
@@ -153,7 +148,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
-    def face_up_books(self, cards: Any) -> list[str]:
+    def face_up_books(self, cards: Value) -> list[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
@@ -186,15 +181,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return None
 
     # ------------------------------------------------------------------ functions
-    def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
+    def function(self, name: str, args: list[Value], kwargs: dict[str, Value], env: Env
+                 ) -> Value:
         impl = _FUNCTIONS.get(name)
         if impl is None:
             raise NameError(f"unknown function {name}")
         return impl(self, env, *args, **kwargs) if kwargs else impl(self, env, *args)
 
     # ------------------------------------------------------------------ picking
-    def pick(self, seat: int, candidates: Sequence[Any], amount: Any, purpose: Purpose,
-             label: Any = None, refresh: Any = None, verb: str = "") -> Iterator[Any]:
+    def pick(self, seat: int, candidates: Sequence[Option], amount: Value, purpose: Purpose,
+             label: Callable[[Option], str] | None = None,
+             refresh: Callable[[list[Option]], list[Option]] | None = None,
+             verb: str = "") -> Iterator[Option]:
         """Yield chosen elements one at a time, as the amount allows.
 
         ``purpose`` is what the bots read; ``verb`` (by default the purpose's) is the
@@ -239,16 +237,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             chosen += 1
             yield item
 
-    def cards_of(self, source: Any) -> list[Card]:
+    def cards_of(self, source: Value) -> list[Card]:
         return [c for c in as_list(source) if c.__class__ in _CARD_CLASSES]
 
     # ------------------------------------------------------------------ verbs
-    def verb(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env,
-             node: ast.Call) -> Any:
+    def verb(self, name: str, args: list[Value], kwargs: dict[str, Value], env: Env,
+             node: ast.Call) -> Value:
         impl = _VERBS.get(name)
         if impl is None:
-            from exlibris.engine.game import RulesError
-
             raise RulesError(f"the verb {name!r} is not supported by this engine yet "
                              f"(line {node.line})")
         return impl(self, env, *args, **kwargs)
@@ -258,7 +254,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
 
     @GAME.verb("take")
-    def v_take(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_take(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         taken = []
         replaced = self.cards_of(kw["instead_of"]) if kw.get("instead_of") else []
@@ -266,7 +262,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
-            self.stand_ins[original] = card
+            self.ctx.stand_ins[original] = card
         return self._kept(taken, env.me.hand)
 
     def _kept(self, cards: list[Card], zone: Zone) -> list[Card]:
@@ -279,13 +275,13 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         kept = []
         for card in cards:
             if zone_of(card) is not zone:
-                card = self.stand_ins.pop(card, card)
+                card = self.ctx.stand_ins.pop(card, card)
             if zone_of(card) is zone:
                 kept.append(card)
         return kept
 
     @GAME.verb("give")
-    def v_give(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_give(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         to = kw["to"]
         candidates = self.cards_of(kw["from"])
@@ -315,7 +311,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.remove_from_shelf(zone, card, limbo)
 
     @GAME.verb("discard")
-    def v_discard(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_discard(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         source = kw["from"]
         to = kw.get("to")
@@ -344,7 +340,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return out
 
     @GAME.verb("pay")
-    def v_pay(self, env: Env, n: int, **kw: Any) -> bool:
+    def v_pay(self, env: Env, n: int, **kw: Value) -> bool:
         seat = env.me.seat
         n = self.game.modify("payment", int(n or 0), actor=seat)
         candidates = self._removable(seat, self.cards_of(kw["from"]))
@@ -356,7 +352,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return True
 
     @GAME.verb("shelve")
-    def v_shelve(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_shelve(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         shelved = []
         candidates = self.cards_of(kw["from"])
@@ -371,7 +367,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return shelved
 
     def _artifacts_instead(self, player: PlayerState, candidates: list[Card],
-                           amount: Any) -> tuple[list[Card], Any]:
+                           amount: Value) -> tuple[list[Card], Value]:
         """Where a book card may be shelved, an artifact from hand may be instead
         (EXP-ROUND-02): the hand's artifacts join the choice, and the number shelved
         stays what the effect allows."""
@@ -387,7 +383,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return [*candidates, *extra], amount
 
     @GAME.verb("trade")
-    def v_trade(self, env: Env, **kw: Any) -> list[Card]:
+    def v_trade(self, env: Env, **kw: Value) -> list[Card]:
         seat = env.me.seat
         mine = self.cards_of(kw["from"])
         theirs = self.cards_of(kw["with"])
@@ -404,7 +400,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return [get]
 
     @GAME.verb("reveal")
-    def v_reveal(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_reveal(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         source = kw["from"]
         seat = env.me.seat
         if source is self.game.state.deck:
@@ -416,18 +412,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return shown
 
     @GAME.verb("look")
-    def v_look(self, env: Env, cards: Any) -> list[Card]:
+    def v_look(self, env: Env, cards: Value) -> list[Card]:
         seen = self.cards_of(cards)
         self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
         return seen
 
     @GAME.verb("show")
-    def v_show(self, env: Env, cards: Any, **kw: Any) -> None:
+    def v_show(self, env: Env, cards: Value, **kw: Value) -> None:
         self.game.event(EventKind.SHOW, seat=env.me.seat, to=kw["to"].seat,
                         cards=[c.name for c in self.cards_of(cards)])
 
     @GAME.verb("tuck")
-    def v_tuck(self, env: Env, amount: Any, **kw: Any) -> list[Card]:
+    def v_tuck(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
         under = self.cards_of(kw["under"])
         where = self._shelf_pos(under[0]) if under else None
         if where is None:
@@ -445,7 +441,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return cards
 
     @GAME.verb("name_category")
-    def v_name_category(self, env: Env, **kw: Any) -> CategoryValue:
+    def v_name_category(self, env: Env, **kw: Value) -> CategoryValue:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
         index = self.game.ask(env.me.seat, DecisionKind.CATEGORY, "name a category", options,
@@ -455,7 +451,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return chosen
 
     @GAME.verb("choose")
-    def v_choose(self, env: Env, amount: Any, **kw: Any) -> list[Any]:
+    def v_choose(self, env: Env, amount: Value, **kw: Value) -> list[Value]:
         return list(self.pick(env.me.seat, as_list(kw["from"]), amount, Purpose.CHOOSE))
 
     @GAME.verb("home_action")
@@ -474,7 +470,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             self.game.home_action(seat, (kind,))
 
     @GAME.verb("home_actions")
-    def v_home_actions(self, env: Env, n: int, **kw: Any) -> None:
+    def v_home_actions(self, env: Env, n: int, **kw: Value) -> None:
         cap = kw.get("max_each")
         done = dict.fromkeys(HomeAction, 0)
         for _ in range(int(n or 0)):
@@ -484,7 +480,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 break
             done[kind] += 1
 
-def _name(value: Any) -> str:
+def _name(value: Value) -> str:
     if isinstance(value, BookCard | ArtifactCard):
         return value.name
     if isinstance(value, PlayerState | Assistant | LocationState):

@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind, Purpose
 from exlibris.engine.events import EventKind
+from exlibris.engine.ports import GamePort, Value
+from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import DIRECTIONS, Pos
+from exlibris.model.shelf import DIRECTIONS, Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
+
+Option = TypeVar("Option")
+# a trial: an option and the shelf operation that carries it out on a shelf
+Trial = tuple[Option, Callable[[Shelf], object]]
+# a levitation: the cells that move, the direction, the cell the card takes
+Line = tuple[tuple[Pos, ...], str, Pos]
+# a rework of the shelf: ("hand", cell, card) | ("swap", cell, cell) | ("move", cell, cell)
+Rework = tuple[str, Pos, Pos | Card]
 
 
 class ShelfVerbs:
     """Mixed into ``EffectRuntime``: flip, entomb, levitate, replace, shift, rearrange."""
 
-    game: Any
+    game: GamePort
     # provided by EffectRuntime
-    cards_of: Callable[[Any], list[Card]]
-    _shelf_pos: Callable[[Card], Any]
+    cards_of: Callable[[Value], list[Card]]
+    _shelf_pos: Callable[[Card], tuple[ShelfZone, Pos] | None]
+    pick: Callable[..., Iterator[Pos]]  # EffectRuntime.pick, here among shelf cells
 
     @GAME.verb("flip")
-    def v_flip(self, env: Env, cards: Any) -> list[Card]:
+    def v_flip(self, env: Env, cards: Value) -> list[Card]:
         flipped = []
         for card in self.cards_of(cards):
             where = self._shelf_pos(card)
@@ -32,7 +43,7 @@ class ShelfVerbs:
                 self.game.event(EventKind.FLIP, seat=env.me.seat, cards=[card.name])
         return flipped
 
-    def _options(self, seat: int, trials: list[tuple[Any, Any]]) -> list[Any]:
+    def _options(self, seat: int, trials: list[Trial[Option]]) -> list[Option]:
         """Keep the options whose shelf operation succeeds on a copy of the shelf.
 
         A shelf operation that refuses changes nothing (``model/shelf.py``), so one
@@ -51,7 +62,7 @@ class ShelfVerbs:
         return legal
 
     @GAME.verb("entomb")
-    def v_entomb(self, env: Env, cards: Any) -> list[Card]:
+    def v_entomb(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         done = []
@@ -73,7 +84,7 @@ class ShelfVerbs:
         return done
 
     @GAME.verb("levitate")
-    def v_levitate(self, env: Env, cards: Any, **kw: Any) -> list[Card]:
+    def v_levitate(self, env: Env, cards: Value, **kw: Value) -> list[Card]:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
         edition = "expansion" if kw.get("style") == "expanded" else "base"
@@ -103,16 +114,16 @@ class ShelfVerbs:
             done.append(card)
         return done
 
-    def _levitate_choice(self, seat: int, card: Card, lines: list[Any], edition: str
-                         ) -> tuple[Any, str, Pos]:
+    def _levitate_choice(self, seat: int, card: Card, lines: list[Line], edition: str
+                         ) -> Line:
         """A line shift among ``lines``; the expansion Wizard may instead choose any
         cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
         cannot move falls back to the line shifts."""
-        def line_label(o: Any) -> str:
+        def line_label(o: Line) -> str:
             return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
                     f"{o[2][1]} and shelve {card.name} there")
 
-        offered: list[Any] = [*lines, None] if edition == "expansion" else lines
+        offered: list[Line | None] = [*lines, None] if edition == "expansion" else lines
         index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", offered,
                               lambda o: "choose any cards to move" if o is None
                               else line_label(o))
@@ -125,12 +136,12 @@ class ShelfVerbs:
                               line_label)
         return lines[index]
 
-    def _levitate_any(self, seat: int, card: Card) -> tuple[Any, str, Pos] | None:
+    def _levitate_any(self, seat: int, card: Card) -> Line | None:
         """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
         takes ``card``; None if the chosen cards cannot move so."""
         shelf = self.game.player(seat).shelf
         cells = sorted(shelf.positions())
-        chosen = tuple(self.game.rt.pick(
+        chosen = tuple(self.pick(
             seat, cells, AmountSpec("any"), Purpose.MOVE,
             lambda p: f"move {_card_name(shelf.at(p))} (row {p[0]}, column {p[1]})"))
         if not chosen:
@@ -154,7 +165,7 @@ class ShelfVerbs:
         return cells_left[index]
 
     @GAME.verb("replace_shelved")
-    def v_replace_shelved(self, env: Env, cards: Any) -> list[Card]:
+    def v_replace_shelved(self, env: Env, cards: Value) -> list[Card]:
         seat = env.me.seat
         player = self.game.player(seat)
         done = []
@@ -220,7 +231,7 @@ class ShelfVerbs:
         cells = sorted(shelf.positions())
         # a swap with a hand card, or of two distinct shelf cards, never breaks a rule
         # (Shelf.swap_with_hand, Shelf.swap): no need to try them
-        options: list[Any] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
+        options: list[Rework] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
         options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
         beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
         if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
@@ -233,7 +244,7 @@ class ShelfVerbs:
         if not options:
             return
 
-        def label(o: Any) -> str:
+        def label(o: Rework) -> str:
             kind, a, b = o
             if kind == "hand":
                 return f"swap {_name(shelf.at(a).card)} with {b.name} from hand"
@@ -263,9 +274,9 @@ def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
     return sorted(beside - taken)
 
 
-def _name(value: Any) -> str:
+def _name(value: Card | None) -> str:
     return value.name if isinstance(value, BookCard | ArtifactCard) else str(value)
 
 
-def _card_name(slot: Any) -> str:
+def _card_name(slot: Slot | None) -> str:
     return str(getattr(slot.card, "name", slot.card)) if slot is not None else "?"

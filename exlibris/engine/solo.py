@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, ResumeCard
+from exlibris.model.rules import SoloSettings
+from exlibris.scoring.inspection import PublicLibrary
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the game imports this module (``blocked``): annotations only
     from exlibris.engine.game import Game
-    from exlibris.model.rules import SoloSettings
-    from exlibris.scoring.inspection import PublicLibrary
 
 DIFFICULTY_NAMES = ("beginner", "easy", "challenging", "difficult", "very-difficult",
                     "nigh-impossible", "impossible")
@@ -181,8 +181,6 @@ def keeps_leftovers(game: Game) -> bool:
 def public_library(game: Game) -> PublicLibrary:
     """The opponent at the inspection: every book card in the discard pile (SOLO-19),
     and the special assistant cards (volunteers) and artifacts (donations) there."""
-    from exlibris.scoring.inspection import PublicLibrary
-
     pile = game.state.discard.cards
     cards = tuple(c for c in pile if isinstance(c, BookCard))
     return PublicLibrary(game.solo.public_focus, cards,

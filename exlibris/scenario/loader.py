@@ -228,7 +228,7 @@ class _Reader:
                 paths.append(target)
             if len(paths) < len(extra):
                 return None  # the scenario's own content is not there: nothing else is checked
-            report = validate(paths, scenarios=False)
+            report = validate(paths)
             if not report.ok:
                 self.problems.extend(report.problems)
                 return None

@@ -1,0 +1,203 @@
+"""The import graph of ``exlibris/`` has no cycle, and the interface between the
+effect runtime and the game says what it passes (no ``Any``).
+
+The graph is built statically with ``ast``: imports at the top of a module and
+inside functions alike (a local import hides a cycle, it does not remove it);
+only ``if TYPE_CHECKING:`` blocks are left out, since they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "exlibris"
+# the modules through which the effect runtime and the game speak to each other
+INTERFACE = ("exlibris/engine/ports.py", "exlibris/engine/context.py",
+             "exlibris/engine/targets.py", "exlibris/engine/errors.py",
+             # the runtime and its verbs, functions and attributes: the port's users
+             "exlibris/engine/runtime.py", "exlibris/engine/assistant_verbs.py",
+             "exlibris/engine/shelf_verbs.py", "exlibris/engine/hiring.py",
+             "exlibris/engine/game_functions.py", "exlibris/engine/game_attributes.py")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imported(tree: ast.Module, here: str, is_package: bool) -> set[str]:
+    """Every module this module's code may import (outside TYPE_CHECKING), as
+    candidates: ``from pkg import name`` gives ``pkg`` and ``pkg.name``, one of
+    which is the module meant (see ``import_graph``)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = here.split(".")
+                anchor = anchor[:len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from pkg import mod`` imports the module ``pkg.mod`` when there is
+            # one, else it takes a name from ``pkg``
+            found.update(f"{base}\0{alias.name}" for alias in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of ``exlibris`` it imports."""
+    paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        imported = set()
+        for found in _imported(tree, name, path.name == "__init__.py"):
+            base, _, attr = found.partition("\0")
+            imported.add(f"{base}.{attr}" if f"{base}.{attr}" in paths else base)
+        graph[name] = {m for m in imported if m in paths and m != name}
+    return graph
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected component of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    counter = 0
+
+    def visit(node: str) -> None:
+        nonlocal counter
+        index[node] = low[node] = counter
+        counter += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_cycle_in(graph, set(c)) for c in components]
+
+
+def _cycle_in(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """A concrete cycle through the component's first module (a path back to it)."""
+    start = min(component)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for nxt in sorted(graph[node] & component):
+            if nxt == start:
+                return [*paths[node], start]
+            if nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                queue.append(nxt)
+    return sorted(component)  # unreachable for a strongly connected component
+
+
+def test_no_import_cycle() -> None:
+    cycles = find_cycles(import_graph())
+    assert not cycles, "import cycles in exlibris/:\n" + "\n".join(
+        " -> ".join(c) for c in cycles)
+
+
+def test_the_finder_names_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycles(graph) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_function_level_imports_count_and_type_checking_ones_do_not() -> None:
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from exlibris.x import A\n"
+        "def f():\n    from exlibris.y import B\n    import exlibris.z\n")
+    found = _imported(tree, "exlibris.m", False)
+    assert {"exlibris.y\0B", "exlibris.z"} <= found
+    assert not any(m.startswith("exlibris.x") for m in found)
+
+
+@pytest.mark.parametrize("relative", INTERFACE)
+def test_the_runtime_game_interface_has_no_any(relative: str) -> None:
+    path = ROOT / relative
+    tree = ast.parse(path.read_text(encoding="utf-8"), relative)
+    uses = [node.lineno for node in ast.walk(tree)
+            if (isinstance(node, ast.Name) and node.id == "Any")
+            or (isinstance(node, ast.Attribute) and node.attr == "Any")
+            or (isinstance(node, ast.alias) and node.name == "Any")
+            # a type written as a string (a TypeAlias such as ports.Value)
+            or (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and re.search(r"\bAny\b", node.value))]
+    assert not uses, f"{relative} uses Any on lines {uses}"
+
+
+def _port_members() -> tuple[set[str], set[str]]:
+    """The methods and properties of ``GamePort``, and its plain attributes."""
+    from exlibris.engine.ports import GamePort
+
+    own = {name for cls in GamePort.__mro__ if cls.__module__ == GamePort.__module__
+           for name in vars(cls) if not name.startswith("_")}
+    attributes = set(GamePort.__annotations__)
+    return own - attributes, attributes
+
+
+def test_the_game_provides_the_whole_port() -> None:
+    """``Game`` has every member of ``GamePort``, with the same parameters, so the
+    runtime may be given a game (the protocol is structural: nothing else checks)."""
+    from exlibris.catalog import load_catalog
+    from exlibris.engine.game import Game
+    from exlibris.engine.ports import GamePort
+    from exlibris.engine.state import GameState, PlayerState
+    from exlibris.validation import resolve_settings
+
+    methods, attributes = _port_members()
+    assert {"ask", "event", "place", "rng"} <= methods and {"state", "ctx"} <= attributes
+    for name in sorted(methods):
+        wanted, found = inspect.getattr_static(GamePort, name), inspect.getattr_static(Game, name)
+        assert isinstance(found, property) == isinstance(wanted, property), name
+        if not isinstance(wanted, property):
+            assert list(inspect.signature(found).parameters) == list(
+                inspect.signature(wanted).parameters), name
+    settings = resolve_settings("standard", load_catalog().variants)
+    game = Game(GameState(players=[PlayerState(0, "A")], rng=random.Random(0)), settings,
+                [], {})
+    missing = [name for name in sorted(attributes) if not hasattr(game, name)]
+    assert not missing, f"Game lacks {missing}"
