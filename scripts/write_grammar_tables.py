@@ -1,7 +1,7 @@
 """Write exlibris/dsl/grammar_tables.json from grammar.lark (after a grammar change or a
 Lark upgrade; tests/test_dsl_parser.py fails while the file is out of date).
 
-    python scripts/write_grammar_tables.py
+    PYTHONPATH=. python scripts/write_grammar_tables.py   # or installed: python scripts/...
 """
 
 from exlibris.dsl.parser import write_tables

@@ -652,3 +652,17 @@ def test_a_reshuffle_leaves_discarded_artifacts_in_the_pile() -> None:
     game.refill_deck()
     assert list(state.discard.cards) == [relic]
     assert state.deck.cards and relic not in state.deck
+
+
+def test_a_shelved_artifact_with_a_rule_about_others_speaks_about_any_placement() -> None:
+    """Source.rules_about: an artifact has no 'available'; once it is a source (on a
+    shelf, face up) it is present, so a rule of it that is not about itself applies."""
+    from exlibris.engine.abilities import Source
+    from exlibris.engine.state import Assistant
+    from exlibris.model.cards import ArtifactCard
+
+    placing = Assistant("standard-1", 0)
+    artifact = Source(0, ArtifactCard("a-rule-giving-artifact"), (), 0,
+                      has_rules=True, rules_for_others=True)
+    assert artifact.rules_about(placing)
+    assert not Source(0, ArtifactCard("another"), (), 0).rules_about(placing)

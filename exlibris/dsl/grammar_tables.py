@@ -6,10 +6,11 @@ from. JSON has no tuples and only string keys, so those are spelled
 ``{"<tuple>": [...]}`` and ``{"<keys>": [[key, value], ...]}``. Write it again
 after changing the grammar or upgrading Lark::
 
-    python scripts/write_grammar_tables.py
+    PYTHONPATH=. python scripts/write_grammar_tables.py
 
 (``parser.py: write_tables``; ``tests/test_dsl_parser.py`` fails while it is out
-of date.)
+of date). Lark numbers its states differently from one run to the next, so each
+writing gives another file that parses alike: the test compares what they parse.
 """
 
 from __future__ import annotations

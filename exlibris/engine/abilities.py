@@ -71,8 +71,14 @@ class Source:
     def rules_about(self, placing: Assistant) -> bool:
         """Whether a placement rule of this source may speak about placing ``placing``:
         its own assistant's rules; other rules once it is present (TIME-01)."""
-        return self.has_rules and (self.this is placing or (
-            self.rules_for_others and not self.this.available))
+        if not self.has_rules:
+            return False
+        if self.this is placing:
+            return True
+        # present: an assistant placed somewhere; an artifact, once it is a source at
+        # all (on a shelf, face up)
+        present = not self.this.available if isinstance(self.this, Assistant) else True
+        return self.rules_for_others and present
 
 
 def compile_ability(key: str, ability: Ability) -> CompiledAbility:
