@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from exlibris.agents.view import PlayerView
 from exlibris.agents.worth import assistant_worth
+from exlibris.dsl import ast
+from exlibris.dsl.errors import DslError
+from exlibris.dsl.parser import parse_program
 from exlibris.engine.decisions import Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card, ResumeCard
@@ -266,8 +270,18 @@ _HANDLERS = {
 
 
 def _gives_artifacts(spec: Any) -> bool:
-    """Whether a location's effect takes from the artifact deck (its content names it)."""
-    return "artifact_deck" in spec.effect
+    """Whether a location's effect reads the artifact deck (the Black Market's does)."""
+    return "artifact_deck" in _names_read(spec.effect)
+
+
+@cache
+def _names_read(effect: str) -> frozenset[str]:
+    """The names an effect reads (from its parsed text; content that does not parse
+    was refused long before a bot sees it)."""
+    try:
+        return ast.names_read(parse_program(effect))
+    except DslError:
+        return frozenset()
 
 
 def public_focus_candidates(view: PlayerView) -> list[str]:

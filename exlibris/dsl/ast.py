@@ -242,6 +242,23 @@ def bound_names(root: Node) -> frozenset[str]:
     return frozenset(found)
 
 
+def names_read(root: Node) -> frozenset[str]:
+    """Every name read anywhere under ``root`` (``hand``, ``artifact_deck``...)."""
+    from dataclasses import fields
+
+    found: set[str] = set()
+    stack: list[object] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif isinstance(node, Node):
+            if isinstance(node, Name):
+                found.add(node.id)
+            stack.extend(getattr(node, f.name) for f in fields(node))
+    return frozenset(found)
+
+
 def calls(root: Node) -> list[str]:
     """The names of every function and verb called anywhere under ``root``."""
     from dataclasses import fields
