@@ -156,20 +156,20 @@ class Catalog:
     entries: list[Entry] = field(default_factory=list)
     # author entries that replace a shipped entry of the same kind and id: (id, file)
     replaced: list[tuple[str, str]] = field(default_factory=list)
-    # ``by_id`` answers by kind, with how many entries there were (entries are only
-    # ever appended): every new game asks for them
-    _by_id: dict[type, tuple[int, dict[str, Any]]] = field(
+    # the entries of each model, with how many entries there were when they were
+    # gathered (entries are only ever appended): every new game asks for them
+    _by_model: dict[type, tuple[int, tuple[Any, ...]]] = field(
         default_factory=dict, repr=False, compare=False)
 
     def of(self, model: type[BaseModel]) -> list[Any]:
-        return [e.model for e in self.entries if isinstance(e.model, model)]
+        cached = self._by_model.get(model)
+        if cached is None or cached[0] != len(self.entries):
+            cached = self._by_model[model] = (len(self.entries), tuple(
+                e.model for e in self.entries if isinstance(e.model, model)))
+        return list(cached[1])
 
     def by_id(self, kind: type[BaseModel]) -> dict[str, Any]:
-        cached = self._by_id.get(kind)
-        if cached is None or cached[0] != len(self.entries):
-            cached = self._by_id[kind] = (len(self.entries),
-                                          {m.id: m for m in self.of(kind)})
-        return dict(cached[1])  # a copy: the caller may change it
+        return {m.id: m for m in self.of(kind)}
 
     @property
     def categories(self) -> list[Category]:

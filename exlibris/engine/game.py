@@ -35,7 +35,7 @@ from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
-from exlibris.engine.targets import Target
+from exlibris.engine.targets import Target, home_target
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -479,7 +479,7 @@ class Game:
         player = self.player(seat)
         targets: list[Target] = []
         if not only_locations:
-            targets += [Target(None, i) for i, a in enumerate(player.home) if a is None]
+            targets += [home_target(i) for i, a in enumerate(player.home) if a is None]
         # placement rules in priority order: assistants present (longest first), then the
         # assistant being placed (TIME-01)
         ruled = [] if forced else [
@@ -505,9 +505,11 @@ class Game:
                         if not spaces[s] and (least <= n or n == 1)]
                 targets += found
                 continue
-            targets += [t for t in self._location_targets(seat, assistant, loc, forced=forced,
-                                                          ruled=ruled, names=names)
-                        if not (self.solo is not None and solo_blocked_bid(self, loc, t.bid))]
+            found = self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled,
+                                           names=names)
+            if self.solo is not None:
+                found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
+            targets += found
         return targets
 
     def rules_apply(self, assistant: Assistant) -> bool:

@@ -17,3 +17,13 @@ class Target:
     bid: int = 0
     share: bool = False
     displaces: Assistant | None = None
+
+
+_HOME: list[Target] = []
+
+
+def home_target(space: int) -> Target:
+    """The target of home space ``space`` (values, so one of each serves every game)."""
+    while len(_HOME) <= space:
+        _HOME.append(Target(None, len(_HOME)))
+    return _HOME[space]
