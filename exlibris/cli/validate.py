@@ -24,11 +24,15 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     without a `kind:` are skipped with a note. Problems are printed as
     FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
     otherwise."""
-    from exlibris.scenario.check import validate_all as run
     from exlibris.sources import content_paths
+    from exlibris.validation import validate as check_content
 
     chosen = [*paths, *content_paths(content)]
-    report = run(chosen or None)
+    report = check_content(chosen or None)
+    if report.unchecked:  # scenario files among the paths: the engine reads them
+        from exlibris.scenario.check import read_scenarios
+
+        read_scenarios(report)
     if as_json:
         report_problems(report.problems, as_json=True)
     else:

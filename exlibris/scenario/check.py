@@ -20,7 +20,12 @@ from exlibris.validation import Report, validate
 def validate_all(paths: Iterable[Path] | None = None) -> Report:
     """``validate``, then every scenario file among ``paths`` once the content is
     clean (``Report.unchecked`` keeps them otherwise)."""
-    report = validate(paths)
+    return read_scenarios(validate(paths))
+
+
+def read_scenarios(report: Report) -> Report:
+    """Read the scenario files ``validate`` found (``Report.unchecked``), if the
+    content is clean, adding their problems to ``report``."""
     files = report.unchecked
     if files and report.ok:
         report.problems.extend(check_scenarios(files, report.content))
