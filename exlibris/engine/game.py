@@ -535,44 +535,28 @@ class Game:
         auction = spec.auction
         if auction is None:
             return self._plain_targets(assistant, loc, forced, ruled, names, shares)
+        # an auction: a bid space is open only while empty
         found: list[Target] = []
-        present = loc.assistants() if auction is not None else ()
+        present = loc.assistants()
+        leader = max(present, key=lambda a: a.bid) if present else None
+        lowest = min(present, key=lambda a: a.bid) if present else None
+        full = len(present) >= len(loc.area)  # capacity: bidders never outnumber cards
         for s, least in enumerate(spec.spaces):
-            if least > n and n != 1:
+            if (least > n and n != 1) or loc.spaces[s]:
                 continue
-            occupants = loc.spaces[s]
-            bid = auction.bids[s] if auction and s < len(auction.bids) else 0
+            bid = auction.bids[s] if s < len(auction.bids) else 0
             displaces = None
-            share = False
-            if auction is not None and auction.style == "outbid":
-                if occupants:
+            if auction.style == "outbid":
+                if leader is not None and bid <= leader.bid:
                     continue
-                top = max((a.bid for a in present), default=None)
-                if top is not None and bid <= top:
+                displaces = leader
+            elif full:
+                if lowest is None or bid <= lowest.bid:
                     continue
-                displaces = max(present, key=lambda a: a.bid) if present else None
-            elif auction is not None:  # capacity: bidders may not outnumber the cards
-                if occupants:
-                    continue
-                if len(present) >= len(loc.area):
-                    low = min(present, key=lambda a: a.bid, default=None)
-                    if low is None or bid <= low.bid:
-                        continue
-                    displaces = low
-            elif occupants:
-                share = True
-                if not shares:
-                    continue  # only a "share" rule opens a held space: none is in play
-            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
-                if ruled else None
-            if verdict == "deny":
+                displaces = lowest
+            if ruled and self._rules_verdict(ruled, assistant, loc, s, [], names) == "deny":
                 continue
-            if share and verdict != "share" and not forced:
-                continue
-            if forced and occupants and auction is None:
-                displaces = occupants[0]
-                share = False
-            found.append(Target(loc, s, bid, share, displaces))
+            found.append(Target(loc, s, bid, False, displaces))
         return found
 
     def _plain_targets(self, assistant: Assistant, loc: LocationState, forced: bool,
