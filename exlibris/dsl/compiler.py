@@ -20,7 +20,7 @@ from exlibris.dsl.errors import EffectError
 from exlibris.dsl.generic import GENERIC
 from exlibris.dsl.values import as_list, kind_name, number
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
-from exlibris.limits import MAX_EFFECT_LIST
+from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 
 # Python errors a checked effect can still meet at run time, where the checker typed a
 # value "any": they end the effect as an EffectError naming it, never as a traceback.
@@ -165,10 +165,16 @@ def _arith(op: str, fn: Callable[[int, int], int]) -> Callable[[Any, Any], int]:
 
 
 def _order(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    where = f"'{op}'"
+
     def compare(a: Any, b: Any) -> bool:
+        if a.__class__ is int and b.__class__ is int \
+                and -MAX_EFFECT_INT <= a <= MAX_EFFECT_INT \
+                and -MAX_EFFECT_INT <= b <= MAX_EFFECT_INT:
+            return fn(a, b)  # two numbers within the limit: what number() would pass
         if isinstance(a, str) and isinstance(b, str):
             return fn(a, b)
-        return fn(number(a, f"'{op}'"), number(b, f"'{op}'"))
+        return fn(number(a, where), number(b, where))
 
     return compare
 
@@ -251,6 +257,9 @@ def compile_expr(node: ast.Expr) -> Eval:
         case ast.BinOp(op="notin", left=l, right=r):
             a, b = compile_expr(l), compile_expr(r)
             return lambda env: a(env) not in as_list(b(env))
+        case ast.BinOp(op=op, left=l, right=ast.Num(value=v) | ast.Str(value=v)):
+            a, fn = compile_expr(l), _ARITH[op]  # a constant on the right: not a call
+            return lambda env: fn(a(env), v)
         case ast.BinOp(op=op, left=l, right=r):
             a, b, fn = compile_expr(l), compile_expr(r), _ARITH[op]
             return lambda env: fn(a(env), b(env))
