@@ -496,13 +496,11 @@ class Game:
             if lean and spec.auction is None:
                 # the common case: the open spaces for this many players, kept by which
                 # spaces are held (Targets are values: the same ones serve again)
-                spaces = loc.spaces
-                held = tuple(map(bool, spaces))
-                found = loc.open_targets.get(held)
+                found = loc.open_targets.get(loc.held)
                 if found is None:
-                    found = loc.open_targets[held] = [
+                    found = loc.open_targets[loc.held] = [
                         Target(loc, s) for s, least in enumerate(spec.spaces)
-                        if not spaces[s] and (least <= n or n == 1)]
+                        if not loc.held[s] and (least <= n or n == 1)]
                 targets += found
                 continue
             found = self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled,
@@ -648,7 +646,7 @@ class Game:
             self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=target.space + 1)
         else:
             assistant.sharing_with = list(loc.spaces[target.space])
-            loc.spaces[target.space].append(assistant)
+            loc.occupy(assistant, target.space)
             assistant.location = loc
             assistant.space = target.space
             assistant.bid = target.bid
@@ -706,9 +704,7 @@ class Game:
         """Take an assistant off its space without returning it (it is being moved)."""
         loc = assistant.location
         if loc is not None:
-            for space in loc.spaces:
-                if assistant in space:
-                    space.remove(assistant)
+            loc.vacate(assistant)
         if assistant.home_index is not None:
             self.player(assistant.owner).home[assistant.home_index] = None
         assistant.location = None

@@ -52,6 +52,10 @@ def check_state(game: Any, where: str = "") -> None:
                                  f"({where})")
         if player.hired > MAX_HIRES:
             raise InvariantError(f"{player.name} hired {player.hired} assistants ({where})")
+    for loc in state.in_play:
+        if loc.held != tuple(map(bool, loc.spaces)):
+            raise InvariantError(f"{loc.spec.name}: which spaces are held is out of date "
+                                 f"({where})")
 
 
 def _check_tokens(game: Any, census: dict[Any, str], where: str) -> None:

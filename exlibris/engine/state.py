@@ -70,14 +70,18 @@ class Space:
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "open_targets", "permanent", "resolved", "spaces", "spec")
+    __slots__ = ("area", "effect", "held", "open_targets", "permanent", "resolved", "spaces",
+                 "spec")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
         self.effect = effect  # compiled Handler
         face_down = spec.preparation is not None and spec.preparation.face == "down"
         self.area = Zone(f"area:{spec.id}", face_down=face_down)
+        # the assistants on each space (first arrival first), changed only by
+        # ``occupy`` and ``vacate``, which keep ``held``: whether each space is taken
         self.spaces: list[list[Assistant]] = [[] for _ in spec.spaces]
+        self.held: tuple[bool, ...] = (False,) * len(spec.spaces)
         self.permanent = False
         self.resolved = False
         # the engine's cache of the targets open here when no placement rule applies,
@@ -95,6 +99,18 @@ class LocationState:
     @property
     def instant(self) -> bool:
         return self.spec.timing == "instant"
+
+    def occupy(self, assistant: Assistant, space: int) -> None:
+        """Put ``assistant`` on ``space`` (after any already there)."""
+        self.spaces[space].append(assistant)
+        self.held = tuple(map(bool, self.spaces))
+
+    def vacate(self, assistant: Assistant) -> None:
+        """Take ``assistant`` off whichever space holds it."""
+        for space in self.spaces:
+            if assistant in space:
+                space.remove(assistant)
+        self.held = tuple(map(bool, self.spaces))
 
     def assistants(self) -> list[Assistant]:
         """Assistants here in space order (at a shared space, the first arrival first)."""

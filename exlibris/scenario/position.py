@@ -98,7 +98,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
         loc = by_id[placed.where.location]
         s = placed.where.space - 1
         assistant.sharing_with = list(loc.spaces[s])
-        loc.spaces[s].append(assistant)
+        loc.occupy(assistant, s)
         assistant.location = loc
         assistant.space = s
         auction = loc.spec.auction
