@@ -1,11 +1,13 @@
-"""`exlibris validate` against `python -c pass`, for one or more source trees, same run.
+"""`exlibris validate` and `exlibris score` against `python -c pass`, for one or more
+source trees, same run.
 
     python bench/validate_speed.py TREE [TREE ...]
 
-Each round runs `python -c pass` and then `python -m exlibris validate` in every
-tree (a checkout or a `git archive` of an older commit); the medians of nine
-rounds are printed as ratios to `python -c pass`, so trees compare fairly on a
-busy machine. Example: `git archive b5c3c88 | tar -x -C /tmp/before` then
+Each round runs `python -c pass` and then, in every tree (a checkout or a `git
+archive` of an older commit), `python -m exlibris validate` and `python -m exlibris
+score tests/tables/spec-example.yaml`; the medians of nine rounds are printed as
+ratios to `python -c pass`, so trees compare fairly on a busy machine. Example:
+`git archive b5c3c88 | tar -x -C /tmp/before` then
 `python bench/validate_speed.py /tmp/before .`
 """
 
@@ -25,16 +27,20 @@ def _seconds(command: list[str], cwd: str) -> float:
 
 def main() -> None:
     trees = sys.argv[1:] or ["."]
-    times: dict[str, list[float]] = {"pass": [], **{tree: [] for tree in trees}}
+    commands = {"validate": ["validate"],
+                "score": ["score", "tests/tables/spec-example.yaml"]}
+    times: dict[str, list[float]] = {"pass": []}
     for _ in range(9):
         times["pass"].append(_seconds([sys.executable, "-c", "pass"], "."))
         for tree in trees:
-            times[tree].append(_seconds([sys.executable, "-m", "exlibris", "validate"], tree))
-    floor = statistics.median(times["pass"])
+            for name, args in commands.items():
+                times.setdefault(f"{name} in {tree}", []).append(
+                    _seconds([sys.executable, "-m", "exlibris", *args], tree))
+    floor = statistics.median(times.pop("pass"))
     print(f"python -c pass: {floor * 1000:.1f} ms (median of 9)")
-    for tree in trees:
-        median = statistics.median(times[tree])
-        print(f"validate in {tree}: {median:.3f} s = {median / floor:.0f}x python -c pass")
+    for what, found in times.items():
+        median = statistics.median(found)
+        print(f"{what}: {median:.3f} s = {median / floor:.1f}x python -c pass")
 
 
 if __name__ == "__main__":
