@@ -36,12 +36,12 @@ class BookCard:
         key = (letter, order, books, of)
         card = cls._interned.get(key)
         if card is None:
-            card = object.__new__(cls)
-            object.__setattr__(card, "letter", letter)
-            object.__setattr__(card, "order", order)
-            object.__setattr__(card, "books", books)
-            object.__setattr__(card, "of", of)
-            cls._interned[key] = card
+            made = object.__new__(cls)
+            object.__setattr__(made, "letter", letter)
+            object.__setattr__(made, "order", order)
+            object.__setattr__(made, "books", books)
+            object.__setattr__(made, "of", of)
+            card = cls._interned.setdefault(key, made)  # atomic: one card even in threads
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -96,9 +96,9 @@ class ArtifactCard:
     def __new__(cls, artifact_id: str) -> ArtifactCard:
         card = cls._interned.get(artifact_id)
         if card is None:
-            card = object.__new__(cls)
-            object.__setattr__(card, "artifact_id", artifact_id)
-            cls._interned[artifact_id] = card
+            made = object.__new__(cls)
+            object.__setattr__(made, "artifact_id", artifact_id)
+            card = cls._interned.setdefault(artifact_id, made)  # atomic: one card
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
