@@ -9,7 +9,6 @@ read from names or texts.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from functools import cache
 from typing import Any
 
@@ -26,19 +25,6 @@ VERB_WORTH = {
 TIMING_FACTOR = {"on-placement": 1.0, "reaction": 0.6, "ongoing": 0.7, "end-of-game": 1.0}
 
 
-def _nodes(node: Any) -> list[Any]:
-    """Every AST node under ``node`` (itself included)."""
-    found = [node]
-    if isinstance(node, list | tuple):
-        return [n for item in node for n in _nodes(item)]
-    if is_dataclass(node):
-        for f in fields(node):
-            value = getattr(node, f.name)
-            if isinstance(value, list | tuple) or is_dataclass(value):
-                found += _nodes(value)
-    return found
-
-
 def _amount(call: ast.Call) -> float:
     for arg in call.args:
         if arg.name is None:
@@ -52,7 +38,7 @@ def _amount(call: ast.Call) -> float:
 def effect_worth(source: str) -> float:
     """The cards and actions an effect's verbs can bring in one use."""
     total = 0.0
-    for node in _nodes(parse_program(source)):
+    for node in ast.walk(parse_program(source)):
         if isinstance(node, ast.Call) and node.func in VERB_WORTH:
             total += VERB_WORTH[node.func] * _amount(node)
     return total

@@ -3,7 +3,8 @@ column in the source text (1-based)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from typing import Literal
 
 
@@ -220,57 +221,37 @@ class PlacementRule(Node):
     condition: Expr
 
 
-def bound_names(root: Node) -> frozenset[str]:
-    """Every variable a program or expression may bind: assigned names, loop names,
-    ``where`` names, and ``it`` (bound by ``where`` and per-element arguments)."""
-    from dataclasses import fields
-
-    found = {"it"}
+def walk(root: Node) -> Iterator[Node]:
+    """Every node under ``root`` (itself included), each once."""
     stack: list[object] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, list | tuple):
             stack.extend(node)
         elif isinstance(node, Node):
-            if isinstance(node, Assign):
-                found.add(node.name)
-            elif isinstance(node, ForEach):
-                found.add(node.var)
-            elif isinstance(node, Where):
-                found.add(node.name)
+            yield node
             stack.extend(getattr(node, f.name) for f in fields(node))
+
+
+def bound_names(root: Node) -> frozenset[str]:
+    """Every variable a program or expression may bind: assigned names, loop names,
+    ``where`` names, and ``it`` (bound by ``where`` and per-element arguments)."""
+    found = {"it"}
+    for node in walk(root):
+        if isinstance(node, Assign):
+            found.add(node.name)
+        elif isinstance(node, ForEach):
+            found.add(node.var)
+        elif isinstance(node, Where):
+            found.add(node.name)
     return frozenset(found)
 
 
 def names_read(root: Node) -> frozenset[str]:
     """Every name read anywhere under ``root`` (``hand``, ``artifact_deck``...)."""
-    from dataclasses import fields
-
-    found: set[str] = set()
-    stack: list[object] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list | tuple):
-            stack.extend(node)
-        elif isinstance(node, Node):
-            if isinstance(node, Name):
-                found.add(node.id)
-            stack.extend(getattr(node, f.name) for f in fields(node))
-    return frozenset(found)
+    return frozenset(node.id for node in walk(root) if isinstance(node, Name))
 
 
 def calls(root: Node) -> list[str]:
     """The names of every function and verb called anywhere under ``root``."""
-    from dataclasses import fields
-
-    found: list[str] = []
-    stack: list[object] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list | tuple):
-            stack.extend(node)
-        elif isinstance(node, Node):
-            if isinstance(node, Call):
-                found.append(node.func)
-            stack.extend(getattr(node, f.name) for f in fields(node))
-    return found
+    return [node.func for node in walk(root) if isinstance(node, Call)]
