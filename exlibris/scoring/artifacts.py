@@ -15,7 +15,7 @@ commas, hyphens) becomes one hyphen. So "Bjuildnir, Automagical Hammer" is
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -119,19 +119,26 @@ def tucking_artifact_ids() -> frozenset[str] | None:
     return _tucking(files) if files else None
 
 
+def _readable(files: tuple[tuple[str, str], ...]) -> Iterator[tuple[str, Any]]:
+    """``(id, data)`` of each artifact file that loads (a broken one is validate's to
+    report; here it is passed over)."""
+    from exlibris.yamlsafe import load_yaml_file
+
+    for aid, path in files:
+        try:
+            yield aid, load_yaml_file(Path(path)).data
+        except UserInputError:
+            continue
+
+
 @cache
 def _tucking(files: tuple[tuple[str, str], ...]) -> frozenset[str]:
     from exlibris.dsl import ast
     from exlibris.dsl.errors import DslError
     from exlibris.dsl.parser import parse_expression, parse_program
-    from exlibris.yamlsafe import load_yaml_file
 
     found = set()
-    for aid, path in files:
-        try:
-            data = load_yaml_file(Path(path)).data
-        except UserInputError:
-            continue
+    for aid, data in _readable(files):
         abilities = data.get("abilities") if isinstance(data, dict) else None
         for ability in abilities if isinstance(abilities, list) else []:
             if not isinstance(ability, dict):
@@ -168,14 +175,8 @@ def artifact_aliases() -> dict[str, str]:
 
 @cache
 def _aliases(files: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    from exlibris.yamlsafe import load_yaml_file
-
     found = []
-    for aid, path in files:
-        try:
-            data = load_yaml_file(Path(path)).data
-        except UserInputError:
-            continue
+    for aid, data in _readable(files):
         name = data.get("name") if isinstance(data, dict) else None
         if isinstance(name, str) and artifact_slug(name) != aid:
             found.append((artifact_slug(name), aid))
