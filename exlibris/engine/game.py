@@ -314,7 +314,7 @@ class Game:
         """Abilities that this event wakes, in priority order."""
         if self._specials is None:
             self.specials()
-        if event not in self._events and not self.has_artifacts:  # may_wake, inlined
+        if event not in self._events and not self.has_artifacts:  # nothing listens to it
             return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
@@ -395,18 +395,12 @@ class Game:
         finally:
             ctx.running.discard(key)
 
-    def may_wake(self, event: str) -> bool:
-        """False when no ability in the game listens to ``event`` (a cheap first test)."""
-        if self._specials is None:
-            self.specials()
-        return event in self._events or self.has_artifacts
-
     def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
               **names: Any) -> None:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
         if self._specials is None:
             self.specials()
-        if event not in self._events and not self.has_artifacts:  # may_wake, inlined
+        if event not in self._events and not self.has_artifacts:  # nothing listens to it
             return
         for mode in ("on", "after"):
             for ability, source in self.listeners(event, mode, actor=actor, location=location,
