@@ -233,7 +233,7 @@ class ShelfVerbs:
         # (Shelf.swap_with_hand, Shelf.swap): no need to try them
         options: list[Rework] = [("hand", pos, card) for pos in cells for card in player.hand.cards]
         options += [("swap", a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
-        beside = _cells_beside(cells, cells[0]) if cells else []  # the same for every cell
+        beside = _cells_beside(cells)  # the same for every lifted card
         if only is not None:  # rearrange_shelf(only: "swap"): one kind of change
             options = [o for o in options if o[0] == only]
         if only in (None, "move"):
@@ -264,7 +264,7 @@ class ShelfVerbs:
         self.game.event(EventKind.REARRANGE, seat=seat, how=kind)
 
 
-def _cells_beside(cells: list[Pos], lifted: Pos) -> list[Pos]:
+def _cells_beside(cells: list[Pos]) -> list[Pos]:
     """Every empty cell next to a shelf cell: the cells a re-shelved card could go once
     it is lifted, whatever the rows it held in place (``Shelf.reshelve`` then checks
     the whole shelf after the move)."""
