@@ -266,8 +266,8 @@ class ShelfVerbs:
 
 def _cells_beside(cells: list[Pos]) -> list[Pos]:
     """Every empty cell next to a shelf cell: the cells a re-shelved card could go once
-    it is lifted, whatever the rows it held in place (``Shelf.reshelve`` then checks
-    the whole shelf after the move)."""
+    it is lifted, whatever the rows it held in place (``Shelf.reshelve_cells`` then keeps
+    those the whole shelf allows after the move)."""
     taken = set(cells)
     beside = {(r + dr, c + dc) for r, c in taken
               for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))}
