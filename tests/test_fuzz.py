@@ -163,6 +163,29 @@ test_table_fuzz, test_table_fuzz_long = fuzz(
     inputs([p.read_bytes() for p in TABLE_FILES]))(check_table)
 
 
+# ---- scenario files -----------------------------------------------------------------------------
+
+SCENARIO_FILES = [ROOT / "scenarios" / name for name in (
+    "locations/01-diviners-hut-draws-per-assistant-placed-and-takes-first-player.yaml",
+    "locations/11-garbage-dump-two-visitors-resolve-in-space-order.yaml",
+    "games/2p-a-tie-on-total-broken-by-books.yaml",
+)]
+
+
+def check_scenario(data: bytes) -> None:
+    """A scenario file (position, script, expected events and inspection) is read and
+    run, or refused with exit 2; a run that passes or fails is 0 or 1."""
+    result = CliRunner().invoke(cli, ["scenario", "run", str(in_file(data, "scenario.yaml"))])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"scenario: {result.exception!r}")
+    assert result.exit_code in (0, 1, 2), (result.exit_code, result.output[-500:])
+    assert "Traceback" not in result.output
+
+
+test_scenario_fuzz, test_scenario_fuzz_long = fuzz(
+    inputs([p.read_bytes() for p in SCENARIO_FILES]))(check_scenario)
+
+
 # ---- saves --------------------------------------------------------------------------------------
 
 
