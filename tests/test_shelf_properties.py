@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import STEPS, Shelf, is_connected
+from exlibris.model.shelf import DIRECTIONS, STEPS, Shelf, Slot, is_connected
 from exlibris.model.shelf_errors import ShelfError
 
 SETTINGS = settings(max_examples=200, derandomize=True, deadline=None)
@@ -246,3 +246,102 @@ def test_stability_is_the_largest_rectangle_on_the_bottom_row(ops: list[tuple],
     shelf, _ = grow(ops)
     rules = replace(ScoringRules(), min_rectangle=least)
     assert steps.b1_stability(shelf, rules) == _largest_rectangle_by_search(shelf, *least)
+
+
+def fresh_answers(shelf: Shelf) -> tuple:
+    """What a shelf says about itself, read from a fresh copy with nothing kept."""
+    other = Shelf.from_slots(shelf.snapshot(), shelf.rules, check=False)
+    return (other.positions(), other.legal_positions(), other.legal_cells(),
+            other.removable_positions(), other.removable_cards())
+
+
+def kept_answers(shelf: Shelf) -> tuple:
+    return (shelf.positions(), shelf.legal_positions(), shelf.legal_cells(),
+            shelf.removable_positions(), shelf.removable_cards())
+
+
+@SETTINGS
+@given(OPS)
+def test_what_a_shelf_keeps_is_what_a_fresh_computation_gives(ops: list[tuple]) -> None:
+    """Legal cells, reading order, articulation points and removable cells are kept and
+    updated in place as cards are shelved: after every operation they equal a fresh
+    computation, and the removable cells are those whose removal keeps one group."""
+    shelf, deck = Shelf(), Deck()
+    for op in ops:
+        kept_answers(shelf)  # fill what is kept, so that the operation updates it
+        with contextlib.suppress(ShelfError):
+            apply(shelf, deck, op)
+        assert kept_answers(shelf) == fresh_answers(shelf), op
+        cells = set(shelf.positions())
+        assert shelf.removable_positions() == {
+            p for p in cells if shelf.at(p).beneath is not None or is_connected(cells - {p})}
+
+
+@SETTINGS
+@given(st.lists(cell, min_size=1, max_size=12), st.lists(index, max_size=8))
+def test_what_a_shelf_laid_out_unchecked_keeps_is_fresh_too(cells: list, picks: list) -> None:
+    """A position may lay out a shelf in two groups (``check=False``): shelving into it
+    keeps the answers a fresh computation gives."""
+    deck = Deck()
+    shelf = Shelf.from_slots({pos: Slot(deck.draw()) for pos in cells}, check=False)
+    for i in picks:
+        kept_answers(shelf)
+        legal = shelf.legal_cells()
+        if not legal:  # too tall already
+            break
+        with contextlib.suppress(ShelfError):
+            shelf.shelve(deck.draw(), legal[i % len(legal)])
+        assert kept_answers(shelf) == fresh_answers(shelf)
+
+
+def levitations_by_trial(shelf: Shelf, edition: str) -> list:
+    """Every straight push that ``levitate`` accepts on a copy: the test's own search."""
+    found = []
+    cells = set(shelf.positions())
+    for target in sorted(cells):
+        for direction, (dr, dc) in DIRECTIONS.items():
+            line, pos = [], target
+            while pos in cells:
+                line.append(pos)
+                pos = (pos[0] + dr, pos[1] + dc)
+            trial = shelf.copy()
+            try:
+                trial.levitate(BookCard("Z", 99, ("C",)), line, direction, target,
+                               edition=edition)
+            except ShelfError:
+                continue
+            found.append((tuple(line), direction, target))
+    return found
+
+
+@SETTINGS
+@given(OPS, st.lists(cell, max_size=8), st.sampled_from(["base", "expansion"]))
+def test_levitate_lines_are_exactly_the_pushes_levitate_allows(
+        ops: list[tuple], extra: list, edition: str) -> None:
+    shelf, deck = grow(ops)
+    assert shelf.levitate_lines() == levitations_by_trial(shelf, edition)
+    # a shelf laid out unchecked, maybe in several groups or too tall
+    slots = {**shelf.snapshot(), **{pos: Slot(deck.draw()) for pos in extra}}
+    loose = Shelf.from_slots(slots, check=False)
+    assert loose.levitate_lines() == levitations_by_trial(loose, edition)
+
+
+@SETTINGS
+@given(OPS, st.integers(0, 40), st.integers(0, 3), st.sampled_from([-1, 1]))
+def test_shift_reach_is_the_longest_shift_shift_run_allows(
+        ops: list[tuple], at: int, length: int, sign: int) -> None:
+    shelf, _ = grow(ops)
+    row, first = pick(shelf, at)
+    last = first
+    while last < first + length and (row, last + 1) in shelf:
+        last += 1
+    allowed = []
+    for distance in range(1, 9):
+        trial = shelf.copy()
+        try:
+            trial.shift_run(row, first, last, sign * distance)
+        except ShelfError:
+            continue
+        allowed.append(distance)
+    reach = shelf.shift_reach(row, first, last, sign, 8)
+    assert allowed == list(range(1, reach + 1))

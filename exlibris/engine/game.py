@@ -131,7 +131,8 @@ class Game:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
         n = self.modify("draw", n, actor=seat)
         drawn = self.deal_to(self.player(seat).hand, n)
-        self.event(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
+        if self.log.enabled:
+            self.log.add(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
             self.after("acquire", actor=seat, card=card)
         if drawn:
@@ -190,10 +191,10 @@ class Game:
         self.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving
-    def removable(self, seat: int) -> list[Card]:
-        """Shelf cards that may be taken off without splitting the shelf."""
-        shelf = self.player(seat).shelf
-        return [shelf.at(pos).card for pos in shelf.removable_positions()]  # type: ignore[union-attr]
+    def removable(self, seat: int) -> frozenset[Card]:
+        """Shelf cards that may be taken off without splitting the shelf (kept by the
+        shelf until it changes)."""
+        return self.state.players[seat].shelf.removable_cards()
 
     def shelve(self, seat: int, card: Card, *, face_down: bool = False) -> bool:
         """Shelve ``card`` for ``seat``: offer replacement abilities, then a position."""
@@ -216,7 +217,7 @@ class Game:
                     if self.state.cards.zone_of(card) is not before:
                         self.after_shelving(seat, card, acquired)
                         return True
-        positions = sorted(player.shelf.legal_positions())
+        positions = player.shelf.legal_cells()  # kept by the shelf, in reading order
         if not positions:
             return False
         index = self.ask(seat, DecisionKind.POSITION, f"where to shelve {card.name}?", positions,
@@ -224,8 +225,9 @@ class Game:
                          card=card)
         self.state.cards.move(card, player.shelf_zone, pos=positions[index],
                               face_down=face_down)
-        self.event(EventKind.SHELVE, seat=seat, card=card.name, pos=list(positions[index]),
-                   face_down=face_down)
+        if self.log.enabled:
+            self.log.add(EventKind.SHELVE, seat=seat, card=card.name,
+                         pos=list(positions[index]), face_down=face_down)
         self.after_shelving(seat, card, acquired)
         return True
 

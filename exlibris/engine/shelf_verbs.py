@@ -90,19 +90,8 @@ class ShelfVerbs:
         edition = "expansion" if kw.get("style") == "expanded" else "base"
         done = []
         for card in self.cards_of(cards):
-            trials = []
-            cells = set(shelf.positions())
-            for target in sorted(cells):
-                for direction, step in DIRECTIONS.items():
-                    line = []
-                    pos = target
-                    while pos in cells:
-                        line.append(pos)
-                        pos = (pos[0] + step[0], pos[1] + step[1])
-                    option = (tuple(line), direction, target)
-                    trials.append((option, lambda s, o=option, c=card: s.levitate(
-                        c, o[0], o[1], o[2], edition=edition)))
-            options = self._options(seat, trials)
+            # every straight push, as trying each on a copy would find (Shelf.levitate_lines)
+            options = shelf.levitate_lines()
             if not options:
                 continue
             choice = self._levitate_choice(seat, card, options, edition)
@@ -192,7 +181,6 @@ class ShelfVerbs:
         shelf = self.game.player(seat).shelf
         cells = set(shelf.positions())
         legal: list[tuple[int, int, int, int]] = []
-        copy = shelf.copy()  # a refused shift changes nothing: one copy until one succeeds
         for row in sorted({r for r, _ in cells}):
             cols = sorted(c for r, c in cells if r == row)
             runs: list[list[int]] = []
@@ -205,16 +193,10 @@ class ShelfVerbs:
             for run in runs:
                 for i in range(len(run)):
                     for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
-                        for distance in range(1, width + 1):
-                            option = (row, first, last, sign * distance)
-                            try:
-                                copy.shift_run(*option)
-                            except ShelfError:
-                                # a longer shift takes the same steps first (one cell at
-                                # a time, Shelf.shift_run) and is refused at the same one
-                                break
-                            legal.append(option)
-                            copy = shelf.copy()
+                        # a shift by d is legal when its d single steps are: one walk
+                        # (Shelf.shift_reach) gives every legal distance
+                        reach = shelf.shift_reach(row, first, last, sign, width)
+                        legal += [(row, first, last, sign * d) for d in range(1, reach + 1)]
         options = list(dict.fromkeys(legal))
         if not options:
             return

@@ -11,10 +11,16 @@ The scoring language reads a shelf only through :meth:`Shelf.positions`,
 :meth:`Shelf.at` and :meth:`Shelf.neighbours`; bots call :meth:`Shelf.shelve` and
 :meth:`Shelf.legal_positions` in hot loops, so both are cheap (a dict of cells,
 cached row counts, a cached set of legal cells) and :meth:`Shelf.copy` is shallow.
+
+What depends only on which cells are occupied (the legal cells, the articulation
+points, the reading order) is kept until a cell is filled or emptied, and updated in
+place when a card is shelved in a new cell; what also depends on the cards (the
+removable cells and cards) is kept until any cell changes.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
@@ -129,15 +135,21 @@ def components(cells: Iterable[Pos]) -> list[list[Pos]]:
 class Shelf:
     """A bookshelf: occupied cells mapped to :class:`Slot`."""
 
-    __slots__ = ("_legal", "_order", "_removable", "_rows", "_slots", "rules")
+    __slots__ = ("_joints", "_legal", "_legal_order", "_order", "_removable",
+                 "_removable_cards", "_rows", "_slots", "rules")
 
     def __init__(self, rules: ShelfRules = DEFAULT_RULES) -> None:
         self.rules = rules
         self._slots: dict[Pos, Slot] = {}
         self._rows: dict[int, int] = {}
+        # kept while the occupied cells stay the same (see _grown and _changed)
         self._legal: frozenset[Pos] | None = None
+        self._legal_order: tuple[Pos, ...] | None = None
         self._order: tuple[Pos, ...] | None = None
+        self._joints: frozenset[Pos] | None = None  # articulation points, of a connected shelf
+        # kept while no cell changes
         self._removable: frozenset[Pos] | None = None
+        self._removable_cards: frozenset[Card] | None = None
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -158,8 +170,11 @@ class Shelf:
         other._slots = dict(self._slots)
         other._rows = dict(self._rows)
         other._legal = self._legal
+        other._legal_order = self._legal_order
         other._order = self._order
+        other._joints = self._joints
         other._removable = self._removable
+        other._removable_cards = self._removable_cards
         return other
 
     def snapshot(self) -> dict[Pos, Slot]:
@@ -277,6 +292,12 @@ class Shelf:
                 self._legal = frozenset(legal)
         return self._legal
 
+    def legal_cells(self) -> tuple[Pos, ...]:
+        """``legal_positions`` in reading order (what a shelving decision offers)."""
+        if self._legal_order is None:
+            self._legal_order = tuple(sorted(self.legal_positions()))
+        return self._legal_order
+
     def removable_positions(self) -> frozenset[Pos]:
         """Cells whose visible card may be taken off without splitting the shelf.
 
@@ -289,10 +310,29 @@ class Shelf:
             if self.rules.removal_may_split:
                 self._removable = frozenset(cells)
             else:
-                joints = _articulation_points(cells.keys())
+                joints = self._articulation()
+                if joints is None:  # not one group (a position laid out unchecked)
+                    joints = _articulation_points(cells)[0]
                 self._removable = frozenset(
                     p for p, slot in cells.items() if slot.beneath is not None or p not in joints)
         return self._removable
+
+    def removable_cards(self) -> frozenset[Card]:
+        """The visible cards of ``removable_positions``."""
+        if self._removable_cards is None:
+            slots = self._slots
+            self._removable_cards = frozenset(slots[p].card for p in self.removable_positions())
+        return self._removable_cards
+
+    def _articulation(self) -> frozenset[Pos] | None:
+        """The articulation points, kept with the cells; None when the shelf is not
+        one group (then nothing is kept)."""
+        if self._joints is None:
+            joints, whole = _articulation_points(self._slots)
+            if not whole:
+                return None
+            self._joints = frozenset(joints)
+        return self._joints
 
     def can_shelve(self, pos: Pos) -> bool:
         """True when a new card may go at ``pos``."""
@@ -350,7 +390,7 @@ class Shelf:
         if a == b:
             raise ShelfError(f"cannot swap {slot_a.card} at {where(a)} with itself", pos=a)
         self._slots[a], self._slots[b] = slot_b, slot_a
-        self._changed()
+        self._restocked()
 
     def swap_with_hand(self, pos: Pos, card: Card) -> Slot:
         """Put ``card`` from hand in place of the visible card at ``pos``; return the old one.
@@ -360,7 +400,7 @@ class Shelf:
         """
         slot = self._need(pos, "swap")
         self._slots[pos] = Slot(card, beneath=slot.beneath)
-        self._changed()
+        self._restocked()
         return replace(slot, beneath=None)
 
     def reshelve(self, src: Pos, dst: Pos) -> None:
@@ -396,18 +436,24 @@ class Shelf:
         worked out once for ``src`` rather than by trying each move on a copy: after
         the lift, a cell is legal when it is empty, touches a card (unless the shelf is
         then empty), keeps the rows within the limit, and touches every group of cards
-        left (so that the shelf is one group again)."""
+        left (so that the shelf is one group again). The groups are only worked out
+        when lifting ``src`` splits the shelf (it is an articulation point)."""
         slot = self._need(src, "re-shelve")
-        cells = set(self._slots)
+        slots = self._slots
         rows = self._rows
-        if slot.beneath is None:
-            cells.discard(src)
+        lifted = slot.beneath is None  # an entombed card stays in the cell
+        cells = slots.keys() - {src} if lifted else slots.keys()
+        if lifted:
             rows = dict(rows)
             if rows[src[0]] == 1:
                 del rows[src[0]]
             else:
                 rows[src[0]] -= 1
-        groups = [] if self.rules.removal_may_split else [set(g) for g in components(cells)]
+        groups: list[set[Pos]] = []
+        if not self.rules.removal_may_split:
+            joints = self._articulation()
+            if joints is None or (lifted and src in joints):
+                groups = [set(g) for g in components(cells)]
         top = bottom = 0
         if rows:
             top, bottom = min(rows), max(rows)
@@ -420,14 +466,16 @@ class Shelf:
             if dst in cells:
                 continue
             r, c = dst
-            touching = {(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)}
             if rows:
-                if touching.isdisjoint(cells):
+                if ((r - 1, c) not in cells and (r, c - 1) not in cells
+                        and (r, c + 1) not in cells and (r + 1, c) not in cells):
                     continue
                 if max(bottom, r) - min(top, r) + 1 > most:
                     continue
-            if any(touching.isdisjoint(group) for group in groups):
-                continue
+            if groups:
+                touching = {(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)}
+                if any(touching.isdisjoint(group) for group in groups):
+                    continue
             found.append(dst)
         return found
 
@@ -449,13 +497,35 @@ class Shelf:
                     "the run must be touching cards", pos=pos)
         if distance == 0:
             raise ShiftError("a shift must move the cards at least one cell", pos=run[0])
+        _, refusal = self._slide(row, first, last, distance)
+        if refusal is not None:
+            raise refusal
+        moved = {(row, c): self._slots[(row, c)] for c in range(first, last + 1)}
+        cells_map = {p: s for p, s in self._slots.items() if p not in moved}
+        for (r, c), slot in moved.items():
+            cells_map[(r, c + distance)] = slot
+        self._replace_all(cells_map)
+
+    def shift_reach(self, row: int, first: int, last: int, sign: int, most: int) -> int:
+        """How many cells (up to ``most``) the touching cards of ``row`` from column
+        ``first`` to ``last`` may slide towards ``sign`` (-1 left, 1 right): a shift by
+        ``d`` is legal exactly when its ``d`` single steps are, so one walk gives every
+        legal distance (the run is not checked: it must be touching cards)."""
+        if first > last:
+            first, last = last, first
+        return self._slide(row, first, last, sign * most)[0]
+
+    def _slide(self, row: int, first: int, last: int, distance: int
+               ) -> tuple[int, ShelfError | None]:
+        """Walk ``shift_run``'s steps, one cell at a time, without changing the shelf:
+        how many succeed, and why the next is refused (None when all succeed)."""
         step = 1 if distance > 0 else -1
         cells = set(self._slots)
         lo, hi = first, last
         for n in range(1, abs(distance) + 1):
             ahead = (row, hi + 1) if step > 0 else (row, lo - 1)
             if ahead in cells:
-                raise ShiftError(
+                return n - 1, ShiftError(
                     f"cannot shift row {row} columns {first}..{last} by {distance}: "
                     f"{self._slots[ahead].card} at {where(ahead)} is in the way", pos=ahead)
             behind = (row, lo) if step > 0 else (row, hi)
@@ -463,16 +533,46 @@ class Shelf:
             cells.add(ahead)
             lo, hi = lo + step, hi + step
             if not is_connected(cells):
-                raise WouldSplitError(
+                return n - 1, WouldSplitError(
                     f"cannot shift row {row} columns {first}..{last} by {distance}: "
-                    f"the shelf splits after {n} step{'s' if n > 1 else ''}", pos=run[0])
-        moved = {(row, c): self._slots[(row, c)] for c in range(first, last + 1)}
-        cells_map = {p: s for p, s in self._slots.items() if p not in moved}
-        for (r, c), slot in moved.items():
-            cells_map[(r, c + distance)] = slot
-        self._replace_all(cells_map)
+                    f"the shelf splits after {n} step{'s' if n > 1 else ''}", pos=(row, first))
+        return abs(distance), None
 
     # ------------------------------------------------------------ the Wizard
+    def levitate_lines(self) -> list[tuple[tuple[Pos, ...], str, Pos]]:
+        """Every legal straight push of the Wizard, worked out at once rather than by
+        trying ``levitate`` on a copy: for each cell (reading order) and direction
+        (``DIRECTIONS`` order), the line of touching cards from that cell on, pushed one
+        cell so that the new card takes the cell, as ``(line, direction, cell)``.
+
+        Such a push always obeys the shift's own rules (either edition); the shelf then
+        holds one more cell, beyond the line's end, so it is legal when the rows stay
+        within the limit and the shelf is one group.
+        """
+        slots = self._slots
+        if not slots:
+            return []
+        rows = self._rows
+        lo, hi = min(rows), max(rows)
+        most = self.rules.max_rows
+        whole = is_connected(slots)
+        found = []
+        for target in self.positions():
+            for direction, (dr, dc) in DIRECTIONS.items():
+                line = []
+                r, c = target
+                while (r, c) in slots:
+                    line.append((r, c))
+                    r, c = r + dr, c + dc
+                # (r, c): the empty cell the line is pushed into
+                if max(hi, r) - min(lo, r) + 1 > most:
+                    continue
+                if not whole and not is_connected([*slots, (r, c)]):
+                    continue
+                found.append((tuple(line), direction, target))
+        return found
+
+
     def levitate(
         self,
         card: Card,
@@ -552,7 +652,7 @@ class Shelf:
                 raise EntombError(f"cannot entomb on top of {slot.card} at {where(pos)}: "
                                   "an artifact cannot lie beneath", pos=pos, card=card)
             self._slots[pos] = Slot(card, beneath=slot.card)
-        self._changed()
+        self._restocked()
 
     # ------------------------------------------------------- flips and tucks
     def flip(self, pos: Pos) -> None:
@@ -565,7 +665,7 @@ class Shelf:
             raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
                             pos=pos, card=slot.card)
         self._slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)  # not replace(): slow
-        self._changed()
+        self._restocked()
 
     def tuck(self, pos: Pos, cards: Iterable[Card]) -> None:
         """Tuck ``cards`` beneath the artifact at ``pos``."""
@@ -574,7 +674,7 @@ class Shelf:
             raise TuckError(f"cannot tuck cards under {slot.card} at {where(pos)}: "
                             "it is not an artifact", pos=pos, card=slot.card)
         self._slots[pos] = replace(slot, tucked=slot.tucked + tuple(cards))
-        self._changed()
+        self._restocked()
 
     # ------------------------------------------------------------ internals
     def _need(self, pos: Pos, verb: str) -> Slot:
@@ -584,10 +684,14 @@ class Shelf:
         return slot
 
     def _put(self, pos: Pos, slot: Slot) -> None:
-        if pos not in self._slots:
-            self._rows[pos[0]] = self._rows.get(pos[0], 0) + 1
-        self._slots[pos] = slot
-        self._changed()
+        slots = self._slots
+        if pos in slots:
+            slots[pos] = slot
+            self._restocked()
+            return
+        slots[pos] = slot
+        self._rows[pos[0]] = self._rows.get(pos[0], 0) + 1
+        self._grown(pos)
 
     def _take(self, pos: Pos) -> None:
         del self._slots[pos]
@@ -604,16 +708,65 @@ class Shelf:
         self._changed()
 
     def _changed(self) -> None:
+        """Cells were filled or emptied: forget everything kept."""
         self._legal = None
+        self._legal_order = None
         self._order = None
+        self._joints = None
+        self._restocked()
+
+    def _restocked(self) -> None:
+        """The same cells hold other slots: forget what depends on the cards."""
         self._removable = None
+        self._removable_cards = None
 
+    def _grown(self, pos: Pos) -> None:
+        """A card went into the empty cell ``pos`` (already in ``_slots`` and ``_rows``):
+        update what is kept rather than forget it (each update is what a fresh
+        computation would give; ``tests/test_shelf_properties.py`` checks it)."""
+        self._restocked()
+        self._legal_order = None
+        slots = self._slots
+        if len(slots) == 1:
+            self._legal = self._order = None
+            self._joints = frozenset()
+            return
+        order = self._order
+        if order is not None:
+            i = bisect_left(order, pos)
+            self._order = (*order[:i], pos, *order[i:])
+        r, c = pos
+        around = [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in slots]
+        legal = self._legal
+        if legal is not None:
+            rows = self._rows
+            most = self.rules.max_rows
+            top, bottom = max(rows) - most + 1, min(rows) + most - 1
+            fresh = set(legal)
+            fresh.discard(pos)
+            if rows[r] == 1:  # a new row: the rows left open may be fewer
+                fresh = {cell for cell in fresh if top <= cell[0] <= bottom}
+            for cell in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
+                if cell not in slots and top <= cell[0] <= bottom:
+                    fresh.add(cell)
+            self._legal = frozenset(fresh)
+        joints = self._joints
+        if joints is not None:
+            if len(around) == 1:
+                # a card hanging on one neighbour: that neighbour now holds it to the
+                # rest (if there is a rest); nothing else changes
+                self._joints = joints | {around[0]} if len(slots) > 2 else frozenset()
+            elif not around or joints:
+                # apart from the rest, or it may close a loop that frees some joints
+                self._joints = None
+            # else: no joints, and a card touching two or more keeps it so
 
-def _articulation_points(cells: Iterable[Pos]) -> set[Pos]:
-    """Cells whose removal disconnects the others (Tarjan's algorithm, iterative)."""
+def _articulation_points(cells: Iterable[Pos]) -> tuple[set[Pos], bool]:
+    """Cells whose removal disconnects the others (Tarjan's algorithm, iterative), in
+    the group of the first cell; and whether that group is every cell."""
     cells = set(cells)
     if len(cells) <= 2:
-        return set()
+        return set(), is_connected(cells)
     # each cell's occupied neighbours, once
     near = {(r, c): [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in cells]
             for r, c in cells}
@@ -646,7 +799,7 @@ def _articulation_points(cells: Iterable[Pos]) -> set[Pos]:
                     joints.add(up)
     if root_children > 1:
         joints.add(start)
-    return joints
+    return joints, len(depth) == len(cells)
 
 
 def _row_counts(cells: Iterable[Pos]) -> dict[int, int]:
