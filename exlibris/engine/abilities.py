@@ -59,14 +59,22 @@ class Source:
     # some placement rule may speak about placing another player's or assistant
     rules_for_others: bool = False
     shares: bool = False  # some placement rule is a "share" rule
+    # the abilities each (event, mode) of a trigger wakes, in order ("after EVENT" is
+    # ("EVENT", "after")): what the engine scans when an event happens
+    wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, owner: int, this: Assistant | ArtifactCard,
            abilities: tuple[CompiledAbility, ...], order: int) -> Source:
         events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
+        wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = {}
+        for a in abilities:
+            if a.trigger is not None:
+                key = (a.trigger.event, a.trigger.mode)
+                wakes[key] = (*wakes.get(key, ()), a)
         return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
                    any(not r.own_only for a in abilities for r in a.rules),
-                   any(r.kind == "share" for a in abilities for r in a.rules))
+                   any(r.kind == "share" for a in abilities for r in a.rules), wakes)
 
     def rules_about(self, placing: Assistant) -> bool:
         """Whether a placement rule of this source may speak about placing ``placing``:

@@ -68,7 +68,8 @@ class Game:
         self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
-        self._events: frozenset[str] = frozenset()
+        self._events: frozenset[str] = frozenset()  # the events specials listen to
+        self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
@@ -281,6 +282,7 @@ class Game:
                 for player in self.state.players for assistant in player.assistants
                 if assistant.spec is not None]
             self._events = frozenset(e for source in self._specials for e in source.events)
+            self._wakes = frozenset(key for source in self._specials for key in source.wakes)
             self._sorted_at = -1
         return self._specials
 
@@ -316,19 +318,17 @@ class Game:
         """Abilities that this event wakes, in priority order."""
         if self._specials is None:
             self.specials()
-        if event not in self._events and not self.has_artifacts:  # nothing listens to it
+        key = (event, mode)
+        if key not in self._wakes and not self.has_artifacts:  # nothing listens to it
             return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
-            if event not in source.events or (only is not None and source.this is not only):
+            abilities = source.wakes.get(key)
+            if abilities is None or (only is not None and source.this is not only):
                 continue
-            for ability in source.abilities:
-                trig = ability.trigger
-                if trig is None or trig.event != event or trig.mode != mode:
-                    continue
-                if not self._fits(ability, source, actor=actor, location=location, names=names):
-                    continue
-                woken.append((ability, source))
+            for ability in abilities:
+                if self._fits(ability, source, actor=actor, location=location, names=names):
+                    woken.append((ability, source))
         return woken
 
     def _fits(self, ability: CompiledAbility, source: Source, *, actor: int | None,
