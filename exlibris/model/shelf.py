@@ -700,7 +700,7 @@ class Shelf:
             del self._rows[row]
         else:
             self._rows[row] -= 1
-        self._changed()
+        self._shrunk(pos)
 
     def _replace_all(self, cells: dict[Pos, Slot]) -> None:
         self._slots = cells
@@ -719,6 +719,34 @@ class Shelf:
         """The same cells hold other slots: forget what depends on the cards."""
         self._removable = None
         self._removable_cards = None
+
+    def _shrunk(self, pos: Pos) -> None:
+        """The card at ``pos`` left and its cell is empty (already out of ``_slots`` and
+        ``_rows``): keep the reading order and, when the card hung on one neighbour
+        (the commonest removal), the articulation points, where only that neighbour's
+        may change; forget the rest."""
+        joints = self._joints
+        order = self._order
+        self._changed()
+        if order is not None:
+            self._order = order[:order.index(pos)] + order[order.index(pos) + 1:]
+        slots = self._slots
+        if joints is None:
+            return
+        if len(slots) <= 2:
+            self._joints = frozenset()
+            return
+        r, c = pos
+        around = [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in slots]
+        if len(around) != 1:
+            return
+        held = around[0]
+        r, c = held
+        if sum(1 for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in slots) > 1 \
+                and not is_connected(slots.keys() - {held}):
+            self._joints = joints
+        else:
+            self._joints = joints - {held}
 
     def _grown(self, pos: Pos) -> None:
         """A card went into the empty cell ``pos`` (already in ``_slots`` and ``_rows``):
@@ -762,43 +790,37 @@ class Shelf:
             # else: no joints, and a card touching two or more keeps it so
 
 def _articulation_points(cells: Iterable[Pos]) -> tuple[set[Pos], bool]:
-    """Cells whose removal disconnects the others (Tarjan's algorithm, iterative), in
-    the group of the first cell; and whether that group is every cell."""
+    """Cells whose removal disconnects the others (Tarjan's algorithm), in the group of
+    the first cell; and whether that group is every cell."""
     cells = set(cells)
     if len(cells) <= 2:
         return set(), is_connected(cells)
-    # each cell's occupied neighbours, once
-    near = {(r, c): [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in cells]
-            for r, c in cells}
-    start = next(iter(cells))
-    depth: dict[Pos, int] = {start: 0}
-    low: dict[Pos, int] = {start: 0}
-    parent: dict[Pos, Pos | None] = {start: None}
+    depth: dict[Pos, int] = {}
     joints: set[Pos] = set()
-    root_children = 0
-    stack = [(start, iter(near[start]))]
-    while stack:
-        node, neighbours = stack[-1]
-        for nxt in neighbours:
-            if nxt not in depth:
-                parent[nxt] = node
-                depth[nxt] = low[nxt] = depth[node] + 1
-                if node == start:
-                    root_children += 1
-                stack.append((nxt, iter(near[nxt])))
-                break
-            if nxt != parent[node] and depth[nxt] < low[node]:
-                low[node] = depth[nxt]
-        else:
-            stack.pop()
-            up = parent[node]
-            if up is not None:
-                if low[node] < low[up]:
-                    low[up] = low[node]
-                if up != start and low[node] >= depth[up]:
-                    joints.add(up)
-    if root_children > 1:
-        joints.add(start)
+
+    def visit(node: Pos, parent: Pos | None, d: int) -> int:
+        """Number ``node`` at depth ``d``; return the least depth its subtree reaches."""
+        depth[node] = low = d
+        children = 0
+        r, c = node
+        for nxt in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
+            if nxt not in cells:
+                continue
+            seen = depth.get(nxt)
+            if seen is None:
+                children += 1
+                below = visit(nxt, node, d + 1)
+                if below < low:
+                    low = below
+                if below >= d and parent is not None:
+                    joints.add(node)  # that subtree reaches nothing above this cell
+            elif seen < low and nxt != parent:
+                low = seen
+        if parent is None and children > 1:
+            joints.add(node)
+        return low
+
+    visit(next(iter(cells)), None, 0)  # depth at most the number of cells
     return joints, len(depth) == len(cells)
 
 
