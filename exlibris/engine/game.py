@@ -156,15 +156,14 @@ class Game:
     def deal_to(self, zone: Zone, n: int) -> list[Card]:
         """Deal cards from the deck into a zone (card areas, reveals)."""
         dealt: list[Card] = []
-        deck = self.state.deck.cards
+        state = self.state
+        deck = state.deck
         for _ in range(max(0, n)):
-            if not deck:
+            if not deck.cards:
                 self.refill_deck()
-                if not deck:
+                if not deck.cards:
                     break
-            card = deck[-1]
-            self.state.cards.move(card, zone)
-            dealt.append(card)
+            dealt.append(state.cards.deal(deck, zone))
         return dealt
 
     def discard(self, card: Card, to: Zone | None = None) -> None:
@@ -174,7 +173,8 @@ class Game:
             self.remove_from_shelf(zone, card, dst)
         else:
             self.state.cards.move(card, dst)
-        self.event(EventKind.DISCARD, card=card.name, to=dst.name)
+        if self.log.enabled:
+            self.log.add(EventKind.DISCARD, card=card.name, to=dst.name)
 
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
         """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
@@ -185,10 +185,14 @@ class Game:
 
     def give(self, card: Card, seat: int) -> None:
         """Move a card into a player's hand, as an acquisition."""
-        src = self.state.cards.zone_of(card)
-        self.state.cards.move(card, self.player(seat).hand)
-        self.event(EventKind.GAIN, seat=seat, card=card.name, source=src.name if src else "",
-                   hidden=src is None or src.face_down or src.name.startswith(("hand:", "deck")))
+        cards = self.state.cards
+        src = cards.zone_of(card)
+        cards.move(card, self.state.players[seat].hand)
+        if self.log.enabled:
+            self.log.add(EventKind.GAIN, seat=seat, card=card.name,
+                         source=src.name if src else "",
+                         hidden=src is None or src.face_down
+                         or src.name.startswith(("hand:", "deck")))
         self.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving
@@ -726,6 +730,8 @@ class Game:
 
     def sweep_limbo(self) -> None:
         """Cards still set apart when an effect ends go to the discard pile."""
+        if not self.state.limbo:
+            return
         for zone in self.state.limbo:
             for card in list(zone.cards):
                 self.state.cards.move(card, self.state.discard)

@@ -40,13 +40,15 @@ class Zone:
 
     def _remove(self, card: Card) -> None:
         cards = self.cards
-        # from the top down: a card leaves a pile mostly from its top (the deck's last
-        # card); a card is in a zone at most once, so the first match is the only one
-        for i in range(len(cards) - 1, -1, -1):
-            if cards[i] is card:
-                del cards[i]
-                return
-        raise ValueError(f"{card} is not in {self.name}")
+        # a card leaves a pile mostly from its top (the deck's last card); else the
+        # list's own search (cards compare by identity, in C) finds its one place
+        if cards and cards[-1] is card:
+            cards.pop()
+            return
+        try:
+            cards.remove(card)
+        except ValueError:
+            raise ValueError(f"{card} is not in {self.name}") from None
 
     def _add(self, card: Card, *, bottom: bool = False, **_: Any) -> None:
         """Put a card on top (the end of the list), or under the pile with ``bottom``."""
@@ -77,10 +79,7 @@ class ShelfZone(Zone):
         pass
 
     def position_of(self, card: Card) -> Pos | None:
-        for pos, slot in self.shelf.items():
-            if slot.card == card:
-                return pos
-        return None
+        return self.shelf.position_of(card)
 
     def __contains__(self, card: object) -> bool:
         return any(slot.card == card for _, slot in self.shelf.items())
@@ -131,18 +130,30 @@ class Cards:
     def move(self, card: Card, dst: Zone, **kw: Any) -> None:
         """Move a card from wherever it is but a shelf to ``dst`` (a card leaves a shelf
         by :meth:`take_off_shelf`, which knows where its tucked cards go)."""
-        src = self._where[card]
+        where = self._where
+        src = where[card]
         if src is dst:
             return
-        if isinstance(src, ShelfZone):
+        if src.__class__ is ShelfZone:
             raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
-        if isinstance(dst, ShelfZone):
+        if dst.__class__ is ShelfZone:
             dst._add(card, **kw)  # the shelf may refuse: do it before removing
             src._remove(card)
         else:
             src._remove(card)
-            dst._add(card, **kw)
+            if kw:
+                dst._add(card, **kw)
+            else:
+                dst.cards.append(card)  # on top: Zone._add without options
+        where[card] = dst
+
+    def deal(self, src: Zone, dst: Zone) -> Card:
+        """Move the top card of the pile ``src`` (not a shelf) onto ``dst`` (not a shelf)
+        and return it: ``move`` of that card, without looking for it."""
+        card = src.cards.pop()
+        dst.cards.append(card)
         self._where[card] = dst
+        return card
 
     def take_off_shelf(self, zone: ShelfZone, pos: Pos, dst: Zone, *, tucked_to: Zone
                        ) -> Slot:

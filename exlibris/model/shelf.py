@@ -197,6 +197,13 @@ class Shelf:
         slots = self._slots
         return ((pos, slots[pos]) for pos in self.positions())
 
+    def position_of(self, card: Card) -> Pos | None:
+        """The cell whose visible card is ``card`` (None if none is)."""
+        for pos, slot in self._slots.items():
+            if slot.card is card:
+                return pos
+        return None
+
     def neighbours(self, pos: Pos) -> list[Pos]:
         """Occupied cells sharing an edge with ``pos``."""
         slots = self._slots
