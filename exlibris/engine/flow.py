@@ -402,12 +402,18 @@ def resolution(game: Game) -> None:
 
 
 def resolve(game: Game, loc: LocationState) -> None:
-    game.event(EventKind.RESOLVE, location=loc.id)
-    if not loc.instant:
-        present = [a for a in loc.assistants() if id(a) not in game.ctx.skip]
-        if loc.spec.resolve == "once":
+    log = game.log
+    if log.enabled:
+        log.add(EventKind.RESOLVE, location=loc.id)
+    spec = loc.spec
+    present = loc.assistants()
+    if present and spec.timing != "instant":
+        skip = game.ctx.skip
+        if skip:
+            present = [a for a in present if id(a) not in skip]
+        if spec.resolve == "once":
             present = present[:1]
-        elif loc.spec.resolve == "bid-order":
+        elif spec.resolve == "bid-order":
             present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
@@ -419,9 +425,9 @@ def resolve(game: Game, loc: LocationState) -> None:
         leftovers = list(loc.area.cards)
         for card in leftovers:
             game.state.cards.move(card, game.state.discard)
-        if leftovers:
-            game.event(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
-    for assistant in list(loc.assistants()):
+        if leftovers and log.enabled:
+            log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
+    for assistant in loc.assistants():  # a fresh list: returning changes the spaces
         game.return_assistant(assistant)
     loc.resolved = True
 

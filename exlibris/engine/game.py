@@ -94,16 +94,17 @@ class Game:
     def ask(self, seat: int, kind: DecisionKind, prompt: str, values: Sequence[Any],
             labeller: Callable[[Any], str] = str, /, **data: Any) -> int:
         """Ask ``seat``'s agent to pick one of ``values``; a single option is not asked."""
-        if len(values) == 1:
+        n = len(values)
+        if n == 1:
             return 0
-        if not values:
+        if not n:
             raise RulesError(f"no options for {prompt!r}")
-        decision = Decision(seat, kind, prompt, values, labeller, data=data)
+        decision = Decision(seat, kind, prompt, values, labeller, data)
         agent = self.agents[seat]
-        view = self.views(self, seat) if self.views and getattr(agent, "needs_view", False) \
-            else None
+        views = self.views
+        view = views(self, seat) if views and getattr(agent, "needs_view", False) else None
         index = agent.decide(view, decision)
-        if not 0 <= index < len(values):
+        if not 0 <= index < n:
             raise RulesError(f"agent for seat {seat} answered {index} to {prompt!r}")
         self.decisions += 1
         if self.log.enabled:
