@@ -347,11 +347,13 @@ class Shelf:
 
     def shelve(self, card: Card, pos: Pos, *, face_down: bool = False) -> None:
         """Shelve ``card`` at ``pos`` (face down for the Witch's transmogrify)."""
-        self._check_new_cell(card, pos, self._slots.keys(), self._rows)
+        legal = self._legal
+        if legal is None or pos not in legal:  # a kept legal cell passes every check
+            self._check_new_cell(card, pos, self._slots.keys(), self._rows)
         if face_down and not isinstance(card, BookCard):
             raise FlipError(f"{card} is an artifact; only book cards are shelved face down",
                             pos=pos, card=card)
-        self._put(pos, Slot(card, face_down=face_down))
+        self._put(pos, Slot(card, face_down))
 
     def _check_new_cell(
         self, card: Card, pos: Pos, occupied: Iterable[Pos] | Mapping[Pos, object],
@@ -759,8 +761,7 @@ class Shelf:
         """A card went into the empty cell ``pos`` (already in ``_slots`` and ``_rows``):
         update what is kept rather than forget it (each update is what a fresh
         computation would give; ``tests/test_shelf_properties.py`` checks it)."""
-        self._restocked()
-        self._legal_order = None
+        self._removable = self._removable_cards = self._legal_order = None
         slots = self._slots
         if len(slots) == 1:
             self._legal = self._order = None
@@ -771,22 +772,19 @@ class Shelf:
             i = bisect_left(order, pos)
             self._order = (*order[:i], pos, *order[i:])
         r, c = pos
-        around = [n for n in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)) if n in slots]
+        beside = ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
         legal = self._legal
         if legal is not None:
             rows = self._rows
             most = self.rules.max_rows
             top, bottom = max(rows) - most + 1, min(rows) + most - 1
-            fresh = set(legal)
-            fresh.discard(pos)
             if rows[r] == 1:  # a new row: the rows left open may be fewer
-                fresh = {cell for cell in fresh if top <= cell[0] <= bottom}
-            for cell in ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)):
-                if cell not in slots and top <= cell[0] <= bottom:
-                    fresh.add(cell)
-            self._legal = frozenset(fresh)
+                legal = frozenset(cell for cell in legal if top <= cell[0] <= bottom)
+            self._legal = legal.difference((pos,)).union(
+                [cell for cell in beside if cell not in slots and top <= cell[0] <= bottom])
         joints = self._joints
         if joints is not None:
+            around = [cell for cell in beside if cell in slots]
             if len(around) == 1:
                 # a card hanging on one neighbour: that neighbour now holds it to the
                 # rest (if there is a rest); nothing else changes
