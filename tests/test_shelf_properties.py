@@ -215,6 +215,8 @@ def test_reshelve_cells_are_exactly_the_moves_reshelve_allows(ops: list[tuple],
                 continue
             allowed.append(dst)
         assert shelf.reshelve_cells(src, cells) == allowed, src
+    assert shelf.reshelve_moves(cells) == [
+        (src, dst) for src in shelf.positions() for dst in shelf.reshelve_cells(src, cells)]
 
 
 def _largest_rectangle_by_search(shelf: Shelf, min_width: int, min_height: int) -> int:

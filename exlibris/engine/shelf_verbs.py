@@ -220,9 +220,8 @@ class ShelfVerbs:
             options = [o for o in options if o[0] == only]
         if only in (None, "move"):
             # the card is lifted first: any cell legal without it (LOC-08-4), as
-            # Shelf.reshelve would allow (Shelf.reshelve_cells works them out at once)
-            options += [("move", pos, dst) for pos in cells
-                        for dst in shelf.reshelve_cells(pos, beside)]
+            # Shelf.reshelve would allow (Shelf.reshelve_moves works them out at once)
+            options += [("move", pos, dst) for pos, dst in shelf.reshelve_moves(beside)]
         if not options:
             return
 

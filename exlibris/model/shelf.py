@@ -447,44 +447,62 @@ class Shelf:
         then empty), keeps the rows within the limit, and touches every group of cards
         left (so that the shelf is one group again). The groups are only worked out
         when lifting ``src`` splits the shelf (it is an articulation point)."""
-        slot = self._need(src, "re-shelve")
+        return self._reshelve_into(src, self._touching(candidates))
+
+    def reshelve_moves(self, candidates: Iterable[Pos]) -> list[tuple[Pos, Pos]]:
+        """Every ``(src, dst)`` with ``dst`` in ``reshelve_cells(src, candidates)``, for
+        each card in reading order: what the cells touch is found once for all."""
+        touching = self._touching(candidates)
+        return [(src, dst) for src in self.positions()
+                for dst in self._reshelve_into(src, touching)]
+
+    def _touching(self, cells: Iterable[Pos]) -> list[tuple[Pos, tuple[Pos, ...] | None]]:
+        """Each cell with the occupied cells beside it (None for an occupied cell)."""
         slots = self._slots
+        return [(cell, None) if cell in slots else
+                (cell, tuple(n for n in ((cell[0] - 1, cell[1]), (cell[0], cell[1] - 1),
+                                         (cell[0], cell[1] + 1), (cell[0] + 1, cell[1]))
+                             if n in slots))
+                for cell in cells]
+
+    def _reshelve_into(self, src: Pos, touching: list[tuple[Pos, tuple[Pos, ...] | None]]
+                       ) -> list[Pos]:
+        """``reshelve_cells`` of ``src`` among cells given with what they touch."""
+        slot = self._need(src, "re-shelve")
         rows = self._rows
         lifted = slot.beneath is None  # an entombed card stays in the cell
-        cells = slots.keys() - {src} if lifted else slots.keys()
         if lifted:
             rows = dict(rows)
             if rows[src[0]] == 1:
                 del rows[src[0]]
             else:
                 rows[src[0]] -= 1
+        gone = src if lifted else None
         groups: list[set[Pos]] = []
         if not self.rules.removal_may_split:
             joints = self._articulation()
             if joints is None or (lifted and src in joints):
+                cells = self._slots.keys() - {src} if lifted else self._slots.keys()
                 groups = [set(g) for g in components(cells)]
         top = bottom = 0
         if rows:
             top, bottom = min(rows), max(rows)
         most = self.rules.max_rows
         found = []
-        for dst in candidates:
+        for dst, near in touching:
             if dst == src:
                 found.append(dst)  # reshelving in place changes nothing
                 continue
-            if dst in cells:
-                continue
-            r, c = dst
+            if near is None:
+                continue  # a card is there
             if rows:
-                if ((r - 1, c) not in cells and (r, c - 1) not in cells
-                        and (r, c + 1) not in cells and (r + 1, c) not in cells):
-                    continue
+                if not near or (len(near) == 1 and near[0] == gone):
+                    continue  # touches no card once ``src`` is lifted
+                r = dst[0]
                 if max(bottom, r) - min(top, r) + 1 > most:
                     continue
-            if groups:
-                touching = {(r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c)}
-                if any(touching.isdisjoint(group) for group in groups):
-                    continue
+            if groups and any(group.isdisjoint(near) for group in groups):
+                continue
             found.append(dst)
         return found
 
