@@ -46,6 +46,8 @@ from exlibris.scoring.settings import ScoringRules
 
 __all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
 
+_AFTER_MODES = ("on", "after")  # the modes ``Game.after`` runs, in this order
+
 
 class Game:
     """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
@@ -70,6 +72,7 @@ class Game:
         self._specials: list[Source] | None = None
         self._events: frozenset[str] = frozenset()  # the events specials listen to
         self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
+        self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
@@ -229,8 +232,7 @@ class Game:
         index = self.ask(seat, DecisionKind.POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card)
-        self.state.cards.move(card, player.shelf_zone, pos=positions[index],
-                              face_down=face_down)
+        self.state.cards.shelve(card, player.shelf_zone, positions[index], face_down=face_down)
         if self.log.enabled:
             self.log.add(EventKind.SHELVE, seat=seat, card=card.name,
                          pos=list(positions[index]), face_down=face_down)
@@ -288,6 +290,8 @@ class Game:
                 if assistant.spec is not None]
             self._events = frozenset(e for source in self._specials for e in source.events)
             self._wakes = frozenset(key for source in self._specials for key in source.wakes)
+            self._after_modes = {event: modes for event in self._events if (modes := tuple(
+                mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
             self._sorted_at = -1
         return self._specials
 
@@ -407,9 +411,11 @@ class Game:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
         if self._specials is None:
             self.specials()
-        if event not in self._events and not self.has_artifacts:  # nothing listens to it
+        # the modes of this event some ability listens to (with artifacts: any may)
+        modes = _AFTER_MODES if self.has_artifacts else self._after_modes.get(event)
+        if not modes:  # nothing listens to it
             return
-        for mode in ("on", "after"):
+        for mode in modes:
             for ability, source in self.listeners(event, mode, actor=actor, location=location,
                                                   names=names):
                 self.run_ability(ability, source, names, location)

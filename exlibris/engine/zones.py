@@ -147,6 +147,19 @@ class Cards:
                 dst.cards.append(card)  # on top: Zone._add without options
         where[card] = dst
 
+    def shelve(self, card: Card, zone: ShelfZone, pos: Pos, *, face_down: bool = False
+               ) -> None:
+        """``move`` of ``card`` onto the cell ``pos`` of the shelf of ``zone``, said
+        directly (the shelf may refuse, before anything moved)."""
+        src = self._where[card]
+        if src is zone:
+            return
+        if src.__class__ is ShelfZone:
+            raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
+        zone.shelf.shelve(card, pos, face_down=face_down)
+        src._remove(card)
+        self._where[card] = zone
+
     def deal(self, src: Zone, dst: Zone) -> Card:
         """Move the top card of the pile ``src`` (not a shelf) onto ``dst`` (not a shelf)
         and return it: ``move`` of that card, without looking for it."""
