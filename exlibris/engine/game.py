@@ -420,18 +420,31 @@ class Game:
                                                   names=names):
                 self.run_ability(ability, source, names, location)
 
+    def _heard(self, event: str, mode: str) -> bool:
+        """Whether some ability may wake on ``event`` in ``mode`` (any may, with
+        artifacts in the game); ``listeners`` then says which do."""
+        if self._specials is None:
+            self.specials()
+        return self.has_artifacts or (event, mode) in self._wakes
+
     def before(self, event: str, *, actor: int | None, location: LocationState | None = None,
                **names: Any) -> None:
+        if not self._heard(event, "before"):
+            return
         for ability, source in self.listeners(event, "before", actor=actor, location=location,
                                               names=names):
             self.run_ability(ability, source, names, location)
 
     def instead(self, event: str, *, actor: int | None, names: dict[str, Any],
                 location: LocationState | None = None) -> list[tuple[CompiledAbility, Source]]:
+        if not self._heard(event, "instead"):
+            return []
         return self.listeners(event, "instead", actor=actor, location=location, names=names)
 
     def modify(self, event: str, value: int, *, actor: int | None,
                location: LocationState | None = None) -> int:
+        if not self._heard(event, "modify"):
+            return value
         for ability, source in self.listeners(event, "modify", actor=actor, location=location,
                                               names={"value": value}):
             env = self.run_ability(ability, source, {"value": value}, location)
