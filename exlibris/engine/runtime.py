@@ -326,11 +326,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def _removable(self, seat: int, cards: list[Card]) -> list[Card]:
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
+        removable: dict[int, frozenset[Card]] = {}  # by owner, kept by the shelf itself
         zone_of = self.game.state.cards.zone_of
         for card in cards:
             zone = zone_of(card)
-            if zone.__class__ is ShelfZone and card not in self.game.removable(zone.owner):
-                continue
+            if zone.__class__ is ShelfZone:
+                owner = zone.owner
+                if owner not in removable:
+                    removable[owner] = self.game.removable(owner)
+                if card not in removable[owner]:
+                    continue
             out.append(card)
         return out
 
