@@ -203,8 +203,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     state = game.state
     cards = list(_deck_cards(deck))
     game.rng.shuffle(cards)
-    for card in cards:
-        state.cards.put(card, state.deck)
+    state.cards.put_pile(cards, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
         game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])

@@ -119,6 +119,12 @@ class Cards:
         zone._add(card, **kw)
         self._where[card] = zone
 
+    def put_pile(self, cards: Iterable[Card], zone: Zone) -> None:
+        """``put`` each of ``cards`` on top of the pile ``zone`` (not a shelf), in order."""
+        cards = list(cards)
+        zone.cards.extend(cards)
+        self._where.update(dict.fromkeys(cards, zone))
+
     def put_shelf(self, zone: ShelfZone) -> None:
         """Index every card of a shelf laid out whole (a scenario's position)."""
         for _, slot in zone.shelf.items():
