@@ -159,15 +159,14 @@ class Game:
 
     def deal_to(self, zone: Zone, n: int) -> list[Card]:
         """Deal cards from the deck into a zone (card areas, reveals)."""
-        dealt: list[Card] = []
         state = self.state
         deck = state.deck
-        for _ in range(max(0, n)):
+        dealt = state.cards.deal(deck, zone, n)
+        while len(dealt) < n:  # the deck ran out
+            self.refill_deck()
             if not deck.cards:
-                self.refill_deck()
-                if not deck.cards:
-                    break
-            dealt.append(state.cards.deal(deck, zone))
+                break
+            dealt += state.cards.deal(deck, zone, n - len(dealt))
         return dealt
 
     def discard(self, card: Card, to: Zone | None = None) -> None:

@@ -166,13 +166,17 @@ class Cards:
         src._remove(card)
         self._where[card] = zone
 
-    def deal(self, src: Zone, dst: Zone) -> Card:
-        """Move the top card of the pile ``src`` (not a shelf) onto ``dst`` (not a shelf)
-        and return it: ``move`` of that card, without looking for it."""
-        card = src.cards.pop()
-        dst.cards.append(card)
-        self._where[card] = dst
-        return card
+    def deal(self, src: Zone, dst: Zone, n: int) -> list[Card]:
+        """Move up to ``n`` cards from the top of the pile ``src`` onto ``dst`` (neither a
+        shelf), one after another, and return them: ``move`` of each top card in turn,
+        without looking for it."""
+        pile = src.cards
+        dealt = pile[:-n - 1:-1] if n > 0 else []  # the top card first
+        if dealt:
+            del pile[-len(dealt):]
+            dst.cards += dealt
+            self._where.update(dict.fromkeys(dealt, dst))
+        return dealt
 
     def take_off_shelf(self, zone: ShelfZone, pos: Pos, dst: Zone, *, tucked_to: Zone
                        ) -> Slot:
