@@ -347,3 +347,20 @@ def test_shift_reach_is_the_longest_shift_shift_run_allows(
         allowed.append(distance)
     reach = shelf.shift_reach(row, first, last, sign, 8)
     assert allowed == list(range(1, reach + 1))
+
+
+@SETTINGS
+@given(OPS)
+def test_entomb_options_are_exactly_the_entombings_entomb_allows(ops: list[tuple]) -> None:
+    shelf, deck = grow(ops)
+    for card in (deck.draw(), ArtifactCard("an-artifact")):
+        allowed = []
+        for pos in shelf.positions():
+            for under in (False, True):
+                trial = shelf.copy()
+                try:
+                    trial.entomb(card, pos, under=under)
+                except ShelfError:
+                    continue
+                allowed.append((pos, under))
+        assert shelf.entomb_options(card) == allowed

@@ -67,9 +67,8 @@ class ShelfVerbs:
         shelf = self.game.player(seat).shelf
         done = []
         for card in self.cards_of(cards):
-            trials = [((pos, under), lambda s, p=pos, u=under, c=card: s.entomb(c, p, under=u))
-                      for pos in shelf.positions() for under in (False, True)]
-            options = self._options(seat, trials)
+            # as trying each on a copy would find (Shelf.entomb_options)
+            options = shelf.entomb_options(card)
             if not options:
                 continue
             index = self.game.ask(seat, DecisionKind.ENTOMB, f"entomb {card.name}", options,

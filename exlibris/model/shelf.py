@@ -681,6 +681,15 @@ class Shelf:
             self._slots[pos] = Slot(card, beneath=slot.card)
         self._restocked()
 
+    def entomb_options(self, card: Card) -> list[tuple[Pos, bool]]:
+        """Every ``(cell, under)`` where ``entomb(card, cell, under=under)`` would succeed,
+        in reading order, on top before beneath: a cell with nothing beneath its card,
+        where the card that would lie beneath is a book card."""
+        book = isinstance(card, BookCard)
+        return [(pos, under) for pos, slot in self.items() if slot.beneath is None
+                for under in (False, True)
+                if (book if under else isinstance(slot.card, BookCard))]
+
     # ------------------------------------------------------- flips and tucks
     def flip(self, pos: Pos) -> None:
         """Turn the visible book card at ``pos`` face down."""
