@@ -344,16 +344,17 @@ class Game:
         trig = ability.trigger
         assert trig is not None
         this = source.this
-        key = (ability.key, id(this))
         ctx = self.ctx
-        if key in ctx.running:
-            return False  # an ability never wakes itself (no chaining)
+        # the checks up to the condition only read: the commonest refusals come first
         event = trig.event
         if event == "placed" and this is not ctx.cause:
             return False
         if event == "arrival" and (not isinstance(this, Assistant) or this is ctx.cause
                                    or this.location is None or this.location is not location):
             return False
+        key = (ability.key, id(this))
+        if key in ctx.running:
+            return False  # an ability never wakes itself (no chaining)
         if not subject_matches(trig.subject, owner=source.owner, actor=actor,
                                cause=ctx.cause, this=this):
             return False
