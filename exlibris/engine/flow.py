@@ -329,8 +329,9 @@ def deal_areas(game: Game) -> None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
         dealt = auction.deal_display(game, loc, count)
-        game.event(EventKind.DEAL, location=loc.id, cards=[c.name for c in dealt],
-                   face_down=prep.face == "down")
+        if game.log.enabled:
+            game.log.add(EventKind.DEAL, location=loc.id, cards=[c.name for c in dealt],
+                         face_down=prep.face == "down")
 
 
 def placement(game: Game) -> None:
