@@ -12,14 +12,15 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl import ast
+from exlibris.dsl import ast, pysource
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.generic import GENERIC
-from exlibris.dsl.values import as_list, kind_name, number
+from exlibris.dsl.pysource import DECLINE
+from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
+from exlibris.dsl.words import Implementations
 from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 
 # Python errors a checked effect can still meet at run time, where the checker typed a
@@ -62,14 +63,6 @@ class StopEffect(Exception):
     """``stop`` or a failed ``require``: the effect ends quietly."""
 
 
-@dataclass(frozen=True, slots=True)
-class AmountSpec:
-    """An evaluated amount: kind ``exact``, ``any``, ``all``, ``up_to`` or ``at_least``."""
-
-    kind: str
-    n: int | None = None
-
-
 class Bound:
     """Base of values a runtime resolves each time a name is read (``Runtime.read``)."""
 
@@ -103,19 +96,63 @@ Eval = Callable[[Env], Any]
 Exec = Callable[[Env], None]
 
 
-class Handler:
+class _Compiled:
+    """What a program and an expression handler share: the function that runs them
+    for a runtime class. It is the Python source generated from the tree
+    (``pysource.py``), compiled on the first call and linked to each runtime class
+    (``link``); or, where Python cannot compile that source (a program nested too
+    deep) or when asked, the closures of ``compile_block``/``compile_expr``."""
+
+    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_program", "_tree",
+                 "source_name")
+
+    def __init__(self, tree: ast.Program | ast.Expr, source_name: str, to_python: bool
+                 ) -> None:
+        self._tree = tree
+        self._program = isinstance(tree, ast.Program)
+        self.source_name = source_name
+        self._code: tuple[Any, pysource.Source] | bool | None = None if to_python else False
+        self._closures: Callable[[Env], Any] | None = None
+        self._by_class: dict[type, Callable[[Env], Any]] = {}
+        self._cls: type | None = None  # the last runtime class, and its function
+        self._fn: Callable[[Env], Any] = _unlinked
+
+    def _function(self, cls: type) -> Callable[[Env], Any]:
+        fn = self._by_class.get(cls)
+        if fn is None:
+            fn = self._by_class[cls] = self._make(cls)
+        self._cls, self._fn = cls, fn
+        return fn
+
+    def _make(self, cls: type) -> Callable[[Env], Any]:
+        if self._code is None:
+            self._code = _python(self._tree) or False
+        if self._code is False:
+            if self._closures is None:
+                self._closures = _closures(self._tree)
+            return self._closures
+        assert isinstance(self._code, tuple)
+        return link(*self._code, cls)
+
+    @property
+    def in_python(self) -> bool:
+        """Whether it runs as generated Python source (false: as closures)."""
+        if self._code is None:
+            self._code = _python(self._tree) or False
+        return self._code is not False
+
+
+class Handler(_Compiled):
     """A compiled program; call it with a runtime, the acting player and the names."""
 
-    __slots__ = ("_run", "source_name")
-
-    def __init__(self, run: Exec, source_name: str) -> None:
-        self._run = run
-        self.source_name = source_name
+    __slots__ = ()
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
+        cls = rt.__class__
+        run = self._fn if cls is self._cls else self._function(cls)
         try:
-            self._run(env)
+            run(env)
         except StopEffect:
             pass
         except (EffectError, *_RUNTIME_FAULTS) as exc:
@@ -133,20 +170,22 @@ def _named(exc: Exception, entry: str) -> Exception:
     return EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})", entry)
 
 
-class ExprHandler:
+class ExprHandler(_Compiled):
     """A compiled expression (scores, conditions of triggers and placement rules)."""
 
-    __slots__ = ("_eval", "source_name")
-
-    def __init__(self, fn: Eval, source_name: str = "<expression>") -> None:
-        self._eval = fn
-        self.source_name = source_name
+    __slots__ = ()
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
+        cls = rt.__class__
+        run = self._fn if cls is self._cls else self._function(cls)
         try:
-            return self._eval(Env(rt, me, names))
+            return run(Env(rt, me, names))
         except (EffectError, *_RUNTIME_FAULTS) as exc:
             raise _named(exc, self.source_name) from None
+
+
+def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call
+    raise AssertionError("not linked")
 
 
 # ---- expressions -------------------------------------------------------------------------------
@@ -225,18 +264,7 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: bounded([p(env) for p in parts])
         case ast.Attr(obj=obj, name=name):
             get = compile_expr(obj)
-
-            def attr(env: Env) -> Any:
-                value = get(env)
-                if value.__class__ in _SCALARS:
-                    return env.rt.attribute(value, name)
-                if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
-                    value = as_list(value)
-                    return [env.rt.attribute(v, name) for v in value]
-                _note_scalar(value)
-                return env.rt.attribute(value, name)
-
-            return attr
+            return lambda env: attribute_of(env.rt, get(env), name)
         case ast.Call():
             return _compile_call(node)
         case ast.BinOp(op="and", left=l, right=r):
@@ -280,6 +308,17 @@ def compile_expr(node: ast.Expr) -> Eval:
 # Classes whose values are never collections: no ``cards`` and no instance dict (so
 # none can be added), not a list. An attribute of one is read directly.
 _SCALARS: set[type] = set()
+
+
+def attribute_of(rt: Runtime, value: Any, name: str) -> Any:
+    """``value.name``: of each element for a list or a zone, else of the value."""
+    if value.__class__ in _SCALARS:
+        return rt.attribute(value, name)
+    if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
+        value = as_list(value)
+        return [rt.attribute(v, name) for v in value]
+    _note_scalar(value)
+    return rt.attribute(value, name)
 
 
 def _note_scalar(value: Any) -> None:
@@ -551,7 +590,6 @@ def compile_stmt(node: ast.Stmt) -> Exec:
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
 
 
-DECLINE = "do nothing"  # the extra option of ``may: choose one:``
 
 
 def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
@@ -576,20 +614,125 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
     return choose
 
 
-def compile_program(program: ast.Program, source_name: str = "<effect>") -> Handler:
-    """Compile a checked program into a handler."""
-    token = _BOUND.set(ast.bound_names(program))
-    try:
-        return Handler(compile_block(program.body) if program.body else (lambda env: None),
-                       source_name)
-    finally:
-        _BOUND.reset(token)
+def compile_program(program: ast.Program, source_name: str = "<effect>", *,
+                    to_python: bool = True) -> Handler:
+    """Compile a checked program into a handler (``to_python=False``: closures only)."""
+    return Handler(program, source_name, to_python)
 
 
-def compile_expression(expr: ast.Expr, source_name: str = "<expression>") -> ExprHandler:
+def compile_expression(expr: ast.Expr, source_name: str = "<expression>", *,
+                       to_python: bool = True) -> ExprHandler:
     """Compile a checked expression into a handler returning its value."""
-    token = _BOUND.set(ast.bound_names(expr))
+    return ExprHandler(expr, source_name, to_python)
+
+
+def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
+    """The tree as closures, each node a Python function calling its children's."""
+    token = _BOUND.set(ast.bound_names(tree))
     try:
-        return ExprHandler(compile_expr(expr), source_name)
+        if isinstance(tree, ast.Program):
+            return compile_block(tree.body) if tree.body else (lambda env: None)
+        return compile_expr(tree)
     finally:
         _BOUND.reset(token)
+
+
+# ---- generated Python source, linked per runtime ----------------------------------------------
+
+def _python(tree: ast.Program | ast.Expr) -> tuple[Any, pysource.Source] | None:
+    """The tree's generated source, compiled; None where Python's compiler refuses it
+    (blocks or brackets nested deeper than it allows)."""
+    source = pysource.program_source(tree) if isinstance(tree, ast.Program) \
+        else pysource.expression_source(tree)
+    try:
+        return compile(source.text, "<effect>", "exec"), source
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
+        return None
+
+
+def _checked_call(impl: Callable[..., Any], tick: Callable[[], None] | None, rt: Runtime,
+                  env: Env, args: list[Any], kwargs: dict[str, Any],
+                  checks: tuple[tuple[int, ...], tuple[str, ...], str]) -> Any:
+    """A call inside an expression whose numbers are checked after every argument is
+    worked out (as ``_compile_call`` does), then a step for a verb, then the call."""
+    numeric, numeric_kw, where = checks
+    for i in numeric:
+        args[i] = number(args[i], where)
+    for key in numeric_kw:
+        kwargs[key] = number(kwargs[key], where)
+    if tick is not None:
+        tick()
+    return impl(rt, env, *args, **kwargs)
+
+
+def _lookup_global(env: Env, name: str) -> Any:
+    """A variable's name read before it is bound: ``Env.lookup`` without variables."""
+    if name == "me":
+        return env.me
+    names = env.globals
+    if name in names:
+        value = names[name]
+        return value(env) if callable(value) else value
+    return None
+
+
+_MISSING_VAR = object()  # a variable not yet bound
+
+# The names generated source may use besides its own (``pysource.py``), and the only
+# builtins it sees.
+HELPERS: dict[str, Any] = {
+    "__builtins__": {"isinstance": isinstance, "range": range, "max": max,
+                     "callable": callable},
+    "_M": _MISSING_VAR, "_Bound": Bound, "_Stop": StopEffect, "_num": number,
+    "_as_list": as_list, "_bounded": bounded, "_plus": _plus, "_union": _union,
+    "_AmountSpec": AmountSpec, "_checked_call": _checked_call,
+    "_lookup_global": _lookup_global,
+    **{name: _ARITH[op] for op, name in pysource.ORDER_OPS.items()},
+}
+
+
+def link(code: Any, source: pysource.Source, cls: type) -> Callable[[Env], Any]:
+    """The generated function for runtimes of class ``cls``: its verbs, functions and
+    attributes are the implementations ``cls.words`` registers (``words.py``), called
+    directly, when the class has them; else calls of ``Runtime.verb``, ``function``
+    and ``attribute``."""
+    words = getattr(cls, "words", None)
+    namespace = dict(HELPERS)
+    namespace.update((f"_k{i}", value) for i, value in enumerate(source.consts))
+    namespace.update((f"_l{i}", _resolve(words, *link))
+                     for i, link in enumerate(source.links))
+    exec(code, namespace)
+    return namespace["_run"]
+
+
+def _resolve(words: Implementations | None, kind: str, word: str, node: ast.Node | None
+             ) -> Callable[..., Any]:
+    """One word, linked: ``impl(rt, env, *args, **kw)``, or ``impl(rt, value)`` for an
+    attribute."""
+    if kind == "attribute":
+        return _attribute_reader(words, word)
+    table = None if words is None else words.verbs if kind == "verb" else words.functions
+    impl = table.get(word) if table is not None else None
+    if impl is not None:
+        return impl
+    if kind == "verb":
+        return lambda rt, env, *args, **kw: rt.verb(word, list(args), kw, env, node)
+    return lambda rt, env, *args, **kw: rt.function(word, list(args), kw, env)
+
+
+def _attribute_reader(words: Implementations | None, name: str) -> Callable[[Any, Any], Any]:
+    """``attribute_of`` for one attribute name, with the runtime's reader for each class
+    of plain values (never a list, a zone or a value with ``cards``) found in one dict."""
+    readers = {} if words is None else {
+        cls: table[name] for cls, table in words.attributes.items()
+        if name in table and not issubclass(cls, list | tuple | set | frozenset)
+        and not hasattr(cls, "cards") and "cards" not in getattr(cls, "__dataclass_fields__", ())}
+    get = readers.get
+
+    def attribute(rt: Runtime, value: Any) -> Any:
+        read = get(value.__class__)
+        if read is not None:
+            return read(rt, value)
+        return attribute_of(rt, value, name)
+
+    return attribute

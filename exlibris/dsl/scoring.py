@@ -54,6 +54,8 @@ class ShelfCard:
 class ScoreRuntime:
     """The read-only runtime of score expressions."""
 
+    words = SCORE  # what ``attribute`` and ``function`` dispatch from (``compiler.link``)
+
     def __init__(self, shelf: ShelfView, categories: Mapping[str, CategoryValue],
                  max_steps: int = 10_000) -> None:
         self.shelf = shelf

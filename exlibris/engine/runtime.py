@@ -101,6 +101,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # one step of an effect: the step budget is the effect context's
     tick: Callable[[], None]
+    # the tables ``verb``, ``function`` and ``attribute`` dispatch from: compiled effects
+    # call these implementations directly (``compiler.link``)
+    words = GAME
 
     def __init__(self, game: GamePort) -> None:
         self.game = game
