@@ -126,7 +126,7 @@ class _Compiled:
 
     def _make(self, cls: type) -> Callable[[Env], Any]:
         if self._code is None:
-            self._code = _python(self._tree) or False
+            self._code = _python(self._tree, self.source_name) or False
         if self._code is False:
             if self._closures is None:
                 self._closures = _closures(self._tree)
@@ -138,7 +138,7 @@ class _Compiled:
     def in_python(self) -> bool:
         """Whether it runs as generated Python source (false: as closures)."""
         if self._code is None:
-            self._code = _python(self._tree) or False
+            self._code = _python(self._tree, self.source_name) or False
         return self._code is not False
 
 
@@ -639,13 +639,15 @@ def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
 
 # ---- generated Python source, linked per runtime ----------------------------------------------
 
-def _python(tree: ast.Program | ast.Expr) -> tuple[Any, pysource.Source] | None:
+def _python(tree: ast.Program | ast.Expr, source_name: str
+            ) -> tuple[Any, pysource.Source] | None:
     """The tree's generated source, compiled; None where Python's compiler refuses it
     (blocks or brackets nested deeper than it allows)."""
     source = pysource.program_source(tree) if isinstance(tree, ast.Program) \
         else pysource.expression_source(tree)
     try:
-        return compile(source.text, "<effect>", "exec"), source
+        # named for profiles and tracebacks (a name, never run as a path)
+        return compile(source.text, f"<effect {source_name}>", "exec"), source
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
         return None
 

@@ -16,6 +16,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
+from exlibris.dsl.values import CategoryValue
 from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -31,15 +32,6 @@ class ShelfView(Protocol):
 class ScoreEnv(Protocol):
     shelf: ShelfView
     this: Pos
-
-
-@dataclass(frozen=True, slots=True)
-class CategoryValue:
-    """A category as a value of the language."""
-
-    id: str
-    code: str
-    name: str
 
 
 @dataclass(frozen=True, slots=True)

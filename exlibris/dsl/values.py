@@ -19,6 +19,15 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class CategoryValue:
+    """A category as a value of the language (the same in every runtime)."""
+
+    id: str
+    code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class AmountSpec:
     """An evaluated amount: kind ``exact``, ``any``, ``all``, ``up_to`` or ``at_least``."""
 

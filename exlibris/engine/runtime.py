@@ -85,10 +85,6 @@ _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mix
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
 
 
-def _is_card(value: Value) -> bool:
-    return value.__class__ in _CARD_CLASSES
-
-
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game, which it reaches
     only through ``GamePort`` (``ports.py``).
@@ -113,7 +109,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     # ------------------------------------------------------------------ protocol
 
     def bind(self, value: Value) -> Value | Bound:
-        if isinstance(value, list) and value and all(_is_card(v) for v in value):
+        # every element a card: their classes, looked up in C (no generator)
+        if isinstance(value, list) and value and _CARD_CLASSES.issuperset(map(type, value)):
             zone_of = self.game.state.cards.zone_of
             return _Tracked([(c, zone_of(c)) for c in value])
         return value
@@ -151,11 +148,17 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
-    def face_up_books(self, cards: Value) -> list[str]:
+    def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
         zone_of = self.game.state.cards.zone_of
+        if cards.__class__ is BookCard:  # one card (``has(it, ...)``): its own books
+            if zone_of(cards).__class__ is ShelfZone:
+                slot = self._slot_of(cards)
+                if slot is not None and slot.face_down:
+                    return ()
+            return cards.books
         books: list[str] = []
         for card in as_list(cards):
             if card.__class__ is not BookCard:
