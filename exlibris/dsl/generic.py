@@ -85,7 +85,9 @@ def categories(rt: Reader, env: object, cards: Any) -> list[Any]:
 
 @SHARED.function("has")
 def has(rt: Reader, env: object, card: Any, categories: Any) -> bool:
-    wanted = _category_codes(rt, categories)
+    # one category (``has(it, @M)``), the common case: its code without a call
+    wanted = (categories.code,) if categories.__class__ is CategoryValue \
+        else _category_codes(rt, categories)
     for book in _face_up_books(rt, card):  # noqa: SIM110 - no generator on each call
         if book in wanted:
             return True
