@@ -245,8 +245,32 @@ def _plus(a: Any, b: Any) -> Any:
 
 def _union(a: Any, b: Any) -> list[Any]:
     seen = list(a or ())
-    seen.extend(x for x in (b or ()) if x not in seen)
+    more = b or ()
+    if _by_identity(seen) and _by_identity(more):  # cards, players...: a set finds them
+        known = set(seen)
+        for x in more:
+            if x not in known:
+                known.add(x)
+                seen.append(x)
+    else:
+        seen.extend(x for x in more if x not in seen)
     return bounded(seen)
+
+
+# Whether values of a class are equal only to themselves (``object``'s ``==`` and hash):
+# then ``x in set`` answers as ``x in list`` does.
+_IDENTITY: dict[type, bool] = {}
+
+
+def _by_identity(items: Any) -> bool:
+    for cls in set(map(type, items)):
+        same = _IDENTITY.get(cls)
+        if same is None:
+            same = _IDENTITY[cls] = cls.__eq__ is object.__eq__ \
+                and cls.__hash__ is object.__hash__
+        if not same:
+            return False
+    return True
 
 
 def compile_expr(node: ast.Expr) -> Eval:
@@ -683,7 +707,7 @@ _MISSING_VAR = object()  # a variable not yet bound
 # The names generated source may use besides its own (``pysource.py``), and the only
 # builtins it sees.
 HELPERS: dict[str, Any] = {
-    "__builtins__": {"isinstance": isinstance, "range": range, "max": max,
+    "__builtins__": {"int": int, "isinstance": isinstance, "range": range, "max": max,
                      "callable": callable},
     "_M": _MISSING_VAR, "_Bound": Bound, "_Stop": StopEffect, "_num": number,
     "_as_list": as_list, "_bounded": bounded, "_plus": _plus, "_union": _union,

@@ -212,11 +212,11 @@ class _Writer:
         for k, v in keywords:
             kw_temps.append((k, self.temp()))
             hoist.append(f"{kw_temps[-1][1]} = {v}")
-        for i in numeric:
-            hoist.append(f"{temps[i]} = _num({temps[i]}, {where})")
-        for k, t in kw_temps:
-            if k in numeric_kw:
-                hoist.append(f"{t} = _num({t}, {where})")
+        checked = [temps[i] for i in numeric] + [t for k, t in kw_temps if k in numeric_kw]
+        for t in checked:  # ``_num`` called only for what is not a number within the limit
+            hoist.append(f"if {t}.__class__ is not int or not -{MAX_EFFECT_INT} <= {t} <= "
+                         f"{MAX_EFFECT_INT}:")
+            hoist.append(f"    {t} = _num({t}, {where})")
         if is_verb:
             hoist.append("tick()")
         return f"{impl}(rt, env{_args(temps, kw_temps + lambda_kw)})"

@@ -377,12 +377,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Where a book card may be shelved, an artifact from hand may be instead
         (EXP-ROUND-02): the hand's artifacts join the choice, and the number shelved
         stays what the effect allows."""
+        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
+        if spec.kind == "all":
+            return candidates, amount
+        extra = [c for c in player.hand.cards  # first: most hands hold no artifact
+                 if isinstance(c, ArtifactCard) and c not in candidates]
+        if not extra:
+            return candidates, amount
         books = [c for c in candidates if isinstance(c, BookCard)
                  and not isinstance(self.game.state.cards.zone_of(c), ShelfZone)]
-        extra = [c for c in player.hand.cards
-                 if isinstance(c, ArtifactCard) and c not in candidates]
-        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
-        if not books or not extra or spec.kind == "all":
+        if not books:
             return candidates, amount
         if spec.kind == "any":
             amount = AmountSpec("up_to", len(books))
