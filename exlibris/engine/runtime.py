@@ -210,8 +210,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         remaining = list(dict.fromkeys(candidates))
         if refresh is not None:
             remaining = refresh(remaining)
-        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
-        kind, n = spec.kind, spec.n or 0
+        if isinstance(amount, AmountSpec):  # a number is an exact amount (no spec built)
+            kind, n = amount.kind, amount.n or 0
+        else:
+            kind, n = "exact", int(amount or 0)
         if kind == "all":
             yield from remaining
             return
@@ -377,8 +379,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Where a book card may be shelved, an artifact from hand may be instead
         (EXP-ROUND-02): the hand's artifacts join the choice, and the number shelved
         stays what the effect allows."""
-        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
-        if spec.kind == "all":
+        kind = amount.kind if isinstance(amount, AmountSpec) else "exact"  # pick checks a number
+        if kind == "all":
             return candidates, amount
         extra = [c for c in player.hand.cards  # first: most hands hold no artifact
                  if isinstance(c, ArtifactCard) and c not in candidates]
@@ -388,7 +390,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                  and not isinstance(self.game.state.cards.zone_of(c), ShelfZone)]
         if not books:
             return candidates, amount
-        if spec.kind == "any":
+        if kind == "any":
             amount = AmountSpec("up_to", len(books))
         return [*candidates, *extra], amount
 
