@@ -1,10 +1,16 @@
-"""Compiling checked AST into handlers: plain closures the engine calls.
+"""Compiling checked AST into handlers the engine calls.
 
-A compiled program is a ``Handler``: ``handler(runtime, bindings)`` runs it.
+A compiled program is a ``Handler``: ``handler(runtime, me, names)`` runs it.
 Everything game-specific goes through the ``Runtime`` protocol, which the engine
 (and the scorer) implement: names, attributes, functions that need the table,
 verbs, choices. Execution is bounded: every statement and loop pass costs one
 step, and ``Runtime.tick`` stops an effect that exceeds the budget.
+
+A handler runs as one Python function generated from the tree (``pysource.py``),
+linked to the runtime's implementations (``link``); the closures below
+(``compile_block``, ``compile_expr``) are the same semantics node by node, kept for
+trees Python's compiler refuses and as the reference the generated code is tested
+against.
 """
 
 from __future__ import annotations
@@ -30,7 +36,11 @@ _RUNTIME_FAULTS = (TypeError, AttributeError, ValueError, IndexError, KeyError,
 
 
 class Runtime(Protocol):
-    """What a running effect needs from the game (implemented by the engine)."""
+    """What a running effect needs from the game (implemented by the engine).
+
+    A runtime class may also have ``words``, the ``words.Implementations`` its
+    ``verb``, ``function`` and ``attribute`` dispatch from, and nothing else: then
+    compiled effects call those implementations directly (``link``)."""
 
     def tick(self) -> None:
         """Count one step; raise ``EffectBudgetExceeded`` past the budget."""
@@ -103,13 +113,11 @@ class _Compiled:
     (``link``); or, where Python cannot compile that source (a program nested too
     deep) or when asked, the closures of ``compile_block``/``compile_expr``."""
 
-    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_program", "_tree",
-                 "source_name")
+    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_tree", "source_name")
 
     def __init__(self, tree: ast.Program | ast.Expr, source_name: str, to_python: bool
                  ) -> None:
         self._tree = tree
-        self._program = isinstance(tree, ast.Program)
         self.source_name = source_name
         self._code: tuple[Any, pysource.Source] | bool | None = None if to_python else False
         self._closures: Callable[[Env], Any] | None = None
@@ -125,21 +133,23 @@ class _Compiled:
         return fn
 
     def _make(self, cls: type) -> Callable[[Env], Any]:
-        if self._code is None:
-            self._code = _python(self._tree, self.source_name) or False
-        if self._code is False:
+        code = self._generated()
+        if code is None:
             if self._closures is None:
                 self._closures = _closures(self._tree)
             return self._closures
-        assert isinstance(self._code, tuple)
-        return link(*self._code, cls)
+        return link(*code, cls)
+
+    def _generated(self) -> tuple[Any, pysource.Source] | None:
+        """The compiled generated source (made once), or None: closures instead."""
+        if self._code is None:
+            self._code = _python(self._tree, self.source_name) or False
+        return self._code if isinstance(self._code, tuple) else None
 
     @property
     def in_python(self) -> bool:
         """Whether it runs as generated Python source (false: as closures)."""
-        if self._code is None:
-            self._code = _python(self._tree, self.source_name) or False
-        return self._code is not False
+        return self._generated() is not None
 
 
 class Handler(_Compiled):
