@@ -39,8 +39,8 @@ def run_both(source: str, seed: int = 3) -> tuple[Any, Any]:
     """The outcome of ``source`` as a location effect, as source and as closures."""
     program = parse_program(source)
     outcomes = []
-    for to_python in (True, False):
-        handler = compile_program(program, "random-effect", to_python=to_python)
+    for python_after in (0, None):  # Python source at once, closures only
+        handler = compile_program(program, "random-effect", python_after=python_after)
         game = new_game(CATALOG, SETTINGS, [RandomAgent(seed), RandomAgent(seed + 1)],
                         seed=seed, log=EventLog(enabled=True))
         loc = game.state.in_play[0]
@@ -152,8 +152,20 @@ def test_nothing_an_author_writes_becomes_a_python_name() -> None:
 
 
 def test_a_placement_rule_reads_names_set_between_calls() -> None:
-    condition = compile_expression(parse_rule("deny if target == here").condition)
+    condition = compile_expression(parse_rule("deny if target == here").condition,
+                                   python_after=0)
     names: dict[str, Any] = {"target": 1, "here": 1}
     assert condition(object(), None, names) is True
     names["here"] = 2
     assert condition(object(), None, names) is False
+
+
+def test_a_handler_runs_as_closures_until_it_has_run_often() -> None:
+    game = new_game(CATALOG, SETTINGS, [RandomAgent(1), RandomAgent(2)], seed=1)
+    handler = compile_program(parse_program("x = count(hand) + 1\n"), python_after=2)
+    names = game.names(0)
+    hand = len(game.player(0).hand.cards)
+    for _ in range(4):
+        assert handler(game.rt, game.player(0), names).vars == {"x": hand + 1}
+    assert handler._closures is not None  # the first two calls
+    assert handler._by_class[type(game.rt)] is not handler._closures  # then the source

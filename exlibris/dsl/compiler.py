@@ -106,26 +106,39 @@ Eval = Callable[[Env], Any]
 Exec = Callable[[Env], None]
 
 
+# Calls a handler runs as closures before it becomes Python source: generating and
+# compiling the source costs about as much as a hundred runs save, so only what runs
+# often (in long runs of games) is worth it.
+PYTHON_AFTER = 64
+
+
 class _Compiled:
     """What a program and an expression handler share: the function that runs them
-    for a runtime class. It is the Python source generated from the tree
-    (``pysource.py``), compiled on the first call and linked to each runtime class
-    (``link``); or, where Python cannot compile that source (a program nested too
-    deep) or when asked, the closures of ``compile_block``/``compile_expr``."""
+    for a runtime class. Its first ``python_after`` calls run the closures of
+    ``compile_block``/``compile_expr``; then it is the Python source generated from
+    the tree (``pysource.py``), compiled once and linked to each runtime class
+    (``link``). Closures for good where Python cannot compile that source (a
+    program nested too deep) or when ``python_after`` is None."""
 
-    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_tree", "source_name")
+    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_tree", "_warm",
+                 "source_name")
 
-    def __init__(self, tree: ast.Program | ast.Expr, source_name: str, to_python: bool
-                 ) -> None:
+    def __init__(self, tree: ast.Program | ast.Expr, source_name: str,
+                 python_after: int | None) -> None:
         self._tree = tree
         self.source_name = source_name
-        self._code: tuple[Any, pysource.Source] | bool | None = None if to_python else False
+        self._code: tuple[Any, pysource.Source] | bool | None = \
+            None if python_after is not None else False
+        self._warm = python_after or 0  # calls left before the source is made
         self._closures: Callable[[Env], Any] | None = None
         self._by_class: dict[type, Callable[[Env], Any]] = {}
         self._cls: type | None = None  # the last runtime class, and its function
         self._fn: Callable[[Env], Any] = _unlinked
 
     def _function(self, cls: type) -> Callable[[Env], Any]:
+        if self._warm > 0 and self._code is None:  # still warming up: closures, counted
+            self._warm -= 1
+            return self._closure_function()
         fn = self._by_class.get(cls)
         if fn is None:
             fn = self._by_class[cls] = self._make(cls)
@@ -134,11 +147,12 @@ class _Compiled:
 
     def _make(self, cls: type) -> Callable[[Env], Any]:
         code = self._generated()
-        if code is None:
-            if self._closures is None:
-                self._closures = _closures(self._tree)
-            return self._closures
-        return link(*code, cls)
+        return self._closure_function() if code is None else link(*code, cls)
+
+    def _closure_function(self) -> Callable[[Env], Any]:
+        if self._closures is None:
+            self._closures = _closures(self._tree)
+        return self._closures
 
     def _generated(self) -> tuple[Any, pysource.Source] | None:
         """The compiled generated source (made once), or None: closures instead."""
@@ -148,7 +162,7 @@ class _Compiled:
 
     @property
     def in_python(self) -> bool:
-        """Whether it runs as generated Python source (false: as closures)."""
+        """Whether it runs, once warm, as generated Python source (false: as closures)."""
         return self._generated() is not None
 
 
@@ -649,15 +663,17 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
 
 
 def compile_program(program: ast.Program, source_name: str = "<effect>", *,
-                    to_python: bool = True) -> Handler:
-    """Compile a checked program into a handler (``to_python=False``: closures only)."""
-    return Handler(program, source_name, to_python)
+                    python_after: int | None = PYTHON_AFTER) -> Handler:
+    """Compile a checked program into a handler: closures for its first
+    ``python_after`` calls, then Python source (None: closures only)."""
+    return Handler(program, source_name, python_after)
 
 
 def compile_expression(expr: ast.Expr, source_name: str = "<expression>", *,
-                       to_python: bool = True) -> ExprHandler:
-    """Compile a checked expression into a handler returning its value."""
-    return ExprHandler(expr, source_name, to_python)
+                       python_after: int | None = PYTHON_AFTER) -> ExprHandler:
+    """Compile a checked expression into a handler returning its value (as
+    ``compile_program``)."""
+    return ExprHandler(expr, source_name, python_after)
 
 
 def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
