@@ -763,6 +763,8 @@ def _resolve(words: Implementations | None, kind: str, word: str, node: ast.Node
     attribute."""
     if kind == "attribute":
         return _attribute_reader(words, word)
+    if kind == "readers":
+        return _readers(words, word).get
     table = None if words is None else words.verbs if kind == "verb" else words.functions
     impl = table.get(word) if table is not None else None
     if impl is not None:
@@ -772,14 +774,20 @@ def _resolve(words: Implementations | None, kind: str, word: str, node: ast.Node
     return lambda rt, env, *args, **kw: rt.function(word, list(args), kw, env)
 
 
-def _attribute_reader(words: Implementations | None, name: str) -> Callable[[Any, Any], Any]:
-    """``attribute_of`` for one attribute name, with the runtime's reader for each class
-    of plain values (never a list, a zone or a value with ``cards``) found in one dict."""
-    readers = {} if words is None else {
+def _readers(words: Implementations | None, name: str) -> dict[type, Callable[[Any, Any], Any]]:
+    """The runtime's reader of attribute ``name`` for each class of plain values (never
+    a list, a zone or a value with ``cards``: ``attribute_of`` reads those element by
+    element)."""
+    return {} if words is None else {
         cls: table[name] for cls, table in words.attributes.items()
         if name in table and not issubclass(cls, list | tuple | set | frozenset)
         and not hasattr(cls, "cards") and "cards" not in getattr(cls, "__dataclass_fields__", ())}
-    get = readers.get
+
+
+def _attribute_reader(words: Implementations | None, name: str) -> Callable[[Any, Any], Any]:
+    """``attribute_of`` for one attribute name, with the runtime's reader for each class
+    of plain values (never a list, a zone or a value with ``cards``) found in one dict."""
+    get = _readers(words, name).get
 
     def attribute(rt: Runtime, value: Any) -> Any:
         read = get(value.__class__)

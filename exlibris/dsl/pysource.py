@@ -22,7 +22,9 @@ from exlibris.dsl.values import AmountSpec
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
 from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 
-# A link: ("verb" | "function" | "attribute", word, the call node or None)
+# A link: ("verb" | "function" | "attribute" | "readers", word, the call node or None);
+# "readers" is the ``get`` of a dict from a class to its reader of the attribute
+COMPARISONS = frozenset({"<", "<=", ">", ">="})
 Link = tuple[str, str, ast.Node | None]
 
 # the helpers of the operators checked for numbers (``compiler._ARITH``)
@@ -56,6 +58,7 @@ class _Writer:
         self.globals: dict[str, str] = {}
         self.lines: list[str] = []
         self.temps = 0
+        self.iterable = 0  # > 0 inside a comprehension's iterable, where ``:=`` is refused
         self.uses: set[str] = set()  # of the runtime's methods: tick, bind, read
 
     # ---- names -----------------------------------------------------------------------
@@ -113,7 +116,7 @@ class _Writer:
                 text = "[" + ", ".join(self.expr(i) for i in items) + "]"
                 return text if len(items) <= MAX_EFFECT_LIST else f"_bounded({text})"
             case ast.Attr(obj=obj, name=name):
-                return f"{self.link('attribute', name)}(rt, {self.expr(obj)})"
+                return self.attribute(obj, name)
             case ast.Call():
                 return self.call(node)
             case ast.BinOp(op="and", left=l, right=r):
@@ -132,6 +135,14 @@ class _Writer:
                 return f"({self.expr(l)} == {self.expr(r)})"
             case ast.BinOp(op="!=", left=l, right=r):
                 return f"({self.expr(l)} != {self.expr(r)})"
+            case ast.BinOp(op=op, left=l, right=ast.Num(value=k)) \
+                    if op in COMPARISONS and k.__class__ is int \
+                    and -MAX_EFFECT_INT <= k <= MAX_EFFECT_INT and not self.iterable:
+                # a number on the left compared at once (``compiler._order``'s first case)
+                t = self.temp()
+                return (f"({t} {op} {k} if ({t} := {self.expr(l)}).__class__ is int and "
+                        f"-{MAX_EFFECT_INT} <= {t} <= {MAX_EFFECT_INT} else "
+                        f"{ORDER_OPS[op]}({t}, {k}))")
             case ast.BinOp(op=op, left=l, right=r) if op in ORDER_OPS:
                 return f"{ORDER_OPS[op]}({self.expr(l)}, {self.expr(r)})"
             case ast.Not(operand=x):
@@ -139,7 +150,9 @@ class _Writer:
             case ast.Neg(operand=x):
                 return f"(-_num({self.expr(x)}, \"'-'\"))"
             case ast.Where(source=source, condition=cond, name=name):
+                self.iterable += 1
                 items = self.expr(source)  # evaluated outside the comprehension, as first
+                self.iterable -= 1
                 v = self.var(name)
                 return f"[{v} for {v} in _as_list({items}) if {self.expr(cond)}]"
             case ast.Amount(kind=kind, value=None):
@@ -151,6 +164,17 @@ class _Writer:
                 assert value is not None
                 return f"_AmountSpec({kind!r}, _num({self.expr(value)}, 'an amount'))"
         raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
+
+    def attribute(self, obj: ast.Expr, name: str) -> str:
+        """``obj.name``: the runtime's reader for the value's class, found in a dict
+        here (``readers``), else the general way (``compiler.attribute_of``)."""
+        general = self.link("attribute", name)
+        if self.iterable:
+            return f"{general}(rt, {self.expr(obj)})"
+        value, read = self.temp(), self.temp()
+        return (f"({read}(rt, {value}) if ({read} := {self.link('readers', name)}"
+                f"(({value} := {self.expr(obj)}).__class__)) is not None "
+                f"else {general}(rt, {value}))")
 
     def name(self, name: str) -> str:
         if name not in self.bound:
