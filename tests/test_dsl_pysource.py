@@ -18,15 +18,16 @@ from hypothesis import strategies as st
 
 from exlibris.agents import RandomAgent
 from exlibris.catalog import load_catalog
-from exlibris.dsl import ast, pysource
+from exlibris.dsl import ast, compiler, pysource
 from exlibris.dsl.checker import Catalog as IdCatalog
 from exlibris.dsl.checker import check_program, program_names
 from exlibris.dsl.compiler import HELPERS, compile_expression, compile_program
 from exlibris.dsl.errors import DslError, EffectError
 from exlibris.dsl.parser import parse_program, parse_rule
+from exlibris.engine import abilities
 from exlibris.engine.abilities import abilities_of
 from exlibris.engine.events import EventLog
-from exlibris.engine.flow import new_game
+from exlibris.engine.flow import new_game, play
 from exlibris.engine.game import RulesError
 from exlibris.validation import resolve_settings
 
@@ -169,3 +170,29 @@ def test_a_handler_runs_as_closures_until_it_has_run_often() -> None:
         assert handler(game.rt, game.player(0), names).vars == {"x": hand + 1}
     assert handler._closures is not None  # the first two calls
     assert handler._by_class[type(game.rt)] is not handler._closures  # then the source
+
+
+def _games_digest() -> str:
+    """The event logs of a few whole games, two-player and with the modules' content."""
+    logs = []
+    for variant, seed in (("standard", 1), ("standard", 2), ("artifactorium", 3),
+                          ("job-faire", 4)):
+        game = new_game(CATALOG, resolve_settings(variant, CATALOG.variants),
+                        [RandomAgent(seed), RandomAgent(seed + 1)], seed=seed,
+                        log=EventLog(enabled=True))
+        play(game)
+        logs.append(json.dumps(game.log.records, sort_keys=True, default=str))
+    return "\n".join(logs)
+
+
+def test_whole_games_are_the_same_as_python_source_and_as_closures(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    digests = []
+    for python_after in (0, None):  # everything as source at once; closures only
+        monkeypatch.setattr(compiler, "PYTHON_AFTER", python_after)
+        monkeypatch.setattr(abilities, "_COMPILED", {})
+        monkeypatch.setattr(abilities, "_BY_LIST", {})
+        abilities._location_effect.cache_clear()
+        digests.append(_games_digest())
+    abilities._location_effect.cache_clear()
+    assert digests[0] == digests[1]

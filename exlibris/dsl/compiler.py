@@ -109,7 +109,7 @@ Exec = Callable[[Env], None]
 # Calls a handler runs as closures before it becomes Python source: generating and
 # compiling the source costs about as much as a hundred runs save, so only what runs
 # often (in long runs of games) is worth it.
-PYTHON_AFTER = 64
+PYTHON_AFTER: int | None = 64
 
 
 class _Compiled:
@@ -662,18 +662,24 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
     return choose
 
 
+_DEFAULT = -1  # ``python_after`` not given: ``PYTHON_AFTER``, read as a handler is made
+
+
 def compile_program(program: ast.Program, source_name: str = "<effect>", *,
-                    python_after: int | None = PYTHON_AFTER) -> Handler:
+                    python_after: int | None = _DEFAULT) -> Handler:
     """Compile a checked program into a handler: closures for its first
-    ``python_after`` calls, then Python source (None: closures only)."""
-    return Handler(program, source_name, python_after)
+    ``python_after`` calls (by default ``PYTHON_AFTER``), then Python source (None:
+    closures only)."""
+    return Handler(program, source_name, PYTHON_AFTER if python_after == _DEFAULT
+                   else python_after)
 
 
 def compile_expression(expr: ast.Expr, source_name: str = "<expression>", *,
-                       python_after: int | None = PYTHON_AFTER) -> ExprHandler:
+                       python_after: int | None = _DEFAULT) -> ExprHandler:
     """Compile a checked expression into a handler returning its value (as
     ``compile_program``)."""
-    return ExprHandler(expr, source_name, python_after)
+    return ExprHandler(expr, source_name, PYTHON_AFTER if python_after == _DEFAULT
+                       else python_after)
 
 
 def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
