@@ -33,6 +33,7 @@ from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 # value "any": they end the effect as an EffectError naming it, never as a traceback.
 _RUNTIME_FAULTS = (TypeError, AttributeError, ValueError, IndexError, KeyError,
                    ZeroDivisionError, OverflowError, RecursionError)
+_FAULTS = (EffectError, *_RUNTIME_FAULTS)  # what a run turns into a named EffectError
 
 
 class Runtime(Protocol):
@@ -179,7 +180,7 @@ class Handler(_Compiled):
             run(env)
         except StopEffect:
             pass
-        except (EffectError, *_RUNTIME_FAULTS) as exc:
+        except _FAULTS as exc:
             raise _named(exc, self.source_name) from None
         return env
 
@@ -204,7 +205,7 @@ class ExprHandler(_Compiled):
         run = self._fn if cls is self._cls else self._function(cls)
         try:
             return run(Env(rt, me, names))
-        except (EffectError, *_RUNTIME_FAULTS) as exc:
+        except _FAULTS as exc:
             raise _named(exc, self.source_name) from None
 
 
@@ -542,100 +543,118 @@ def compile_block(body: list[ast.Stmt]) -> Exec:
 
 
 def compile_stmt(node: ast.Stmt) -> Exec:
+    # each statement's closure is made by a factory below: no function is defined
+    # inside a ``case`` (Cython, which compiles this module in wheels, mishandles it)
     match node:
         case ast.Assign(name=name, value=value):
-            get = compile_expr(value)
-
-            def assign(env: Env) -> None:
-                env.rt.tick()
-                env.vars[name] = env.rt.bind(get(env))
-
-            return assign
+            return _assign(name, compile_expr(value))
         case ast.Do(call=call):
-            run = compile_expr(call)
-
-            def do(env: Env) -> None:
-                env.rt.tick()
-                run(env)
-
-            return do
+            return _do(compile_expr(call))
         case ast.May(body=[ast.Choose(chooser=None, options=options), *rest]):
             # "you may choose one of these (then go on)" is one decision: the options
             # and a decline; every option goes on with the rest of the optional steps
             return _compile_choose(node, None, options, decline=True, then=rest)
         case ast.May(body=body):
-            inner = compile_block(body)
-
-            def may(env: Env) -> None:
-                env.rt.tick()
-                if env.rt.may(env, node):
-                    inner(env)
-
-            return may
+            return _may(node, compile_block(body))
         case ast.Require(condition=cond):
-            test = compile_expr(cond)
-
-            def require(env: Env) -> None:
-                env.rt.tick()
-                if not test(env):
-                    raise StopEffect
-
-            return require
+            return _require(compile_expr(cond))
         case ast.Stop():
-
-            def stop(env: Env) -> None:
-                raise StopEffect
-
-            return stop
+            return _stop
         case ast.If(branches=branches, orelse=orelse):
-            compiled = [(compile_expr(c), compile_block(b)) for c, b in branches]
-            otherwise = compile_block(orelse) if orelse else None
-
-            def if_(env: Env) -> None:
-                env.rt.tick()
-                for test, body in compiled:
-                    if test(env):
-                        body(env)
-                        return
-                if otherwise is not None:
-                    otherwise(env)
-
-            return if_
+            return _if([(compile_expr(c), compile_block(b)) for c, b in branches],
+                       compile_block(orelse) if orelse else None)
         case ast.ForEach(var=var, iterable=iterable, body=body):
-            items, inner = compile_expr(iterable), compile_block(body)
-
-            def for_each(env: Env) -> None:
-                for item in as_list(items(env)):
-                    env.rt.tick()
-                    env.vars[var] = item
-                    inner(env)
-
-            return for_each
+            return _for_each(var, compile_expr(iterable), compile_block(body))
         case ast.Repeat(count=count, body=body):
-            times, inner = compile_expr(count), compile_block(body)
-
-            def repeat(env: Env) -> None:
-                for _ in range(max(0, number(times(env), "'repeat'"))):
-                    env.rt.tick()
-                    inner(env)
-
-            return repeat
+            return _repeat(compile_expr(count), compile_block(body))
         case ast.As(player=player, body=body):
-            who, inner = compile_expr(player), compile_block(body)
-
-            def as_(env: Env) -> None:
-                env.rt.tick()
-                saved = env.me
-                env.me = who(env)
-                try:
-                    inner(env)
-                finally:
-                    env.me = saved
-
-            return as_
+            return _as(compile_expr(player), compile_block(body))
         case ast.Choose(chooser=chooser, options=options):
             return _compile_choose(node, chooser, options)
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
+
+
+def _assign(name: str, get: Eval) -> Exec:
+    def assign(env: Env) -> None:
+        env.rt.tick()
+        env.vars[name] = env.rt.bind(get(env))
+
+    return assign
+
+
+def _do(run: Eval) -> Exec:
+    def do(env: Env) -> None:
+        env.rt.tick()
+        run(env)
+
+    return do
+
+
+def _may(node: ast.May, inner: Exec) -> Exec:
+    def may(env: Env) -> None:
+        env.rt.tick()
+        if env.rt.may(env, node):
+            inner(env)
+
+    return may
+
+
+def _require(test: Eval) -> Exec:
+    def require(env: Env) -> None:
+        env.rt.tick()
+        if not test(env):
+            raise StopEffect
+
+    return require
+
+
+def _stop(env: Env) -> None:
+    raise StopEffect
+
+
+def _if(compiled: list[tuple[Eval, Exec]], otherwise: Exec | None) -> Exec:
+    def if_(env: Env) -> None:
+        env.rt.tick()
+        for test, body in compiled:
+            if test(env):
+                body(env)
+                return
+        if otherwise is not None:
+            otherwise(env)
+
+    return if_
+
+
+def _for_each(var: str, items: Eval, inner: Exec) -> Exec:
+    def for_each(env: Env) -> None:
+        for item in as_list(items(env)):
+            env.rt.tick()
+            env.vars[var] = item
+            inner(env)
+
+    return for_each
+
+
+def _repeat(times: Eval, inner: Exec) -> Exec:
+    def repeat(env: Env) -> None:
+        for _ in range(max(0, number(times(env), "'repeat'"))):
+            env.rt.tick()
+            inner(env)
+
+    return repeat
+
+
+def _as(who: Eval, inner: Exec) -> Exec:
+    def as_(env: Env) -> None:
+        env.rt.tick()
+        saved = env.me
+        env.me = who(env)
+        try:
+            inner(env)
+        finally:
+            env.me = saved
+
+    return as_
 
 
 
