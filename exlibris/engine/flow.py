@@ -18,6 +18,7 @@ from exlibris.engine.decisions import Agent, DecisionKind, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
+from exlibris.engine.placement import assistant_options
 from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
@@ -367,10 +368,13 @@ def placement(game: Game) -> None:
 def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
     """Every (assistant, target) pair; interchangeable standard assistants appear once."""
     player = game.player(seat)
+    available = player.available()
+    if not available:
+        return []
+    game.sources()  # the priority order, brought up to date at each turn (sorts are stable)
     options: list[tuple[Assistant, Target]] = []
     seen_standard: set[bool] = set()
-    shared: list[Target] | None = None  # targets when no placement rule applies
-    for assistant in player.available():
+    for assistant in available:
         if assistant.kind == "standard":
             # standard assistants are alike, except that one placed earlier this round
             # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
@@ -378,13 +382,7 @@ def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
             if again in seen_standard:
                 continue
             seen_standard.add(again)
-        if game.rules_apply(assistant):
-            targets = game.placement_targets(seat, assistant)
-        else:
-            if shared is None:
-                shared = game.placement_targets(seat, assistant)
-            targets = shared
-        options += [(assistant, t) for t in targets]
+        options += assistant_options(game, seat, assistant)
     return options
 
 

@@ -21,6 +21,7 @@ from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import hiring
 from exlibris.engine.abilities import (
+    SPACE,
     CompiledAbility,
     Source,
     abilities_of,
@@ -31,6 +32,7 @@ from exlibris.engine.context import CausedBy, EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
+from exlibris.engine.placement import RuleMemo, open_targets
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
@@ -68,6 +70,8 @@ class Game:
         self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
+        self._ruling: list[Source] = []  # the specials with placement rules
+        self._artifact_rules: bool | None = None  # see artifacts_rule()
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
@@ -279,6 +283,7 @@ class Game:
                 for player in self.state.players for assistant in player.assistants
                 if assistant.spec is not None]
             self._events = frozenset(e for source in self._specials for e in source.events)
+            self._ruling = [source for source in self._specials if source.has_rules]
             self._sorted_at = -1
         return self._specials
 
@@ -479,37 +484,38 @@ class Game:
         ruled = [] if forced else [
             source for source in self.sources() if source.rules_about(assistant)]
         n = len(self.state.players)
-        lean = not ruled and not forced
-        names = self._rule_names(assistant) if ruled else None
+        rules = RuleMemo(self, assistant, ruled) if ruled else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
             if n == 1 and self._solo_blocked(seat, assistant, loc):
                 continue
-            spec = loc.spec
-            if lean and spec.auction is None:
-                # the common case: the open spaces for this many players, kept by which
-                # spaces are held (Targets are values: the same ones serve again)
-                found = loc.open_targets.get(loc.held)
-                if found is None:
-                    found = loc.open_targets[loc.held] = [
-                        Target(loc, s) for s, least in enumerate(spec.spaces)
-                        if not loc.held[s] and (least <= n or n == 1)]
-                targets += found
+            if rules is None and not forced and loc.spec.auction is None:
+                targets += open_targets(loc, n)  # the common case
                 continue
-            found = self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled,
-                                           names=names)
+            found = self._location_targets(seat, assistant, loc, forced=forced, rules=rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found
         return targets
 
     def rules_apply(self, assistant: Assistant) -> bool:
-        """Whether any placement rule may speak about placing ``assistant`` now."""
-        for source in self._specials if self._specials is not None else self.specials():
-            if source.has_rules and source.rules_about(assistant):
+        """Whether a special assistant's placement rule may speak about placing
+        ``assistant`` now."""
+        if self._specials is None:
+            self.specials()
+        for source in self._ruling:
+            if source.rules_about(assistant):
                 return True
         return False
+
+    def artifacts_rule(self) -> bool:
+        """Whether an artifact in this game carries a placement rule (found once)."""
+        if self._artifact_rules is None:
+            self._artifact_rules = self.has_artifacts and any(
+                ability.placement for spec in self.artifact_specs.values()
+                for ability in spec.abilities)
+        return self._artifact_rules
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
@@ -517,16 +523,12 @@ class Game:
         return any(a.owner == seat and a is not assistant for a in loc.assistants())
 
     def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
-                          forced: bool, ruled: list[Source],
-                          names: dict[str, Any] | None = None) -> list[Target]:
+                          forced: bool, rules: RuleMemo | None) -> list[Target]:
         spec = loc.spec
-        shares = forced or any(source.shares for source in ruled)
-        if ruled and names is None:
-            names = self._rule_names(assistant)
         n = len(self.state.players)
         auction = spec.auction
         if auction is None:
-            return self._plain_targets(assistant, loc, forced, ruled, names, shares)
+            return self._plain_targets(loc, forced, rules)
         # an auction: a bid space is open only while empty
         found: list[Target] = []
         present = loc.assistants()
@@ -546,17 +548,17 @@ class Game:
                 if lowest is None or bid <= lowest.bid:
                     continue
                 displaces = lowest
-            if ruled and self._rules_verdict(ruled, assistant, loc, s, [], names) == "deny":
+            if rules is not None and self._rules_verdict(rules, loc, s, []) == "deny":
                 continue
             found.append(Target(loc, s, bid, False, displaces))
         return found
 
-    def _plain_targets(self, assistant: Assistant, loc: LocationState, forced: bool,
-                       ruled: list[Source], names: dict[str, Any] | None,
-                       shares: bool) -> list[Target]:
+    def _plain_targets(self, loc: LocationState, forced: bool,
+                       rules: RuleMemo | None) -> list[Target]:
         """``_location_targets`` at a location without an auction: an open space, or a
         held one that a "share" rule opens (or a location's own move displaces)."""
         n = len(self.state.players)
+        shares = forced or (rules is not None and rules.shares)
         found: list[Target] = []
         for s, least in enumerate(loc.spec.spaces):
             if least > n and n != 1:
@@ -564,8 +566,8 @@ class Game:
             occupants = loc.spaces[s]
             if occupants and not shares:
                 continue  # only a "share" rule opens a held space: none is in play
-            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
-                if ruled else None
+            verdict = self._rules_verdict(rules, loc, s, occupants) \
+                if rules is not None else None
             if verdict == "deny":
                 continue
             if not occupants:
@@ -576,35 +578,36 @@ class Game:
                 found.append(Target(loc, s, 0, True))
         return found
 
-    def _rules_verdict(self, ruled: list[Source], placing: Assistant, loc: LocationState,
-                       s: int, occupants: list[Assistant],
-                       names: dict[str, Any] | None = None) -> str | None:
-        """The first placement rule that speaks, in priority order (TIME-01).
-
-        ``names`` may be a dict from ``_rule_names`` to fill in (one serves every space
-        of a placement turn: the rules only read it)."""
-        if names is None:
-            names = self._rule_names(placing)
-        names["target"] = loc
-        names["space"] = Space(loc, s)
+    def _rules_verdict(self, rules: RuleMemo, loc: LocationState, s: int,
+                       occupants: list[Assistant]) -> str | None:
+        """The first placement rule that speaks about space ``s`` of ``loc``, in priority
+        order (TIME-01): the first whose condition's parts are all true, each part
+        evaluated in order and read from ``rules`` when it is kept there."""
+        rules.at(loc)
+        names = rules.names
         names["occupant"] = occupants[0] if occupants else None
-        for source in ruled:
-            owner = self.player(source.owner)
-            names["this"] = source.this
+        space_named = False
+        kept = rules.kept
+        rt = self.rt
+        for this, owner, kind, parts in rules.checks:
+            names["this"] = this
             names["owner"] = owner
-            for ability in source.abilities:
-                for rule in ability.rules:
-                    if rule.own_only and placing is not source.this:
-                        continue  # ``placing == this and ...`` is false
-                    if rule.condition(self.rt, owner, names):
-                        return rule.kind
+            for level, test, slot in parts:
+                if level == SPACE:
+                    if not space_named:
+                        names["space"] = Space(loc, s)
+                        space_named = True
+                    if not test(rt, owner, names):
+                        break
+                    continue
+                value = kept[slot]
+                if value is None:
+                    value = kept[slot] = bool(test(rt, owner, names))
+                if not value:
+                    break
+            else:
+                return kind
         return None
-
-    def _rule_names(self, placing: Assistant) -> dict[str, Any]:
-        """The names placement rules see, but the target, space and occupant."""
-        return {"placing": placing, "players": self.state.players,
-                "prominent": self.by_code.get(self.state.prominent),
-                "banned": self.by_code.get(self.state.banned or "")}
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name

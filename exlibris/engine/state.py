@@ -70,8 +70,8 @@ class Space:
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "held", "open_targets", "permanent", "resolved", "spaces",
-                 "spec")
+    __slots__ = ("area", "effect", "held", "open_targets", "options", "options_area",
+                 "permanent", "resolved", "spaces", "spec")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -87,6 +87,11 @@ class LocationState:
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
+        # and each assistant's placement options here when no rule applies
+        # (``engine/placement.py``): dropped when the spaces change; at an auction, also
+        # when the display (of ``options_area`` cards when they were made) changes
+        self.options: dict[Assistant, list[Any]] = {}
+        self.options_area = -1
 
     @property
     def id(self) -> str:
@@ -104,6 +109,7 @@ class LocationState:
         """Put ``assistant`` on ``space`` (after any already there)."""
         self.spaces[space].append(assistant)
         self.held = tuple(map(bool, self.spaces))
+        self.options.clear()
 
     def vacate(self, assistant: Assistant) -> None:
         """Take ``assistant`` off whichever space holds it."""
@@ -111,6 +117,7 @@ class LocationState:
             if assistant in space:
                 space.remove(assistant)
         self.held = tuple(map(bool, self.spaces))
+        self.options.clear()
 
     def assistants(self) -> list[Assistant]:
         """Assistants here in space order (at a shared space, the first arrival first)."""
