@@ -21,7 +21,6 @@ from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine import hiring
 from exlibris.engine.abilities import (
-    SPACE,
     CompiledAbility,
     Source,
     abilities_of,
@@ -32,7 +31,7 @@ from exlibris.engine.context import CausedBy, EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
-from exlibris.engine.placement import RuleMemo, open_targets
+from exlibris.engine.placement import RuleMemo, considered, open_targets, rules_about
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
@@ -481,17 +480,17 @@ class Game:
             targets += [home_target(i) for i, a in enumerate(player.home) if a is None]
         # placement rules in priority order: assistants present (longest first), then the
         # assistant being placed (TIME-01)
-        ruled = [] if forced else [
-            source for source in self.sources() if source.rules_about(assistant)]
+        rules = None if forced else rules_about(self, assistant)
         n = len(self.state.players)
-        rules = RuleMemo(self, assistant, ruled) if ruled else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
             if n == 1 and self._solo_blocked(seat, assistant, loc):
                 continue
-            if rules is None and not forced and loc.spec.auction is None:
-                targets += open_targets(loc, n)  # the common case
+            if not forced and loc.spec.auction is None and (
+                    rules is None or not considered(loc, n, rules.shares)
+                    or rules.silent_at(loc)):
+                targets += open_targets(loc, n)  # no rule speaks: the open spaces
                 continue
             found = self._location_targets(seat, assistant, loc, forced=forced, rules=rules)
             if self.solo is not None:
@@ -582,32 +581,8 @@ class Game:
                        occupants: list[Assistant]) -> str | None:
         """The first placement rule that speaks about space ``s`` of ``loc``, in priority
         order (TIME-01): the first whose condition's parts are all true, each part
-        evaluated in order and read from ``rules`` when it is kept there."""
-        rules.at(loc)
-        names = rules.names
-        names["occupant"] = occupants[0] if occupants else None
-        space_named = False
-        kept = rules.kept
-        rt = self.rt
-        for this, owner, kind, parts in rules.checks:
-            names["this"] = this
-            names["owner"] = owner
-            for level, test, slot in parts:
-                if level == SPACE:
-                    if not space_named:
-                        names["space"] = Space(loc, s)
-                        space_named = True
-                    if not test(rt, owner, names):
-                        break
-                    continue
-                value = kept[slot]
-                if value is None:
-                    value = kept[slot] = bool(test(rt, owner, names))
-                if not value:
-                    break
-            else:
-                return kind
-        return None
+        evaluated in order or read from ``rules`` where it is kept."""
+        return rules.verdict(loc, s, occupants)
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name

@@ -1,31 +1,33 @@
 """Placement options, kept rather than rebuilt at every placement turn.
 
-``flow.placement_options`` asks ``assistant_options`` for each assistant it offers;
-the answer is ``Game.placement_targets`` paired with the assistant, found the short
-way where nothing can differ:
+``flow.placement_options`` asks ``assistant_options`` for each assistant it offers:
+``Game.placement_targets`` paired with the assistant, found the short way where
+nothing can differ.
 
-* when no placement rule may speak about the assistant (``Game.rules_apply``) and
-  no artifact carries one, each location keeps the assistant's options there
-  (``LocationState.options``) until its spaces change (``occupy``, ``vacate``) or,
-  at an auction, its display changes size; home options are home targets;
-* when rules do speak, ``RuleMemo`` keeps, for one call of
-  ``Game.placement_targets``, the value of each part of a rule's condition that
-  reads only names fixed for the call (``placing``, ``this``, ``owner``...) or for
-  the location (``target``): ``Game._rules_verdict`` evaluates the parts in order, as
-  ``and`` does, and reads a kept value instead of evaluating it again. Nothing
-  changes during the call, so a kept value is the one evaluating would give.
+* Each location keeps each assistant's options there for when no placement rule
+  speaks (``LocationState.options``), by which of its spaces are held; at an auction
+  they are dropped when its spaces or its display change.
+* Placement rules (``RuleMemo``): a rule's condition is compiled in parts, its
+  conjuncts (``abilities.rule_parts``), each marked with what it reads. During one
+  call the value of a part that reads only names fixed for the call (``placing``,
+  ``this``, ``owner``...) or for the location (``target``) is kept and read instead
+  of evaluated again: nothing changes during the call, and the parts are still
+  evaluated in order, as ``and`` does. A location where every rule is silent before
+  any part reads the space (``RuleMemo.silent_at``) has its open spaces as targets,
+  as it would without rules.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from exlibris.engine.abilities import LOCATION, Source
-from exlibris.engine.state import Assistant, LocationState
+from exlibris.engine.abilities import LOCATION, SPACE, Source
+from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target, home_target
 
 if TYPE_CHECKING:
     from exlibris.engine.game import Game
+    from exlibris.engine.runtime import EffectRuntime
 
 Option = tuple[Assistant, Target]
 # one rule that may speak, in priority order: its source, the source's owner, its
@@ -36,12 +38,13 @@ Check = tuple[Any, Any, str, tuple[tuple[int, Any, int], ...]]
 class RuleMemo:
     """The placement rules that may speak about placing one assistant, in priority
     order (TIME-01), and the values of their condition parts kept during one call of
-    ``Game.placement_targets`` (see ``Game._rules_verdict``)."""
+    ``Game.placement_targets`` or ``assistant_options``."""
 
-    __slots__ = ("checks", "kept", "location", "location_slots", "names", "shares")
+    __slots__ = ("checks", "kept", "location", "location_slots", "names", "rt", "shares")
 
     def __init__(self, game: Game, placing: Assistant, ruled: list[Source]) -> None:
         state = game.state
+        self.rt: EffectRuntime = game.rt
         self.names: dict[str, Any] = {
             "placing": placing, "players": state.players,
             "prominent": game.by_code.get(state.prominent),
@@ -77,6 +80,71 @@ class RuleMemo:
             for slot in self.location_slots:
                 kept[slot] = None
 
+    def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
+        """The kind of the first rule whose condition holds for space ``s`` of ``loc``
+        (its parts all true, evaluated in order), or None."""
+        self.at(loc)
+        names = self.names
+        names["occupant"] = occupants[0] if occupants else None
+        space_named = False
+        kept = self.kept
+        rt = self.rt
+        for this, owner, kind, parts in self.checks:
+            names["this"] = this
+            names["owner"] = owner
+            for level, test, slot in parts:
+                if level == SPACE:
+                    if not space_named:
+                        names["space"] = Space(loc, s)
+                        space_named = True
+                    if not test(rt, owner, names):
+                        break
+                    continue
+                value = kept[slot]
+                if value is None:
+                    value = kept[slot] = bool(test(rt, owner, names))
+                if not value:
+                    break
+            else:
+                return kind
+        return None
+
+    def silent_at(self, loc: LocationState) -> bool:
+        """Whether no rule speaks about any space of ``loc``: each has a part that is
+        false there before any part that reads the space. The parts are evaluated as
+        ``verdict`` would at the first space, and kept for it."""
+        self.at(loc)
+        names = self.names
+        kept = self.kept
+        rt = self.rt
+        for this, owner, _kind, parts in self.checks:
+            names["this"] = this
+            names["owner"] = owner
+            for level, test, slot in parts:
+                if level == SPACE:
+                    return False
+                value = kept[slot]
+                if value is None:
+                    value = kept[slot] = bool(test(rt, owner, names))
+                if not value:
+                    break
+            else:
+                return False  # this rule speaks at every space here
+        return True
+
+
+def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
+    """The placement rules that may speak about placing ``placing`` now (None: none)."""
+    ruled = [source for source in game.sources() if source.rules_about(placing)]
+    return RuleMemo(game, placing, ruled) if ruled else None
+
+
+def considered(loc: LocationState, n: int, shares: bool) -> bool:
+    """Whether the rules are asked about some space of ``loc``: one open to ``n``
+    players, empty or (with a "share" rule) held."""
+    return any((least <= n or n == 1) and (shares or not loc.spaces[s])
+               for s, least in enumerate(loc.spec.spaces))
+
 
 def open_targets(loc: LocationState, n: int) -> list[Target]:
     """The open spaces of a location without an auction, for ``n`` players, kept by
@@ -91,35 +159,44 @@ def open_targets(loc: LocationState, n: int) -> list[Target]:
 
 def assistant_options(game: Game, seat: int, assistant: Assistant) -> list[Option]:
     """``(assistant, target)`` for every target of ``game.placement_targets(seat,
-    assistant)``, in its order."""
+    assistant)``, in its order (without the solo rules, nor artifacts' placement
+    rules: ``placement_targets`` itself then)."""
     n = game.n_players
-    if n == 1 or game.rules_apply(assistant) or game.artifacts_rule():
+    if n == 1 or game.artifacts_rule():
         return [(assistant, t) for t in game.placement_targets(seat, assistant)]
+    rules = rules_about(game, assistant) if game.rules_apply(assistant) else None
     options = [(assistant, home_target(i))
                for i, held in enumerate(game.state.players[seat].home) if held is None]
     for loc in game.state.in_play:
         if loc.resolved:
             continue
         found = loc.options.get(assistant)
-        if found is None or loc.spec.auction is not None:
-            found = _options_at(game, seat, assistant, loc, n)
+        if found is None or rules is not None or loc.spec.auction is not None:
+            found = _options_at(game, seat, assistant, loc, n, rules)
         options += found
     return options
 
 
-def _options_at(game: Game, seat: int, assistant: Assistant, loc: LocationState,
-                n: int) -> list[Option]:
-    """``assistant``'s options at ``loc`` when no rule speaks, kept in ``loc.options``."""
+def _options_at(game: Game, seat: int, assistant: Assistant, loc: LocationState, n: int,
+                rules: RuleMemo | None) -> list[Option]:
+    """``assistant``'s options at ``loc``: kept in ``loc.options`` when no rule speaks."""
     if loc.spec.auction is None:
-        targets = open_targets(loc, n)
-    else:
-        # an auction's targets also depend on how many cards are on display
-        if loc.options_area != len(loc.area):
-            loc.options.clear()
-            loc.options_area = len(loc.area)
+        if rules is not None and considered(loc, n, rules.shares) \
+                and not rules.silent_at(loc):
+            return [(assistant, t) for t in game._plain_targets(loc, False, rules)]
         found = loc.options.get(assistant)
-        if found is not None:
-            return found
+        if found is None:
+            found = loc.options[assistant] = [(assistant, t) for t in open_targets(loc, n)]
+        return found
+    if rules is not None:
+        return [(assistant, t) for t in game._location_targets(seat, assistant, loc,
+                                                               forced=False, rules=rules)]
+    # an auction's targets also depend on how many cards are on display
+    if loc.options_area != len(loc.area):
+        loc.options.clear()
+        loc.options_area = len(loc.area)
+    found = loc.options.get(assistant)
+    if found is None:
         targets = game._location_targets(seat, assistant, loc, forced=False, rules=None)
-    found = loc.options[assistant] = [(assistant, t) for t in targets]
+        found = loc.options[assistant] = [(assistant, t) for t in targets]
     return found

@@ -71,7 +71,7 @@ class LocationState:
     """A location tile in play."""
 
     __slots__ = ("area", "effect", "held", "open_targets", "options", "options_area",
-                 "permanent", "resolved", "spaces", "spec")
+                 "options_by_held", "permanent", "resolved", "spaces", "spec")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -87,11 +87,15 @@ class LocationState:
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
-        # and each assistant's placement options here when no rule applies
-        # (``engine/placement.py``): dropped when the spaces change; at an auction, also
-        # when the display (of ``options_area`` cards when they were made) changes
-        self.options: dict[Assistant, list[Any]] = {}
+        # and each assistant's placement options here when no rule speaks
+        # (``engine/placement.py``), by which spaces are held; at an auction, where
+        # they also depend on the bids, dropped when the spaces change or the display
+        # changes size (it had ``options_area`` cards when they were made)
+        self.options_by_held: dict[tuple[bool, ...], dict[Assistant, list[Any]]] = {}
+        self.options: dict[Assistant, list[Any]] = {}  # those of ``held``
         self.options_area = -1
+        if spec.auction is None:
+            self.options_by_held[self.held] = self.options
 
     @property
     def id(self) -> str:
@@ -108,16 +112,21 @@ class LocationState:
     def occupy(self, assistant: Assistant, space: int) -> None:
         """Put ``assistant`` on ``space`` (after any already there)."""
         self.spaces[space].append(assistant)
-        self.held = tuple(map(bool, self.spaces))
-        self.options.clear()
+        self._changed()
 
     def vacate(self, assistant: Assistant) -> None:
         """Take ``assistant`` off whichever space holds it."""
         for space in self.spaces:
             if assistant in space:
                 space.remove(assistant)
-        self.held = tuple(map(bool, self.spaces))
-        self.options.clear()
+        self._changed()
+
+    def _changed(self) -> None:
+        held = self.held = tuple(map(bool, self.spaces))
+        if self.spec.auction is None:
+            self.options = self.options_by_held.setdefault(held, {})
+        else:
+            self.options = {}
 
     def assistants(self) -> list[Assistant]:
         """Assistants here in space order (at a shared space, the first arrival first)."""
