@@ -31,11 +31,17 @@ from exlibris.engine.context import CausedBy, EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
-from exlibris.engine.placement import RuleMemo, considered, open_targets, rules_about
+from exlibris.engine.placement import (
+    OpenBoard,
+    RuleMemo,
+    considered,
+    open_targets,
+    rules_about,
+)
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
-from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
 from exlibris.engine.targets import Target, home_target
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
@@ -71,6 +77,7 @@ class Game:
         self._specials: list[Source] | None = None
         self._ruling: list[Source] = []  # the specials with placement rules
         self._artifact_rules: bool | None = None  # see artifacts_rule()
+        self.open_board = OpenBoard()  # kept targets, for placement options
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
@@ -492,7 +499,7 @@ class Game:
                     or rules.silent_at(loc)):
                 targets += open_targets(loc, n)  # no rule speaks: the open spaces
                 continue
-            found = self._location_targets(seat, assistant, loc, forced=forced, rules=rules)
+            found = self._location_targets(loc, forced=forced, rules=rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found
@@ -503,10 +510,7 @@ class Game:
         ``assistant`` now."""
         if self._specials is None:
             self.specials()
-        for source in self._ruling:
-            if source.rules_about(assistant):
-                return True
-        return False
+        return any(source.rules_about(assistant) for source in self._ruling)
 
     def artifacts_rule(self) -> bool:
         """Whether an artifact in this game carries a placement rule (found once)."""
@@ -521,8 +525,8 @@ class Game:
             return False
         return any(a.owner == seat and a is not assistant for a in loc.assistants())
 
-    def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
-                          forced: bool, rules: RuleMemo | None) -> list[Target]:
+    def _location_targets(self, loc: LocationState, *, forced: bool,
+                          rules: RuleMemo | None) -> list[Target]:
         spec = loc.spec
         n = len(self.state.players)
         auction = spec.auction

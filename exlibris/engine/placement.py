@@ -19,6 +19,8 @@ nothing can differ.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from exlibris.engine.abilities import LOCATION, SPACE, Source
@@ -157,46 +159,58 @@ def open_targets(loc: LocationState, n: int) -> list[Target]:
     return found
 
 
+class OpenBoard:
+    """The targets at the locations for an assistant about whom no placement rule
+    speaks, the same for every such assistant of every seat (not in solo games), kept
+    while the locations in play, their spaces, whether they are resolved and the size
+    of capacity auctions' displays stay the same (``key``)."""
+
+    __slots__ = ("capacity", "key", "targets")
+
+    def __init__(self) -> None:
+        self.key: Any = None
+        self.targets: list[Target] = []
+        self.capacity: list[LocationState] = []  # capacity auctions in play
+
+    def targets_of(self, game: Game) -> list[Target]:
+        in_play = game.state.in_play
+        key: Any = tuple(map(_VERSION, in_play))
+        if self.capacity:
+            key = (key, [len(loc.area) for loc in self.capacity])
+        if key != self.key:
+            self._rebuild(game, in_play)
+        return self.targets
+
+    def _rebuild(self, game: Game, in_play: list[LocationState]) -> None:
+        n = game.n_players
+        targets: list[Target] = []
+        for loc in in_play:
+            if loc.resolved:
+                continue
+            if loc.spec.auction is None:
+                targets += open_targets(loc, n)
+            else:
+                targets += game._location_targets(loc, forced=False, rules=None)
+        self.targets = targets
+        self.capacity = [loc for loc in in_play
+                         if loc.spec.auction is not None and loc.spec.auction.style != "outbid"]
+        key: Any = tuple(map(_VERSION, in_play))
+        if self.capacity:
+            key = (key, [len(loc.area) for loc in self.capacity])
+        self.key = key
+
+
+_VERSION = attrgetter("version", "resolved")
+
+
 def assistant_options(game: Game, seat: int, assistant: Assistant) -> list[Option]:
     """``(assistant, target)`` for every target of ``game.placement_targets(seat,
-    assistant)``, in its order (without the solo rules, nor artifacts' placement
-    rules: ``placement_targets`` itself then)."""
-    n = game.n_players
-    if n == 1 or game.artifacts_rule():
-        return [(assistant, t) for t in game.placement_targets(seat, assistant)]
-    rules = rules_about(game, assistant) if game.rules_apply(assistant) else None
-    options = [(assistant, home_target(i))
-               for i, held in enumerate(game.state.players[seat].home) if held is None]
-    for loc in game.state.in_play:
-        if loc.resolved:
-            continue
-        found = loc.options.get(assistant)
-        if found is None or rules is not None or loc.spec.auction is not None:
-            found = _options_at(game, seat, assistant, loc, n, rules)
-        options += found
-    return options
-
-
-def _options_at(game: Game, seat: int, assistant: Assistant, loc: LocationState, n: int,
-                rules: RuleMemo | None) -> list[Option]:
-    """``assistant``'s options at ``loc``: kept in ``loc.options`` when no rule speaks."""
-    if loc.spec.auction is None:
-        if rules is not None and considered(loc, n, rules.shares) \
-                and not rules.silent_at(loc):
-            return [(assistant, t) for t in game._plain_targets(loc, False, rules)]
-        found = loc.options.get(assistant)
-        if found is None:
-            found = loc.options[assistant] = [(assistant, t) for t in open_targets(loc, n)]
-        return found
-    if rules is not None:
-        return [(assistant, t) for t in game._location_targets(seat, assistant, loc,
-                                                               forced=False, rules=rules)]
-    # an auction's targets also depend on how many cards are on display
-    if loc.options_area != len(loc.area):
-        loc.options.clear()
-        loc.options_area = len(loc.area)
-    found = loc.options.get(assistant)
-    if found is None:
-        targets = game._location_targets(seat, assistant, loc, forced=False, rules=None)
-        found = loc.options[assistant] = [(assistant, t) for t in targets]
-    return found
+    assistant)``, in its order: when no placement rule speaks about the assistant
+    (and the game is not solo), the free home spaces and ``OpenBoard``'s targets."""
+    if game.n_players == 1 or game.artifacts_rule() or game.rules_apply(assistant):
+        targets = game.placement_targets(seat, assistant)
+    else:
+        targets = [home_target(i) for i, held in enumerate(game.state.players[seat].home)
+                   if held is None]
+        targets += game.open_board.targets_of(game)
+    return list(zip(repeat(assistant), targets))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from exlibris.engine.zones import Cards, ShelfZone, Zone
@@ -67,11 +68,14 @@ class Space:
         return hash((id(self.location), self.index))
 
 
+_VERSIONS = count()
+
+
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "held", "open_targets", "options", "options_area",
-                 "options_by_held", "permanent", "resolved", "spaces", "spec")
+    __slots__ = ("area", "effect", "held", "open_targets", "permanent", "resolved", "spaces",
+                 "spec", "version")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -87,15 +91,9 @@ class LocationState:
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
-        # and each assistant's placement options here when no rule speaks
-        # (``engine/placement.py``), by which spaces are held; at an auction, where
-        # they also depend on the bids, dropped when the spaces change or the display
-        # changes size (it had ``options_area`` cards when they were made)
-        self.options_by_held: dict[tuple[bool, ...], dict[Assistant, list[Any]]] = {}
-        self.options: dict[Assistant, list[Any]] = {}  # those of ``held``
-        self.options_area = -1
-        if spec.auction is None:
-            self.options_by_held[self.held] = self.options
+        # a new number, never used before in this process, whenever the spaces change
+        # (what the engine keeps about this location's spaces is kept by it)
+        self.version = next(_VERSIONS)
 
     @property
     def id(self) -> str:
@@ -122,11 +120,8 @@ class LocationState:
         self._changed()
 
     def _changed(self) -> None:
-        held = self.held = tuple(map(bool, self.spaces))
-        if self.spec.auction is None:
-            self.options = self.options_by_held.setdefault(held, {})
-        else:
-            self.options = {}
+        self.held = tuple(map(bool, self.spaces))
+        self.version = next(_VERSIONS)
 
     def assistants(self) -> list[Assistant]:
         """Assistants here in space order (at a shared space, the first arrival first)."""
