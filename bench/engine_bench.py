@@ -30,6 +30,7 @@ from typing import Any
 
 from exlibris.agents import GreedyAgent, RandomAgent
 from exlibris.agents.view import player_view
+from exlibris.build_info import engine_build
 from exlibris.catalog import load_catalog
 from exlibris.engine.flow import new_game, play
 from exlibris.validation import resolve_settings
@@ -190,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "cpu": pinned,
+        "engine": engine_build(),  # C extensions (hatch_build.py) or plain Python
         "seeds": [args.seed, args.seed + args.games - 1],
         "games": args.games,
         "warmup_games": args.warmup,
@@ -201,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     print(f"exlibris engine bench: {meta['implementation']} {meta['python']} "
-          f"on {meta['platform']} ({pinned})")
+          f"on {meta['platform']} ({pinned}); engine {meta['engine']}")
     print(f"seeds {args.seed}..{args.seed + args.games - 1}, {args.games} games a row, "
           f"{args.warmup} warm-up games; catalog loaded in {load_s:.2f}s")
     print()

@@ -1,0 +1,77 @@
+"""The compiled engine (``hatch_build.py``) plays exactly the games the plain one plays.
+
+The suite imports this checkout's plain-Python package. An installed wheel (CI's
+``pip install ".[test]"``) carries the hot modules compiled too; run from another
+folder, Python imports that install. These tests compare the two on whole games and
+run the rules scenarios with it. Where no compiled install is present (a development
+checkout, a pure-Python wheel) they are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+
+def _installed(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python ARGS`` on the installed package: from an empty folder, with this
+    checkout off the path."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "EXLIBRIS_CONTENT")}
+    return subprocess.run([sys.executable, *args], cwd=tmp_path, env=env, text=True,
+                          capture_output=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty folder from which the compiled install is imported (or a skip)."""
+    folder = tmp_path_factory.mktemp("elsewhere")
+    probe = _installed(folder, "-c", "import exlibris.engine.flow, exlibris.build_info as b; "
+                                     "print(b.engine_build())")
+    if probe.returncode != 0:
+        pytest.skip("exlibris is not installed in this environment (pip install .)")
+    if "compiled" not in probe.stdout:
+        pytest.skip(f"the installed exlibris is {probe.stdout.strip()}: nothing to compare")
+    return folder
+
+
+def test_compiled_and_plain_engines_play_the_same_games(compiled: Path) -> None:
+    script = str(ROOT / "bench" / "same_games.py")  # bench/ is first on its path
+    installed = _installed(compiled, script, "--games", "25", "--seed", "300")
+    assert installed.returncode == 0, installed.stderr
+    plain = subprocess.run([sys.executable, script, "--games", "25", "--seed", "300"],
+                           cwd=ROOT, text=True, capture_output=True, timeout=600,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert plain.returncode == 0, plain.stderr
+    assert len(installed.stdout.splitlines()) == 4
+    assert installed.stdout == plain.stdout
+
+
+def test_compiled_engine_passes_the_rules_scenarios(compiled: Path) -> None:
+    result = _installed(compiled, "-m", "exlibris", "scenario", "run", str(ROOT / "scenarios"))
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert " 0 failed" in result.stdout
+
+
+@pytest.mark.parametrize(("variant", "seats"), [
+    ("expanded", "greedy,random"), ("artifactorium", "random,greedy,random"),
+    ("job-faire", "greedy,random,greedy"), ("solo", "greedy"), ("solo-expanded", "random")])
+def test_compiled_engine_plays_module_games_as_the_plain_one(
+        compiled: Path, variant: str, seats: str) -> None:
+    for seed in (1, 2):
+        args = ["-m", "exlibris", "play", "--variant", variant, "--seats", seats,
+                "--seed", str(seed), "--json"]
+        installed = _installed(compiled, *args)
+        assert installed.returncode == 0, installed.stderr
+        plain = subprocess.run([sys.executable, *args], cwd=ROOT, text=True,
+                               capture_output=True, timeout=600,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert plain.returncode == 0, plain.stderr
+        assert installed.stdout == plain.stdout and installed.stdout.strip()
