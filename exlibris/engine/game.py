@@ -510,7 +510,8 @@ class Game:
         ``assistant`` now."""
         if self._specials is None:
             self.specials()
-        return any(source.rules_about(assistant) for source in self._ruling)
+        return bool(self._ruling) and any(
+            source.rules_about(assistant) for source in self._ruling)
 
     def artifacts_rule(self) -> bool:
         """Whether an artifact in this game carries a placement rule (found once)."""

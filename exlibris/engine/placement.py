@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from exlibris.engine.abilities import LOCATION, SPACE, Source
 from exlibris.engine.state import Assistant, LocationState, Space
-from exlibris.engine.targets import Target, home_target
+from exlibris.engine.targets import Target, home_targets
 
 if TYPE_CHECKING:
     from exlibris.engine.game import Game
@@ -161,16 +161,16 @@ def open_targets(loc: LocationState, n: int) -> list[Target]:
 
 class OpenBoard:
     """The targets at the locations for an assistant about whom no placement rule
-    speaks, the same for every such assistant of every seat (not in solo games), kept
-    while the locations in play, their spaces, whether they are resolved and the size
-    of capacity auctions' displays stay the same (``key``)."""
+    speaks: the same for every such assistant of every seat (solo games aside). Kept
+    while the locations in play, their spaces (``LocationState.version``), whether
+    they are resolved, and the size of capacity auctions' displays stay the same."""
 
     __slots__ = ("capacity", "key", "targets")
 
     def __init__(self) -> None:
         self.key: Any = None
         self.targets: list[Target] = []
-        self.capacity: list[LocationState] = []  # capacity auctions in play
+        self.capacity: list[LocationState] = []  # the capacity auctions not resolved
 
     def targets_of(self, game: Game) -> list[Target]:
         in_play = game.state.in_play
@@ -184,33 +184,59 @@ class OpenBoard:
     def _rebuild(self, game: Game, in_play: list[LocationState]) -> None:
         n = game.n_players
         targets: list[Target] = []
+        capacity: list[LocationState] = []
         for loc in in_play:
             if loc.resolved:
                 continue
-            if loc.spec.auction is None:
-                targets += open_targets(loc, n)
+            auction = loc.spec.auction
+            if auction is None:
+                found = loc.open_targets.get(loc.held)
+                targets += found if found is not None else open_targets(loc, n)
             else:
+                if auction.style != "outbid":
+                    capacity.append(loc)
                 targets += game._location_targets(loc, forced=False, rules=None)
         self.targets = targets
-        self.capacity = [loc for loc in in_play
-                         if loc.spec.auction is not None and loc.spec.auction.style != "outbid"]
+        self.capacity = capacity
         key: Any = tuple(map(_VERSION, in_play))
-        if self.capacity:
-            key = (key, [len(loc.area) for loc in self.capacity])
+        if capacity:
+            key = (key, [len(loc.area) for loc in capacity])
         self.key = key
 
 
 _VERSION = attrgetter("version", "resolved")
 
 
-def assistant_options(game: Game, seat: int, assistant: Assistant) -> list[Option]:
-    """``(assistant, target)`` for every target of ``game.placement_targets(seat,
-    assistant)``, in its order: when no placement rule speaks about the assistant
-    (and the game is not solo), the free home spaces and ``OpenBoard``'s targets."""
-    if game.n_players == 1 or game.artifacts_rule() or game.rules_apply(assistant):
-        targets = game.placement_targets(seat, assistant)
-    else:
-        targets = [home_target(i) for i, held in enumerate(game.state.players[seat].home)
-                   if held is None]
-        targets += game.open_board.targets_of(game)
-    return list(zip(repeat(assistant), targets))
+def placement_options(game: Game, seat: int) -> list[Option]:
+    """``flow.placement_options``: for each assistant offered, ``(assistant, target)``
+    for every target of ``game.placement_targets(seat, assistant)``, in its order.
+    The free home spaces and ``OpenBoard``'s targets serve every assistant about
+    whom no placement rule speaks (not in solo games: ``placement_targets`` then)."""
+    player = game.state.players[seat]
+    options: list[Option] = []
+    general = None  # whether placement_targets is asked for every assistant
+    shared: list[Target] | None = None  # the targets when no rule speaks
+    seen = 0  # standard assistants offered: 1 not placed this round, 2 placed again
+    for assistant in player.assistants:
+        if assistant.location is not None or assistant.home_index is not None:
+            continue  # not available
+        if general is None:
+            game.sources()  # the priority order as of this turn (sorts are stable)
+            general = game.n_players == 1 or game.artifacts_rule()
+        if assistant.kind == "standard":
+            # standard assistants are alike, except that one placed earlier this round
+            # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
+            flag = 2 if assistant.id in player.placed_this_round else 1
+            if seen & flag:
+                continue
+            seen |= flag
+        if general or game.rules_apply(assistant):
+            targets = game.placement_targets(seat, assistant)
+        else:
+            if shared is None:
+                shared = [t for t, held in zip(home_targets(len(player.home)), player.home)
+                          if held is None]
+                shared += game.open_board.targets_of(game)
+            targets = shared
+        options += zip(repeat(assistant), targets)
+    return options
