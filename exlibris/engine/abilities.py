@@ -13,15 +13,10 @@ from typing import Any
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import ExprHandler, Handler, compile_expression, compile_program
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
-from exlibris.dsl.words import SHARED
+from exlibris.engine.rule_parts import RulePart, rule_parts
 from exlibris.engine.state import Assistant
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.content import Ability, Location
-
-# What a part of a placement rule's condition reads (``rule_parts``): names fixed for
-# one placement turn (``placing``, ``this``, ``owner``...), also the ``target`` location,
-# or also the ``space`` and its ``occupant`` (or something unknown: a game function)
-TURN, LOCATION, SPACE = 0, 1, 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +26,9 @@ class CompiledRule:
     # the condition starts ``placing == this and ...``: it can only speak about
     # placing its own assistant, and the engine skips it for any other
     own_only: bool = False
-    # the condition's conjuncts (``a and b and c``), each compiled apart with what it
-    # reads: the engine evaluates them in order and keeps the value of a TURN or a
-    # LOCATION part while those names stay the same (``engine/placement.py``)
-    parts: tuple[tuple[int, ExprHandler], ...] = ()
+    # the condition's conjuncts, compiled apart and marked with what they read
+    # (``engine/rule_parts.py``), which the engine evaluates in order
+    parts: tuple[RulePart, ...] = ()
 
 
 @dataclass(slots=True)
@@ -101,8 +95,7 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
         compiled.effect = compile_program(parse_program(ability.effect), key)
     compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key),
                                    _placing_is_this(rule.condition),
-                                   tuple((level, compile_expression(part, key))
-                                         for level, part in rule_parts(rule.condition)))
+                                   rule_parts(rule.condition, key))
                       for rule in map(parse_rule, ability.placement)]
     if ability.score:
         compiled.score = compile_expression(parse_expression(ability.score), key)
@@ -117,22 +110,6 @@ def _placing_is_this(condition: ast.Expr) -> bool:
     return (isinstance(condition, ast.BinOp) and condition.op == "=="
             and isinstance(condition.left, ast.Name) and isinstance(condition.right, ast.Name)
             and {condition.left.id, condition.right.id} == {"placing", "this"})
-
-
-def rule_parts(condition: ast.Expr) -> list[tuple[int, ast.Expr]]:
-    """The conjuncts of a placement rule's condition, left to right (``and`` stops at
-    the first false one), each with the widest level of names it reads: TURN, LOCATION
-    (``target``) or SPACE (``space``, ``occupant``, or a call of a function that is not
-    one of the shared ones, which read only their arguments)."""
-    if isinstance(condition, ast.BinOp) and condition.op == "and":
-        return rule_parts(condition.left) + rule_parts(condition.right)
-    names = ast.names_read(condition)  # bound ones too: a reading that may be too wide
-    if names & {"space", "occupant"} or any(
-            name not in SHARED.functions for name in ast.calls(condition)):
-        level = SPACE
-    else:
-        level = LOCATION if "target" in names else TURN
-    return [(level, condition)]
 
 
 # Compiled abilities by entry key and by the whole content of the abilities (every

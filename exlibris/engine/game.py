@@ -32,7 +32,7 @@ from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction,
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.placement import (
-    OpenBoard,
+    PlacementCache,
     RuleMemo,
     considered,
     open_targets,
@@ -42,7 +42,7 @@ from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
-from exlibris.engine.targets import Target, home_target
+from exlibris.engine.targets import Target, home_targets
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -77,7 +77,7 @@ class Game:
         self._specials: list[Source] | None = None
         self._ruling: list[Source] = []  # the specials with placement rules
         self._artifact_rules: bool | None = None  # see artifacts_rule()
-        self.open_board = OpenBoard()  # kept targets, for placement options
+        self.placement_cache = PlacementCache()  # what placement keeps (placement.py)
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
@@ -484,7 +484,8 @@ class Game:
         player = self.player(seat)
         targets: list[Target] = []
         if not only_locations:
-            targets += [home_target(i) for i, a in enumerate(player.home) if a is None]
+            targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
+                                          strict=True) if a is None]
         # placement rules in priority order: assistants present (longest first), then the
         # assistant being placed (TIME-01)
         rules = None if forced else rules_about(self, assistant)
@@ -494,11 +495,12 @@ class Game:
                 continue
             if n == 1 and self._solo_blocked(seat, assistant, loc):
                 continue
-            if not forced and loc.spec.auction is None and (
-                    rules is None or not considered(loc, n, rules.shares)
-                    or rules.silent_at(loc)):
-                targets += open_targets(loc, n)  # no rule speaks: the open spaces
-                continue
+            if not forced and loc.spec.auction is None:
+                found = open_targets(loc, n)
+                if rules is None or rules.mute or not considered(loc, n, found, rules.shares) \
+                        or rules.silent_at(loc):
+                    targets += found  # no rule speaks: the open spaces
+                    continue
             found = self._location_targets(loc, forced=forced, rules=rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
