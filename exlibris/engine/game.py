@@ -37,6 +37,7 @@ from exlibris.engine.placement import (
     considered,
     open_targets,
     rules_about,
+    targets_at,
 )
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
@@ -481,14 +482,21 @@ class Game:
                           only_locations: bool = False,
                           pool: Sequence[LocationState] | None = None) -> list[Target]:
         """Every legal place for ``assistant`` now (``forced``: a location's own move)."""
+        # placement rules in priority order: assistants present (longest first), then the
+        # assistant being placed (TIME-01)
+        return self.targets_under(None if forced else rules_about(self, assistant), seat,
+                                  assistant, forced=forced, only_locations=only_locations,
+                                  pool=pool)
+
+    def targets_under(self, rules: RuleMemo | None, seat: int, assistant: Assistant, *,
+                      forced: bool = False, only_locations: bool = False,
+                      pool: Sequence[LocationState] | None = None) -> list[Target]:
+        """``placement_targets`` under these placement rules (None: none speaks)."""
         player = self.player(seat)
         targets: list[Target] = []
         if not only_locations:
             targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
                                           strict=True) if a is None]
-        # placement rules in priority order: assistants present (longest first), then the
-        # assistant being placed (TIME-01)
-        rules = None if forced else rules_about(self, assistant)
         n = len(self.state.players)
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
@@ -501,7 +509,8 @@ class Game:
                         or rules.silent_at(loc):
                     targets += found  # no rule speaks: the open spaces
                     continue
-            found = self._location_targets(loc, forced=forced, rules=rules)
+            found = targets_at(self, loc, n) if rules is None and not forced \
+                else self._location_targets(loc, forced=forced, rules=rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found

@@ -23,11 +23,10 @@ offered, ``Game.placement_targets`` paired with the assistant. Most of it is kep
 from __future__ import annotations
 
 from itertools import repeat
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from exlibris.engine.abilities import Source
-from exlibris.engine.rule_parts import LOCATION, SPACE, TURN
+from exlibris.engine.abilities import CompiledRule, Source
+from exlibris.engine.rule_parts import SPACE, TURN, RulePart
 from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target, home_targets
 
@@ -36,61 +35,32 @@ if TYPE_CHECKING:
     from exlibris.engine.game import Game
 
 Option = tuple[Assistant, Target]
-# a part of a rule in RuleMemo: its level, its handler, the index of its kept value,
-# and for a part known by its inputs, each input's handler and the index of its value
-Part = tuple[int, "ExprHandler", int, "tuple[tuple[ExprHandler, int], ...] | None"]
-# a rule that may speak, in priority order: its source, the source's owner, its kind,
-# its parts
-Check = tuple[Any, Any, str, tuple[Part, ...]]
 _UNSET = object()
 
 
 class PlacementCache:
-    """What placement keeps in one game (see the module)."""
+    """What placement keeps in one game beyond the locations' own (see the module)."""
 
-    __slots__ = ("board", "board_key", "capacity", "parts")
+    __slots__ = ("parts",)
 
     def __init__(self) -> None:
-        self.board: list[Target] = []
-        self.board_key: Any = None
-        self.capacity: list[LocationState] = []  # the capacity auctions not resolved
-        # values of LOCATION parts known by their inputs, by (handler, location, inputs)
+        # values of LOCATION parts known by their inputs, by (part, location, inputs)
         self.parts: dict[tuple[Any, ...], bool] = {}
 
-    def board_targets(self, game: Game) -> list[Target]:
-        """The targets at the locations when no placement rule speaks (not solo)."""
-        in_play = game.state.in_play
-        key: Any = tuple(map(_VERSION, in_play))
-        if self.capacity:
-            key = (key, [len(loc.area) for loc in self.capacity])
-        if key != self.board_key:
-            self._rebuild(game, in_play)
-        return self.board
 
-    def _rebuild(self, game: Game, in_play: list[LocationState]) -> None:
-        n = game.n_players
-        targets: list[Target] = []
-        capacity: list[LocationState] = []
-        for loc in in_play:
-            if loc.resolved:
-                continue
-            auction = loc.spec.auction
-            if auction is None:
-                found = loc.open_targets.get(loc.held)
-                targets += found if found is not None else open_targets(loc, n)
-            else:
-                if auction.style != "outbid":
-                    capacity.append(loc)
-                targets += game._location_targets(loc, forced=False, rules=None)
-        self.board = targets
-        self.capacity = capacity
-        key: Any = tuple(map(_VERSION, in_play))
-        if capacity:
-            key = (key, [len(loc.area) for loc in capacity])
-        self.board_key = key
+class _Check:
+    """One rule that may speak, with the values of its parts kept for one call."""
 
+    __slots__ = ("at", "inputs", "kind", "owner", "parts", "this", "values")
 
-_VERSION = attrgetter("version", "resolved")
+    def __init__(self, this: Any, owner: Any, rule: CompiledRule) -> None:
+        self.this = this
+        self.owner = owner
+        self.kind = rule.kind
+        self.parts = rule.parts
+        self.values: list[Any] = [None] * len(rule.parts)  # None: not evaluated yet
+        self.at: list[LocationState | None] = [None] * len(rule.parts)  # of LOCATION values
+        self.inputs: dict[ExprHandler, Any] = {}  # values of hoisted inputs
 
 
 class RuleMemo:
@@ -98,8 +68,7 @@ class RuleMemo:
     order (TIME-01), with the values of their parts kept while one placement's
     targets are worked out (see the module)."""
 
-    __slots__ = ("checks", "inputs", "kept", "known", "location", "location_slots", "mute",
-                 "names", "rt", "shares")
+    __slots__ = ("checks", "known", "mute", "names", "rt", "shares", "signature")
 
     def __init__(self, game: Game, placing: Assistant, ruled: list[Source]) -> None:
         state = game.state
@@ -110,116 +79,97 @@ class RuleMemo:
             "prominent": game.by_code.get(state.prominent),
             "banned": game.by_code.get(state.banned or "")}
         self.shares = any(source.shares for source in ruled)
-        checks: list[Check] = []
-        location_slots: list[int] = []
-        slots = inputs = 0
+        checks: list[_Check] = []
         for source in ruled:
-            owner = game.player(source.owner)
-            for ability in source.abilities:
-                for rule in ability.rules:
-                    if rule.own_only and placing is not source.this:
-                        continue  # ``placing == this and ...`` is false
-                    parts: list[Part] = []
-                    for part in rule.parts:
-                        hoisted = None
-                        if part.hoisted is not None:
-                            hoisted = tuple((h, inputs + i) for i, h in enumerate(part.hoisted))
-                            inputs += len(hoisted)
-                        parts.append((part.level, part.handler, slots, hoisted))
-                        if part.level == LOCATION:  # kept while the target is the same
-                            location_slots.append(slots)
-                        slots += 1
-                    checks.append((source.this, owner, rule.kind, tuple(parts)))
+            owner = state.players[source.owner]
+            for rule in source.rules:
+                if rule.own_only and placing is not source.this:
+                    continue  # ``placing == this and ...`` is false
+                checks.append(_Check(source.this, owner, rule))
         self.checks = checks
-        self.location_slots = location_slots
-        self.kept: list[bool | None] = [None] * slots  # None: not evaluated yet
-        self.inputs: list[Any] = [_UNSET] * inputs  # the values of hoisted inputs
-        self.location: LocationState | None = None  # the target of the kept values
-        self.mute = False  # every rule is silent: a TURN part is false
-
-    def at(self, loc: LocationState) -> None:
-        """The rules are asked about a space of ``loc`` next."""
-        if loc is not self.location:
-            self.location = loc
-            self.names["target"] = loc
-            kept = self.kept
-            for slot in self.location_slots:
-                kept[slot] = None
+        self.mute = False  # every rule is silent for a reason of the turn
+        # rules that say the same of every assistant: their targets serve each
+        self.signature: tuple[int, ...] | None = None if any(
+            rule.reads_placing for source in ruled for rule in source.rules) \
+            else tuple(map(id, ruled))
 
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
         """The kind of the first rule whose condition holds for space ``s`` of ``loc``
         (its parts all true, asked in order), or None."""
-        self.at(loc)
         names = self.names
+        names["target"] = loc
         names["occupant"] = occupants[0] if occupants else None
         space_named = False
-        kept = self.kept
-        for this, owner, kind, parts in self.checks:
-            names["this"] = this
-            names["owner"] = owner
-            for level, test, slot, hoisted in parts:
-                if level == SPACE:
+        for check in self.checks:
+            names["this"] = check.this
+            names["owner"] = check.owner
+            for j, part in enumerate(check.parts):
+                if part.level == SPACE:
                     if not space_named:
                         names["space"] = Space(loc, s)
                         space_named = True
-                    if not test(self.rt, owner, names):
+                    if not part.handler(self.rt, check.owner, names):
                         break
-                    continue
-                value = kept[slot]
-                if value is None:
-                    value = kept[slot] = self._value(test, hoisted, owner)
-                if not value:
+                elif not self._holds(check, j, part, loc):
                     break
             else:
-                return kind
+                return check.kind
         return None
 
     def silent_at(self, loc: LocationState) -> bool:
         """Whether no rule speaks about any space of ``loc``: each has a part that is
         false there before any part that reads the space. The parts are asked as
         ``verdict`` would at the first space, and kept for it."""
-        self.at(loc)
         names = self.names
-        kept = self.kept
+        names["target"] = loc
         turn_only = True  # every rule silent for a reason of the turn
-        for this, owner, _kind, parts in self.checks:
-            names["this"] = this
-            names["owner"] = owner
-            for level, test, slot, hoisted in parts:
-                if level == SPACE:
+        for check in self.checks:
+            names["this"] = check.this
+            names["owner"] = check.owner
+            for j, part in enumerate(check.parts):
+                if part.level == SPACE:
                     return False
-                value = kept[slot]
-                if value is None:
-                    value = kept[slot] = self._value(test, hoisted, owner)
-                if not value:
-                    turn_only = turn_only and level == TURN
+                if not self._holds(check, j, part, loc):
+                    turn_only = turn_only and part.level == TURN
                     break
             else:
                 return False  # this rule speaks at every space here
         self.mute = turn_only
         return True
 
-    def _value(self, test: ExprHandler, hoisted: tuple[tuple[ExprHandler, int], ...] | None,
-               owner: Any) -> bool:
-        """A part's value (not kept for this location yet): evaluated, or for a part
-        known by its inputs, as it was for this location and the same inputs."""
+    def _holds(self, check: _Check, j: int, part: RulePart, loc: LocationState) -> bool:
+        """The value of part ``j`` (TURN or LOCATION) of ``check`` at ``loc``."""
+        if part.level == TURN:
+            value = check.values[j]
+            if value is None:
+                value = check.values[j] = bool(part.handler(self.rt, check.owner, self.names))
+            return value  # type: ignore[no-any-return]
+        if check.at[j] is loc:
+            return check.values[j]  # type: ignore[no-any-return]
+        value = self._location_value(check, part, loc)
+        check.values[j] = value
+        check.at[j] = loc
+        return value
+
+    def _location_value(self, check: _Check, part: RulePart, loc: LocationState) -> bool:
+        """A LOCATION part's value at ``loc``: evaluated, or for a part known by its
+        inputs, as it was at ``loc`` with the same inputs."""
         names = self.names
-        if hoisted is None:
-            return bool(test(self.rt, owner, names))
-        inputs = self.inputs
-        key: list[Any] = [test, self.location]
-        for handler, i in hoisted:
-            value = inputs[i]
+        if part.hoisted is None:
+            return bool(part.handler(self.rt, check.owner, names))
+        key: list[Any] = [part, loc]
+        for handler in part.hoisted:
+            value = check.inputs.get(handler, _UNSET)
             if value is _UNSET:
-                value = inputs[i] = handler(self.rt, owner, names)
+                value = check.inputs[handler] = handler(self.rt, check.owner, names)
             key.append(value)
         try:
             return self.known[tuple(key)]
         except KeyError:
-            value = self.known[tuple(key)] = bool(test(self.rt, owner, names))
+            value = self.known[tuple(key)] = bool(part.handler(self.rt, check.owner, names))
             return value
         except TypeError:  # an input that is not hashable (a list): evaluated each time
-            return bool(test(self.rt, owner, names))
+            return bool(part.handler(self.rt, check.owner, names))
 
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
@@ -245,15 +195,40 @@ def open_targets(loc: LocationState, n: int) -> list[Target]:
     return found
 
 
+def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
+    """The targets at ``loc`` when no placement rule speaks: its open spaces, or the
+    bids open at an auction (kept while its spaces and the size of its display stay
+    the same: ``LocationState.bids``)."""
+    if loc.spec.auction is None:
+        return open_targets(loc, n)
+    key = (loc.version, len(loc.area))
+    if loc.bids is None or loc.bids[0] != key:
+        loc.bids = (key, game._location_targets(loc, forced=False, rules=None))
+    return loc.bids[1]
+
+
+def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
+    """The targets of an assistant about whom no placement rule speaks (not solo)."""
+    targets = [t for t, held in zip(home_targets(len(home)), home, strict=True) if held is None]
+    n = game.n_players
+    for loc in game.state.in_play:
+        if loc.resolved:
+            continue
+        found = loc.open_targets.get(loc.held)  # never an auction's
+        targets += found if found is not None else targets_at(game, loc, n)
+    return targets
+
+
 def placement_options(game: Game, seat: int) -> list[Option]:
     """``flow.placement_options``: for each assistant offered, ``(assistant, target)``
     for every target of ``game.placement_targets(seat, assistant)``, in its order.
-    The free home spaces and ``PlacementCache.board`` serve every assistant about
-    whom no placement rule speaks (not in solo games: ``placement_targets`` then)."""
+    The targets are found once for every assistant about whom no placement rule
+    speaks, and once for those whose rules say the same of every assistant."""
     player = game.state.players[seat]
     options: list[Option] = []
-    general = None  # whether placement_targets is asked for every assistant
+    general = None  # whether placement_targets is asked for every assistant (solo...)
     shared: list[Target] | None = None  # the targets when no rule speaks
+    by_rules: dict[tuple[int, ...], list[Target]] = {}  # when rules say the same of each
     seen = 0  # standard assistants offered: 1 not placed this round, 2 placed again
     for assistant in player.assistants:
         if assistant.location is not None or assistant.home_index is not None:
@@ -268,13 +243,20 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             if seen & flag:
                 continue
             seen |= flag
-        if general or game.rules_apply(assistant):
+        if general:
             targets = game.placement_targets(seat, assistant)
+        elif game.rules_apply(assistant):
+            rules = rules_about(game, assistant)
+            key = rules.signature if rules is not None else None
+            found = by_rules.get(key) if key is not None else None
+            if found is None:
+                found = game.targets_under(rules, seat, assistant)
+                if key is not None:
+                    by_rules[key] = found
+            targets = found
         else:
             if shared is None:
-                shared = [t for t, held in zip(home_targets(len(player.home)), player.home,
-                                               strict=True) if held is None]
-                shared += game.placement_cache.board_targets(game)
+                shared = _open_targets_of(game, player.home)
             targets = shared
         options += zip(repeat(assistant), targets)
     return options

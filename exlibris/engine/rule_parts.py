@@ -37,7 +37,7 @@ _PER_LOCATION = frozenset({"target", "space", "occupant"})
 _LITERALS = (ast.Num, ast.Str, ast.Bool)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RulePart:
     level: int
     handler: ExprHandler
@@ -56,6 +56,11 @@ def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
                               tuple(compile_expression(h, key) for h in hoisted)
                               if known else None))
     return tuple(parts)
+
+
+def reads_placing(condition: ast.Expr) -> bool:
+    """Whether ``condition`` may read ``placing`` (by name, or through a game function)."""
+    return "placing" in ast.names_read(condition) or not _only_shared_calls(condition)
 
 
 def _conjuncts(condition: ast.Expr) -> list[ast.Expr]:

@@ -74,8 +74,8 @@ _VERSIONS = count()
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "held", "open_targets", "permanent", "resolved", "spaces",
-                 "spec", "version")
+    __slots__ = ("area", "bids", "effect", "held", "open_targets", "permanent", "resolved",
+                 "spaces", "spec", "version")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -94,6 +94,8 @@ class LocationState:
         # a new number, never used before in this process, whenever the spaces change
         # (what the engine keeps about this location's spaces is kept by it)
         self.version = next(_VERSIONS)
+        # at an auction, the bids open when no rule speaks, by (version, display size)
+        self.bids: tuple[tuple[int, int], list[Any]] | None = None
 
     @property
     def id(self) -> str:
