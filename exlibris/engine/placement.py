@@ -25,6 +25,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
+from exlibris.dsl.errors import EffectError
 from exlibris.engine.abilities import CompiledRule, Source
 from exlibris.engine.rule_parts import SPACE, TURN, RulePart
 from exlibris.engine.state import Assistant, LocationState, Space
@@ -93,6 +94,28 @@ class RuleMemo:
             rule.reads_placing for source in ruled for rule in source.rules) \
             else tuple(map(id, ruled))
 
+    def silent_for_turn(self) -> bool:
+        """Whether every rule has a false TURN part before any other part: then no rule
+        speaks anywhere (and ``mute`` is set). Asked before the locations, where ``and``
+        would first ask at the first space: a part that raises is left to be asked
+        there (nothing else can tell: conditions change nothing)."""
+        names = self.names
+        try:
+            for check in self.checks:
+                names["this"] = check.this
+                names["owner"] = check.owner
+                for j, part in enumerate(check.parts):
+                    if part.level != TURN:
+                        return False
+                    if not self._holds(check, j, part, None):
+                        break
+                else:
+                    return False  # true at every space
+        except EffectError:
+            return False
+        self.mute = True
+        return True
+
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
         """The kind of the first rule whose condition holds for space ``s`` of ``loc``
         (its parts all true, asked in order), or None."""
@@ -137,7 +160,8 @@ class RuleMemo:
         self.mute = turn_only
         return True
 
-    def _holds(self, check: _Check, j: int, part: RulePart, loc: LocationState) -> bool:
+    def _holds(self, check: _Check, j: int, part: RulePart, loc: LocationState | None
+               ) -> bool:
         """The value of part ``j`` (TURN or LOCATION) of ``check`` at ``loc``."""
         if part.level == TURN:
             value = check.values[j]
@@ -243,18 +267,19 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             if seen & flag:
                 continue
             seen |= flag
+        rules = None if general or not game.rules_apply(assistant) \
+            else rules_about(game, assistant)
         if general:
             targets = game.placement_targets(seat, assistant)
-        elif game.rules_apply(assistant):
-            rules = rules_about(game, assistant)
-            key = rules.signature if rules is not None else None
+        elif rules is not None and not rules.silent_for_turn():
+            key = rules.signature
             found = by_rules.get(key) if key is not None else None
             if found is None:
                 found = game.targets_under(rules, seat, assistant)
                 if key is not None:
                     by_rules[key] = found
             targets = found
-        else:
+        else:  # no rule speaks: the targets of every such assistant
             if shared is None:
                 shared = _open_targets_of(game, player.home)
             targets = shared
