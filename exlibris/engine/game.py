@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from exlibris.dsl.compiler import Env
@@ -35,7 +36,6 @@ from exlibris.engine.placement import (
     PlacementCache,
     RuleMemo,
     considered,
-    open_targets,
     rules_about,
     targets_at,
 )
@@ -53,6 +53,8 @@ from exlibris.model.shelf_errors import ShelfError
 from exlibris.scoring.settings import ScoringRules
 
 __all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
+
+_ORDER = attrgetter("order")  # of a Source: its priority
 
 
 class Game:
@@ -305,7 +307,7 @@ class Game:
             for source in found:
                 assistant = source.this
                 source.order = assistant.placed_at if not assistant.available else 10**9
-            found.sort(key=lambda s: s.order)
+            found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
         if not self.has_artifacts:
             return found
@@ -503,14 +505,13 @@ class Game:
                 continue
             if n == 1 and self._solo_blocked(seat, assistant, loc):
                 continue
-            if not forced and loc.spec.auction is None:
-                found = open_targets(loc, n)
-                if rules is None or rules.mute or not considered(loc, n, found, rules.shares) \
-                        or rules.silent_at(loc):
-                    targets += found  # no rule speaks: the open spaces
-                    continue
-            found = targets_at(self, loc, n) if rules is None and not forced \
-                else self._location_targets(loc, forced=forced, rules=rules)
+            if forced:
+                found = self._location_targets(loc, forced=True, rules=None)
+            else:
+                found = targets_at(self, loc, n)  # the targets if no rule speaks
+                if rules is not None and not rules.mute \
+                        and considered(loc, n, found, rules.shares) and not rules.silent_at(loc):
+                    found = self._location_targets(loc, forced=False, rules=rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found

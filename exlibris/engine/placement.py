@@ -142,18 +142,30 @@ class RuleMemo:
     def silent_at(self, loc: LocationState) -> bool:
         """Whether no rule speaks about any space of ``loc``: each has a part that is
         false there before any part that reads the space. The parts are asked as
-        ``verdict`` would at the first space, and kept for it."""
+        ``verdict`` would at the first space, and kept for it (``_holds``, inlined:
+        this runs for every location of every placement that rules may speak about)."""
         names = self.names
         names["target"] = loc
         turn_only = True  # every rule silent for a reason of the turn
         for check in self.checks:
             names["this"] = check.this
             names["owner"] = check.owner
+            values = check.values
             for j, part in enumerate(check.parts):
-                if part.level == SPACE:
+                level = part.level
+                if level == SPACE:
                     return False
-                if not self._holds(check, j, part, loc):
-                    turn_only = turn_only and part.level == TURN
+                if level == TURN:
+                    value = values[j]
+                    if value is None:
+                        value = values[j] = bool(part.handler(self.rt, check.owner, names))
+                elif check.at[j] is loc:
+                    value = values[j]
+                else:
+                    value = values[j] = self._location_value(check, part, loc)
+                    check.at[j] = loc
+                if not value:
+                    turn_only = turn_only and level == TURN
                     break
             else:
                 return False  # this rule speaks at every space here
@@ -203,9 +215,11 @@ def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
 
 
 def considered(loc: LocationState, n: int, empty: list[Target], shares: bool) -> bool:
-    """Whether the rules are asked about some space of ``loc`` (``empty``: its open
-    spaces): one open to ``n`` players, empty or, with a "share" rule, held."""
-    return bool(empty) or (shares and any(least <= n or n == 1 for least in loc.spec.spaces))
+    """Whether the rules are asked about some space of ``loc`` (``empty``: its targets
+    when no rule speaks): one of those, or at a location without an auction, with a
+    "share" rule, a held space open to ``n`` players."""
+    return bool(empty) or (shares and loc.spec.auction is None
+                           and any(least <= n or n == 1 for least in loc.spec.spaces))
 
 
 def open_targets(loc: LocationState, n: int) -> list[Target]:
