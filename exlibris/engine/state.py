@@ -91,8 +91,8 @@ class LocationState:
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
-        # a new number, never used before in this process, whenever the spaces change
-        # (what the engine keeps about this location's spaces is kept by it)
+        # a number never used before in this process, new whenever the spaces change
+        # (``occupy``, ``vacate``): the engine keys what it keeps about them by it
         self.version = next(_VERSIONS)
         # at an auction, the bids open when no rule speaks, by (version, display size)
         self.bids: tuple[tuple[int, int], list[Any]] | None = None

@@ -31,5 +31,6 @@ def home_target(space: int) -> Target:
 
 def home_targets(spaces: int) -> list[Target]:
     """The targets of home spaces ``0..spaces-1``."""
-    home_target(spaces - 1)
+    if spaces:
+        home_target(spaces - 1)
     return _HOME[:spaces]
