@@ -16,11 +16,12 @@ import pytest
 from exlibris.agents import RandomAgent
 from exlibris.catalog import load_catalog
 from exlibris.dsl.parser import parse_rule
+from exlibris.dsl.words import GAME
 from exlibris.engine import flow
 from exlibris.engine.abilities import _placing_is_this
 from exlibris.engine.game import Game
 from exlibris.engine.placement import targets_at
-from exlibris.engine.rule_parts import LOCATION, SPACE, TURN, rule_parts
+from exlibris.engine.rule_parts import LOCATION, SPACE, STATIC_ATTRIBUTES, TURN, rule_parts
 from exlibris.engine.solo import blocked as solo_blocked
 from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target
@@ -82,11 +83,13 @@ def test_refused_shelf_operations_change_nothing(cells: list[tuple[int, int]]) -
      [TURN, LOCATION, LOCATION], [False, True, True]),
     ("deny if placing == this and target == @diviners-hut", [TURN, LOCATION], [False, True]),
     ("share if placing == this and target.instant and count(occupant) > 0 "
-     "and occupant.owner != owner", [TURN, LOCATION, SPACE, SPACE], [False, True, False, False]),
+     "and occupant.owner != owner", [TURN, LOCATION, SPACE, SPACE], [False, True, True, True]),
     ("deny if placing == this and count(target.assistants where it.owner != owner) > 0",
-     [TURN, LOCATION], [False, False]),
+     [TURN, LOCATION], [False, True]),
+    ("deny if count(target.area) > 0 and occupant.bid > 1", [LOCATION, SPACE],
+     [False, False]),
     ("deny if target == this.location or this.at_location", [LOCATION], [False]),
-    ("deny if target.name == \"x\" and space.index == 1", [LOCATION, SPACE], [True, False]),
+    ("deny if target.name == \"x\" and space.index == 1", [LOCATION, SPACE], [True, True]),
 ])
 def test_rule_parts_say_what_each_conjunct_reads(text: str, levels: list[int],
                                                  known: list[bool]) -> None:
@@ -224,3 +227,20 @@ def test_kept_bids_follow_the_display_of_a_capacity_auction() -> None:
         seen.append(kept)
         game.state.cards.move(game.state.assistant_deck.cards[-1], loc.area)
     assert seen[0] != seen[1]
+
+
+def test_static_attributes_are_static_wherever_they_are_read() -> None:
+    """The attributes a kept rule part may read (rule_parts.STATIC_ATTRIBUTES), by the
+    kind of value that has them: each reads what never changes in a game (a tile, an
+    owner, a kind, an index, a name). A new kind of value with one of these names
+    must be looked at, and added here, before rule parts may keep it."""
+    reviewed = {
+        "PlayerState": {"name"},
+        "Assistant": {"owner", "standard", "special"},
+        "LocationState": {"id", "name", "number", "instant", "delayed"},
+        "Space": {"index"},
+        "CategoryValue": {"id", "name"},
+    }
+    found = {cls.__name__: STATIC_ATTRIBUTES & set(table)
+             for cls, table in GAME.attributes.items() if STATIC_ATTRIBUTES & set(table)}
+    assert found == reviewed

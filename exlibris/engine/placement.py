@@ -131,7 +131,8 @@ class RuleMemo:
                     if not space_named:
                         names["space"] = Space(loc, s)
                         space_named = True
-                    if not part.handler(self.rt, check.owner, names):
+                    if not (self._evaluate(check, part) if part.hoisted is None
+                            else self._known(check, part)):
                         break
                 elif not self._holds(check, j, part, loc):
                     break
@@ -188,13 +189,22 @@ class RuleMemo:
         return value
 
     def _location_value(self, check: _Check, part: RulePart, loc: LocationState) -> bool:
-        """A LOCATION part's value at ``loc``: evaluated, or for a part known by its
-        inputs, as it was at ``loc`` with the same inputs."""
+        """A LOCATION part's value at ``loc`` (the target in ``names``)."""
+        return self._evaluate(check, part) if part.hoisted is None else self._known(check, part)
+
+    def _evaluate(self, check: _Check, part: RulePart) -> bool:
+        return bool(part.handler(self.rt, check.owner, self.names))
+
+    def _known(self, check: _Check, part: RulePart) -> bool:
+        """The value of a part known by its inputs (``rule_parts.py``): as it was for
+        the same inputs earlier in the game, else evaluated."""
         names = self.names
-        if part.hoisted is None:
-            return bool(part.handler(self.rt, check.owner, names))
-        key: list[Any] = [part, loc]
-        for handler in part.hoisted:
+        key: list[Any] = [part]
+        for name in part.names:
+            key.append(check.owner if name == "me" else names.get(name))
+        if part.versioned:
+            key.append(names["target"].version)
+        for handler in part.hoisted or ():
             value = check.inputs.get(handler, _UNSET)
             if value is _UNSET:
                 value = check.inputs[handler] = handler(self.rt, check.owner, names)
@@ -202,10 +212,10 @@ class RuleMemo:
         try:
             return self.known[tuple(key)]
         except KeyError:
-            value = self.known[tuple(key)] = bool(part.handler(self.rt, check.owner, names))
+            value = self.known[tuple(key)] = self._evaluate(check, part)
             return value
         except TypeError:  # an input that is not hashable (a list): evaluated each time
-            return bool(part.handler(self.rt, check.owner, names))
+            return self._evaluate(check, part)
 
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:

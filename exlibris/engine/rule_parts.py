@@ -11,12 +11,19 @@ one), each compiled apart and marked with the widest level of names it reads:
 * SPACE: also ``space`` or ``occupant``, or a call of a game function (which may
   read names the call does not pass); the shared functions read only their arguments.
 
-A LOCATION part may also be *known by its inputs*: it reads ``target`` only as the
-location itself or through attributes that never change in a game
-(``STATIC_LOCATION_ATTRIBUTES``), every other value it reads coming from subexpressions
-of TURN level that it always evaluates (``hoisted``). Its value is then the same
-for the same location and the same values of those subexpressions, and the engine
-keeps it for the rest of the game.
+A LOCATION or SPACE part may also be *known by its inputs*: its value is the same
+whenever these are (``RulePart.inputs``):
+
+* the values of the names it reads, by name (reading a name does nothing else);
+* the values of TURN subexpressions it always evaluates (``hoisted``: evaluated once
+  a turn);
+* ``target``'s ``LocationState.version`` if it reads ``target.assistants`` (which
+  only the location's spaces decide).
+
+Everything else it reads must be literals, attributes that never change for any
+value that has them (``STATIC_ATTRIBUTES``), operators, ``where`` and the shared
+functions that only count or pick (``PURE_FUNCTIONS``). The engine keeps such a
+part's value, by its inputs, for the rest of the game.
 """
 
 from __future__ import annotations
@@ -29,8 +36,13 @@ from exlibris.dsl.words import SHARED
 
 TURN, LOCATION, SPACE = 0, 1, 2
 
-# attributes of a location that only read its tile (engine/game_attributes.py)
-STATIC_LOCATION_ATTRIBUTES = frozenset({"id", "name", "number", "instant", "delayed"})
+# attributes that never change, for every kind of value that has them (a location's
+# tile, an assistant's owner and kind, a space's index, a player's or category's
+# name: engine/game_attributes.py); tests/test_engine_speedups.py checks the list
+STATIC_ATTRIBUTES = frozenset({"id", "name", "number", "instant", "delayed", "owner",
+                               "standard", "special", "index"})
+VERSIONED_LOCATION_ATTRIBUTES = frozenset({"assistants"})  # decided by its spaces alone
+PURE_FUNCTIONS = frozenset({"count", "first"})  # of their arguments' length and items
 
 _PER_SPACE = frozenset({"space", "occupant"})
 _PER_LOCATION = frozenset({"target", "space", "occupant"})
@@ -41,8 +53,11 @@ _LITERALS = (ast.Num, ast.Str, ast.Bool)
 class RulePart:
     level: int
     handler: ExprHandler
-    # a LOCATION part known by its inputs: the TURN subexpressions it reads (else None)
+    # a part known by its inputs (else ``hoisted`` is None): the TURN subexpressions
+    # it reads, the names it reads, and whether it reads target's version
     hoisted: tuple[ExprHandler, ...] | None = None
+    names: tuple[str, ...] = ()
+    versioned: bool = False
 
 
 def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
@@ -50,11 +65,13 @@ def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
     parts = []
     for part in _conjuncts(condition):
         level = _level(part)
-        hoisted: list[ast.Expr] = []
-        known = level == LOCATION and _known_by_inputs(part, True, hoisted)
-        parts.append(RulePart(level, compile_expression(part, key),
-                              tuple(compile_expression(h, key) for h in hoisted)
-                              if known else None))
+        inputs = _Inputs()
+        if level != TURN and inputs.read(part, True, frozenset()):
+            parts.append(RulePart(level, compile_expression(part, key),
+                                  tuple(compile_expression(h, key) for h in inputs.hoisted),
+                                  tuple(sorted(inputs.names)), inputs.versioned))
+        else:
+            parts.append(RulePart(level, compile_expression(part, key)))
     return tuple(parts)
 
 
@@ -80,28 +97,50 @@ def _only_shared_calls(node: ast.Expr) -> bool:
     return all(name in SHARED.functions for name in ast.calls(node))
 
 
-def _known_by_inputs(node: ast.Expr, strict: bool, hoisted: list[ast.Expr]) -> bool:
-    """Whether ``node`` reads ``target`` only as itself or through static attributes,
-    and everything else through literals or TURN subexpressions, which are added to
-    ``hoisted``. ``strict``: ``node`` is evaluated whenever its part is (not the right
-    side of ``and``/``or``), so a subexpression may be evaluated apart."""
-    if not ast.names_read(node) & _PER_LOCATION and _only_shared_calls(node):
-        if isinstance(node, _LITERALS):
+class _Inputs:
+    """What a part known by its inputs reads (see the module)."""
+
+    def __init__(self) -> None:
+        self.hoisted: list[ast.Expr] = []
+        self.names: set[str] = set()
+        self.versioned = False
+
+    def read(self, node: ast.Expr, strict: bool, bound: frozenset[str]) -> bool:
+        """Whether ``node`` reads only inputs (added here) and what never changes.
+        ``strict``: ``node`` is evaluated whenever its part is (not on the right of
+        ``and``/``or``, in a call or a ``where`` condition), so a TURN subexpression
+        may be evaluated apart; ``bound``: the names ``where`` binds here."""
+        names = ast.names_read(node)
+        if strict and not names & (_PER_LOCATION | bound) and _only_shared_calls(node) \
+                and not isinstance(node, (*_LITERALS, ast.Name)):
+            self.hoisted.append(node)
             return True
-        if strict:
-            hoisted.append(node)
-        return strict
-    match node:
-        case ast.Name(id="target"):
-            return True
-        case ast.Attr(obj=ast.Name(id="target"), name=name):
-            return name in STATIC_LOCATION_ATTRIBUTES
-        case ast.BinOp(op="and" | "or", left=left, right=right):
-            return (_known_by_inputs(left, strict, hoisted)
-                    and _known_by_inputs(right, False, hoisted))
-        case ast.BinOp(op="==" | "!=", left=left, right=right):
-            return (_known_by_inputs(left, strict, hoisted)
-                    and _known_by_inputs(right, strict, hoisted))
-        case ast.Not(operand=operand):
-            return _known_by_inputs(operand, strict, hoisted)
-    return False
+        match node:
+            case ast.Num() | ast.Str() | ast.Bool():
+                return True
+            case ast.Name(id=name):
+                if name not in bound:
+                    self.names.add(name)
+                return True
+            case ast.Attr(obj=ast.Name(id="target"), name=attribute) \
+                    if "target" not in bound and attribute in VERSIONED_LOCATION_ATTRIBUTES:
+                self.names.add("target")
+                self.versioned = True
+                return True
+            case ast.Attr(obj=obj, name=attribute):
+                return attribute in STATIC_ATTRIBUTES and self.read(obj, strict, bound)
+            case ast.BinOp(op="and" | "or", left=left, right=right):
+                return self.read(left, strict, bound) and self.read(right, False, bound)
+            case ast.BinOp(left=left, right=right):
+                return self.read(left, strict, bound) and self.read(right, strict, bound)
+            case ast.Not(operand=operand) | ast.Neg(operand=operand):
+                return self.read(operand, strict, bound)
+            case ast.ListExpr(items=items):
+                return all(self.read(item, strict, bound) for item in items)
+            case ast.Call(func=func, args=args):
+                return func in PURE_FUNCTIONS and all(
+                    self.read(arg.value, False, bound) for arg in args)
+            case ast.Where(source=source, condition=condition, name=name):
+                return self.read(source, strict, bound) and self.read(
+                    condition, False, bound | {name})
+        return False
