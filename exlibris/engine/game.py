@@ -622,25 +622,29 @@ class Game:
               visit: bool = True, activate: bool = True) -> None:
         """Put an assistant on a space and carry out the visit, in priority order."""
         state = self.state
-        player = self.player(seat)
+        player = state.players[seat]
         state.placement_counter += 1
         assistant.placed_at = state.placement_counter
         player.placed_this_round.add(assistant.id)
         if target.displaces is not None:
             self.return_assistant(target.displaces)
         loc = target.location
+        logged = self.log.enabled  # the event's fields are gathered only for a log
         if loc is None:
             player.home[target.space] = assistant
             assistant.home_index = target.space
-            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=target.space + 1)
+            if logged:
+                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
+                           home=target.space + 1)
         else:
             assistant.sharing_with = list(loc.spaces[target.space])
             loc.occupy(assistant, target.space)
             assistant.location = loc
             assistant.space = target.space
             assistant.bid = target.bid
-            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, location=loc.id,
-                       space=target.space + 1, bid=target.bid)
+            if logged:
+                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
+                           location=loc.id, space=target.space + 1, bid=target.bid)
         if not visit:
             return
         with self.caused_by(assistant):

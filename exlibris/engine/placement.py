@@ -32,21 +32,25 @@ from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target, home_targets
 
 if TYPE_CHECKING:
-    from exlibris.dsl.compiler import ExprHandler
     from exlibris.engine.game import Game
 
 Option = tuple[Assistant, Target]
-_UNSET = object()
-
-
 class PlacementCache:
     """What placement keeps in one game beyond the locations' own (see the module)."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("all_general", "parts")
 
     def __init__(self) -> None:
-        # values of LOCATION parts known by their inputs, by (part, location, inputs)
+        # values of rule parts known by their inputs, by (part, inputs)
         self.parts: dict[tuple[Any, ...], bool] = {}
+        self.all_general: bool | None = None
+
+    def general(self, game: Game) -> bool:
+        """Whether every assistant's targets are asked of ``Game.placement_targets``:
+        in solo games, and where artifacts carry placement rules (found once)."""
+        if self.all_general is None:
+            self.all_general = game.n_players == 1 or game.artifacts_rule()
+        return self.all_general
 
 
 class _Check:
@@ -61,7 +65,7 @@ class _Check:
         self.parts = rule.parts
         self.values: list[Any] = [None] * len(rule.parts)  # None: not evaluated yet
         self.at: list[LocationState | None] = [None] * len(rule.parts)  # of LOCATION values
-        self.inputs: dict[ExprHandler, Any] = {}  # values of hoisted inputs
+        self.inputs: dict[RulePart, tuple[Any, ...]] = {}  # inputs fixed for the turn
 
 
 class RuleMemo:
@@ -197,22 +201,21 @@ class RuleMemo:
 
     def _known(self, check: _Check, part: RulePart) -> bool:
         """The value of a part known by its inputs (``rule_parts.py``): as it was for
-        the same inputs earlier in the game, else evaluated."""
+        the same inputs earlier in the game, else evaluated. The inputs fixed for the
+        turn are gathered once (the TURN subexpressions evaluated then)."""
         names = self.names
-        key: list[Any] = [part]
-        for name in part.names:
-            key.append(check.owner if name == "me" else names.get(name))
+        fixed = check.inputs.get(part)
+        if fixed is None:
+            fixed = check.inputs[part] = (
+                *[check.owner if name == "me" else names.get(name) for name in part.names],
+                *[handler(self.rt, check.owner, names) for handler in part.hoisted or ()])
+        key = (part, fixed, *map(names.get, part.local))
         if part.versioned:
-            key.append(names["target"].version)
-        for handler in part.hoisted or ():
-            value = check.inputs.get(handler, _UNSET)
-            if value is _UNSET:
-                value = check.inputs[handler] = handler(self.rt, check.owner, names)
-            key.append(value)
+            key += (names["target"].version,)
         try:
-            return self.known[tuple(key)]
+            return self.known[key]
         except KeyError:
-            value = self.known[tuple(key)] = self._evaluate(check, part)
+            value = self.known[key] = self._evaluate(check, part)
             return value
         except TypeError:  # an input that is not hashable (a list): evaluated each time
             return self._evaluate(check, part)
@@ -283,7 +286,7 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             continue  # not available
         if general is None:
             game.sources()  # the priority order as of this turn (sorts are stable)
-            general = game.n_players == 1 or game.artifacts_rule()
+            general = game.placement_cache.general(game)
         if assistant.kind == "standard":
             # standard assistants are alike, except that one placed earlier this round
             # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)

@@ -54,9 +54,11 @@ class RulePart:
     level: int
     handler: ExprHandler
     # a part known by its inputs (else ``hoisted`` is None): the TURN subexpressions
-    # it reads, the names it reads, and whether it reads target's version
+    # it reads, the names it reads (fixed for a turn; and ``target``, ``occupant``,
+    # ``space``), and whether it reads target's version
     hoisted: tuple[ExprHandler, ...] | None = None
     names: tuple[str, ...] = ()
+    local: tuple[str, ...] = ()
     versioned: bool = False
 
 
@@ -69,7 +71,9 @@ def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
         if level != TURN and inputs.read(part, True, frozenset()):
             parts.append(RulePart(level, compile_expression(part, key),
                                   tuple(compile_expression(h, key) for h in inputs.hoisted),
-                                  tuple(sorted(inputs.names)), inputs.versioned))
+                                  tuple(sorted(inputs.names - _PER_LOCATION)),
+                                  tuple(sorted(inputs.names & _PER_LOCATION)),
+                                  inputs.versioned))
         else:
             parts.append(RulePart(level, compile_expression(part, key)))
     return tuple(parts)
