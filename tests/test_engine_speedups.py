@@ -80,16 +80,18 @@ def test_refused_shelf_operations_change_nothing(cells: list[tuple[int, int]]) -
 # ---------------------------------------------------------------- placement
 @pytest.mark.parametrize("text, levels, known", [
     ("deny if this.at_location and target == this.location and target.instant",
-     [TURN, LOCATION, LOCATION], [False, True, True]),
-    ("deny if placing == this and target == @diviners-hut", [TURN, LOCATION], [False, True]),
+     [TURN, LOCATION, LOCATION], [True, True, True]),
+    ("deny if placing == this and target == @diviners-hut", [TURN, LOCATION], [True, True]),
     ("share if placing == this and target.instant and count(occupant) > 0 "
-     "and occupant.owner != owner", [TURN, LOCATION, SPACE, SPACE], [False, True, True, True]),
+     "and occupant.owner != owner", [TURN, LOCATION, SPACE, SPACE], [True, True, True, True]),
     ("deny if placing == this and count(target.assistants where it.owner != owner) > 0",
-     [TURN, LOCATION], [False, True]),
+     [TURN, LOCATION], [True, True]),
     ("deny if count(target.area) > 0 and occupant.bid > 1", [LOCATION, SPACE],
      [False, False]),
-    ("deny if target == this.location or this.at_location", [LOCATION], [False]),
+    ("deny if target == this.location or this.at_location", [LOCATION], [True]),
+    ("deny if target == this.location or count(this.owner.hand) > 1", [LOCATION], [False]),
     ("deny if target.name == \"x\" and space.index == 1", [LOCATION, SPACE], [True, True]),
+    ("deny if placing.owner.hired > 0 and target.instant", [TURN, LOCATION], [False, True]),
 ])
 def test_rule_parts_say_what_each_conjunct_reads(text: str, levels: list[int],
                                                  known: list[bool]) -> None:

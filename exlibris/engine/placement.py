@@ -135,8 +135,7 @@ class RuleMemo:
                     if not space_named:
                         names["space"] = Space(loc, s)
                         space_named = True
-                    if not (self._evaluate(check, part) if part.hoisted is None
-                            else self._known(check, part)):
+                    if not self._value(check, part):
                         break
                 elif not self._holds(check, j, part, loc):
                     break
@@ -163,11 +162,11 @@ class RuleMemo:
                 if level == TURN:
                     value = values[j]
                     if value is None:
-                        value = values[j] = bool(part.handler(self.rt, check.owner, names))
+                        value = values[j] = self._value(check, part)
                 elif check.at[j] is loc:
                     value = values[j]
                 else:
-                    value = values[j] = self._location_value(check, part, loc)
+                    value = values[j] = self._value(check, part)
                     check.at[j] = loc
                 if not value:
                     turn_only = turn_only and level == TURN
@@ -183,17 +182,16 @@ class RuleMemo:
         if part.level == TURN:
             value = check.values[j]
             if value is None:
-                value = check.values[j] = bool(part.handler(self.rt, check.owner, self.names))
+                value = check.values[j] = self._value(check, part)
             return value  # type: ignore[no-any-return]
         if check.at[j] is loc:
             return check.values[j]  # type: ignore[no-any-return]
-        value = self._location_value(check, part, loc)
+        value = self._value(check, part)
         check.values[j] = value
         check.at[j] = loc
         return value
 
-    def _location_value(self, check: _Check, part: RulePart, loc: LocationState) -> bool:
-        """A LOCATION part's value at ``loc`` (the target in ``names``)."""
+    def _value(self, check: _Check, part: RulePart) -> bool:
         return self._evaluate(check, part) if part.hoisted is None else self._known(check, part)
 
     def _evaluate(self, check: _Check, part: RulePart) -> bool:
@@ -206,9 +204,10 @@ class RuleMemo:
         names = self.names
         fixed = check.inputs.get(part)
         if fixed is None:
-            fixed = check.inputs[part] = (
-                *[check.owner if name == "me" else names.get(name) for name in part.names],
-                *[handler(self.rt, check.owner, names) for handler in part.hoisted or ()])
+            fixed = self._fixed_inputs(check, part)
+            if fixed is None:  # a position of something that is not an assistant
+                return self._evaluate(check, part)
+            check.inputs[part] = fixed
         key = (part, fixed, *map(names.get, part.local))
         if part.versioned:
             key += (names["target"].version,)
@@ -219,6 +218,19 @@ class RuleMemo:
             return value
         except TypeError:  # an input that is not hashable (a list): evaluated each time
             return self._evaluate(check, part)
+
+    def _fixed_inputs(self, check: _Check, part: RulePart) -> tuple[Any, ...] | None:
+        names = self.names
+        positions = []
+        for name in part.positions:
+            assistant = names.get(name)
+            if assistant.__class__ is not Assistant:
+                return None
+            positions.append((assistant.location, assistant.home_index, assistant.space,
+                              assistant.bid))
+        return (*[check.owner if name == "me" else names.get(name) for name in part.names],
+                *positions,
+                *[handler(self.rt, check.owner, names) for handler in part.hoisted or ()])
 
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:

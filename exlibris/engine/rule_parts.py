@@ -11,10 +11,12 @@ one), each compiled apart and marked with the widest level of names it reads:
 * SPACE: also ``space`` or ``occupant``, or a call of a game function (which may
   read names the call does not pass); the shared functions read only their arguments.
 
-A LOCATION or SPACE part may also be *known by its inputs*: its value is the same
+A part may also be *known by its inputs*: its value is the same
 whenever these are (``RulePart.inputs``):
 
-* the values of the names it reads, by name (reading a name does nothing else);
+* the values of the names it reads, by name (reading a name does nothing else), and
+  for an assistant whose position it reads (``POSITION_ATTRIBUTES``), the fields
+  that decide it (``Assistant.location``, ``home_index``, ``space``, ``bid``);
 * the values of TURN subexpressions it always evaluates (``hoisted``: evaluated once
   a turn);
 * ``target``'s ``LocationState.version`` if it reads ``target.assistants`` (which
@@ -42,6 +44,8 @@ TURN, LOCATION, SPACE = 0, 1, 2
 STATIC_ATTRIBUTES = frozenset({"id", "name", "number", "instant", "delayed", "owner",
                                "standard", "special", "index"})
 VERSIONED_LOCATION_ATTRIBUTES = frozenset({"assistants"})  # decided by its spaces alone
+# attributes of an assistant decided by where it is (engine/game_attributes.py)
+POSITION_ATTRIBUTES = frozenset({"location", "space", "bid", "at_location", "at_home"})
 PURE_FUNCTIONS = frozenset({"count", "first"})  # of their arguments' length and items
 
 _PER_SPACE = frozenset({"space", "occupant"})
@@ -60,6 +64,7 @@ class RulePart:
     names: tuple[str, ...] = ()
     local: tuple[str, ...] = ()
     versioned: bool = False
+    positions: tuple[str, ...] = ()  # names of assistants whose position it reads
 
 
 def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
@@ -68,12 +73,13 @@ def rule_parts(condition: ast.Expr, key: str) -> tuple[RulePart, ...]:
     for part in _conjuncts(condition):
         level = _level(part)
         inputs = _Inputs()
-        if level != TURN and inputs.read(part, True, frozenset()):
+        # a TURN part's own subexpressions are not evaluated apart: it is asked once a turn
+        if inputs.read(part, level != TURN, frozenset()):
             parts.append(RulePart(level, compile_expression(part, key),
                                   tuple(compile_expression(h, key) for h in inputs.hoisted),
                                   tuple(sorted(inputs.names - _PER_LOCATION)),
                                   tuple(sorted(inputs.names & _PER_LOCATION)),
-                                  inputs.versioned))
+                                  inputs.versioned, tuple(sorted(inputs.positions))))
         else:
             parts.append(RulePart(level, compile_expression(part, key)))
     return tuple(parts)
@@ -108,12 +114,19 @@ class _Inputs:
         self.hoisted: list[ast.Expr] = []
         self.names: set[str] = set()
         self.versioned = False
+        self.positions: set[str] = set()
 
     def read(self, node: ast.Expr, strict: bool, bound: frozenset[str]) -> bool:
         """Whether ``node`` reads only inputs (added here) and what never changes.
         ``strict``: ``node`` is evaluated whenever its part is (not on the right of
         ``and``/``or``, in a call or a ``where`` condition), so a TURN subexpression
         may be evaluated apart; ``bound``: the names ``where`` binds here."""
+        match node:
+            case ast.Attr(obj=ast.Name(id=name), name=attribute) if attribute in \
+                    POSITION_ATTRIBUTES and name not in bound and name not in _PER_LOCATION:
+                self.names.add(name)
+                self.positions.add(name)
+                return True
         names = ast.names_read(node)
         if strict and not names & (_PER_LOCATION | bound) and _only_shared_calls(node) \
                 and not isinstance(node, (*_LITERALS, ast.Name)):
