@@ -22,6 +22,7 @@ offered, ``Game.placement_targets`` paired with the assistant. Most of it is kep
 
 from __future__ import annotations
 
+from contextlib import suppress
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +42,9 @@ class PlacementCache:
     __slots__ = ("all_general", "parts")
 
     def __init__(self) -> None:
-        # values of rule parts known by their inputs, by (part, inputs)
-        self.parts: dict[tuple[Any, ...], bool] = {}
+        # values of rule parts known by their inputs: by (part, the inputs fixed for a
+        # turn), a table by the other inputs (the location's, the space's)
+        self.parts: dict[tuple[Any, ...], dict[Any, bool]] = {}
         self.all_general: bool | None = None
 
     def general(self, game: Game) -> bool:
@@ -51,6 +53,9 @@ class PlacementCache:
         if self.all_general is None:
             self.all_general = game.n_players == 1 or game.artifacts_rule()
         return self.all_general
+
+
+_UNKEPT: dict[Any, bool] = {}  # the table of a part whose inputs cannot be kept: none
 
 
 class _Check:
@@ -65,7 +70,8 @@ class _Check:
         self.parts = rule.parts
         self.values: list[Any] = [None] * len(rule.parts)  # None: not evaluated yet
         self.at: list[LocationState | None] = [None] * len(rule.parts)  # of LOCATION values
-        self.inputs: dict[RulePart, tuple[Any, ...]] = {}  # inputs fixed for the turn
+        # by part known by its inputs, its values by the inputs not fixed for the turn
+        self.inputs: dict[RulePart, dict[Any, bool]] = {}
 
 
 class RuleMemo:
@@ -200,24 +206,30 @@ class RuleMemo:
     def _known(self, check: _Check, part: RulePart) -> bool:
         """The value of a part known by its inputs (``rule_parts.py``): as it was for
         the same inputs earlier in the game, else evaluated. The inputs fixed for the
-        turn are gathered once (the TURN subexpressions evaluated then)."""
-        names = self.names
-        fixed = check.inputs.get(part)
-        if fixed is None:
+        turn are gathered once (the TURN subexpressions evaluated then) and pick the
+        table of values by the location's (or space's) own inputs."""
+        table = check.inputs.get(part)
+        if table is None:
             fixed = self._fixed_inputs(check, part)
-            if fixed is None:  # a position of something that is not an assistant
-                return self._evaluate(check, part)
-            check.inputs[part] = fixed
-        key = (part, fixed, *map(names.get, part.local))
-        if part.versioned:
-            key += (names["target"].version,)
-        try:
-            return self.known[key]
-        except KeyError:
-            value = self.known[key] = self._evaluate(check, part)
-            return value
-        except TypeError:  # an input that is not hashable (a list): evaluated each time
+            table = _UNKEPT  # a position of what is not an assistant: not kept
+            if fixed is not None:
+                with suppress(TypeError):  # an input that is not hashable (a list): not kept
+                    table = self.known.setdefault((part, fixed), {})
+            check.inputs[part] = table
+        if table is _UNKEPT:
             return self._evaluate(check, part)
+        names = self.names
+        local = part.local
+        if part.versioned:
+            key: Any = (*map(names.get, local), names["target"].version)
+        elif len(local) == 1:
+            key = names.get(local[0])
+        else:
+            key = tuple(map(names.get, local))
+        value = table.get(key)
+        if value is None:
+            value = table[key] = self._evaluate(check, part)
+        return value
 
     def _fixed_inputs(self, check: _Check, part: RulePart) -> tuple[Any, ...] | None:
         names = self.names
