@@ -500,6 +500,7 @@ class Game:
             targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
                                           strict=True) if a is None]
         n = len(self.state.players)
+        outlook = rules.outlook() if rules is not None and not rules.mute else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
@@ -507,15 +508,28 @@ class Game:
                 continue
             if forced:
                 found = self._location_targets(loc, forced=True, rules=None)
+            elif outlook is not None:
+                key = (loc, loc.version) if loc.spec.auction is None \
+                    else (loc, loc.version, len(loc.area))
+                kept = outlook.get(key)
+                if kept is None:
+                    kept = outlook[key] = self._ruled_targets(loc, n, rules)  # type: ignore[arg-type]
+                found = kept
             else:
-                found = targets_at(self, loc, n)  # the targets if no rule speaks
-                if rules is not None and not rules.mute \
-                        and considered(loc, n, found, rules.shares) and not rules.silent_at(loc):
-                    found = self._location_targets(loc, forced=False, rules=rules)
+                found = self._ruled_targets(loc, n, rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found
         return targets
+
+    def _ruled_targets(self, loc: LocationState, n: int, rules: RuleMemo | None
+                       ) -> list[Target]:
+        """The targets at ``loc`` under these placement rules (None: none speaks)."""
+        found = targets_at(self, loc, n)  # the targets if no rule speaks
+        if rules is not None and not rules.mute and considered(loc, n, found, rules.shares) \
+                and not rules.silent_at(loc):
+            found = self._location_targets(loc, forced=False, rules=rules)
+        return found
 
     def rules_apply(self, assistant: Assistant) -> bool:
         """Whether a special assistant's placement rule may speak about placing

@@ -39,9 +39,11 @@ Option = tuple[Assistant, Target]
 class PlacementCache:
     """What placement keeps in one game beyond the locations' own (see the module)."""
 
-    __slots__ = ("all_general", "parts")
+    __slots__ = ("all_general", "outlooks", "parts")
 
     def __init__(self) -> None:
+        # RuleMemo.outlook: the targets at each location, by the rules' turn values
+        self.outlooks: dict[tuple[Any, ...], dict[Any, list[Target]]] = {}
         # values of rule parts known by their inputs: by (part, the inputs fixed for a
         # turn), a table by the other inputs (the location's, the space's)
         self.parts: dict[tuple[Any, ...], dict[Any, bool]] = {}
@@ -61,9 +63,10 @@ _UNKEPT: dict[Any, bool] = {}  # the table of a part whose inputs cannot be kept
 class _Check:
     """One rule that may speak, with the values of its parts kept for one call."""
 
-    __slots__ = ("at", "inputs", "kind", "owner", "parts", "this", "values")
+    __slots__ = ("at", "inputs", "kind", "owner", "parts", "rule", "this", "values")
 
     def __init__(self, this: Any, owner: Any, rule: CompiledRule) -> None:
+        self.rule = rule
         self.this = this
         self.owner = owner
         self.kind = rule.kind
@@ -79,12 +82,24 @@ class RuleMemo:
     order (TIME-01), with the values of their parts kept while one placement's
     targets are worked out (see the module)."""
 
-    __slots__ = ("checks", "known", "mute", "names", "rt", "shares", "signature")
+    __slots__ = (
+        "cache",
+        "checks",
+        "known",
+        "mute",
+        "names",
+        "rt",
+        "seen",
+        "shares",
+        "signature",
+    )
 
     def __init__(self, game: Game, placing: Assistant, ruled: list[Source]) -> None:
         state = game.state
         self.rt = game.rt
+        self.cache = game.placement_cache
         self.known = game.placement_cache.parts
+        self.seen: dict[Any, list[Target]] | bool | None = False  # see outlook()
         self.names: dict[str, Any] = {
             "placing": placing, "players": state.players,
             "prominent": game.by_code.get(state.prominent),
@@ -125,6 +140,39 @@ class RuleMemo:
             return False
         self.mute = True
         return True
+
+    def outlook(self) -> dict[Any, list[Target]] | None:
+        """The targets at each location under these rules, kept by the location's
+        spaces (``version``, and an auction's display size) for the rest of the game,
+        when every part of every rule is known by its inputs: by the rules, the values
+        of their TURN parts and the inputs fixed for the turn of the others, which
+        decide everything else. Those are gathered ahead of the locations, where
+        ``and`` would ask them in turn (a part that raises leaves the outlook out:
+        it is asked where it would be). None: not kept."""
+        if self.seen is not False:
+            return self.seen  # type: ignore[return-value]
+        self.seen = None
+        names = self.names
+        key: list[Any] = [self.shares]
+        try:
+            for check in self.checks:
+                names["this"] = check.this
+                names["owner"] = check.owner
+                key += (check.rule, check.this)
+                for j, part in enumerate(check.parts):
+                    if part.hoisted is None:
+                        return None  # a part that is not known by its inputs
+                    if part.level == TURN:
+                        key.append(self._holds(check, j, part, None))
+                    else:
+                        table = self._table(check, part)
+                        if table is _UNKEPT:
+                            return None
+                        key.append(id(table))  # the part with the turn's inputs
+        except EffectError:
+            return None
+        self.seen = self.cache.outlooks.setdefault(tuple(key), {})
+        return self.seen
 
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
         """The kind of the first rule whose condition holds for space ``s`` of ``loc``
@@ -208,14 +256,7 @@ class RuleMemo:
         the same inputs earlier in the game, else evaluated. The inputs fixed for the
         turn are gathered once (the TURN subexpressions evaluated then) and pick the
         table of values by the location's (or space's) own inputs."""
-        table = check.inputs.get(part)
-        if table is None:
-            fixed = self._fixed_inputs(check, part)
-            table = _UNKEPT  # a position of what is not an assistant: not kept
-            if fixed is not None:
-                with suppress(TypeError):  # an input that is not hashable (a list): not kept
-                    table = self.known.setdefault((part, fixed), {})
-            check.inputs[part] = table
+        table = self._table(check, part)
         if table is _UNKEPT:
             return self._evaluate(check, part)
         names = self.names
@@ -230,6 +271,18 @@ class RuleMemo:
         if value is None:
             value = table[key] = self._evaluate(check, part)
         return value
+
+    def _table(self, check: _Check, part: RulePart) -> dict[Any, bool]:
+        """The values of a part known by its inputs, for the inputs fixed this turn."""
+        table = check.inputs.get(part)
+        if table is None:
+            fixed = self._fixed_inputs(check, part)
+            table = _UNKEPT  # a position of what is not an assistant: not kept
+            if fixed is not None:
+                with suppress(TypeError):  # an input that is not hashable (a list): not kept
+                    table = self.known.setdefault((part, fixed), {})
+            check.inputs[part] = table
+        return table
 
     def _fixed_inputs(self, check: _Check, part: RulePart) -> tuple[Any, ...] | None:
         names = self.names
