@@ -1,23 +1,29 @@
 """Placement options, kept rather than rebuilt at every placement turn.
 
 ``placement_options`` (what ``flow.placement_options`` offers) is, for each assistant
-offered, ``Game.placement_targets`` paired with the assistant. Most of it is kept:
+offered, ``Game.placement_targets`` paired with the assistant, found the short way
+wherever the answer cannot differ:
 
-* ``PlacementCache.board``: the targets at the locations of an assistant about whom
-  no placement rule speaks, the same for every such assistant, kept until a
-  location's spaces change (``LocationState.version``), it is resolved, the
-  locations in play change, or a capacity auction's display changes size; the
-  targets of each location's open spaces are kept by which spaces are held
-  (``open_targets``);
-* ``RuleMemo``: while one placement turn's targets are worked out, the value of each
-  part of a rule's condition (``engine/rule_parts.py``) that reads only names fixed
-  for the turn, or for the location; and, for the rest of the game, the value of a
-  LOCATION part known by its inputs (``PlacementCache.parts``). The parts are still
-  asked in order, as ``and`` does, and a kept value is the one evaluating would give:
-  nothing changes while targets are worked out. A location where every rule is
-  silent before a part reads the space has its open spaces as targets
-  (``RuleMemo.silent_at``); once every rule is silent for a reason of the turn, every
-  location has them (``RuleMemo.mute``).
+* without placement rules: the free home spaces, and at each location its open
+  spaces, kept by which spaces are held (``open_targets``), or at an auction its open
+  bids, kept while its spaces (``LocationState.version``) and its display stay the
+  same (``targets_at``); found once a turn for every assistant no rule speaks about;
+* with placement rules (``RuleMemo``): each rule's condition is in parts, marked with
+  what they read (``engine/rule_parts.py``). The parts are asked in order, as ``and``
+  does; while one placement's targets are worked out, a part that reads only the
+  turn's names, or the location's, is asked once, and a part known by its inputs is
+  kept for the game by them (``PlacementCache.parts``). A location where every rule
+  is silent before a part reads the space offers its targets without rules
+  (``RuleMemo.silent_at``); rules silent for a reason of the turn are not asked again
+  (``RuleMemo.mute``); when every part is known by its inputs, the targets at each
+  location under the rules are kept too (``RuleMemo.outlook``). Rules that say the
+  same of every assistant give their targets once a turn (``RuleMemo.signature``).
+
+A kept value is the one asking again would give: conditions change nothing (they
+take no effect steps either), nothing changes while targets are worked out, and the
+inputs a value is kept by decide it. Parts asked ahead of where ``and`` would ask
+them (``silent_for_turn``, ``outlook``) are only asked so when nothing can tell: one
+that raises is left to be asked where it would be.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ if TYPE_CHECKING:
     from exlibris.engine.game import Game
 
 Option = tuple[Assistant, Target]
+
+
 class PlacementCache:
     """What placement keeps in one game beyond the locations' own (see the module)."""
 
