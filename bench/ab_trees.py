@@ -1,89 +1,96 @@
-"""A/B of two checkouts: engine/floor ratio and one function's share, by process time.
+"""Compare two source trees of exlibris: engine/floor ratios by process time, alternating.
 
-Not a test. Runs each tree in turn, alternating, each run a fresh process whose
-working directory is the tree (so its ``exlibris`` is imported). A run plays warm-up
-games, then times with ``time.process_time`` the tree's ``bench/floor.py`` run
-(``run(GAMES, 2)``) and GAMES random two-player games; the ratio is the engine's
-decisions per second over the floor's. A second pass of the same games times one
-function of ``exlibris.engine.flow`` (by default ``placement_options``) to give its
-share of the games' process time.
+Not a test. Each measurement is a fresh process on one tree: it warms up, then
+times ``bench/floor.py``'s ``run(N, players)`` and N random games of the engine,
+both with ``time.process_time`` (CPU time: other processes on a shared machine
+count less than in wall time), and prints decisions/s of each and their ratio.
+The trees take turns (A B, B A, A B...), so both see the same load; the medians
+are printed, and B's median ratio over A's.
 
-    python bench/ab_trees.py /work/main .              # 3 rounds of 100 games
-    python bench/ab_trees.py A B --rounds 5 --games 200 --function resolve
+    python bench/ab_trees.py /path/to/main /path/to/branch
+    python bench/ab_trees.py A B --rounds 4 --games 150 --players 3
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import statistics
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 
-CHILD = r'''
-import importlib.util, json, os, sys, time
-sys.path.insert(0, os.getcwd())
-from exlibris.agents import RandomAgent
-from exlibris.agents.view import player_view
-from exlibris.catalog import load_catalog
-from exlibris.engine import flow
-from exlibris.validation import resolve_settings
-spec = importlib.util.spec_from_file_location("ab_floor", "bench/floor.py")
-floor = importlib.util.module_from_spec(spec); sys.modules["ab_floor"] = floor
-spec.loader.exec_module(floor)
-games, name = int(sys.argv[1]), sys.argv[2]
-catalog = load_catalog(); settings = resolve_settings("standard", catalog.variants)
-def play(seeds):
-    decisions = 0
-    for seed in seeds:
-        game = flow.new_game(catalog, settings, [RandomAgent(seed * 10 + i) for i in range(2)],
-                             seed=seed, views=player_view)
-        decisions += flow.play(game).decisions
-    return decisions
-play(range(-10, 0)); floor.run(10, 2, seed=-10)
-t = time.process_time(); _, floor_decisions = floor.run(games, 2, seed=0)
-floor_s = time.process_time() - t
-t = time.process_time(); decisions = play(range(games)); engine_s = time.process_time() - t
-inner, spent = getattr(flow, name), [0.0]
-def timed(*args, **kw):
-    t0 = time.process_time()
-    try:
-        return inner(*args, **kw)
-    finally:
-        spent[0] += time.process_time() - t0
-setattr(flow, name, timed)
-t = time.process_time(); play(range(games)); again_s = time.process_time() - t
-print(json.dumps({"ratio": (decisions / engine_s) / (floor_decisions / floor_s),
-                  "us_per_decision": engine_s / decisions * 1e6, "share": spent[0] / again_s}))
-'''
+
+def measure(tree: str, games: int, players: int, warmup: int) -> dict[str, float]:
+    """One measurement, in this process, of the package in ``tree``."""
+    sys.path.insert(0, tree)
+    from exlibris.agents import RandomAgent
+    from exlibris.catalog import load_catalog
+    from exlibris.engine.flow import new_game, play
+    from exlibris.validation import resolve_settings
+
+    spec = importlib.util.spec_from_file_location("ab_floor", os.path.join(tree, "bench",
+                                                                           "floor.py"))
+    assert spec is not None and spec.loader is not None
+    floor = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = floor
+    spec.loader.exec_module(floor)
+    catalog = load_catalog()
+    settings = resolve_settings("standard", catalog.variants)
+
+    def engine(seeds: range) -> int:
+        return sum(play(new_game(catalog, settings, [RandomAgent(s * 10 + i)
+                                                     for i in range(players)], seed=s)).decisions
+                   for s in seeds)
+
+    engine(range(-warmup, 0))
+    floor.run(warmup, players, seed=-warmup)
+    t = time.process_time()
+    _, floor_decisions = floor.run(games, players)
+    floor_s = time.process_time() - t
+    t = time.process_time()
+    decisions = engine(range(games))
+    engine_s = time.process_time() - t
+    return {"ratio": (decisions / engine_s) / (floor_decisions / floor_s),
+            "engine_us": engine_s / decisions * 1e6}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("trees", nargs=2, help="two checkouts (A, B)")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--function", default="placement_options",
-                        help="a function of exlibris.engine.flow whose share is given")
+    parser.add_argument("a", help="tree A (e.g. a checkout of main)")
+    parser.add_argument("b", help="tree B")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements a tree (3)")
+    parser.add_argument("--games", type=int, default=100, help="games a measurement (100)")
+    parser.add_argument("--players", type=int, default=2, help="seats (2)")
+    parser.add_argument("--warmup", type=int, default=20, help="warm-up games (20)")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    runs: dict[str, list[dict[str, float]]] = {tree: [] for tree in args.trees}
-    for _ in range(args.rounds):
-        for tree in args.trees:
-            done = subprocess.run([sys.executable, "-c", CHILD, str(args.games), args.function],
-                                  cwd=tree, capture_output=True, text=True, check=False)
-            if done.returncode:
-                print(done.stderr, file=sys.stderr)
-                return 1
-            runs[tree].append(json.loads(done.stdout))
-            print(tree, {k: round(v, 3) for k, v in runs[tree][-1].items()}, flush=True)
-    medians = {tree: {k: statistics.median(r[k] for r in rows) for k in rows[0]}
-               for tree, rows in runs.items()}
-    for tree, m in medians.items():
-        print(f"{tree}: engine/floor {m['ratio']:.3f}, {m['us_per_decision']:.1f} us a "
-              f"decision, {args.function} {m['share']:.1%} of the games' time (medians)")
-    a, b = (medians[tree]["ratio"] for tree in args.trees)
-    print(f"ratio B/A: {b / a:.3f}")
+    if args.one:  # a child process: measure tree A once
+        print(json.dumps(measure(os.path.abspath(args.a), args.games, args.players,
+                                 args.warmup)))
+        return 0
+    found: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
+    for i in range(args.rounds):
+        for tree in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
+            out = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), tree, tree, "--one",
+                 "--games", str(args.games), "--players", str(args.players),
+                 "--warmup", str(args.warmup)],
+                capture_output=True, text=True, check=True, cwd=os.path.dirname(
+                    os.path.abspath(tree)), env={k: v for k, v in os.environ.items()
+                                                 if k != "PYTHONPATH"})
+            row = json.loads(out.stdout)
+            found[tree].append(row)
+            print(f"{tree:40} ratio {row['ratio']:.3f}  {row['engine_us']:.1f} us a decision",
+                  flush=True)
+    medians = {tree: statistics.median(r["ratio"] for r in rows) for tree, rows in found.items()}
+    for tree, rows in found.items():
+        print(f"{tree:40} median ratio {medians[tree]:.3f}  median "
+              f"{statistics.median(r['engine_us'] for r in rows):.1f} us a decision")
+    print(f"B/A: {medians[args.b] / medians[args.a]:.3f}")
     return 0
 
 

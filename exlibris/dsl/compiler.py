@@ -1,10 +1,16 @@
-"""Compiling checked AST into handlers: plain closures the engine calls.
+"""Compiling checked AST into handlers the engine calls.
 
-A compiled program is a ``Handler``: ``handler(runtime, bindings)`` runs it.
+A compiled program is a ``Handler``: ``handler(runtime, me, names)`` runs it.
 Everything game-specific goes through the ``Runtime`` protocol, which the engine
 (and the scorer) implement: names, attributes, functions that need the table,
 verbs, choices. Execution is bounded: every statement and loop pass costs one
 step, and ``Runtime.tick`` stops an effect that exceeds the budget.
+
+A handler runs as one Python function generated from the tree (``pysource.py``),
+linked to the runtime's implementations (``link``); the closures below
+(``compile_block``, ``compile_expr``) are the same semantics node by node, kept for
+trees Python's compiler refuses and as the reference the generated code is tested
+against.
 """
 
 from __future__ import annotations
@@ -12,24 +18,30 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl import ast
+from exlibris.dsl import ast, pysource
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.generic import GENERIC
-from exlibris.dsl.values import as_list, kind_name, number
+from exlibris.dsl.pysource import DECLINE
+from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
+from exlibris.dsl.words import Implementations
 from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 
 # Python errors a checked effect can still meet at run time, where the checker typed a
 # value "any": they end the effect as an EffectError naming it, never as a traceback.
 _RUNTIME_FAULTS = (TypeError, AttributeError, ValueError, IndexError, KeyError,
                    ZeroDivisionError, OverflowError, RecursionError)
+_FAULTS = (EffectError, *_RUNTIME_FAULTS)  # what a run turns into a named EffectError
 
 
 class Runtime(Protocol):
-    """What a running effect needs from the game (implemented by the engine)."""
+    """What a running effect needs from the game (implemented by the engine).
+
+    A runtime class may also have ``words``, the ``words.Implementations`` its
+    ``verb``, ``function`` and ``attribute`` dispatch from, and nothing else: then
+    compiled effects call those implementations directly (``link``)."""
 
     def tick(self) -> None:
         """Count one step; raise ``EffectBudgetExceeded`` past the budget."""
@@ -60,14 +72,6 @@ class Runtime(Protocol):
 
 class StopEffect(Exception):
     """``stop`` or a failed ``require``: the effect ends quietly."""
-
-
-@dataclass(frozen=True, slots=True)
-class AmountSpec:
-    """An evaluated amount: kind ``exact``, ``any``, ``all``, ``up_to`` or ``at_least``."""
-
-    kind: str
-    n: int | None = None
 
 
 class Bound:
@@ -103,22 +107,80 @@ Eval = Callable[[Env], Any]
 Exec = Callable[[Env], None]
 
 
-class Handler:
+# Calls a handler runs as closures before it becomes Python source: generating and
+# compiling the source costs about as much as a hundred runs save, so only what runs
+# often (in long runs of games) is worth it.
+PYTHON_AFTER: int | None = 64
+
+
+class _Compiled:
+    """What a program and an expression handler share: the function that runs them
+    for a runtime class. Its first ``python_after`` calls run the closures of
+    ``compile_block``/``compile_expr``; then it is the Python source generated from
+    the tree (``pysource.py``), compiled once and linked to each runtime class
+    (``link``). Closures for good where Python cannot compile that source (a
+    program nested too deep) or when ``python_after`` is None."""
+
+    __slots__ = ("_by_class", "_closures", "_cls", "_code", "_fn", "_tree", "_warm",
+                 "source_name")
+
+    def __init__(self, tree: ast.Program | ast.Expr, source_name: str,
+                 python_after: int | None) -> None:
+        self._tree = tree
+        self.source_name = source_name
+        self._code: tuple[Any, pysource.Source] | bool | None = \
+            None if python_after is not None else False
+        self._warm = python_after or 0  # calls left before the source is made
+        self._closures: Callable[[Env], Any] | None = None
+        self._by_class: dict[type, Callable[[Env], Any]] = {}
+        self._cls: type | None = None  # the last runtime class, and its function
+        self._fn: Callable[[Env], Any] = _unlinked
+
+    def _function(self, cls: type) -> Callable[[Env], Any]:
+        if self._warm > 0 and self._code is None:  # still warming up: closures, counted
+            self._warm -= 1
+            return self._closure_function()
+        fn = self._by_class.get(cls)
+        if fn is None:
+            fn = self._by_class[cls] = self._make(cls)
+        self._cls, self._fn = cls, fn
+        return fn
+
+    def _make(self, cls: type) -> Callable[[Env], Any]:
+        code = self._generated()
+        return self._closure_function() if code is None else link(*code, cls)
+
+    def _closure_function(self) -> Callable[[Env], Any]:
+        if self._closures is None:
+            self._closures = _closures(self._tree)
+        return self._closures
+
+    def _generated(self) -> tuple[Any, pysource.Source] | None:
+        """The compiled generated source (made once), or None: closures instead."""
+        if self._code is None:
+            self._code = _python(self._tree, self.source_name) or False
+        return self._code if isinstance(self._code, tuple) else None
+
+    @property
+    def in_python(self) -> bool:
+        """Whether it runs, once warm, as generated Python source (false: as closures)."""
+        return self._generated() is not None
+
+
+class Handler(_Compiled):
     """A compiled program; call it with a runtime, the acting player and the names."""
 
-    __slots__ = ("_run", "source_name")
-
-    def __init__(self, run: Exec, source_name: str) -> None:
-        self._run = run
-        self.source_name = source_name
+    __slots__ = ()
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
+        cls = rt.__class__
+        run = self._fn if cls is self._cls else self._function(cls)
         try:
-            self._run(env)
+            run(env)
         except StopEffect:
             pass
-        except (EffectError, *_RUNTIME_FAULTS) as exc:
+        except _FAULTS as exc:
             raise _named(exc, self.source_name) from None
         return env
 
@@ -133,20 +195,22 @@ def _named(exc: Exception, entry: str) -> Exception:
     return EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})", entry)
 
 
-class ExprHandler:
+class ExprHandler(_Compiled):
     """A compiled expression (scores, conditions of triggers and placement rules)."""
 
-    __slots__ = ("_eval", "source_name")
-
-    def __init__(self, fn: Eval, source_name: str = "<expression>") -> None:
-        self._eval = fn
-        self.source_name = source_name
+    __slots__ = ()
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
+        cls = rt.__class__
+        run = self._fn if cls is self._cls else self._function(cls)
         try:
-            return self._eval(Env(rt, me, names))
-        except (EffectError, *_RUNTIME_FAULTS) as exc:
+            return run(Env(rt, me, names))
+        except _FAULTS as exc:
             raise _named(exc, self.source_name) from None
+
+
+def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call
+    raise AssertionError("not linked")
 
 
 # ---- expressions -------------------------------------------------------------------------------
@@ -206,8 +270,32 @@ def _plus(a: Any, b: Any) -> Any:
 
 def _union(a: Any, b: Any) -> list[Any]:
     seen = list(a or ())
-    seen.extend(x for x in (b or ()) if x not in seen)
+    more = b or ()
+    if _by_identity(seen) and _by_identity(more):  # cards, players...: a set finds them
+        known = set(seen)
+        for x in more:
+            if x not in known:
+                known.add(x)
+                seen.append(x)
+    else:
+        seen.extend(x for x in more if x not in seen)
     return bounded(seen)
+
+
+# Whether values of a class are equal only to themselves (``object``'s ``==`` and hash):
+# then ``x in set`` answers as ``x in list`` does.
+_IDENTITY: dict[type, bool] = {}
+
+
+def _by_identity(items: Any) -> bool:
+    for cls in set(map(type, items)):
+        same = _IDENTITY.get(cls)
+        if same is None:
+            same = _IDENTITY[cls] = cls.__eq__ is object.__eq__ \
+                and cls.__hash__ is object.__hash__
+        if not same:
+            return False
+    return True
 
 
 def compile_expr(node: ast.Expr) -> Eval:
@@ -225,18 +313,7 @@ def compile_expr(node: ast.Expr) -> Eval:
             return lambda env: bounded([p(env) for p in parts])
         case ast.Attr(obj=obj, name=name):
             get = compile_expr(obj)
-
-            def attr(env: Env) -> Any:
-                value = get(env)
-                if value.__class__ in _SCALARS:
-                    return env.rt.attribute(value, name)
-                if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
-                    value = as_list(value)
-                    return [env.rt.attribute(v, name) for v in value]
-                _note_scalar(value)
-                return env.rt.attribute(value, name)
-
-            return attr
+            return lambda env: attribute_of(env.rt, get(env), name)
         case ast.Call():
             return _compile_call(node)
         case ast.BinOp(op="and", left=l, right=r):
@@ -280,6 +357,17 @@ def compile_expr(node: ast.Expr) -> Eval:
 # Classes whose values are never collections: no ``cards`` and no instance dict (so
 # none can be added), not a list. An attribute of one is read directly.
 _SCALARS: set[type] = set()
+
+
+def attribute_of(rt: Runtime, value: Any, name: str) -> Any:
+    """``value.name``: of each element for a list or a zone, else of the value."""
+    if value.__class__ in _SCALARS:
+        return rt.attribute(value, name)
+    if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
+        value = as_list(value)
+        return [rt.attribute(v, name) for v in value]
+    _note_scalar(value)
+    return rt.attribute(value, name)
 
 
 def _note_scalar(value: Any) -> None:
@@ -455,103 +543,120 @@ def compile_block(body: list[ast.Stmt]) -> Exec:
 
 
 def compile_stmt(node: ast.Stmt) -> Exec:
+    # each statement's closure is made by a factory below: no function is defined
+    # inside a ``case`` (Cython, which compiles this module in wheels, mishandles it)
     match node:
         case ast.Assign(name=name, value=value):
-            get = compile_expr(value)
-
-            def assign(env: Env) -> None:
-                env.rt.tick()
-                env.vars[name] = env.rt.bind(get(env))
-
-            return assign
+            return _assign(name, compile_expr(value))
         case ast.Do(call=call):
-            run = compile_expr(call)
-
-            def do(env: Env) -> None:
-                env.rt.tick()
-                run(env)
-
-            return do
+            return _do(compile_expr(call))
         case ast.May(body=[ast.Choose(chooser=None, options=options), *rest]):
             # "you may choose one of these (then go on)" is one decision: the options
             # and a decline; every option goes on with the rest of the optional steps
             return _compile_choose(node, None, options, decline=True, then=rest)
         case ast.May(body=body):
-            inner = compile_block(body)
-
-            def may(env: Env) -> None:
-                env.rt.tick()
-                if env.rt.may(env, node):
-                    inner(env)
-
-            return may
+            return _may(node, compile_block(body))
         case ast.Require(condition=cond):
-            test = compile_expr(cond)
-
-            def require(env: Env) -> None:
-                env.rt.tick()
-                if not test(env):
-                    raise StopEffect
-
-            return require
+            return _require(compile_expr(cond))
         case ast.Stop():
-
-            def stop(env: Env) -> None:
-                raise StopEffect
-
-            return stop
+            return _stop
         case ast.If(branches=branches, orelse=orelse):
-            compiled = [(compile_expr(c), compile_block(b)) for c, b in branches]
-            otherwise = compile_block(orelse) if orelse else None
-
-            def if_(env: Env) -> None:
-                env.rt.tick()
-                for test, body in compiled:
-                    if test(env):
-                        body(env)
-                        return
-                if otherwise is not None:
-                    otherwise(env)
-
-            return if_
+            return _if([(compile_expr(c), compile_block(b)) for c, b in branches],
+                       compile_block(orelse) if orelse else None)
         case ast.ForEach(var=var, iterable=iterable, body=body):
-            items, inner = compile_expr(iterable), compile_block(body)
-
-            def for_each(env: Env) -> None:
-                for item in as_list(items(env)):
-                    env.rt.tick()
-                    env.vars[var] = item
-                    inner(env)
-
-            return for_each
+            return _for_each(var, compile_expr(iterable), compile_block(body))
         case ast.Repeat(count=count, body=body):
-            times, inner = compile_expr(count), compile_block(body)
-
-            def repeat(env: Env) -> None:
-                for _ in range(max(0, number(times(env), "'repeat'"))):
-                    env.rt.tick()
-                    inner(env)
-
-            return repeat
+            return _repeat(compile_expr(count), compile_block(body))
         case ast.As(player=player, body=body):
-            who, inner = compile_expr(player), compile_block(body)
-
-            def as_(env: Env) -> None:
-                env.rt.tick()
-                saved = env.me
-                env.me = who(env)
-                try:
-                    inner(env)
-                finally:
-                    env.me = saved
-
-            return as_
+            return _as(compile_expr(player), compile_block(body))
         case ast.Choose(chooser=chooser, options=options):
             return _compile_choose(node, chooser, options)
     raise TypeError(f"cannot compile {type(node).__name__}")  # pragma: no cover
 
 
-DECLINE = "do nothing"  # the extra option of ``may: choose one:``
+def _assign(name: str, get: Eval) -> Exec:
+    def assign(env: Env) -> None:
+        env.rt.tick()
+        env.vars[name] = env.rt.bind(get(env))
+
+    return assign
+
+
+def _do(run: Eval) -> Exec:
+    def do(env: Env) -> None:
+        env.rt.tick()
+        run(env)
+
+    return do
+
+
+def _may(node: ast.May, inner: Exec) -> Exec:
+    def may(env: Env) -> None:
+        env.rt.tick()
+        if env.rt.may(env, node):
+            inner(env)
+
+    return may
+
+
+def _require(test: Eval) -> Exec:
+    def require(env: Env) -> None:
+        env.rt.tick()
+        if not test(env):
+            raise StopEffect
+
+    return require
+
+
+def _stop(env: Env) -> None:
+    raise StopEffect
+
+
+def _if(compiled: list[tuple[Eval, Exec]], otherwise: Exec | None) -> Exec:
+    def if_(env: Env) -> None:
+        env.rt.tick()
+        for test, body in compiled:
+            if test(env):
+                body(env)
+                return
+        if otherwise is not None:
+            otherwise(env)
+
+    return if_
+
+
+def _for_each(var: str, items: Eval, inner: Exec) -> Exec:
+    def for_each(env: Env) -> None:
+        for item in as_list(items(env)):
+            env.rt.tick()
+            env.vars[var] = item
+            inner(env)
+
+    return for_each
+
+
+def _repeat(times: Eval, inner: Exec) -> Exec:
+    def repeat(env: Env) -> None:
+        for _ in range(max(0, number(times(env), "'repeat'"))):
+            env.rt.tick()
+            inner(env)
+
+    return repeat
+
+
+def _as(who: Eval, inner: Exec) -> Exec:
+    def as_(env: Env) -> None:
+        env.rt.tick()
+        saved = env.me
+        env.me = who(env)
+        try:
+            inner(env)
+        finally:
+            env.me = saved
+
+    return as_
+
+
 
 
 def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
@@ -576,20 +681,143 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
     return choose
 
 
-def compile_program(program: ast.Program, source_name: str = "<effect>") -> Handler:
-    """Compile a checked program into a handler."""
-    token = _BOUND.set(ast.bound_names(program))
+_DEFAULT = -1  # ``python_after`` not given: ``PYTHON_AFTER``, read as a handler is made
+
+
+def compile_program(program: ast.Program, source_name: str = "<effect>", *,
+                    python_after: int | None = _DEFAULT) -> Handler:
+    """Compile a checked program into a handler: closures for its first
+    ``python_after`` calls (by default ``PYTHON_AFTER``), then Python source (None:
+    closures only)."""
+    return Handler(program, source_name, PYTHON_AFTER if python_after == _DEFAULT
+                   else python_after)
+
+
+def compile_expression(expr: ast.Expr, source_name: str = "<expression>", *,
+                       python_after: int | None = _DEFAULT) -> ExprHandler:
+    """Compile a checked expression into a handler returning its value (as
+    ``compile_program``)."""
+    return ExprHandler(expr, source_name, PYTHON_AFTER if python_after == _DEFAULT
+                       else python_after)
+
+
+def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
+    """The tree as closures, each node a Python function calling its children's."""
+    token = _BOUND.set(ast.bound_names(tree))
     try:
-        return Handler(compile_block(program.body) if program.body else (lambda env: None),
-                       source_name)
+        if isinstance(tree, ast.Program):
+            return compile_block(tree.body) if tree.body else (lambda env: None)
+        return compile_expr(tree)
     finally:
         _BOUND.reset(token)
 
 
-def compile_expression(expr: ast.Expr, source_name: str = "<expression>") -> ExprHandler:
-    """Compile a checked expression into a handler returning its value."""
-    token = _BOUND.set(ast.bound_names(expr))
+# ---- generated Python source, linked per runtime ----------------------------------------------
+
+def _python(tree: ast.Program | ast.Expr, source_name: str
+            ) -> tuple[Any, pysource.Source] | None:
+    """The tree's generated source, compiled; None where Python's compiler refuses it
+    (blocks or brackets nested deeper than it allows)."""
+    source = pysource.program_source(tree) if isinstance(tree, ast.Program) \
+        else pysource.expression_source(tree)
     try:
-        return ExprHandler(compile_expr(expr), source_name)
-    finally:
-        _BOUND.reset(token)
+        # named for profiles and tracebacks (a name, never run as a path)
+        return compile(source.text, f"<effect {source_name}>", "exec"), source
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError):
+        return None
+
+
+def _checked_call(impl: Callable[..., Any], tick: Callable[[], None] | None, rt: Runtime,
+                  env: Env, args: list[Any], kwargs: dict[str, Any],
+                  checks: tuple[tuple[int, ...], tuple[str, ...], str]) -> Any:
+    """A call inside an expression whose numbers are checked after every argument is
+    worked out (as ``_compile_call`` does), then a step for a verb, then the call."""
+    numeric, numeric_kw, where = checks
+    for i in numeric:
+        args[i] = number(args[i], where)
+    for key in numeric_kw:
+        kwargs[key] = number(kwargs[key], where)
+    if tick is not None:
+        tick()
+    return impl(rt, env, *args, **kwargs)
+
+
+def _lookup_global(env: Env, name: str) -> Any:
+    """A variable's name read before it is bound: ``Env.lookup`` without variables."""
+    if name == "me":
+        return env.me
+    names = env.globals
+    if name in names:
+        value = names[name]
+        return value(env) if callable(value) else value
+    return None
+
+
+_MISSING_VAR = object()  # a variable not yet bound
+
+# The names generated source may use besides its own (``pysource.py``), and the only
+# builtins it sees.
+HELPERS: dict[str, Any] = {
+    "__builtins__": {"int": int, "isinstance": isinstance, "range": range, "max": max,
+                     "callable": callable},
+    "_M": _MISSING_VAR, "_Bound": Bound, "_Stop": StopEffect, "_num": number,
+    "_as_list": as_list, "_bounded": bounded, "_plus": _plus, "_union": _union,
+    "_AmountSpec": AmountSpec, "_checked_call": _checked_call,
+    "_lookup_global": _lookup_global,
+    **{name: _ARITH[op] for op, name in pysource.ORDER_OPS.items()},
+}
+
+
+def link(code: Any, source: pysource.Source, cls: type) -> Callable[[Env], Any]:
+    """The generated function for runtimes of class ``cls``: its verbs, functions and
+    attributes are the implementations ``cls.words`` registers (``words.py``), called
+    directly, when the class has them; else calls of ``Runtime.verb``, ``function``
+    and ``attribute``."""
+    words = getattr(cls, "words", None)
+    namespace = dict(HELPERS)
+    namespace.update((f"_k{i}", value) for i, value in enumerate(source.consts))
+    namespace.update((f"_l{i}", _resolve(words, *link))
+                     for i, link in enumerate(source.links))
+    exec(code, namespace)
+    return namespace["_run"]
+
+
+def _resolve(words: Implementations | None, kind: str, word: str, node: ast.Node | None
+             ) -> Callable[..., Any]:
+    """One word, linked: ``impl(rt, env, *args, **kw)``, or ``impl(rt, value)`` for an
+    attribute."""
+    if kind == "attribute":
+        return _attribute_reader(words, word)
+    if kind == "readers":
+        return _readers(words, word).get
+    table = None if words is None else words.verbs if kind == "verb" else words.functions
+    impl = table.get(word) if table is not None else None
+    if impl is not None:
+        return impl
+    if kind == "verb":
+        return lambda rt, env, *args, **kw: rt.verb(word, list(args), kw, env, node)
+    return lambda rt, env, *args, **kw: rt.function(word, list(args), kw, env)
+
+
+def _readers(words: Implementations | None, name: str) -> dict[type, Callable[[Any, Any], Any]]:
+    """The runtime's reader of attribute ``name`` for each class of plain values (never
+    a list, a zone or a value with ``cards``: ``attribute_of`` reads those element by
+    element)."""
+    return {} if words is None else {
+        cls: table[name] for cls, table in words.attributes.items()
+        if name in table and not issubclass(cls, list | tuple | set | frozenset)
+        and not hasattr(cls, "cards") and "cards" not in getattr(cls, "__dataclass_fields__", ())}
+
+
+def _attribute_reader(words: Implementations | None, name: str) -> Callable[[Any, Any], Any]:
+    """``attribute_of`` for one attribute name, with the runtime's reader for each class
+    of plain values (never a list, a zone or a value with ``cards``) found in one dict."""
+    get = _readers(words, name).get
+
+    def attribute(rt: Runtime, value: Any) -> Any:
+        read = get(value.__class__)
+        if read is not None:
+            return read(rt, value)
+        return attribute_of(rt, value, name)
+
+    return attribute

@@ -4,10 +4,10 @@ the compiler calls directly. Each is ``impl(rt, env, *args, **kw)``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
-from exlibris.dsl.values import Claim, as_list, number
+from exlibris.dsl.values import CategoryValue, Claim, as_list, number
 from exlibris.dsl.words import SHARED
 
 
@@ -22,7 +22,7 @@ class Reader(Protocol):
 
 @SHARED.function("count")
 def count(rt: Reader, env: object, items: Any) -> int:
-    return len(as_list(items))
+    return len(items) if items.__class__ is list else len(as_list(items))
 
 
 @SHARED.function("first")
@@ -45,11 +45,11 @@ def max_(rt: Reader, env: object, *args: Any) -> int:
 
 # runtimes with their own ``face_up_books(cards)`` (the game's knows where each card
 # is without asking for three attributes of each), by class; None: the generic way
-_OWN_BOOKS: dict[type, Callable[[Any, Any], list[str]] | None] = {}
+_OWN_BOOKS: dict[type, Callable[[Any, Any], Sequence[str]] | None] = {}
 _MISSING = object()
 
 
-def _face_up_books(rt: Reader, cards: Any) -> list[str]:
+def _face_up_books(rt: Reader, cards: Any) -> Sequence[str]:
     own = _OWN_BOOKS.get(rt.__class__, _MISSING)
     if own is _MISSING:
         own = _OWN_BOOKS[rt.__class__] = getattr(rt.__class__, "face_up_books", None)
@@ -62,7 +62,9 @@ def _face_up_books(rt: Reader, cards: Any) -> list[str]:
     return books
 
 
-def _category_codes(rt: Reader, value: Any) -> set[str]:
+def _category_codes(rt: Reader, value: Any) -> Collection[str]:
+    if value.__class__ is CategoryValue:  # one category: its code, as every runtime reads it
+        return (value.code,)
     return {rt.attribute(c, "code") for c in as_list(value)}
 
 
@@ -83,8 +85,13 @@ def categories(rt: Reader, env: object, cards: Any) -> list[Any]:
 
 @SHARED.function("has")
 def has(rt: Reader, env: object, card: Any, categories: Any) -> bool:
-    wanted = _category_codes(rt, categories)
-    return any(b in wanted for b in _face_up_books(rt, card))
+    # one category (``has(it, @M)``), the common case: its code without a call
+    wanted = (categories.code,) if categories.__class__ is CategoryValue \
+        else _category_codes(rt, categories)
+    for book in _face_up_books(rt, card):  # noqa: SIM110 - no generator on each call
+        if book in wanted:
+            return True
+    return False
 
 
 @SHARED.function("letters")

@@ -16,6 +16,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
+from exlibris.dsl.values import CategoryValue
 from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -34,15 +35,6 @@ class ScoreEnv(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class CategoryValue:
-    """A category as a value of the language."""
-
-    id: str
-    code: str
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
 class ShelfCard:
     """A card as seen on a shelf: its slot's top card, or a card beneath it."""
 
@@ -53,6 +45,8 @@ class ShelfCard:
 
 class ScoreRuntime:
     """The read-only runtime of score expressions."""
+
+    words = SCORE  # what ``attribute`` and ``function`` dispatch from (``compiler.link``)
 
     def __init__(self, shelf: ShelfView, categories: Mapping[str, CategoryValue],
                  max_steps: int = 10_000) -> None:

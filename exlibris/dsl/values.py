@@ -1,5 +1,5 @@
 """Values of the effect language as the compiler and every runtime see them: a value
-as a list, a value as a number within the effect limits, a claim."""
+as a list, a value as a number within the effect limits, a claim, an amount."""
 
 from __future__ import annotations
 
@@ -16,6 +16,23 @@ class Claim:
 
     player: Any
     category: Any
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryValue:
+    """A category as a value of the language (the same in every runtime)."""
+
+    id: str
+    code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmountSpec:
+    """An evaluated amount: kind ``exact``, ``any``, ``all``, ``up_to`` or ``at_least``."""
+
+    kind: str
+    n: int | None = None
 
 
 def kind_name(value: Any) -> str:

@@ -397,9 +397,10 @@ class Game:
         ctx.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per is not None:
             ctx.used_for(ability.trigger.once_per).add(key)
-        self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
-                   source=getattr(this, "id", None) or getattr(this, "name", str(this)),
-                   index=int(ability.key.rsplit("#", 1)[-1]))
+        if self.log.enabled:  # the event's fields take some working out: only when logged
+            self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
+                       source=getattr(this, "id", None) or getattr(this, "name", str(this)),
+                       index=int(ability.key.rsplit("#", 1)[-1]))
         try:
             cause = this if isinstance(this, Assistant) else ctx.cause
             with CausedBy(ctx, cause):

@@ -85,10 +85,6 @@ _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mix
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
 
 
-def _is_card(value: Value) -> bool:
-    return value.__class__ in _CARD_CLASSES
-
-
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     """Implements the compiler's ``Runtime`` protocol for one game, which it reaches
     only through ``GamePort`` (``ports.py``).
@@ -101,6 +97,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # one step of an effect: the step budget is the effect context's
     tick: Callable[[], None]
+    # the tables ``verb``, ``function`` and ``attribute`` dispatch from: compiled effects
+    # call these implementations directly (``compiler.link``)
+    words = GAME
 
     def __init__(self, game: GamePort) -> None:
         self.game = game
@@ -110,7 +109,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     # ------------------------------------------------------------------ protocol
 
     def bind(self, value: Value) -> Value | Bound:
-        if isinstance(value, list) and value and all(_is_card(v) for v in value):
+        # every element a card: their classes, looked up in C (no generator)
+        if isinstance(value, list) and value and _CARD_CLASSES.issuperset(map(type, value)):
             zone_of = self.game.state.cards.zone_of
             return _Tracked([(c, zone_of(c)) for c in value])
         return value
@@ -148,11 +148,17 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return [self.attribute(c, name) for c in value.cards]
         raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
 
-    def face_up_books(self, cards: Value) -> list[str]:
+    def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
         zone_of = self.game.state.cards.zone_of
+        if cards.__class__ is BookCard:  # one card (``has(it, ...)``): its own books
+            if zone_of(cards).__class__ is ShelfZone:
+                slot = self._slot_of(cards)
+                if slot is not None and slot.face_down:
+                    return ()
+            return cards.books
         books: list[str] = []
         for card in as_list(cards):
             if card.__class__ is not BookCard:
@@ -204,8 +210,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         remaining = list(dict.fromkeys(candidates))
         if refresh is not None:
             remaining = refresh(remaining)
-        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
-        kind, n = spec.kind, spec.n or 0
+        if isinstance(amount, AmountSpec):  # a number is an exact amount (no spec built)
+            kind, n = amount.kind, amount.n or 0
+        else:
+            kind, n = "exact", int(amount or 0)
         if kind == "all":
             yield from remaining
             return
@@ -371,14 +379,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Where a book card may be shelved, an artifact from hand may be instead
         (EXP-ROUND-02): the hand's artifacts join the choice, and the number shelved
         stays what the effect allows."""
+        kind = amount.kind if isinstance(amount, AmountSpec) else "exact"  # pick checks a number
+        if kind == "all":
+            return candidates, amount
+        extra = [c for c in player.hand.cards  # first: most hands hold no artifact
+                 if isinstance(c, ArtifactCard) and c not in candidates]
+        if not extra:
+            return candidates, amount
         books = [c for c in candidates if isinstance(c, BookCard)
                  and not isinstance(self.game.state.cards.zone_of(c), ShelfZone)]
-        extra = [c for c in player.hand.cards
-                 if isinstance(c, ArtifactCard) and c not in candidates]
-        spec = amount if isinstance(amount, AmountSpec) else AmountSpec("exact", int(amount or 0))
-        if not books or not extra or spec.kind == "all":
+        if not books:
             return candidates, amount
-        if spec.kind == "any":
+        if kind == "any":
             amount = AmountSpec("up_to", len(books))
         return [*candidates, *extra], amount
 
