@@ -33,7 +33,6 @@ from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction,
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.placement import (
-    PlacementCache,
     RuleMemo,
     considered,
     rules_about,
@@ -80,7 +79,6 @@ class Game:
         self._specials: list[Source] | None = None
         self._ruling: list[Source] = []  # the specials with placement rules
         self._artifact_rules: bool | None = None  # see artifacts_rule()
-        self.placement_cache = PlacementCache()  # what placement keeps (placement.py)
         self._events: frozenset[str] = frozenset()
         self._sorted_at = -1
         self._fixed_names: dict[str, Any] | None = None  # see names()
@@ -501,7 +499,6 @@ class Game:
             targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
                                           strict=True) if a is None]
         n = len(self.state.players)
-        outlook = rules.outlook() if rules is not None and not rules.mute else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
@@ -509,13 +506,6 @@ class Game:
                 continue
             if forced:
                 found = self._location_targets(loc, forced=True, rules=None)
-            elif outlook is not None:
-                key = (loc, loc.version) if loc.spec.auction is None \
-                    else (loc, loc.version, len(loc.area))
-                kept = outlook.get(key)
-                if kept is None:
-                    kept = outlook[key] = self._ruled_targets(loc, n, rules)  # type: ignore[arg-type]
-                found = kept
             else:
                 found = self._ruled_targets(loc, n, rules)
             if self.solo is not None:

@@ -11,24 +11,20 @@ wherever the answer cannot differ:
 * with placement rules (``RuleMemo``): each rule's condition is in parts, marked with
   what they read (``engine/rule_parts.py``). The parts are asked in order, as ``and``
   does; while one placement's targets are worked out, a part that reads only the
-  turn's names, or the location's, is asked once, and a part known by its inputs is
-  kept for the game by them (``PlacementCache.parts``). A location where every rule
+  turn's names, or the location's, is asked once there. A location where every rule
   is silent before a part reads the space offers its targets without rules
   (``RuleMemo.silent_at``); rules silent for a reason of the turn are not asked again
-  (``RuleMemo.mute``); when every part is known by its inputs, the targets at each
-  location under the rules are kept too (``RuleMemo.outlook``). Rules that say the
-  same of every assistant give their targets once a turn (``RuleMemo.signature``).
+  (``RuleMemo.mute``); rules that say the same of every assistant give their targets
+  once a turn (``RuleMemo.signature``).
 
 A kept value is the one asking again would give: conditions change nothing (they
-take no effect steps either), nothing changes while targets are worked out, and the
-inputs a value is kept by decide it. Parts asked ahead of where ``and`` would ask
-them (``silent_for_turn``, ``outlook``) are only asked so when nothing can tell: one
-that raises is left to be asked where it would be.
+take no effect steps either) and nothing changes while targets are worked out. Parts
+asked ahead of where ``and`` would ask them (``RuleMemo.silent_for_turn``) are only
+asked so when nothing can tell: one that raises is left to be asked where it would be.
 """
 
 from __future__ import annotations
 
-from contextlib import suppress
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
@@ -44,45 +40,18 @@ if TYPE_CHECKING:
 Option = tuple[Assistant, Target]
 
 
-class PlacementCache:
-    """What placement keeps in one game beyond the locations' own (see the module)."""
-
-    __slots__ = ("all_general", "outlooks", "parts")
-
-    def __init__(self) -> None:
-        # RuleMemo.outlook: the targets at each location, by the rules' turn values
-        self.outlooks: dict[tuple[Any, ...], dict[Any, list[Target]]] = {}
-        # values of rule parts known by their inputs: by (part, the inputs fixed for a
-        # turn), a table by the other inputs (the location's, the space's)
-        self.parts: dict[tuple[Any, ...], dict[Any, bool]] = {}
-        self.all_general: bool | None = None
-
-    def general(self, game: Game) -> bool:
-        """Whether every assistant's targets are asked of ``Game.placement_targets``:
-        in solo games, and where artifacts carry placement rules (found once)."""
-        if self.all_general is None:
-            self.all_general = game.n_players == 1 or game.artifacts_rule()
-        return self.all_general
-
-
-_UNKEPT: dict[Any, bool] = {}  # the table of a part whose inputs cannot be kept: none
-
-
 class _Check:
     """One rule that may speak, with the values of its parts kept for one call."""
 
-    __slots__ = ("at", "inputs", "kind", "owner", "parts", "rule", "this", "values")
+    __slots__ = ("at", "kind", "owner", "parts", "this", "values")
 
     def __init__(self, this: Any, owner: Any, rule: CompiledRule) -> None:
-        self.rule = rule
         self.this = this
         self.owner = owner
         self.kind = rule.kind
         self.parts = rule.parts
         self.values: list[Any] = [None] * len(rule.parts)  # None: not evaluated yet
         self.at: list[LocationState | None] = [None] * len(rule.parts)  # of LOCATION values
-        # by part known by its inputs, its values by the inputs not fixed for the turn
-        self.inputs: dict[RulePart, dict[Any, bool]] = {}
 
 
 class RuleMemo:
@@ -90,24 +59,11 @@ class RuleMemo:
     order (TIME-01), with the values of their parts kept while one placement's
     targets are worked out (see the module)."""
 
-    __slots__ = (
-        "cache",
-        "checks",
-        "known",
-        "mute",
-        "names",
-        "rt",
-        "seen",
-        "shares",
-        "signature",
-    )
+    __slots__ = ("checks", "mute", "names", "rt", "shares", "signature")
 
     def __init__(self, game: Game, placing: Assistant, ruled: list[Source]) -> None:
         state = game.state
         self.rt = game.rt
-        self.cache = game.placement_cache
-        self.known = game.placement_cache.parts
-        self.seen: dict[Any, list[Target]] | bool | None = False  # see outlook()
         self.names: dict[str, Any] = {
             "placing": placing, "players": state.players,
             "prominent": game.by_code.get(state.prominent),
@@ -148,39 +104,6 @@ class RuleMemo:
             return False
         self.mute = True
         return True
-
-    def outlook(self) -> dict[Any, list[Target]] | None:
-        """The targets at each location under these rules, kept by the location's
-        spaces (``version``, and an auction's display size) for the rest of the game,
-        when every part of every rule is known by its inputs: by the rules, the values
-        of their TURN parts and the inputs fixed for the turn of the others, which
-        decide everything else. Those are gathered ahead of the locations, where
-        ``and`` would ask them in turn (a part that raises leaves the outlook out:
-        it is asked where it would be). None: not kept."""
-        if self.seen is not False:
-            return self.seen  # type: ignore[return-value]
-        self.seen = None
-        names = self.names
-        key: list[Any] = [self.shares]
-        try:
-            for check in self.checks:
-                names["this"] = check.this
-                names["owner"] = check.owner
-                key += (check.rule, check.this)
-                for j, part in enumerate(check.parts):
-                    if part.hoisted is None:
-                        return None  # a part that is not known by its inputs
-                    if part.level == TURN:
-                        key.append(self._holds(check, j, part, None))
-                    else:
-                        table = self._table(check, part)
-                        if table is _UNKEPT:
-                            return None
-                        key.append(id(table))  # the part with the turn's inputs
-        except EffectError:
-            return None
-        self.seen = self.cache.outlooks.setdefault(tuple(key), {})
-        return self.seen
 
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
         """The kind of the first rule whose condition holds for space ``s`` of ``loc``
@@ -254,56 +177,7 @@ class RuleMemo:
         return value
 
     def _value(self, check: _Check, part: RulePart) -> bool:
-        return self._evaluate(check, part) if part.hoisted is None else self._known(check, part)
-
-    def _evaluate(self, check: _Check, part: RulePart) -> bool:
         return bool(part.handler(self.rt, check.owner, self.names))
-
-    def _known(self, check: _Check, part: RulePart) -> bool:
-        """The value of a part known by its inputs (``rule_parts.py``): as it was for
-        the same inputs earlier in the game, else evaluated. The inputs fixed for the
-        turn are gathered once (the TURN subexpressions evaluated then) and pick the
-        table of values by the location's (or space's) own inputs."""
-        table = self._table(check, part)
-        if table is _UNKEPT:
-            return self._evaluate(check, part)
-        names = self.names
-        local = part.local
-        if part.versioned:
-            key: Any = (*map(names.get, local), names["target"].version)
-        elif len(local) == 1:
-            key = names.get(local[0])
-        else:
-            key = tuple(map(names.get, local))
-        value = table.get(key)
-        if value is None:
-            value = table[key] = self._evaluate(check, part)
-        return value
-
-    def _table(self, check: _Check, part: RulePart) -> dict[Any, bool]:
-        """The values of a part known by its inputs, for the inputs fixed this turn."""
-        table = check.inputs.get(part)
-        if table is None:
-            fixed = self._fixed_inputs(check, part)
-            table = _UNKEPT  # a position of what is not an assistant: not kept
-            if fixed is not None:
-                with suppress(TypeError):  # an input that is not hashable (a list): not kept
-                    table = self.known.setdefault((part, fixed), {})
-            check.inputs[part] = table
-        return table
-
-    def _fixed_inputs(self, check: _Check, part: RulePart) -> tuple[Any, ...] | None:
-        names = self.names
-        positions = []
-        for name in part.positions:
-            assistant = names.get(name)
-            if assistant.__class__ is not Assistant:
-                return None
-            positions.append((assistant.location, assistant.home_index, assistant.space,
-                              assistant.bid))
-        return (*[check.owner if name == "me" else names.get(name) for name in part.names],
-                *positions,
-                *[handler(self.rt, check.owner, names) for handler in part.hoisted or ()])
 
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
@@ -371,7 +245,7 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             continue  # not available
         if general is None:
             game.sources()  # the priority order as of this turn (sorts are stable)
-            general = game.placement_cache.general(game)
+            general = game.n_players == 1 or game.artifacts_rule()
         if assistant.kind == "standard":
             # standard assistants are alike, except that one placed earlier this round
             # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
