@@ -33,6 +33,8 @@ from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction,
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.placement import (
+    DENIED,
+    SILENT,
     RuleMemo,
     considered,
     rules_about,
@@ -517,10 +519,12 @@ class Game:
                        ) -> list[Target]:
         """The targets at ``loc`` under these placement rules (None: none speaks)."""
         found = targets_at(self, loc, n)  # the targets if no rule speaks
-        if rules is not None and not rules.mute and considered(loc, n, found, rules.shares) \
-                and not rules.silent_at(loc):
-            found = self._location_targets(loc, forced=False, rules=rules)
-        return found
+        if rules is None or rules.mute or not considered(loc, n, found, rules.shares):
+            return found
+        said = rules.at_location(loc)
+        if said == SILENT:
+            return found
+        return [] if said == DENIED else self._location_targets(loc, forced=False, rules=rules)
 
     def rules_apply(self, assistant: Assistant) -> bool:
         """Whether a special assistant's placement rule may speak about placing

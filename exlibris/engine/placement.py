@@ -12,10 +12,11 @@ wherever the answer cannot differ:
   what they read (``engine/rule_parts.py``). The parts are asked in order, as ``and``
   does; while one placement's targets are worked out, a part that reads only the
   turn's names, or the location's, is asked once there. A location where every rule
-  is silent before a part reads the space offers its targets without rules
-  (``RuleMemo.silent_at``); rules silent for a reason of the turn are not asked again
-  (``RuleMemo.mute``); rules that say the same of every assistant give their targets
-  once a turn (``RuleMemo.signature``).
+  is silent before a part reads the space offers its targets without rules, and one
+  where a rule denies every space before that, none (``RuleMemo.at_location``);
+  rules silent for a reason of the turn are not asked again (``RuleMemo.mute``);
+  rules that say the same of every assistant give their targets once a turn
+  (``RuleMemo.signature``).
 
 A kept value is the one asking again would give: conditions change nothing (they
 take no effect steps either) and nothing changes while targets are worked out. Parts
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from exlibris.engine.game import Game
 
 Option = tuple[Assistant, Target]
+# what placement rules say about every space of a location alike (RuleMemo.at_location)
+SILENT, DENIED, ASK = "silent", "denied", "ask"
 
 
 class _Check:
@@ -128,10 +131,12 @@ class RuleMemo:
                 return check.kind
         return None
 
-    def silent_at(self, loc: LocationState) -> bool:
-        """Whether no rule speaks about any space of ``loc``: each has a part that is
-        false there before any part that reads the space. The parts are asked as
-        ``verdict`` would at the first space, and kept for it (``_holds``, inlined:
+    def at_location(self, loc: LocationState) -> str:
+        """What the rules say about every space of ``loc`` alike, as far as parts that do
+        not read the space tell (``SILENT``, ``DENIED``), or ``ASK`` space by space.
+        Each rule in turn: silent if a part is false; if all are true, it speaks at
+        every space (a deny, an allow: as silent, or a share: ask). The parts are asked
+        as ``verdict`` would at the first space, and kept for it (``_holds``, inlined:
         this runs for every location of every placement that rules may speak about)."""
         names = self.names
         names["target"] = loc
@@ -143,7 +148,7 @@ class RuleMemo:
             for j, part in enumerate(check.parts):
                 level = part.level
                 if level == SPACE:
-                    return False
+                    return ASK
                 if level == TURN:
                     value = values[j]
                     if value is None:
@@ -156,10 +161,11 @@ class RuleMemo:
                 if not value:
                     turn_only = turn_only and level == TURN
                     break
-            else:
-                return False  # this rule speaks at every space here
+            else:  # this rule speaks at every space here, before any later one
+                return DENIED if check.kind == "deny" else SILENT if check.kind == "allow" \
+                    else ASK
         self.mute = turn_only
-        return True
+        return SILENT
 
     def _holds(self, check: _Check, j: int, part: RulePart, loc: LocationState | None
                ) -> bool:
