@@ -3,18 +3,32 @@
 * a placement rule starting ``placing == this and`` is recognised (and skipped for
   other assistants), and no other rule is;
 * ``Shelf`` trials: a refused shift or re-shelve changes nothing (the shelf verbs
-  reuse one trial copy until a trial succeeds).
+  reuse one trial copy until a trial succeeds);
+* placement (``engine/placement.py``): a rule's condition split into parts marked
+  with what they read; the options offered at every placement turn of whole games,
+  kept targets and kept rule values included, are the ones a plain evaluation finds;
+  an auction's kept bids follow its display.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from exlibris.agents import RandomAgent
+from exlibris.catalog import load_catalog
 from exlibris.dsl.parser import parse_rule
+from exlibris.engine import flow
 from exlibris.engine.abilities import _placing_is_this
+from exlibris.engine.game import Game
+from exlibris.engine.placement import targets_at
+from exlibris.engine.rule_parts import LOCATION, SPACE, TURN, rule_parts
+from exlibris.engine.solo import blocked as solo_blocked
+from exlibris.engine.state import Assistant, LocationState, Space
+from exlibris.engine.targets import Target
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
+from exlibris.validation import resolve_settings
 
 
 @pytest.mark.parametrize("text, own", [
@@ -61,3 +75,152 @@ def test_refused_shelf_operations_change_nothing(cells: list[tuple[int, int]]) -
                 refused += 1
                 assert trial.snapshot() == before
     assert refused > 0 and shelf.snapshot() == before
+
+
+# ---------------------------------------------------------------- placement
+@pytest.mark.parametrize("text, levels", [
+    ("deny if this.at_location and target == this.location and target.instant",
+     [TURN, LOCATION, LOCATION]),
+    ("deny if placing == this and target == @diviners-hut", [TURN, LOCATION]),
+    ("share if placing == this and target.instant and count(occupant) > 0 "
+     "and occupant.owner != owner", [TURN, LOCATION, SPACE, SPACE]),
+    ("deny if placing == this and count(target.assistants where it.owner != owner) > 0",
+     [TURN, LOCATION]),
+    ("deny if target == this.location or this.at_location", [LOCATION]),
+    ("deny if target.name == \"x\" and space.index == 1", [LOCATION, SPACE]),
+    ("deny if placing.owner.hired > 0 and count(assistants_here()) > 1", [TURN, SPACE]),
+])
+def test_rule_parts_say_what_each_conjunct_reads(text: str, levels: list[int]) -> None:
+    parts = rule_parts(parse_rule(text).condition, "test")
+    assert [p.level for p in parts] == levels
+
+
+def _reference_targets(game: Game, seat: int, assistant: Assistant) -> list[Target]:
+    """Game.placement_targets the plain way: every rule's whole condition asked at
+    every space, nothing kept."""
+    state = game.state
+    n = len(state.players)
+    ruled = [s for s in game.sources() if s.rules_about(assistant)]
+    shares = any(s.shares for s in ruled)
+    names = {"placing": assistant, "players": state.players,
+             "prominent": game.by_code.get(state.prominent),
+             "banned": game.by_code.get(state.banned or "")}
+
+    def verdict(loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
+        names.update(target=loc, space=Space(loc, s),
+                     occupant=occupants[0] if occupants else None)
+        for source in ruled:
+            owner = game.player(source.owner)
+            names.update(this=source.this, owner=owner)
+            for rule in source.rules:
+                if rule.condition(game.rt, owner, names):
+                    return rule.kind
+        return None
+
+    targets = [Target(None, i) for i, a in enumerate(game.player(seat).home) if a is None]
+    for loc in state.in_play:
+        if loc.resolved or (n == 1 and any(a.owner == seat and a is not assistant
+                                           for a in loc.assistants())):
+            continue
+        auction = loc.spec.auction
+        present = loc.assistants()
+        for s, least in enumerate(loc.spec.spaces):
+            occupants = loc.spaces[s]
+            if (least > n and n != 1) or (occupants and (auction is not None or not shares)):
+                continue
+            displaces = None
+            bid = 0
+            if auction is not None:
+                bid = auction.bids[s] if s < len(auction.bids) else 0
+                leader = max(present, key=lambda a: a.bid) if present else None
+                lowest = min(present, key=lambda a: a.bid) if present else None
+                if auction.style == "outbid":
+                    if leader is not None and bid <= leader.bid:
+                        continue
+                    displaces = leader
+                elif len(present) >= len(loc.area):
+                    if lowest is None or bid <= lowest.bid:
+                        continue
+                    displaces = lowest
+                if game.solo is not None and solo_blocked(game, loc, bid):
+                    continue
+            said = verdict(loc, s, occupants) if ruled else None
+            if said == "deny":
+                continue
+            if not occupants:
+                targets.append(Target(loc, s, bid, False, displaces))
+            elif said == "share":
+                targets.append(Target(loc, s, 0, True))
+    return targets
+
+
+def _reference_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
+    player = game.player(seat)
+    options: list[tuple[Assistant, Target]] = []
+    seen: set[bool] = set()
+    for assistant in player.available():
+        if assistant.kind == "standard":
+            again = assistant.id in player.placed_this_round
+            if again in seen:
+                continue
+            seen.add(again)
+        options += [(assistant, t) for t in _reference_targets(game, seat, assistant)]
+    return options
+
+
+@pytest.mark.parametrize("variant, players, seeds", [
+    ("standard", 2, range(12)), ("standard", 3, range(4)), ("standard", 4, range(3)),
+    ("expanded", 2, range(3)), ("job-faire", 3, range(3)), ("artifactorium", 2, range(3)),
+    ("solo", 1, range(3)),
+])
+def test_kept_placement_options_are_the_plain_ones(
+        monkeypatch: pytest.MonkeyPatch, variant: str, players: int, seeds: range) -> None:
+    """Every placement turn of whole games (special assistants with placement rules,
+    auctions, modules, solo): the options offered, and every assistant's
+    placement_targets, are what the plain way finds."""
+    catalog = load_catalog()
+    settings = resolve_settings(variant, catalog.variants)
+    kept = flow.placement_options
+    asked = []
+
+    def checked(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
+        expected = _reference_options(game, seat)
+        for assistant in game.player(seat).available():
+            assert game.placement_targets(seat, assistant) == \
+                _reference_targets(game, seat, assistant)
+        options = kept(game, seat)
+        assert options == expected
+        asked.append(len(options))
+        return options
+
+    monkeypatch.setattr(flow, "placement_options", checked)
+    for seed in seeds:
+        game = flow.new_game(catalog, settings, [RandomAgent(seed * 10 + i)
+                                                 for i in range(players)],
+                             seed=seed, variant=variant)
+        flow.play(game)
+    assert asked and max(asked) > 1
+
+
+def test_kept_bids_follow_the_display_of_a_capacity_auction() -> None:
+    """At a capacity auction the bids open depend on how many cards are on display:
+    the kept ones change when the display does, without a placement."""
+    catalog = load_catalog()
+    settings = resolve_settings("job-faire", catalog.variants)
+    game = flow.new_game(catalog, settings, [RandomAgent(1), RandomAgent(2)], seed=3,
+                         variant="job-faire")
+    flow.preparation(game)
+    loc = next(loc for loc in game.state.in_play
+               if loc.spec.auction is not None and loc.spec.auction.style == "capacity")
+    seat, assistant = 0, game.player(0).available()[0]
+    while len(loc.assistants()) < len(loc.area):
+        game.place(seat, assistant, targets_at(game, loc, 2)[0], visit=False)
+        seat = 1 - seat
+        assistant = game.player(seat).available()[0]
+    seen = []
+    for _ in range(2):  # a full display, then one card more
+        kept = targets_at(game, loc, 2)
+        assert kept == game._location_targets(loc, forced=False, rules=None)
+        seen.append(kept)
+        game.state.cards.move(game.state.assistant_deck.cards[-1], loc.area)
+    assert seen[0] != seen[1]

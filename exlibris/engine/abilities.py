@@ -13,6 +13,7 @@ from typing import Any
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import ExprHandler, Handler, compile_expression, compile_program
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
+from exlibris.engine.rule_parts import RulePart, reads_placing, rule_parts
 from exlibris.engine.state import Assistant
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.content import Ability, Location
@@ -25,6 +26,11 @@ class CompiledRule:
     # the condition starts ``placing == this and ...``: it can only speak about
     # placing its own assistant, and the engine skips it for any other
     own_only: bool = False
+    # the condition's conjuncts, compiled apart and marked with what they read
+    # (``engine/rule_parts.py``), which the engine evaluates in order
+    parts: tuple[RulePart, ...] = ()
+    # the condition may read ``placing`` (else it says the same of every assistant)
+    reads_placing: bool = True
 
 
 @dataclass(slots=True)
@@ -59,6 +65,7 @@ class Source:
     # some placement rule may speak about placing another player's or assistant
     rules_for_others: bool = False
     shares: bool = False  # some placement rule is a "share" rule
+    rules: tuple[CompiledRule, ...] = ()  # the placement rules of its abilities, in order
     # the abilities each (event, mode) of a trigger wakes, in order ("after EVENT" is
     # ("EVENT", "after")): what the engine scans when an event happens
     wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = field(default_factory=dict)
@@ -67,14 +74,15 @@ class Source:
     def of(cls, owner: int, this: Assistant | ArtifactCard,
            abilities: tuple[CompiledAbility, ...], order: int) -> Source:
         events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
+        rules = tuple(r for a in abilities for r in a.rules)
         wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = {}
         for a in abilities:
             if a.trigger is not None:
                 key = (a.trigger.event, a.trigger.mode)
                 wakes[key] = (*wakes.get(key, ()), a)
-        return cls(owner, this, abilities, order, events, any(a.rules for a in abilities),
-                   any(not r.own_only for a in abilities for r in a.rules),
-                   any(r.kind == "share" for a in abilities for r in a.rules), wakes)
+        return cls(owner, this, abilities, order, events, bool(rules),
+                   any(not r.own_only for r in rules), any(r.kind == "share" for r in rules),
+                   rules, wakes)
 
     def rules_about(self, placing: Assistant) -> bool:
         """Whether a placement rule of this source may speak about placing ``placing``:
@@ -98,7 +106,9 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
     if ability.effect:
         compiled.effect = compile_program(parse_program(ability.effect), key)
     compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key),
-                                   _placing_is_this(rule.condition))
+                                   _placing_is_this(rule.condition),
+                                   rule_parts(rule.condition, key),
+                                   reads_placing(rule.condition))
                       for rule in map(parse_rule, ability.placement)]
     if ability.score:
         compiled.score = compile_expression(parse_expression(ability.score), key)

@@ -18,6 +18,7 @@ from exlibris.engine.decisions import Agent, DecisionKind, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
+from exlibris.engine.placement import placement_options as options_of
 from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
@@ -365,27 +366,9 @@ def placement(game: Game) -> None:
 
 
 def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
-    """Every (assistant, target) pair; interchangeable standard assistants appear once."""
-    player = game.player(seat)
-    options: list[tuple[Assistant, Target]] = []
-    seen_standard: set[bool] = set()
-    shared: list[Target] | None = None  # targets when no placement rule applies
-    for assistant in player.available():
-        if assistant.kind == "standard":
-            # standard assistants are alike, except that one placed earlier this round
-            # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
-            again = assistant.id in player.placed_this_round
-            if again in seen_standard:
-                continue
-            seen_standard.add(again)
-        if game.rules_apply(assistant):
-            targets = game.placement_targets(seat, assistant)
-        else:
-            if shared is None:
-                shared = game.placement_targets(seat, assistant)
-            targets = shared
-        options += [(assistant, t) for t in targets]
-    return options
+    """Every (assistant, target) pair; interchangeable standard assistants appear once
+    (``engine/placement.py``: kept targets)."""
+    return options_of(game, seat)
 
 
 def resolution(game: Game) -> None:

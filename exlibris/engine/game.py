@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from exlibris.dsl.compiler import Env
@@ -31,11 +32,19 @@ from exlibris.engine.context import CausedBy, EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
+from exlibris.engine.placement import (
+    DENIED,
+    SILENT,
+    RuleMemo,
+    considered,
+    rules_about,
+    targets_at,
+)
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
-from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
-from exlibris.engine.targets import Target, home_target
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.targets import Target, home_targets
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -47,6 +56,7 @@ from exlibris.scoring.settings import ScoringRules
 __all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
 
 _AFTER_MODES = ("on", "after")  # the modes ``Game.after`` runs, in this order
+_ORDER = attrgetter("order")  # of a Source: its priority
 
 
 class Game:
@@ -70,6 +80,8 @@ class Game:
         self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
         self._specials: list[Source] | None = None
+        self._ruling: list[Source] = []  # the specials with placement rules
+        self._artifact_rules: bool | None = None  # see artifacts_rule()
         self._events: frozenset[str] = frozenset()  # the events specials listen to
         self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
         self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
@@ -291,6 +303,7 @@ class Game:
             self._wakes = frozenset(key for source in self._specials for key in source.wakes)
             self._after_modes = {event: modes for event in self._events if (modes := tuple(
                 mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
+            self._ruling = [source for source in self._specials if source.has_rules]
             self._sorted_at = -1
         return self._specials
 
@@ -305,7 +318,7 @@ class Game:
             for source in found:
                 assistant = source.this
                 source.order = assistant.placed_at if not assistant.available else 10**9
-            found.sort(key=lambda s: s.order)
+            found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
         if not self.has_artifacts:
             return found
@@ -497,63 +510,75 @@ class Game:
                           only_locations: bool = False,
                           pool: Sequence[LocationState] | None = None) -> list[Target]:
         """Every legal place for ``assistant`` now (``forced``: a location's own move)."""
+        # placement rules in priority order: assistants present (longest first), then the
+        # assistant being placed (TIME-01)
+        return self.targets_under(None if forced else rules_about(self, assistant), seat,
+                                  assistant, forced=forced, only_locations=only_locations,
+                                  pool=pool)
+
+    def targets_under(self, rules: RuleMemo | None, seat: int, assistant: Assistant, *,
+                      forced: bool = False, only_locations: bool = False,
+                      pool: Sequence[LocationState] | None = None) -> list[Target]:
+        """``placement_targets`` under these placement rules (None: none speaks)."""
         player = self.player(seat)
         targets: list[Target] = []
         if not only_locations:
-            targets += [home_target(i) for i, a in enumerate(player.home) if a is None]
-        # placement rules in priority order: assistants present (longest first), then the
-        # assistant being placed (TIME-01)
-        ruled = [] if forced else [
-            source for source in self.sources() if source.rules_about(assistant)]
+            targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
+                                          strict=True) if a is None]
         n = len(self.state.players)
-        lean = not ruled and not forced
-        names = self._rule_names(assistant) if ruled else None
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
                 continue
             if n == 1 and self._solo_blocked(seat, assistant, loc):
                 continue
-            spec = loc.spec
-            if lean and spec.auction is None:
-                # the common case: the open spaces for this many players, kept by which
-                # spaces are held (Targets are values: the same ones serve again)
-                found = loc.open_targets.get(loc.held)
-                if found is None:
-                    found = loc.open_targets[loc.held] = [
-                        Target(loc, s) for s, least in enumerate(spec.spaces)
-                        if not loc.held[s] and (least <= n or n == 1)]
-                targets += found
-                continue
-            found = self._location_targets(seat, assistant, loc, forced=forced, ruled=ruled,
-                                           names=names)
+            if forced:
+                found = self._location_targets(loc, forced=True, rules=None)
+            else:
+                found = self._ruled_targets(loc, n, rules)
             if self.solo is not None:
                 found = [t for t in found if not solo_blocked_bid(self, loc, t.bid)]
             targets += found
         return targets
 
+    def _ruled_targets(self, loc: LocationState, n: int, rules: RuleMemo | None
+                       ) -> list[Target]:
+        """The targets at ``loc`` under these placement rules (None: none speaks)."""
+        found = targets_at(self, loc, n)  # the targets if no rule speaks
+        if rules is None or rules.mute or not considered(loc, n, found, rules.shares):
+            return found
+        said = rules.at_location(loc)
+        if said == SILENT:
+            return found
+        return [] if said == DENIED else self._location_targets(loc, forced=False, rules=rules)
+
     def rules_apply(self, assistant: Assistant) -> bool:
-        """Whether any placement rule may speak about placing ``assistant`` now."""
-        for source in self._specials if self._specials is not None else self.specials():
-            if source.has_rules and source.rules_about(assistant):
-                return True
-        return False
+        """Whether a special assistant's placement rule may speak about placing
+        ``assistant`` now."""
+        if self._specials is None:
+            self.specials()
+        return bool(self._ruling) and any(
+            source.rules_about(assistant) for source in self._ruling)
+
+    def artifacts_rule(self) -> bool:
+        """Whether an artifact in this game carries a placement rule (found once)."""
+        if self._artifact_rules is None:
+            self._artifact_rules = self.has_artifacts and any(
+                ability.placement for spec in self.artifact_specs.values()
+                for ability in spec.abilities)
+        return self._artifact_rules
 
     def _solo_blocked(self, seat: int, assistant: Assistant, loc: LocationState) -> bool:
         if self.n_players != 1:
             return False
         return any(a.owner == seat and a is not assistant for a in loc.assistants())
 
-    def _location_targets(self, seat: int, assistant: Assistant, loc: LocationState, *,
-                          forced: bool, ruled: list[Source],
-                          names: dict[str, Any] | None = None) -> list[Target]:
+    def _location_targets(self, loc: LocationState, *, forced: bool,
+                          rules: RuleMemo | None) -> list[Target]:
         spec = loc.spec
-        shares = forced or any(source.shares for source in ruled)
-        if ruled and names is None:
-            names = self._rule_names(assistant)
         n = len(self.state.players)
         auction = spec.auction
         if auction is None:
-            return self._plain_targets(assistant, loc, forced, ruled, names, shares)
+            return self._plain_targets(loc, forced, rules)
         # an auction: a bid space is open only while empty
         found: list[Target] = []
         present = loc.assistants()
@@ -573,17 +598,17 @@ class Game:
                 if lowest is None or bid <= lowest.bid:
                     continue
                 displaces = lowest
-            if ruled and self._rules_verdict(ruled, assistant, loc, s, [], names) == "deny":
+            if rules is not None and self._rules_verdict(rules, loc, s, []) == "deny":
                 continue
             found.append(Target(loc, s, bid, False, displaces))
         return found
 
-    def _plain_targets(self, assistant: Assistant, loc: LocationState, forced: bool,
-                       ruled: list[Source], names: dict[str, Any] | None,
-                       shares: bool) -> list[Target]:
+    def _plain_targets(self, loc: LocationState, forced: bool,
+                       rules: RuleMemo | None) -> list[Target]:
         """``_location_targets`` at a location without an auction: an open space, or a
         held one that a "share" rule opens (or a location's own move displaces)."""
         n = len(self.state.players)
+        shares = forced or (rules is not None and rules.shares)
         found: list[Target] = []
         for s, least in enumerate(loc.spec.spaces):
             if least > n and n != 1:
@@ -591,8 +616,8 @@ class Game:
             occupants = loc.spaces[s]
             if occupants and not shares:
                 continue  # only a "share" rule opens a held space: none is in play
-            verdict = self._rules_verdict(ruled, assistant, loc, s, occupants, names) \
-                if ruled else None
+            verdict = self._rules_verdict(rules, loc, s, occupants) \
+                if rules is not None else None
             if verdict == "deny":
                 continue
             if not occupants:
@@ -603,35 +628,12 @@ class Game:
                 found.append(Target(loc, s, 0, True))
         return found
 
-    def _rules_verdict(self, ruled: list[Source], placing: Assistant, loc: LocationState,
-                       s: int, occupants: list[Assistant],
-                       names: dict[str, Any] | None = None) -> str | None:
-        """The first placement rule that speaks, in priority order (TIME-01).
-
-        ``names`` may be a dict from ``_rule_names`` to fill in (one serves every space
-        of a placement turn: the rules only read it)."""
-        if names is None:
-            names = self._rule_names(placing)
-        names["target"] = loc
-        names["space"] = Space(loc, s)
-        names["occupant"] = occupants[0] if occupants else None
-        for source in ruled:
-            owner = self.player(source.owner)
-            names["this"] = source.this
-            names["owner"] = owner
-            for ability in source.abilities:
-                for rule in ability.rules:
-                    if rule.own_only and placing is not source.this:
-                        continue  # ``placing == this and ...`` is false
-                    if rule.condition(self.rt, owner, names):
-                        return rule.kind
-        return None
-
-    def _rule_names(self, placing: Assistant) -> dict[str, Any]:
-        """The names placement rules see, but the target, space and occupant."""
-        return {"placing": placing, "players": self.state.players,
-                "prominent": self.by_code.get(self.state.prominent),
-                "banned": self.by_code.get(self.state.banned or "")}
+    def _rules_verdict(self, rules: RuleMemo, loc: LocationState, s: int,
+                       occupants: list[Assistant]) -> str | None:
+        """The first placement rule that speaks about space ``s`` of ``loc``, in priority
+        order (TIME-01): the first whose condition's parts are all true, each part
+        evaluated in order or read from ``rules`` where it is kept."""
+        return rules.verdict(loc, s, occupants)
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name
@@ -654,25 +656,29 @@ class Game:
               visit: bool = True, activate: bool = True) -> None:
         """Put an assistant on a space and carry out the visit, in priority order."""
         state = self.state
-        player = self.player(seat)
+        player = state.players[seat]
         state.placement_counter += 1
         assistant.placed_at = state.placement_counter
         player.placed_this_round.add(assistant.id)
         if target.displaces is not None:
             self.return_assistant(target.displaces)
         loc = target.location
+        logged = self.log.enabled  # the event's fields are gathered only for a log
         if loc is None:
             player.home[target.space] = assistant
             assistant.home_index = target.space
-            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=target.space + 1)
+            if logged:
+                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
+                           home=target.space + 1)
         else:
             assistant.sharing_with = list(loc.spaces[target.space])
             loc.occupy(assistant, target.space)
             assistant.location = loc
             assistant.space = target.space
             assistant.bid = target.bid
-            self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, location=loc.id,
-                       space=target.space + 1, bid=target.bid)
+            if logged:
+                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
+                           location=loc.id, space=target.space + 1, bid=target.bid)
         if not visit:
             return
         with self.caused_by(assistant):

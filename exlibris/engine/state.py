@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import count
 from typing import Any
 
 from exlibris.engine.zones import Cards, ShelfZone, Zone
@@ -67,11 +68,14 @@ class Space:
         return hash((id(self.location), self.index))
 
 
+_VERSIONS = count()
+
+
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "effect", "held", "open_targets", "permanent", "resolved", "spaces",
-                 "spec")
+    __slots__ = ("area", "bids", "effect", "held", "open_targets", "permanent", "resolved",
+                 "spaces", "spec", "version")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -87,6 +91,11 @@ class LocationState:
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
+        # a number never used before in this process, new whenever the spaces change
+        # (``occupy``, ``vacate``): the engine keys what it keeps about them by it
+        self.version = next(_VERSIONS)
+        # at an auction, the bids open when no rule speaks, by (version, display size)
+        self.bids: tuple[tuple[int, int], list[Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -103,14 +112,18 @@ class LocationState:
     def occupy(self, assistant: Assistant, space: int) -> None:
         """Put ``assistant`` on ``space`` (after any already there)."""
         self.spaces[space].append(assistant)
-        self.held = tuple(map(bool, self.spaces))
+        self._changed()
 
     def vacate(self, assistant: Assistant) -> None:
         """Take ``assistant`` off whichever space holds it."""
         for space in self.spaces:
             if assistant in space:
                 space.remove(assistant)
+        self._changed()
+
+    def _changed(self) -> None:
         self.held = tuple(map(bool, self.spaces))
+        self.version = next(_VERSIONS)
 
     def assistants(self) -> list[Assistant]:
         """Assistants here in space order (at a shared space, the first arrival first)."""

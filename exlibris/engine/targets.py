@@ -27,3 +27,10 @@ def home_target(space: int) -> Target:
     while len(_HOME) <= space:
         _HOME.append(Target(None, len(_HOME)))
     return _HOME[space]
+
+
+def home_targets(spaces: int) -> list[Target]:
+    """The targets of home spaces ``0..spaces-1``."""
+    if spaces:
+        home_target(spaces - 1)
+    return _HOME[:spaces]
