@@ -199,13 +199,17 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
              label: Callable[[Option], str] | None = None,
              refresh: Callable[[list[Option]], list[Option]] | None = None,
              verb: str = "") -> Iterator[Option]:
-        """Yield chosen elements one at a time, as the amount allows.
+        """The chosen elements, one at a time, as the amount allows.
 
         ``purpose`` is what the bots read; ``verb`` (by default the purpose's) is the
         word of prompts and labels.
 
         ``refresh`` filters what is still choosable after each pick (a shelf card
         may stop being removable once its neighbour is gone).
+
+        The candidates are read at once; a pick that asks nothing (all of them, or as
+        many as there are) gives them back as they are, and only one that asks is a
+        generator, so each choice is asked after the caller acted on the one before.
         """
         remaining = list(dict.fromkeys(candidates))
         if refresh is not None:
@@ -215,15 +219,27 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         else:
             kind, n = "exact", int(amount or 0)
         if kind == "all":
-            yield from remaining
-            return
+            return iter(remaining)
         if kind == "at_least" and len(remaining) < n:
-            return
-        limit = n if kind in ("exact", "up_to") else len(remaining)
+            return iter(())
         must = n if kind in ("exact", "at_least") else 0
+        if refresh is None and len(remaining) <= must:  # each one is taken, none asked
+            return iter(remaining)
+        limit = n if kind in ("exact", "up_to") else len(remaining)
+        return self._picks(seat, remaining, limit, must, purpose, label, refresh, verb)
+
+    def _picks(self, seat: int, remaining: list[Option], limit: int, must: int,
+               purpose: Purpose, label: Callable[[Option], str] | None,
+               refresh: Callable[[list[Option]], list[Option]] | None,
+               verb: str) -> Iterator[Option]:
+        """``pick``'s choices: up to ``limit`` of ``remaining``, ``must`` of them
+        without a "done" option (a forced one is not asked)."""
         chosen = 0
         verb = verb or PURPOSE_VERBS[purpose]
+        prompt = f"which to {verb}?"
         show = label or (lambda x: f"{verb} {_name(x)}")
+        labeller = lambda v: "done" if v is None else show(v)  # noqa: E731
+        ask = self.game.ask
         while remaining and chosen < limit:
             if refresh is not None and chosen:
                 remaining = refresh(remaining)
@@ -234,9 +250,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 index = 0
             else:
                 values = [*remaining, None] if optional else remaining
-                index = self.game.ask(seat, DecisionKind.PICK, f"which to {verb}?", values,
-                                      lambda v: "done" if v is None else show(v), verb=verb,
-                                      purpose=purpose)
+                index = ask(seat, DecisionKind.PICK, prompt, values, labeller, verb=verb,
+                            purpose=purpose)
                 if values[index] is None:
                     return
             # by position: no two candidates are equal (dict.fromkeys above), so this is
