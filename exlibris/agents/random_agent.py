@@ -11,8 +11,10 @@ from exlibris.engine.decisions import Decision
 class RandomAgent:
     """Uniformly random legal choices; reproducible from its seed."""
 
+    needs_view = False  # answers without a player view (none is built for it)
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
     def decide(self, view: Any, decision: Decision) -> int:
-        return self.rng.randrange(len(decision))
+        return self.rng.randrange(decision.size)

@@ -96,7 +96,8 @@ class Decision:
     """A choice for one seat: its ``kind``, a prompt, the options, and ``data``
     (read through the typed properties ``purpose`` and ``card``)."""
 
-    __slots__ = ("_labeller", "_labels", "_raw", "_values", "data", "kind", "prompt", "seat")
+    __slots__ = ("_labeller", "_labels", "_raw", "_values", "data", "kind", "prompt", "seat",
+                 "size")
 
     def __init__(self, seat: int, kind: DecisionKind, prompt: str, values: Sequence[Any],
                  labeller: Callable[[Any], str] = str, data: dict[str, Any] | None = None
@@ -104,8 +105,9 @@ class Decision:
         self.seat = seat
         self.kind = kind
         self.prompt = prompt
-        self.data = data or {}
+        self.data = data if data is not None else {}
         self._raw = values
+        self.size = len(values)  # ``len(decision)``, read without a call
         self._labeller = labeller
         self._labels: list[str] | None = None
         self._values: list[Any] | None = None
@@ -146,7 +148,7 @@ class Decision:
         return self._labeller(self._raw[index])
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return self.size
 
     def index_of(self, label: str) -> int:
         """The option with this label; raises ``KeyError`` listing the labels."""

@@ -128,8 +128,7 @@ class Game:
         return index
 
     def ask_yes(self, seat: int, prompt: str) -> bool:
-        return self.ask(seat, DecisionKind.MAY, prompt, (True, False),
-                        lambda v: "yes" if v else "no") == 0
+        return self.ask(seat, DecisionKind.MAY, prompt, (True, False), _yes_no) == 0
 
     def event(self, kind: EventKind, /, **data: Any) -> None:
         """Log an event (a no-op while the log is off); its fields: ``event_records.py``."""
@@ -227,9 +226,7 @@ class Game:
             if options:
                 values: list[Any] = [None, *options]
                 index = self.ask(seat, DecisionKind.SHELVE_HOW, f"how to shelve {card.name}?",
-                                 values,
-                                 lambda v: "shelve it normally" if v is None
-                                 else f"use {v[0].label}")
+                                 values, _shelve_how)
                 if index > 0:
                     ability, source = values[index]
                     before = self.state.cards.zone_of(card)
@@ -275,16 +272,14 @@ class Game:
         if not options:
             return None
         index = self.ask(seat, DecisionKind.HOME_ACTION, "which home action?", options,
-                         lambda k: "home action: draw a card" if k is HomeAction.DRAW
-                         else "home action: shelve a card from hand")
+                         _home_action)
         kind = options[index]
         if kind is HomeAction.DRAW:
             self.draw(seat, 1)
         else:
             cards = list(player.hand.cards)
             pick = self.ask(seat, DecisionKind.PICK, "which card to shelve?", cards,
-                            lambda c: f"shelve {c.name}", verb="shelve",
-                            purpose=Purpose.SHELVE)
+                            _shelve_card, verb="shelve", purpose=Purpose.SHELVE)
             self.shelve(seat, cards[pick])
         self.after("home_action", actor=seat)
         return kind
@@ -777,6 +772,24 @@ class Game:
         except ShelfError:
             return False
         return True
+
+
+# the labels of the game's own decisions (functions made once, not once an ask)
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _shelve_how(option: tuple[CompiledAbility, Source] | None) -> str:
+    return "shelve it normally" if option is None else f"use {option[0].label}"
+
+
+def _home_action(kind: HomeAction) -> str:
+    return ("home action: draw a card" if kind is HomeAction.DRAW
+            else "home action: shelve a card from hand")
+
+
+def _shelve_card(card: Card) -> str:
+    return f"shelve {card.name}"
 
 
 def _hand(env: Env) -> Zone:
