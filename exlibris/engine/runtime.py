@@ -397,8 +397,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         kind = amount.kind if isinstance(amount, AmountSpec) else "exact"  # pick checks a number
         if kind == "all":
             return candidates, amount
-        extra = [c for c in player.hand.cards  # first: most hands hold no artifact
-                 if isinstance(c, ArtifactCard) and c not in candidates]
+        extra = []
+        for card in player.hand.cards:  # a plain loop: most hands hold no artifact
+            if card.__class__ is ArtifactCard and card not in candidates:
+                extra.append(card)
         if not extra:
             return candidates, amount
         books = [c for c in candidates if isinstance(c, BookCard)
