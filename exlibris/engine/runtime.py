@@ -314,8 +314,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             chosen = self.game.rng.sample(candidates, min(n, len(candidates)))
         else:
             chosen = []
-            refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
-            for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=refresh,
+            for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=self._removable,
                                   verb=f"give to {to.name}"):
                 self._lift(card)
                 self.game.give(card, to.seat)
@@ -339,14 +338,13 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         source = kw["from"]
         to = kw.get("to")
         gone = []
-        refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
         for card in self.pick(seat, self.cards_of(source), amount, Purpose.DISCARD,
-                              refresh=refresh):
+                              refresh=self._removable):
             self.game.discard(card, to if isinstance(to, Zone) else None)
             gone.append(card)
         return gone
 
-    def _removable(self, seat: int, cards: list[Card]) -> list[Card]:
+    def _removable(self, cards: list[Card]) -> list[Card]:
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
         removable: dict[int, frozenset[Card]] = {}  # by owner, kept by the shelf itself
@@ -366,11 +364,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def v_pay(self, env: Env, n: int, **kw: Value) -> bool:
         seat = env.me.seat
         n = self.game.modify("payment", int(n or 0), actor=seat)
-        candidates = self._removable(seat, self.cards_of(kw["from"]))
+        candidates = self._removable(self.cards_of(kw["from"]))
         if len(candidates) < n:
             return False
-        refresh = lambda cards: self._removable(seat, cards)  # noqa: E731
-        for card in self.pick(seat, candidates, n, Purpose.PAY, refresh=refresh):
+        for card in self.pick(seat, candidates, n, Purpose.PAY, refresh=self._removable):
             self.game.discard(card)
         return True
 
