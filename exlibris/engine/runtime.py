@@ -207,9 +207,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         ``refresh`` filters what is still choosable after each pick (a shelf card
         may stop being removable once its neighbour is gone).
 
-        The candidates are read at once; a pick that asks nothing (all of them, or as
-        many as there are) gives them back as they are, and only one that asks is a
-        generator, so each choice is asked after the caller acted on the one before.
+        The candidates are read at once, and so is a pick that asks one question at
+        most (all of them, as many as there are, or one); only a pick of several
+        choices is a generator, so each is asked after the caller acted on the last.
         """
         remaining = list(dict.fromkeys(candidates))
         if refresh is not None:
@@ -222,43 +222,52 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return iter(remaining)
         if kind == "at_least" and len(remaining) < n:
             return iter(())
-        must = n if kind in ("exact", "at_least") else 0
-        if refresh is None and len(remaining) <= must:  # each one is taken, none asked
-            return iter(remaining)
         limit = n if kind in ("exact", "up_to") else len(remaining)
-        return self._picks(seat, remaining, limit, must, purpose, label, refresh, verb)
+        must = n if kind in ("exact", "at_least") else 0
+        if not remaining or limit <= 0:
+            return iter(())
+        if len(remaining) <= must and (refresh is None or len(remaining) == 1):
+            return iter(remaining)  # each one is taken, none asked (nor refreshed)
+        verb = verb or PURPOSE_VERBS[purpose]
+        labels = _pick_labels(verb, label)
+        if limit == 1:  # one question (never forced: that is the case above)
+            item = self._pick_one(seat, remaining, must <= 0, verb, purpose, labels)
+            return iter(()) if item is None else iter((item,))
+        return self._picks(seat, remaining, limit, must, purpose, labels, refresh, verb)
 
     def _picks(self, seat: int, remaining: list[Option], limit: int, must: int,
-               purpose: Purpose, label: Callable[[Option], str] | None,
+               purpose: Purpose, labels: Callable[[Option | None], str],
                refresh: Callable[[list[Option]], list[Option]] | None,
                verb: str) -> Iterator[Option]:
-        """``pick``'s choices: up to ``limit`` of ``remaining``, ``must`` of them
-        without a "done" option (a forced one is not asked)."""
+        """``pick``'s choices: up to ``limit`` of ``remaining``, the first ``must`` of
+        them without a "done" option (and not asked when forced)."""
         chosen = 0
-        verb = verb or PURPOSE_VERBS[purpose]
-        prompt = f"which to {verb}?"
-        show = label or (lambda x: f"{verb} {_name(x)}")
-        labeller = lambda v: "done" if v is None else show(v)  # noqa: E731
-        ask = self.game.ask
         while remaining and chosen < limit:
             if refresh is not None and chosen:
                 remaining = refresh(remaining)
                 if not remaining:
                     return
-            optional = chosen >= must
-            if not optional and len(remaining) <= must - chosen:
-                index = 0
+            if chosen < must and len(remaining) <= must - chosen:
+                item = remaining.pop(0)
             else:
-                values = [*remaining, None] if optional else remaining
-                index = ask(seat, DecisionKind.PICK, prompt, values, labeller, verb=verb,
-                            purpose=purpose)
-                if values[index] is None:
+                item = self._pick_one(seat, remaining, chosen >= must, verb, purpose, labels)
+                if item is None:
                     return
-            # by position: no two candidates are equal (dict.fromkeys above), so this is
-            # the element list.remove would find, without comparing the ones before it
-            item = remaining.pop(index)
             chosen += 1
             yield item
+
+    def _pick_one(self, seat: int, remaining: list[Option], optional: bool, verb: str,
+                  purpose: Purpose, labels: Callable[[Option | None], str]) -> Option | None:
+        """Ask for one of ``remaining`` (or "done", if ``optional``): the element, taken
+        out of ``remaining``, or None for "done"."""
+        values = [*remaining, None] if optional else remaining
+        index = self.game.ask(seat, DecisionKind.PICK, f"which to {verb}?", values, labels,
+                              verb=verb, purpose=purpose)
+        if values[index] is None:
+            return None
+        # by position: no two candidates are equal (dict.fromkeys in pick), so this is
+        # the element list.remove would find, without comparing the ones before it
+        return remaining.pop(index)
 
     def cards_of(self, source: Value) -> list[Card]:
         return [c for c in as_list(source) if c.__class__ in _CARD_CLASSES]
@@ -505,6 +514,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if kind is None:
                 break
             done[kind] += 1
+
+def _pick_labels(verb: str, label: Callable[[Option], str] | None
+                 ) -> Callable[[Option | None], str]:
+    """The labels of a pick's options: ``label``'s (by default the verb and the
+    name), and "done" for None."""
+    show = label or (lambda x: f"{verb} {_name(x)}")
+    return lambda v: "done" if v is None else show(v)
+
 
 def _name(value: Value) -> str:
     if isinstance(value, BookCard | ArtifactCard):
