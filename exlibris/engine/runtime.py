@@ -8,6 +8,7 @@ positions and options become decisions asked of the acting player's agent.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
@@ -229,7 +230,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         if len(remaining) <= must and (refresh is None or len(remaining) == 1):
             return iter(remaining)  # each one is taken, none asked (nor refreshed)
         verb = verb or PURPOSE_VERBS[purpose]
-        labels = _pick_labels(verb, label)
+        labels = _verb_labels(verb) if label is None else _pick_labels(label)
         if limit == 1:  # one question (never forced: that is the case above)
             item = self._pick_one(seat, remaining, must <= 0, verb, purpose, labels)
             return iter(()) if item is None else iter((item,))
@@ -515,12 +516,15 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 break
             done[kind] += 1
 
-def _pick_labels(verb: str, label: Callable[[Option], str] | None
-                 ) -> Callable[[Option | None], str]:
-    """The labels of a pick's options: ``label``'s (by default the verb and the
-    name), and "done" for None."""
-    show = label or (lambda x: f"{verb} {_name(x)}")
-    return lambda v: "done" if v is None else show(v)
+def _pick_labels(label: Callable[[Option], str]) -> Callable[[Option | None], str]:
+    """The labels of a pick's options: ``label``'s, and "done" for None."""
+    return lambda v: "done" if v is None else label(v)
+
+
+@lru_cache(maxsize=256)
+def _verb_labels(verb: str) -> Callable[[Option | None], str]:
+    """The default labels of a pick (the verb and the name), made once a verb."""
+    return _pick_labels(lambda x: f"{verb} {_name(x)}")
 
 
 def _name(value: Value) -> str:
