@@ -84,8 +84,6 @@ _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mix
 
 
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
-# read once: looking up an enum's member costs a few times a plain class attribute
-_PICK = DecisionKind.PICK
 
 
 class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
@@ -264,7 +262,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Ask for one of ``remaining`` (or "done", if ``optional``): the element, taken
         out of ``remaining``, or None for "done"."""
         values = [*remaining, None] if optional else remaining
-        index = self.game.ask(seat, _PICK, f"which to {verb}?", values, labels,
+        index = self.game.ask(seat, DecisionKind.PICK, f"which to {verb}?", values, labels,
                               verb=verb, purpose=purpose)
         if values[index] is None:
             return None
