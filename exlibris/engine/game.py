@@ -700,17 +700,20 @@ class Game:
 
     def activate(self, seat: int, loc: LocationState, assistant: Assistant | None) -> None:
         """Carry out a location's effect for ``seat`` now."""
-        alternatives = self.instead("activate", actor=seat, location=loc,
-                                    names={"location": loc, "assistant": assistant})
-        if alternatives:
-            ability, source = alternatives[0]
-            self.run_ability(ability, source, {"location": loc, "assistant": assistant}, loc)
-            return
+        if self._heard("activate", "instead"):  # the names built only if someone listens
+            alternatives = self.instead("activate", actor=seat, location=loc,
+                                        names={"location": loc, "assistant": assistant})
+            if alternatives:
+                ability, source = alternatives[0]
+                self.run_ability(ability, source, {"location": loc, "assistant": assistant},
+                                 loc)
+                return
         ctx = self.ctx
         if ctx.activating >= MAX_ACTIVATE_DEPTH:
             raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
                               "activations already; an effect may not activate without end")
-        self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
+        if self.log.enabled:
+            self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
         saved = ctx.cause  # ``with CausedBy(ctx, assistant)`` written out
         ctx.cause = assistant
