@@ -343,12 +343,10 @@ def placement(game: Game) -> None:
     while True:
         placed_any = False
         for seat in state.seats_from(state.first_player):
-            player = state.players[seat]
-            if not player.available():
-                continue
             options = placement_options(game, seat)
             if not options:
-                continue
+                continue  # no assistant left to place, or nowhere to place one
+            player = state.players[seat]
             turns += 1
             if turns > MAX_PLACEMENT_TURNS:
                 raise RulesError("placement did not end: assistants keep coming back")
@@ -389,7 +387,8 @@ def resolve(game: Game, loc: LocationState) -> None:
     if log.enabled:
         log.add(EventKind.RESOLVE, location=loc.id)
     spec = loc.spec
-    present = loc.assistants()
+    # ``held``: which spaces are taken (most tiles have nobody left to resolve)
+    present = loc.assistants() if True in loc.held else None
     if present and spec.timing != "instant":
         skip = game.ctx.skip
         if skip:
@@ -410,8 +409,9 @@ def resolve(game: Game, loc: LocationState) -> None:
             game.state.cards.move(card, game.state.discard)
         if leftovers and log.enabled:
             log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
-    for assistant in loc.assistants():  # a fresh list: returning changes the spaces
-        game.return_assistant(assistant)
+    if True in loc.held:
+        for assistant in loc.assistants():  # a fresh list: returning changes the spaces
+            game.return_assistant(assistant)
     loc.resolved = True
 
 

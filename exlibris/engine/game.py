@@ -315,9 +315,10 @@ class Game:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
         found = self._specials if self._specials is not None else self.specials()
         if self._sorted_at != self.state.placement_counter + self.state.returns:
-            for source in found:
+            for source in found:  # ``Assistant.available``, inlined: a loop a turn
                 assistant = source.this
-                source.order = assistant.placed_at if not assistant.available else 10**9
+                source.order = 10**9 if assistant.location is None \
+                    and assistant.home_index is None else assistant.placed_at
             found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
         if not self.has_artifacts:
