@@ -682,7 +682,7 @@ class Game:
                            location=loc.id, space=target.space + 1, bid=target.bid)
         if not visit:
             return
-        with self.caused_by(assistant):
+        with CausedBy(self.ctx, assistant):
             if loc is not None:
                 self.after("arrival", actor=seat, location=loc,
                            arriving=assistant, visitor=player)

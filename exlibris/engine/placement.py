@@ -226,8 +226,9 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
 def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     """The targets of an assistant about whom no placement rule speaks (not solo)."""
     targets = [t for t, held in zip(home_targets(len(home)), home, strict=True) if held is None]
-    n = game.n_players
-    for loc in game.state.in_play:
+    state = game.state
+    n = len(state.players)
+    for loc in state.in_play:
         if loc.resolved:
             continue
         found = loc.open_targets.get(loc.held)  # never an auction's
