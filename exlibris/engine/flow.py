@@ -343,10 +343,12 @@ def placement(game: Game) -> None:
     while True:
         placed_any = False
         for seat in state.seats_from(state.first_player):
+            player = state.players[seat]
+            if not player.available():
+                continue
             options = placement_options(game, seat)
             if not options:
-                continue  # no assistant left to place, or nowhere to place one
-            player = state.players[seat]
+                continue
             turns += 1
             if turns > MAX_PLACEMENT_TURNS:
                 raise RulesError("placement did not end: assistants keep coming back")
