@@ -545,7 +545,7 @@ class Game:
                        ) -> list[Target]:
         """The targets at ``loc`` under these placement rules (None: none speaks)."""
         found = targets_at(self, loc, n)  # the targets if no rule speaks
-        if rules is None or rules.mute or not considered(loc, n, found, rules.shares):
+        if rules is None or rules.mute or not (found or considered(loc, n, found, rules.shares)):
             return found
         said = rules.at_location(loc)
         if said == SILENT:

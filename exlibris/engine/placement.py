@@ -215,6 +215,9 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
     """The targets at ``loc`` when no placement rule speaks: its open spaces, or the
     bids open at an auction (kept while its spaces and the size of its display stay
     the same: ``LocationState.bids``)."""
+    found = loc.open_targets.get(loc.held)  # ``open_targets``' kept value (no auction's)
+    if found is not None:
+        return found
     if loc.spec.auction is None:
         return open_targets(loc, n)
     key = (loc.version, len(loc.area))
@@ -231,8 +234,7 @@ def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     for loc in state.in_play:
         if loc.resolved:
             continue
-        found = loc.open_targets.get(loc.held)  # never an auction's
-        targets += found if found is not None else targets_at(game, loc, n)
+        targets += targets_at(game, loc, n)
     return targets
 
 
