@@ -234,7 +234,8 @@ def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     for loc in state.in_play:
         if loc.resolved:
             continue
-        targets += targets_at(game, loc, n)
+        found = loc.open_targets.get(loc.held)  # ``targets_at``'s first step, inlined
+        targets += found if found is not None else targets_at(game, loc, n)
     return targets
 
 
