@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             region += sum(v[2] for (f, _, fn), v in callers.items() if matches(patterns, f, fn))
         elif matches(patterns, file, function):
             region += own
-            rows.append((own, f"{file.rsplit('/', 2)[-2]}/{file.rsplit('/', 1)[-1]}:{function}",
-                         calls))
+            where = "/".join(file.rsplit("/", 2)[-2:])  # generated code: "<effect x>"
+            rows.append((own, f"{where}:{function}", calls))
     print(f"{args.tree}: region {region:.3f}s of {total:.3f}s profiled = "
           f"{region / total * 100:.1f}% ({args.games} games, {args.players} players)")
     for own, name, calls in sorted(rows, reverse=True)[:args.top]:

@@ -21,6 +21,7 @@ def data_root() -> Path:
     return _PACKAGE.parent
 
 
+@cache  # one Path: the inspection asks for it at every game's end
 def content_dir() -> Path:
     return data_root() / "content"
 

@@ -82,3 +82,29 @@ def test_seat_assistants_name_each_token_once() -> None:
     assert [a.id for a in made] == ["1:mummy", "1:mummy-2", "1:owl", "1:standard-1",
                                     "1:standard-2"]
     assert [a.kind for a in made] == ["special"] * 3 + ["standard"] * 2
+
+
+def test_scoring_rules_are_worked_out_once_per_mapping_and_again_when_it_changes() -> None:
+    from exlibris.scoring.settings import ScoringRules
+
+    mapping: dict[str, Any] = {"variety_per_book": 4, "five_players": {"awards": [9, 4]}}
+    for players in (2, 5):
+        kept = engine_setup.scoring_rules(mapping, players)
+        assert kept == ScoringRules.from_settings(mapping, players=players)
+        assert engine_setup.scoring_rules(mapping, players) is kept
+    mapping["variety_per_book"] = 1  # the same mapping, changed: worked out again
+    assert engine_setup.scoring_rules(mapping, 2).variety_per_book == 1
+
+
+def test_artifacts_are_looked_for_when_an_artifact_card_is_anywhere() -> None:
+    from exlibris.model.cards import ArtifactCard
+
+    scenario = load_scenario(SCENARIOS["standard"])
+    game = new_game(scenario.catalog, scenario.settings, [RandomAgent(1)] * 2, seed=3)
+    assert not game.has_artifacts  # the standard game deals none
+    card = ArtifactCard(sorted(scenario.catalog.artifacts)[0])
+    game.state.cards.put(card, game.state.discard)
+    engine_setup.finish_table(game)
+    assert game.has_artifacts == any(isinstance(c, ArtifactCard)
+                                     for c in game.state.cards.where)
+    assert game.has_artifacts

@@ -221,6 +221,19 @@ class PlacementRule(Node):
     condition: Expr
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold nodes (all but its position), found
+    once per class: ``dataclasses.fields`` builds a new tuple at each call."""
+    found = _CHILD_FIELDS.get(cls)
+    if found is None:
+        found = _CHILD_FIELDS[cls] = tuple(f.name for f in fields(cls)
+                                           if f.name not in ("line", "col"))
+    return found
+
+
 def walk(root: Node) -> Iterator[Node]:
     """Every node under ``root`` (itself included), each once."""
     stack: list[object] = [root]
@@ -230,14 +243,15 @@ def walk(root: Node) -> Iterator[Node]:
             stack.extend(node)
         elif isinstance(node, Node):
             yield node
-            stack.extend(getattr(node, f.name) for f in fields(node))
+            stack.extend(getattr(node, name) for name in _child_fields(node.__class__))
 
 
-def bound_names(root: Node) -> frozenset[str]:
+def bound_names(root: Node, nodes: list[Node] | None = None) -> frozenset[str]:
     """Every variable a program or expression may bind: assigned names, loop names,
-    ``where`` names, and ``it`` (bound by ``where`` and per-element arguments)."""
+    ``where`` names, and ``it`` (bound by ``where`` and per-element arguments).
+    ``nodes``: ``walk(root)`` already listed."""
     found = {"it"}
-    for node in walk(root):
+    for node in walk(root) if nodes is None else nodes:
         if isinstance(node, Assign):
             found.add(node.name)
         elif isinstance(node, ForEach):

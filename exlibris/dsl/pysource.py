@@ -46,10 +46,11 @@ class _Writer:
     """Writes one function; expressions come back as text, statements as lines."""
 
     def __init__(self, root: ast.Node) -> None:
-        self.bound = ast.bound_names(root)
-        self.assigned = frozenset(n.name for n in ast.walk(root) if isinstance(n, ast.Assign))
+        nodes = list(ast.walk(root))  # walked once: the three sets below read it
+        self.bound = ast.bound_names(root, nodes)
+        self.assigned = frozenset(n.name for n in nodes if isinstance(n, ast.Assign))
         # names that stay in ``env.vars`` after a run: assigned and loop names
-        self.kept = self.assigned | frozenset(n.var for n in ast.walk(root)
+        self.kept = self.assigned | frozenset(n.var for n in nodes
                                               if isinstance(n, ast.ForEach))
         self.consts: list[Any] = []
         self.links: list[Link] = []

@@ -111,7 +111,8 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
         return
     starting = [loc for loc in pool
                 if loc.id in setup.starting_locations or loc.id in permanent]
-    rest = sorted((loc for loc in pool if loc not in starting), key=lambda loc: loc.number)
+    started = {id(loc) for loc in starting}  # by identity: a tile's == compares every field
+    rest = sorted((loc for loc in pool if id(loc) not in started), key=lambda loc: loc.number)
     game.rng.shuffle(rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:

@@ -412,13 +412,15 @@ class Game:
             self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
                        source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                        index=int(ability.key.rsplit("#", 1)[-1]))
+        saved = ctx.cause  # ``with CausedBy(...)`` written out: this runs per ability
+        if isinstance(this, Assistant):
+            ctx.cause = this
         try:
-            cause = this if isinstance(this, Assistant) else ctx.cause
-            with CausedBy(ctx, cause):
-                env_names = self.names(source.owner, this=this, extra=names or {},
-                                       location=location)
-                return ability.effect(self.rt, self.player(source.owner), env_names)
+            env_names = self.names(source.owner, this=this, extra=names or {},
+                                   location=location)
+            return ability.effect(self.rt, self.player(source.owner), env_names)
         finally:
+            ctx.cause = saved
             ctx.running.discard(key)
 
     def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
@@ -699,24 +701,29 @@ class Game:
 
     def activate(self, seat: int, loc: LocationState, assistant: Assistant | None) -> None:
         """Carry out a location's effect for ``seat`` now."""
-        alternatives = self.instead("activate", actor=seat, location=loc,
-                                    names={"location": loc, "assistant": assistant})
-        if alternatives:
-            ability, source = alternatives[0]
-            self.run_ability(ability, source, {"location": loc, "assistant": assistant}, loc)
-            return
+        if self._heard("activate", "instead"):  # the names built only if someone listens
+            alternatives = self.instead("activate", actor=seat, location=loc,
+                                        names={"location": loc, "assistant": assistant})
+            if alternatives:
+                ability, source = alternatives[0]
+                self.run_ability(ability, source, {"location": loc, "assistant": assistant},
+                                 loc)
+                return
         ctx = self.ctx
         if ctx.activating >= MAX_ACTIVATE_DEPTH:
             raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
                               "activations already; an effect may not activate without end")
-        self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
+        if self.log.enabled:
+            self.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)
+        saved = ctx.cause  # ``with CausedBy(ctx, assistant)`` written out
+        ctx.cause = assistant
         ctx.activating += 1
         try:
-            with CausedBy(ctx, assistant):
-                loc.effect(self.rt, self.player(seat), names)
+            loc.effect(self.rt, self.player(seat), names)
         finally:
             ctx.activating -= 1
+            ctx.cause = saved
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""

@@ -9,6 +9,7 @@ is added to :func:`build_table`, and both kinds of game have it.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -43,10 +44,25 @@ def build_table(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *
     game.artifact_specs = dict(catalog.artifacts)
     game.assistant_cards = dict(catalog.assistants)
     game.location_specs = module_locations(catalog, settings)
-    game.scoring = ScoringRules.from_settings(settings.scoring, players=n)
+    game.scoring = scoring_rules(settings.scoring, n)
     if settings.solo is not None:
         game.solo = SoloState(difficulty=settings.solo.difficulty)
     return game
+
+
+_SCORING: dict[tuple[int, int], tuple[Any, Any, ScoringRules]] = {}
+
+
+def scoring_rules(mapping: Any, players: int) -> ScoringRules:
+    """``ScoringRules.from_settings(mapping, players=players)``, worked out once per
+    mapping and player count (a frozen value; kept while the mapping stays equal to
+    the copy taken when it was worked out)."""
+    found = _SCORING.get((id(mapping), players))
+    if found is None or found[0] is not mapping or found[1] != mapping:
+        found = (mapping, copy.deepcopy(mapping),
+                 ScoringRules.from_settings(mapping, players=players))
+        _SCORING[(id(mapping), players)] = found
+    return found[2]
 
 
 def module_locations(catalog: Catalog, settings: Settings) -> dict[str, Location]:
@@ -72,5 +88,6 @@ def seat_assistants(seat: int, specials: Sequence[SpecialAssistant], standard: i
 def finish_table(game: Game) -> None:
     """Once every card is placed: artifacts' abilities are looked for when the
     Artifactorium is in play or an artifact card is anywhere."""
+    where = game.state.cards.zone_of
     game.has_artifacts = "artifactorium" in game.settings.modules or any(
-        isinstance(card, ArtifactCard) for card in game.state.cards.where)
+        where(card) is not None for card in ArtifactCard.made())

@@ -93,6 +93,11 @@ class ArtifactCard:
 
     artifact_id: str
 
+    @classmethod
+    def made(cls) -> tuple[ArtifactCard, ...]:
+        """Every artifact card made so far in this process (each is interned)."""
+        return tuple(cls._interned.values())
+
     def __new__(cls, artifact_id: str) -> ArtifactCard:
         card = cls._interned.get(artifact_id)
         if card is None:
