@@ -390,7 +390,8 @@ def resolve(game: Game, loc: LocationState) -> None:
     if log.enabled:
         log.add(EventKind.RESOLVE, location=loc.id)
     spec = loc.spec
-    present = loc.assistants()
+    # ``held``: which spaces are taken (most tiles have nobody left to resolve)
+    present = loc.assistants() if True in loc.held else None
     if present and spec.timing != "instant":
         skip = game.ctx.skip
         if skip:
@@ -411,8 +412,9 @@ def resolve(game: Game, loc: LocationState) -> None:
             game.state.cards.move(card, game.state.discard)
         if leftovers and log.enabled:
             log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
-    for assistant in loc.assistants():  # a fresh list: returning changes the spaces
-        game.return_assistant(assistant)
+    if True in loc.held:
+        for assistant in loc.assistants():  # a fresh list: returning changes the spaces
+            game.return_assistant(assistant)
     loc.resolved = True
 
 

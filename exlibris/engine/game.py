@@ -310,9 +310,10 @@ class Game:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
         found = self._specials if self._specials is not None else self.specials()
         if self._sorted_at != self.state.placement_counter + self.state.returns:
-            for source in found:
+            for source in found:  # ``Assistant.available``, inlined: a loop a turn
                 assistant = source.this
-                source.order = assistant.placed_at if not assistant.available else 10**9
+                source.order = 10**9 if assistant.location is None \
+                    and assistant.home_index is None else assistant.placed_at
             found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
         if not self.has_artifacts:
@@ -541,7 +542,7 @@ class Game:
                        ) -> list[Target]:
         """The targets at ``loc`` under these placement rules (None: none speaks)."""
         found = targets_at(self, loc, n)  # the targets if no rule speaks
-        if rules is None or rules.mute or not considered(loc, n, found, rules.shares):
+        if rules is None or rules.mute or not (found or considered(loc, n, found, rules.shares)):
             return found
         said = rules.at_location(loc)
         if said == SILENT:
@@ -678,7 +679,7 @@ class Game:
                            location=loc.id, space=target.space + 1, bid=target.bid)
         if not visit:
             return
-        with self.caused_by(assistant):
+        with CausedBy(self.ctx, assistant):
             if loc is not None:
                 self.after("arrival", actor=seat, location=loc,
                            arriving=assistant, visitor=player)

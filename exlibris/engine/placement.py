@@ -215,6 +215,9 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
     """The targets at ``loc`` when no placement rule speaks: its open spaces, or the
     bids open at an auction (kept while its spaces and the size of its display stay
     the same: ``LocationState.bids``)."""
+    found = loc.open_targets.get(loc.held)  # ``open_targets``' kept value (no auction's)
+    if found is not None:
+        return found
     if loc.spec.auction is None:
         return open_targets(loc, n)
     key = (loc.version, len(loc.area))
@@ -226,11 +229,12 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
 def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     """The targets of an assistant about whom no placement rule speaks (not solo)."""
     targets = [t for t, held in zip(home_targets(len(home)), home, strict=True) if held is None]
-    n = game.n_players
-    for loc in game.state.in_play:
+    state = game.state
+    n = len(state.players)
+    for loc in state.in_play:
         if loc.resolved:
             continue
-        found = loc.open_targets.get(loc.held)  # never an auction's
+        found = loc.open_targets.get(loc.held)  # ``targets_at``'s first step, inlined
         targets += found if found is not None else targets_at(game, loc, n)
     return targets
 
