@@ -97,12 +97,3 @@ def _compile(root: Path, modules: list[str], work: Path) -> dict[str, Path]:
     finally:
         os.chdir(cwd)
 
-
-if __name__ == "__main__":  # pragma: no cover - a manual check: compile in a folder
-    import tomllib
-
-    config = tomllib.loads(Path("pyproject.toml").read_text("utf-8"))
-    names = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["modules"]
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "build-compiled")
-    for inside, path in _compile(Path.cwd(), names, out.resolve()).items():
-        print(inside, path)
