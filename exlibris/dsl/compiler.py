@@ -95,12 +95,20 @@ class Env:
         value = self.vars.get(name, _MISSING)
         if value is not _MISSING:
             return self.rt.read(value) if isinstance(value, Bound) else value
-        if name == "me":
-            return self.me
-        if name in self.globals:
-            value = self.globals[name]
-            return value(self) if callable(value) else value
-        return None  # bound only on a path not taken (e.g. inside a declined 'may')
+        return _lookup_global(self, name)  # None if bound only on a path not taken
+
+
+def _lookup_global(env: Env, name: str) -> Any:
+    """A name that is not a variable (or not bound yet): ``me`` or one of the game's
+    names, None if neither (a variable bound only on a path not taken, e.g. inside a
+    declined 'may')."""
+    if name == "me":
+        return env.me
+    names = env.globals
+    if name in names:
+        value = names[name]
+        return value(env) if callable(value) else value
+    return None
 
 
 Eval = Callable[[Env], Any]
@@ -390,26 +398,13 @@ def _compile_name(name: str) -> Eval:
         if name == "me":
             return lambda env: env.me
 
-        def lookup_name(env: Env) -> Any:
-            names = env.globals
-            if name in names:
-                value = names[name]
-                return value(env) if callable(value) else value
-            return None
-
-        return lookup_name
+        return lambda env: _lookup_global(env, name)
 
     def lookup(env: Env) -> Any:
         value = env.vars.get(name, _MISSING)
         if value is not _MISSING:
             return env.rt.read(value) if isinstance(value, Bound) else value
-        if name == "me":
-            return env.me
-        names = env.globals
-        if name in names:
-            value = names[name]
-            return value(env) if callable(value) else value
-        return None  # bound only on a path not taken (e.g. inside a declined 'may')
+        return _lookup_global(env, name)
 
     return lookup
 
@@ -742,25 +737,14 @@ def _checked_call(impl: Callable[..., Any], tick: Callable[[], None] | None, rt:
     return impl(rt, env, *args, **kwargs)
 
 
-def _lookup_global(env: Env, name: str) -> Any:
-    """A variable's name read before it is bound: ``Env.lookup`` without variables."""
-    if name == "me":
-        return env.me
-    names = env.globals
-    if name in names:
-        value = names[name]
-        return value(env) if callable(value) else value
-    return None
-
-
-_MISSING_VAR = object()  # a variable not yet bound
 
 # The names generated source may use besides its own (``pysource.py``), and the only
 # builtins it sees.
 HELPERS: dict[str, Any] = {
     "__builtins__": {"int": int, "isinstance": isinstance, "range": range, "max": max,
                      "callable": callable},
-    "_M": _MISSING_VAR, "_Bound": Bound, "_Stop": StopEffect, "_num": number,
+    "_M": _MISSING,  # a variable not yet bound
+    "_Bound": Bound, "_Stop": StopEffect, "_num": number,
     "_as_list": as_list, "_bounded": bounded, "_plus": _plus, "_union": _union,
     "_AmountSpec": AmountSpec, "_checked_call": _checked_call,
     "_lookup_global": _lookup_global,

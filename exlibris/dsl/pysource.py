@@ -120,22 +120,17 @@ class _Writer:
                 return self.attribute(obj, name)
             case ast.Call():
                 return self.call(node)
-            case ast.BinOp(op="and", left=l, right=r):
-                return f"(True if {self.expr(l)} and {self.expr(r)} else False)"
-            case ast.BinOp(op="or", left=l, right=r):
-                return f"(True if {self.expr(l)} or {self.expr(r)} else False)"
+            case ast.BinOp(op="and" | "or" as op, left=l, right=r):
+                return f"(True if {self.expr(l)} {op} {self.expr(r)} else False)"
             case ast.BinOp(op="+", left=l, right=r):
                 return f"_plus({self.expr(l)}, {self.expr(r)})"
             case ast.BinOp(op="|", left=l, right=r):
                 return f"_union(_as_list({self.expr(l)}), _as_list({self.expr(r)}))"
-            case ast.BinOp(op="in", left=l, right=r):
-                return f"({self.expr(l)} in _as_list({self.expr(r)}))"
-            case ast.BinOp(op="notin", left=l, right=r):
-                return f"({self.expr(l)} not in _as_list({self.expr(r)}))"
-            case ast.BinOp(op="==", left=l, right=r):
-                return f"({self.expr(l)} == {self.expr(r)})"
-            case ast.BinOp(op="!=", left=l, right=r):
-                return f"({self.expr(l)} != {self.expr(r)})"
+            case ast.BinOp(op="in" | "notin" as op, left=l, right=r):
+                word = "in" if op == "in" else "not in"
+                return f"({self.expr(l)} {word} _as_list({self.expr(r)}))"
+            case ast.BinOp(op="==" | "!=" as op, left=l, right=r):
+                return f"({self.expr(l)} {op} {self.expr(r)})"
             case ast.BinOp(op=op, left=l, right=ast.Num(value=k)) \
                     if op in COMPARISONS and k.__class__ is int \
                     and -MAX_EFFECT_INT <= k <= MAX_EFFECT_INT and not self.iterable:
