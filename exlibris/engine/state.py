@@ -7,7 +7,6 @@ Plain classes with slots; the flow (``game.py``) and the effect runtime
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
@@ -175,32 +174,41 @@ class PlayerState:
         return f"<player {self.seat} {self.name}>"
 
 
-@dataclass
 class GameState:
     """Everything on the table."""
 
-    players: list[PlayerState]
-    rng: random.Random
-    cards: Cards = field(default_factory=Cards)
-    deck: Zone = field(default_factory=lambda: Zone("deck", face_down=True))
-    discard: Zone = field(default_factory=lambda: Zone("discard"))
-    assistant_deck: Zone = field(default_factory=lambda: Zone("assistant-deck", face_down=True))
-    artifact_deck: Zone = field(default_factory=lambda: Zone("artifact-deck", face_down=True))
-    in_play: list[LocationState] = field(default_factory=list)
-    location_stack: list[str] = field(default_factory=list)
-    location_discard: list[str] = field(default_factory=list)
-    prominent: str = ""
-    banned: str | None = None
-    first_player: int = 0
-    next_first_player: int | None = None
-    round: int = 0
-    phase: str = "setup"
-    final_round: bool = False
-    placement_counter: int = 0
-    returns: int = 0  # assistants returned so far (priority order changes)
-    turn_counter: int = 0
-    limbo: list[Zone] = field(default_factory=list)
-    temps: list[Assistant] = field(default_factory=list)  # Temp Agency tokens this round
+    __slots__ = ("artifact_deck", "assistant_deck", "banned", "cards", "deck", "discard",
+                 "final_round", "first_player", "in_play", "limbo", "location_discard",
+                 "location_stack", "next_first_player", "phase", "placement_counter",
+                 "players", "prominent", "returns", "rng", "round", "temps", "turn_counter")
+
+    def __init__(self, players: list[PlayerState], rng: random.Random) -> None:
+        self.players = players
+        self.rng = rng
+        self.cards = Cards()  # which zone holds each card
+        self.deck = Zone("deck", face_down=True)
+        self.discard = Zone("discard")
+        self.assistant_deck = Zone("assistant-deck", face_down=True)
+        self.artifact_deck = Zone("artifact-deck", face_down=True)
+        self.in_play: list[LocationState] = []
+        self.location_stack: list[str] = []
+        self.location_discard: list[str] = []
+        self.prominent = ""
+        self.banned: str | None = None
+        self.first_player = 0
+        self.next_first_player: int | None = None
+        self.round = 0
+        self.phase = "setup"
+        self.final_round = False
+        self.placement_counter = 0
+        self.returns = 0  # assistants returned so far (priority order changes)
+        self.turn_counter = 0
+        self.limbo: list[Zone] = []
+        self.temps: list[Assistant] = []  # Temp Agency tokens this round
+
+    def __repr__(self) -> str:
+        return (f"<game state: round {self.round}, {self.phase}, "
+                f"{len(self.players)} players>")
 
     def player(self, seat: int) -> PlayerState:
         return self.players[seat]
