@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from exlibris.draws import below
 from exlibris.engine.decisions import Decision
 
 
@@ -17,4 +18,4 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def decide(self, view: Any, decision: Decision) -> int:
-        return self.rng.randrange(decision.size)
+        return below(self.rng, decision.size)

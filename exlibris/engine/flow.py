@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from exlibris.catalog import Catalog
+from exlibris.draws import below, shuffle
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.engine import auction, hiring, solo
 from exlibris.engine.decisions import Agent, DecisionKind, Purpose
@@ -78,7 +79,7 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     _setup_locations(game, catalog)
     if "job-faire" in settings.modules:
         hiring.build_assistant_deck(game, set(settings.modules))
-    game.state.first_player = game.rng.randrange(n)
+    game.state.first_player = below(game.rng, n)
     _draft_libraries(game, catalog, list(libraries or []))
     _give_assistant_cards(game, catalog, list(assistants or []))
     _deal_categories(game)
@@ -113,7 +114,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
                 if loc.id in setup.starting_locations or loc.id in permanent]
     started = {id(loc) for loc in starting}  # by identity: a tile's == compares every field
     rest = sorted((loc for loc in pool if id(loc) not in started), key=lambda loc: loc.number)
-    game.rng.shuffle(rest)
+    shuffle(game.rng, rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
         game.bring_into_play(spec).permanent = spec.id in permanent
@@ -142,7 +143,7 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         key=lambda lib: lib.id)
     if game.settings.solo is not None:  # SOLO-05
         libraries = solo.compatible(libraries, game.settings.solo.libraries)
-    game.rng.shuffle(libraries)
+    shuffle(game.rng, libraries)
     per = setup.libraries_dealt
     drafting = [seat for seat in range(n) if chosen[seat] is None]
     if per * len(drafting) > len(libraries):
@@ -186,7 +187,7 @@ def _deal_categories(game: Game) -> None:
     """Prominent, banned (none where the scoring has no banned books), one focus each."""
     state = game.state
     codes = sorted(c.code for c in game.categories.values())
-    game.rng.shuffle(codes)
+    shuffle(game.rng, codes)
     scoring: ScoringRules = game.scoring
     if game.settings.solo is not None:
         solo.deal_categories(game, codes)
@@ -204,7 +205,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
         raise RulesError("the content has no book deck")
     state = game.state
     cards = list(_deck_cards(deck))
-    game.rng.shuffle(cards)
+    shuffle(game.rng, cards)
     state.cards.put_pile(cards, state.deck)
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
@@ -231,7 +232,7 @@ def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
         return
     state = game.state
     cards = [ArtifactCard(aid) for aid in sorted(catalog.artifacts)]
-    game.rng.shuffle(cards)
+    shuffle(game.rng, cards)
     for card in cards:
         state.cards.put(card, state.artifact_deck)
     game.event(EventKind.ARTIFACT_DECK, cards=len(cards))
@@ -314,7 +315,7 @@ def reveal_locations(game: Game) -> None:
                 break
             state.location_stack = list(state.location_discard)
             state.location_discard.clear()
-            game.rng.shuffle(state.location_stack)
+            shuffle(game.rng, state.location_stack)
             game.event(EventKind.LOCATIONS_RESHUFFLED, count=len(state.location_stack))
         spec = specs[state.location_stack.pop()]
         game.bring_into_play(spec)

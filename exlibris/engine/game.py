@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
+from exlibris.draws import shuffle
 from exlibris.dsl.compiler import Env
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
@@ -163,7 +164,7 @@ class Game:
         # discarded artifacts stay in the pile: they are gained only at the
         # Artifactorium and the Black Market (EXP-ARTF-05)
         cards = [c for c in self.state.discard.cards if isinstance(c, BookCard)]
-        self.rng.shuffle(cards)
+        shuffle(self.rng, cards)
         for card in cards:
             self.state.cards.move(card, self.state.deck)
         self.event(EventKind.RESHUFFLE, cards=len(cards))

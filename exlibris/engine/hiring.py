@@ -11,6 +11,7 @@ for the round (``GameState.temps``). The expansion text of the card governs
 
 from __future__ import annotations
 
+from exlibris.draws import shuffle
 from exlibris.dsl.compiler import Env, as_list
 from exlibris.dsl.words import GAME
 from exlibris.engine.decisions import DecisionKind
@@ -26,7 +27,7 @@ def build_assistant_deck(game: GamePort, modules: set[str]) -> None:
     n = game.n_players
     ids = sorted(aid for aid, card in game.assistant_cards.items()
                  if set(card.requires) <= modules and n not in card.not_with_players)
-    game.rng.shuffle(ids)
+    shuffle(game.rng, ids)
     for aid in ids:
         game.state.cards.put(ResumeCard(aid), game.state.assistant_deck)
     game.event(EventKind.ASSISTANT_DECK, cards=len(ids))

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from exlibris.draws import shuffle
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.events import EventKind
 from exlibris.model.cards import ArtifactCard, BookCard, ResumeCard
@@ -81,7 +82,7 @@ def setup_locations(game: Game, pool: list[Any], permanent: Iterable[str] = ()) 
     fixed = [loc for loc in pool if loc.id in set(permanent)]
     tiles = sorted((loc for loc in compatible(pool, solo.locations) if loc not in fixed),
                    key=lambda loc: loc.number)
-    game.rng.shuffle(tiles)
+    shuffle(game.rng, tiles)
     game.location_specs = {loc.id: loc for loc in [*fixed, *tiles]}
     shown, rest = tiles[:solo.locations_in_play], tiles[solo.locations_in_play:]
     for spec in fixed:
