@@ -3,9 +3,11 @@
 The modules stay plain Python in the repository and in the wheel; their compiled
 copies sit beside them, and Python imports an extension module before a ``.py`` of
 the same name. Which modules: ``[tool.hatch.build.targets.wheel.hooks.custom]
-modules`` in ``pyproject.toml``. Nothing in them is Cython-specific (no ``cdef``, no
-``.pxd``): the same source runs either way, and a compiled module behaves as the
-plain one (``tests/test_compiled_engine.py`` plays the same games with both).
+modules`` in ``pyproject.toml``. Their source is plain Python; the ``.pxd`` files
+beside some of them, read only by Cython, declare classes with ``__slots__`` as
+extension types with the same attributes (``docs/architecture.md``, "The compiled
+build"). A compiled module behaves as the plain one
+(``tests/test_compiled_engine.py`` plays the same games with both).
 
 The build falls back to a pure-Python wheel, with a warning, when there is no C
 compiler or Cython fails; ``EXLIBRIS_PURE_PYTHON=1`` asks for one. Editable installs

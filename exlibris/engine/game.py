@@ -63,6 +63,12 @@ _ORDER = attrgetter("order")  # of a Source: its priority
 class Game:
     """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
 
+    __slots__ = ("_after_modes", "_artifact_rules", "_events", "_fixed_names",
+                 "_ruling", "_sorted_at", "_specials", "_wakes", "agents",
+                 "artifact_specs", "assistant_cards", "by_code", "categories", "ctx",
+                 "decisions", "has_artifacts", "location_specs", "log", "rt",
+                 "scoring", "seed", "settings", "solo", "state", "variant", "views")
+
     def __init__(self, state: GameState, settings: Settings, agents: Sequence[Agent],
                  categories: dict[str, CategoryValue], *, views: Any = None,
                  log: EventLog | None = None) -> None:

@@ -1,0 +1,17 @@
+# Declarations for the compiled build (hatch_build.py): the classes below become
+# extension types whose methods read their own attributes directly. The attributes
+# are exactly each class's __slots__ (tests/test_pxd_declarations.py).
+
+from exlibris.engine.context cimport EffectContext
+from exlibris.engine.events cimport EventLog
+from exlibris.engine.state cimport GameState
+
+cdef class Game:
+    cdef public object settings, categories, rt, views, decisions, has_artifacts
+    cdef public object _specials, _artifact_rules, _events, _wakes, _sorted_at, _fixed_names
+    cdef public object variant, seed, scoring, solo
+    cdef public EffectContext ctx
+    cdef public EventLog log
+    cdef public GameState state
+    cdef public list agents, _ruling
+    cdef public dict by_code, artifact_specs, assistant_cards, location_specs, _after_modes
