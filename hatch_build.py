@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 # factory instead) in the modules compiled
 CYTHON = "Cython>=3.3,<3.4"
 SETUPTOOLS = "setuptools>=68"
+PRECOMPILED = "exlibris._precompiled_effects"  # see exlibris/dsl/precompiled.py
 
 
 def _pure() -> bool:
@@ -41,7 +44,9 @@ class CustomBuildHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        return [] if _pure() else [CYTHON, SETUPTOOLS]
+        # the project's own dependencies too: the build runs the package to write the
+        # shipped effects' generated source (see _precompiled_effects)
+        return [] if _pure() else [CYTHON, SETUPTOOLS, *self.metadata.core.dependencies]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable" or _pure():
@@ -49,7 +54,7 @@ class CustomBuildHook(BuildHookInterface):
         modules: list[str] = list(self.config.get("modules", []))
         self._work = Path(tempfile.mkdtemp(prefix="exlibris-build-"))
         try:
-            built = _compile(Path(self.root), modules, self._work)
+            built = _compile(Path(self.root), modules, self._work, self.app.display_warning)
         except Exception as exc:  # any failure: a working pure-Python wheel instead
             self.app.display_warning(
                 f"exlibris: the engine is not compiled ({type(exc).__name__}: {exc}); "
@@ -66,9 +71,10 @@ class CustomBuildHook(BuildHookInterface):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def _compile(root: Path, modules: list[str], work: Path) -> dict[str, Path]:
-    """Compile ``modules`` (dotted names under ``root``); the wheel path of each
-    extension module, and where it was built."""
+def _compile(root: Path, modules: list[str], work: Path, warn: Callable[[str], None]
+             ) -> dict[str, Path]:
+    """Compile ``modules`` (dotted names under ``root``) and the shipped effects'
+    generated source; the wheel path of each extension module, and where it was built."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
@@ -76,14 +82,21 @@ def _compile(root: Path, modules: list[str], work: Path) -> dict[str, Path]:
     extensions = [Extension(name, [str(Path(*name.split(".")).with_suffix(".py"))],
                             extra_compile_args=flags)
                   for name in modules]
+    options: dict[str, Any] = {
+        "build_dir": str(work / "c"), "quiet": True, "language_level": 3,
+        "nthreads": os.cpu_count() or 1,
+        # annotations are documentation here, as in plain Python: not C types
+        "compiler_directives": {"annotation_typing": False, "binding": True}}
     cwd = os.getcwd()
     os.chdir(root)  # sources are named relative to the project
     try:
-        compiled = cythonize(
-            extensions, build_dir=str(work / "c"), quiet=True, language_level=3,
-            nthreads=os.cpu_count() or 1,
-            # annotations are documentation here, as in plain Python: not C types
-            compiler_directives={"annotation_typing": False, "binding": True})
+        compiled = cythonize(extensions, **options)
+        try:
+            compiled += cythonize([Extension(PRECOMPILED, [str(_precompiled_effects(root, work))],
+                                             extra_compile_args=flags)], **options)
+        except Exception as exc:  # the engine is still compiled; effects run as before
+            warn(f"exlibris: the shipped effects are not compiled ahead of time "
+                 f"({type(exc).__name__}: {exc})")
         dist = Distribution({"name": "exlibris", "ext_modules": compiled})
         build_ext = dist.get_command_obj("build_ext")
         build_ext.build_lib = str(work / "lib")
@@ -99,3 +112,17 @@ def _compile(root: Path, modules: list[str], work: Path) -> dict[str, Path]:
     finally:
         os.chdir(cwd)
 
+
+def _precompiled_effects(root: Path, work: Path) -> Path:
+    """Write the module of the shipped effects' generated source (``dsl/precompiled.py``)
+    by running this checkout's package on its own content."""
+    out = work / "gen" / (PRECOMPILED.replace(".", "/") + ".py")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("EXLIBRIS_CONTENT", None)  # the shipped content only
+    done = subprocess.run([sys.executable, "-m", "exlibris.engine.shipped_sources", str(out)],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip()
+                           else f"exit status {done.returncode}")
+    return out

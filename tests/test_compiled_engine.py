@@ -75,3 +75,18 @@ def test_compiled_engine_plays_module_games_as_the_plain_one(
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert plain.returncode == 0, plain.stderr
         assert installed.stdout == plain.stdout and installed.stdout.strip()
+
+
+def test_the_install_runs_the_shipped_effects_compiled_ahead_of_time(compiled: Path) -> None:
+    """Every shipped effect's generated source is in the compiled module of factories
+    (``dsl/precompiled.py``), an extension module."""
+    probe = _installed(compiled, "-c", "\n".join([
+        "import importlib.machinery as m, exlibris.dsl.precompiled as p",
+        "from exlibris.engine.shipped_sources import shipped_sources",
+        "table, texts = p.factories(), [s.text for s in shipped_sources()]",
+        "module = __import__(p.MODULE, fromlist=['TABLE'])",
+        "print(len(texts), sum(t in table for t in texts),",
+        "      module.__file__.endswith(tuple(m.EXTENSION_SUFFIXES)))"]))
+    assert probe.returncode == 0, probe.stderr
+    total, found, extension = probe.stdout.split()
+    assert int(total) > 30 and found == total and extension == "True"

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, Protocol
 
-from exlibris.dsl import ast, pysource
+from exlibris.dsl import ast, precompiled, pysource
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.generic import GENERIC
 from exlibris.dsl.pysource import DECLINE
@@ -168,6 +168,11 @@ class _Compiled:
         if self._code is None:
             self._code = _python(self._tree, self.source_name) or False
         return self._code if isinstance(self._code, tuple) else None
+
+    def generated(self) -> pysource.Source | None:
+        """The generated source it runs once warm (None: it stays closures)."""
+        code = self._generated()
+        return None if code is None else code[1]
 
     @property
     def in_python(self) -> bool:
@@ -758,10 +763,12 @@ def link(code: Any, source: pysource.Source, cls: type) -> Callable[[Env], Any]:
     directly, when the class has them; else calls of ``Runtime.verb``, ``function``
     and ``attribute``."""
     words = getattr(cls, "words", None)
-    namespace = dict(HELPERS)
-    namespace.update((f"_k{i}", value) for i, value in enumerate(source.consts))
-    namespace.update((f"_l{i}", _resolve(words, *link))
-                     for i, link in enumerate(source.links))
+    names = {f"_k{i}": value for i, value in enumerate(source.consts)}
+    names.update((f"_l{i}", _resolve(words, *link)) for i, link in enumerate(source.links))
+    make = precompiled.factories().get(source.text)  # the same text, compiled ahead
+    if make is not None:
+        return make(**names)
+    namespace = {**HELPERS, **names}
     exec(code, namespace)
     return namespace["_run"]
 
