@@ -7,7 +7,10 @@ modules`` in ``pyproject.toml``. Their source is plain Python; the ``.pxd`` file
 beside some of them, read only by Cython, declare classes with ``__slots__`` as
 extension types with the same attributes (``docs/architecture.md``, "The compiled
 build"). A compiled module behaves as the plain one
-(``tests/test_compiled_engine.py`` plays the same games with both).
+(``tests/test_compiled_engine.py`` plays the same games with both). The wheel also
+gets the shipped effects' generated source compiled ahead of time
+(``exlibris/dsl/precompiled.py``), written by running this checkout's package on
+its own content (the hook's dependencies include the project's).
 
 The build falls back to a pure-Python wheel, with a warning, when there is no C
 compiler or Cython fails; ``EXLIBRIS_PURE_PYTHON=1`` asks for one. Editable installs

@@ -5,7 +5,8 @@ turns the classes it names into extension types with the attributes it declares.
 A compiled class has only those attributes, and a typed one only holds its type, so:
 
 * every ``.pxd`` belongs to a module the build compiles;
-* each declared class declares exactly its ``__slots__``, and the same base;
+* each declared class declares exactly its ``__slots__``, and the same base, and no
+  subclass in the package redefines one of those attributes;
 * in whole games of every mode, each typed attribute holds a value of its type
   (or None) at every decision: what the compiled build would refuse at run time is
   caught here, in plain Python.
@@ -83,6 +84,26 @@ def test_declared_attributes_are_the_slots(module: str, name: str) -> None:
     assert set(attributes) == set(cls.__dict__.get("__slots__", ())), \
         f"{module}.{name}: the .pxd and __slots__ name different attributes"
     assert cls.__bases__[0].__name__ == (base or "object")
+
+
+@pytest.mark.parametrize("module, name", sorted(DECLARED), ids=lambda x: str(x))
+def test_no_subclass_in_the_package_redefines_a_declared_attribute(module: str, name: str
+                                                                   ) -> None:
+    """A compiled class's methods read its declared attributes as fields: a subclass
+    that made one a property (as ``ShelfZone`` does with ``Zone.cards``) would be
+    bypassed."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    for compiled in config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"][
+            "modules"]:
+        importlib.import_module(compiled)
+    cls = getattr(importlib.import_module(module), name)
+    attributes = set(DECLARED[module, name][1])
+    stack = list(cls.__subclasses__())
+    while stack:
+        sub = stack.pop()
+        stack += sub.__subclasses__()
+        if sub.__module__.startswith("exlibris."):
+            assert not attributes & set(vars(sub)), f"{sub.__qualname__} redefines one"
 
 
 def _declared_type(cls: type) -> dict[str, str] | None:
