@@ -121,7 +121,10 @@ def _precompiled_effects(root: Path, work: Path) -> Path:
     by running this checkout's package on its own content."""
     out = work / "gen" / (PRECOMPILED.replace(".", "/") + ".py")
     out.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # this checkout first, then whatever the build environment put on the path (pip's
+    # isolated environment is reached through PYTHONPATH)
+    path = [str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     env.pop("EXLIBRIS_CONTENT", None)  # the shipped content only
     done = subprocess.run([sys.executable, "-m", "exlibris.engine.shipped_sources", str(out)],
                           cwd=root, env=env, capture_output=True, text=True, check=False)
