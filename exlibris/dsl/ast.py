@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Literal
 
 
@@ -221,17 +222,11 @@ class PlacementRule(Node):
     condition: Expr
 
 
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
+@cache
 def _child_fields(cls: type) -> tuple[str, ...]:
     """The fields of a node class that may hold nodes (all but its position), found
     once per class: ``dataclasses.fields`` builds a new tuple at each call."""
-    found = _CHILD_FIELDS.get(cls)
-    if found is None:
-        found = _CHILD_FIELDS[cls] = tuple(f.name for f in fields(cls)
-                                           if f.name not in ("line", "col"))
-    return found
+    return tuple(f.name for f in fields(cls) if f.name not in ("line", "col"))
 
 
 def walk(root: Node) -> Iterator[Node]:

@@ -347,9 +347,6 @@ def compile_expr(node: ast.Expr) -> Eval:
         case ast.BinOp(op="notin", left=l, right=r):
             a, b = compile_expr(l), compile_expr(r)
             return lambda env: a(env) not in as_list(b(env))
-        case ast.BinOp(op=op, left=l, right=ast.Num(value=v) | ast.Str(value=v)):
-            a, fn = compile_expr(l), _ARITH[op]  # a constant on the right: not a call
-            return lambda env: fn(a(env), v)
         case ast.BinOp(op=op, left=l, right=r):
             a, b, fn = compile_expr(l), compile_expr(r), _ARITH[op]
             return lambda env: fn(a(env), b(env))
@@ -657,8 +654,6 @@ def _as(who: Eval, inner: Exec) -> Exec:
     return as_
 
 
-
-
 def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
                     options: list[ast.Option], decline: bool = False,
                     then: list[ast.Stmt] | None = None) -> Exec:
@@ -740,7 +735,6 @@ def _checked_call(impl: Callable[..., Any], tick: Callable[[], None] | None, rt:
     if tick is not None:
         tick()
     return impl(rt, env, *args, **kwargs)
-
 
 
 # The names generated source may use besides its own (``pysource.py``), and the only

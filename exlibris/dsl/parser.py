@@ -573,4 +573,3 @@ def _blocks(stmt: ast.Stmt) -> list[list[ast.Stmt]]:
         case ast.Choose(options=options):
             return [o.body for o in options]
     return []
-

@@ -24,12 +24,13 @@ from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 
 # A link: ("verb" | "function" | "attribute" | "readers", word, the call node or None);
 # "readers" is the ``get`` of a dict from a class to its reader of the attribute
-COMPARISONS = frozenset({"<", "<=", ">", ">="})
 Link = tuple[str, str, ast.Node | None]
 
+COMPARISONS = frozenset({"<", "<=", ">", ">="})
 # the helpers of the operators checked for numbers (``compiler._ARITH``)
 ORDER_OPS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge", "-": "_sub", "*": "_mul",
               "/": "_div"}
+DECLINE = "do nothing"  # the extra option of ``may: choose one:``
 
 
 @dataclass
@@ -373,9 +374,6 @@ class _Writer:
             lines.append(f"        if {v} is not _M:")
             lines.append(f"            V[{name!r}] = {v}")
         return Source("\n".join(lines) + "\n", self.consts, self.links)
-
-
-DECLINE = "do nothing"  # the extra option of ``may: choose one:``
 
 
 def _args(positional: list[str], keywords: list[tuple[str, str]]) -> str:
