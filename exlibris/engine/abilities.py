@@ -60,7 +60,6 @@ class Source:
     this: Assistant | ArtifactCard
     abilities: tuple[CompiledAbility, ...]
     order: int  # priority: longest present first
-    events: frozenset[str] = frozenset()
     has_rules: bool = False
     # some placement rule may speak about placing another player's or assistant
     rules_for_others: bool = False
@@ -73,14 +72,13 @@ class Source:
     @classmethod
     def of(cls, owner: int, this: Assistant | ArtifactCard,
            abilities: tuple[CompiledAbility, ...], order: int) -> Source:
-        events = frozenset(a.trigger.event for a in abilities if a.trigger is not None)
         rules = tuple(r for a in abilities for r in a.rules)
         wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = {}
         for a in abilities:
             if a.trigger is not None:
                 key = (a.trigger.event, a.trigger.mode)
                 wakes[key] = (*wakes.get(key, ()), a)
-        return cls(owner, this, abilities, order, events, bool(rules),
+        return cls(owner, this, abilities, order, bool(rules),
                    any(not r.own_only for r in rules), any(r.kind == "share" for r in rules),
                    rules, wakes)
 

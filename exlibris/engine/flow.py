@@ -20,7 +20,7 @@ from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.placement import placement_options as options_of
-from exlibris.engine.setup import build_table, finish_table, module_locations, seat_assistants
+from exlibris.engine.setup import build_table, finish_table, seat_assistants
 from exlibris.engine.state import Assistant, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
@@ -102,7 +102,7 @@ def check_playable(settings: Settings, players: int, variant: str) -> None:
 
 def _setup_locations(game: Game, catalog: Catalog) -> None:
     setup = game.settings.setup
-    pool = [loc for loc in module_locations(catalog, game.settings).values()
+    pool = [loc for loc in game.location_specs.values()  # the modules' tiles (build_table)
             if loc.id not in setup.remove_locations]
     # a module's permanent tiles are in play from round 1, outside the count (EXP-SETUP-10)
     permanent = {loc for m in game.settings.modules if m in catalog.modules

@@ -8,7 +8,7 @@ from exlibris.engine.state cimport GameState
 
 cdef class Game:
     cdef public object settings, categories, rt, views, decisions, has_artifacts
-    cdef public object _specials, _artifact_rules, _events, _wakes, _sorted_at, _fixed_names
+    cdef public object _specials, _artifact_rules, _wakes, _sorted_at, _fixed_names
     cdef public object variant, seed, scoring, solo
     cdef public EffectContext ctx
     cdef public EventLog log

@@ -45,7 +45,7 @@ from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
-from exlibris.engine.targets import Target, home_targets
+from exlibris.engine.targets import Target, free_home_targets
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
 from exlibris.model.cards import ArtifactCard, BookCard, Card
@@ -63,7 +63,7 @@ _ORDER = attrgetter("order")  # of a Source: its priority
 class Game:
     """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
 
-    __slots__ = ("_after_modes", "_artifact_rules", "_events", "_fixed_names",
+    __slots__ = ("_after_modes", "_artifact_rules", "_fixed_names",
                  "_ruling", "_sorted_at", "_specials", "_wakes", "agents",
                  "artifact_specs", "assistant_cards", "by_code", "categories", "ctx",
                  "decisions", "has_artifacts", "location_specs", "log", "rt",
@@ -89,7 +89,6 @@ class Game:
         self._specials: list[Source] | None = None
         self._ruling: list[Source] = []  # the specials with placement rules
         self._artifact_rules: bool | None = None  # see artifacts_rule()
-        self._events: frozenset[str] = frozenset()  # the events specials listen to
         self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
         self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
         self._sorted_at = -1
@@ -141,10 +140,6 @@ class Game:
         """Log an event (a no-op while the log is off); its fields: ``event_records.py``."""
         if self.log.enabled:
             self.log.add(kind, **data)
-
-    def caused_by(self, assistant: Assistant | None) -> CausedBy:
-        """A context in which ``assistant`` is the cause of what happens."""
-        return CausedBy(self.ctx, assistant)
 
     def category(self, code: str) -> CategoryValue:
         return self.by_code[code]
@@ -301,9 +296,8 @@ class Game:
                                        assistant.spec.abilities), 0)
                 for player in self.state.players for assistant in player.assistants
                 if assistant.spec is not None]
-            self._events = frozenset(e for source in self._specials for e in source.events)
             self._wakes = frozenset(key for source in self._specials for key in source.wakes)
-            self._after_modes = {event: modes for event in self._events if (modes := tuple(
+            self._after_modes = {event: modes for event, _ in self._wakes if (modes := tuple(
                 mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
             self._ruling = [source for source in self._specials if source.has_rules]
             self._sorted_at = -1
@@ -337,18 +331,15 @@ class Game:
         return found
 
     def listeners(self, event: str, mode: str, *, actor: int | None,
-                  location: LocationState | None = None, names: dict[str, Any] | None = None,
-                  only: Any = None) -> list[tuple[CompiledAbility, Source]]:
-        """Abilities that this event wakes, in priority order."""
-        if self._specials is None:
-            self.specials()
+                  location: LocationState | None = None, names: dict[str, Any] | None = None
+                  ) -> list[tuple[CompiledAbility, Source]]:
+        """Abilities that this event wakes, in priority order (the callers have asked
+        ``_heard`` or ``_after_modes`` whether any may)."""
         key = (event, mode)
-        if key not in self._wakes and not self.has_artifacts:  # nothing listens to it
-            return []
         woken: list[tuple[CompiledAbility, Source]] = []
         for source in self.sources():
             abilities = source.wakes.get(key)
-            if abilities is None or (only is not None and source.this is not only):
+            if abilities is None:
                 continue
             for ability in abilities:
                 if self._fits(ability, source, actor=actor, location=location, names=names):
@@ -528,8 +519,7 @@ class Game:
         player = self.player(seat)
         targets: list[Target] = []
         if not only_locations:
-            targets += [t for t, a in zip(home_targets(len(player.home)), player.home,
-                                          strict=True) if a is None]
+            targets += free_home_targets(player.home)
         n = len(self.state.players)
         for loc in pool if pool is not None else self.state.in_play:
             if loc.resolved:
@@ -603,7 +593,7 @@ class Game:
                 if lowest is None or bid <= lowest.bid:
                     continue
                 displaces = lowest
-            if rules is not None and self._rules_verdict(rules, loc, s, []) == "deny":
+            if rules is not None and rules.verdict(loc, s, []) == "deny":
                 continue
             found.append(Target(loc, s, bid, False, displaces))
         return found
@@ -621,8 +611,8 @@ class Game:
             occupants = loc.spaces[s]
             if occupants and not shares:
                 continue  # only a "share" rule opens a held space: none is in play
-            verdict = self._rules_verdict(rules, loc, s, occupants) \
-                if rules is not None else None
+            # the first rule that speaks about this space, in priority order (TIME-01)
+            verdict = rules.verdict(loc, s, occupants) if rules is not None else None
             if verdict == "deny":
                 continue
             if not occupants:
@@ -632,13 +622,6 @@ class Game:
             elif verdict == "share":
                 found.append(Target(loc, s, 0, True))
         return found
-
-    def _rules_verdict(self, rules: RuleMemo, loc: LocationState, s: int,
-                       occupants: list[Assistant]) -> str | None:
-        """The first placement rule that speaks about space ``s`` of ``loc``, in priority
-        order (TIME-01): the first whose condition's parts are all true, each part
-        evaluated in order or read from ``rules`` where it is kept."""
-        return rules.verdict(loc, s, occupants)
 
     def target_label(self, assistant: Assistant, target: Target) -> str:
         who = assistant.name

@@ -33,7 +33,7 @@ from exlibris.dsl.errors import EffectError
 from exlibris.engine.abilities import CompiledRule, Source
 from exlibris.engine.rule_parts import SPACE, TURN, RulePart
 from exlibris.engine.state import Assistant, LocationState, Space
-from exlibris.engine.targets import Target, home_targets
+from exlibris.engine.targets import Target, free_home_targets
 
 if TYPE_CHECKING:
     from exlibris.engine.game import Game
@@ -109,8 +109,8 @@ class RuleMemo:
         return True
 
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
-        """The kind of the first rule whose condition holds for space ``s`` of ``loc``
-        (its parts all true, asked in order), or None."""
+        """The kind of the first rule, in priority order (TIME-01), whose condition holds
+        for space ``s`` of ``loc`` (its parts all true, asked in order), or None."""
         names = self.names
         names["target"] = loc
         names["occupant"] = occupants[0] if occupants else None
@@ -200,26 +200,18 @@ def considered(loc: LocationState, n: int, empty: list[Target], shares: bool) ->
                            and any(least <= n or n == 1 for least in loc.spec.spaces))
 
 
-def open_targets(loc: LocationState, n: int) -> list[Target]:
-    """The open spaces of a location without an auction, for ``n`` players, kept by
-    which spaces are held (Targets are values: the same ones serve again)."""
-    found = loc.open_targets.get(loc.held)
-    if found is None:
-        found = loc.open_targets[loc.held] = [
-            Target(loc, s) for s, least in enumerate(loc.spec.spaces)
-            if not loc.held[s] and (least <= n or n == 1)]
-    return found
-
-
 def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
     """The targets at ``loc`` when no placement rule speaks: its open spaces, or the
     bids open at an auction (kept while its spaces and the size of its display stay
     the same: ``LocationState.bids``)."""
-    found = loc.open_targets.get(loc.held)  # ``open_targets``' kept value (no auction's)
+    found = loc.open_targets.get(loc.held)  # kept below (never at an auction)
     if found is not None:
         return found
-    if loc.spec.auction is None:
-        return open_targets(loc, n)
+    if loc.spec.auction is None:  # its open spaces, kept by which spaces are held
+        found = loc.open_targets[loc.held] = [  # Targets are values: they serve again
+            Target(loc, s) for s, least in enumerate(loc.spec.spaces)
+            if not loc.held[s] and (least <= n or n == 1)]
+        return found
     key = (loc.version, len(loc.area))
     if loc.bids is None or loc.bids[0] != key:
         loc.bids = (key, game._location_targets(loc, forced=False, rules=None))
@@ -228,7 +220,7 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
 
 def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     """The targets of an assistant about whom no placement rule speaks (not solo)."""
-    targets = [t for t, held in zip(home_targets(len(home)), home, strict=True) if held is None]
+    targets = free_home_targets(home)
     state = game.state
     n = len(state.players)
     for loc in state.in_play:

@@ -22,15 +22,14 @@ class Target:
 _HOME: list[Target] = []
 
 
-def home_target(space: int) -> Target:
-    """The target of home space ``space`` (values, so one of each serves every game)."""
-    while len(_HOME) <= space:
-        _HOME.append(Target(None, len(_HOME)))
-    return _HOME[space]
-
-
 def home_targets(spaces: int) -> list[Target]:
-    """The targets of home spaces ``0..spaces-1``."""
-    if spaces:
-        home_target(spaces - 1)
+    """The targets of home spaces ``0..spaces-1`` (values, so one of each serves every
+    game)."""
+    while len(_HOME) < spaces:
+        _HOME.append(Target(None, len(_HOME)))
     return _HOME[:spaces]
+
+
+def free_home_targets(home: list[Assistant | None]) -> list[Target]:
+    """The targets of the home spaces of ``home`` that no assistant holds."""
+    return [t for t, held in zip(home_targets(len(home)), home, strict=True) if held is None]
