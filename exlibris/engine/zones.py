@@ -143,14 +143,13 @@ class Cards:
         if src.__class__ is ShelfZone:
             raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
         if dst.__class__ is ShelfZone:
-            dst._add(card, **kw)  # the shelf may refuse: do it before removing
-            src._remove(card)
+            self.shelve(card, dst, kw["pos"], face_down=kw.get("face_down", False))
+            return
+        src._remove(card)
+        if kw:
+            dst._add(card, **kw)
         else:
-            src._remove(card)
-            if kw:
-                dst._add(card, **kw)
-            else:
-                dst.cards.append(card)  # on top: Zone._add without options
+            dst.cards.append(card)  # on top: Zone._add without options
         where[card] = dst
 
     def shelve(self, card: Card, zone: ShelfZone, pos: Pos, *, face_down: bool = False
@@ -183,9 +182,7 @@ class Cards:
         """Take the visible card at ``pos`` off the shelf into ``dst``; the cards tucked
         under it go on top of ``tucked_to``, a card beneath it stays (LIB-MUMMY-5)."""
         slot = zone.shelf.remove(pos)
-        for tucked in slot.tucked:
-            tucked_to._add(tucked)
-            self._where[tucked] = tucked_to
+        self.put_pile(slot.tucked, tucked_to)
         dst._add(slot.card)
         self._where[slot.card] = dst
         return slot
@@ -220,7 +217,5 @@ class Cards:
         self._where[card] = zone
         old_to._add(old.card)
         self._where[old.card] = old_to
-        for tucked in old.tucked:
-            tucked_to._add(tucked)
-            self._where[tucked] = tucked_to
+        self.put_pile(old.tucked, tucked_to)
         return old

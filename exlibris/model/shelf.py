@@ -599,7 +599,6 @@ class Shelf:
                 found.append((tuple(line), direction, target))
         return found
 
-
     def levitate(
         self,
         card: Card,
@@ -765,7 +764,8 @@ class Shelf:
         order = self._order
         self._changed()
         if order is not None:
-            self._order = order[:order.index(pos)] + order[order.index(pos) + 1:]
+            i = order.index(pos)
+            self._order = order[:i] + order[i + 1:]
         slots = self._slots
         if joints is None:
             return
@@ -820,6 +820,7 @@ class Shelf:
                 # apart from the rest, or it may close a loop that frees some joints
                 self._joints = None
             # else: no joints, and a card touching two or more keeps it so
+
 
 def _articulation_points(cells: Iterable[Pos]) -> tuple[set[Pos], bool]:
     """Cells whose removal disconnects the others (Tarjan's algorithm), in the group of

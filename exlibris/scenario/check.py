@@ -13,7 +13,7 @@ from pathlib import Path
 
 from exlibris.errors import Problem, UserInputError
 from exlibris.scenario.loader import load_scenario
-from exlibris.sources import active_content, use_content
+from exlibris.sources import content_in_use
 from exlibris.validation import Report, validate
 
 
@@ -39,14 +39,10 @@ def read_scenarios(report: Report) -> Report:
 def check_scenarios(files: list[Path], content: list[Path]) -> list[Problem]:
     """Read each scenario with the (clean) content beside it."""
     problems: list[Problem] = []
-    saved = active_content()
-    use_content([*saved, *content])
-    try:
+    with content_in_use(content):
         for file in files:
             try:
                 load_scenario(file)
             except UserInputError as exc:
                 problems.extend(exc.problems)
-    finally:
-        use_content(saved)
     return problems
