@@ -158,13 +158,13 @@ def _draft_libraries(game: Game, catalog: Catalog, chosen: list[str | None]) -> 
         offered = hands[seat]
         index = game.ask(seat, DecisionKind.LIBRARY, "choose your library", offered,
                          lambda lib: f"choose {lib.name}")
-        chosen = offered[index]
+        library = offered[index]
         player = state.players[seat]
-        player.library = chosen.id
+        player.library = library.id
         player.assistants += seat_assistants(
-            seat, [chosen.assistant] if setup.special_assistant else [],
+            seat, [library.assistant] if setup.special_assistant else [],
             setup.standard_assistants)
-        game.event(EventKind.LIBRARY, seat=seat, library=chosen.id)
+        game.event(EventKind.LIBRARY, seat=seat, library=library.id)
 
 
 def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]) -> None:
