@@ -18,6 +18,7 @@ See bench/README.md for what the figures mean and the targets.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import os
@@ -33,9 +34,11 @@ from exlibris.agents.view import player_view
 from exlibris.build_info import engine_build
 from exlibris.catalog import load_catalog
 from exlibris.engine.flow import new_game, play
+from exlibris.engine.shipped_sources import handlers
 from exlibris.validation import resolve_settings
 
 TARGET_RATIO = 0.40  # engine decisions/s over the floor's, random two-player games
+WARMUP = 50  # warm-up games of each row before anything is timed
 
 
 def load_floor() -> Any:
@@ -103,6 +106,7 @@ def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[in
     decisions = rounds = 0
     timers: list[Timed] = []
     elapsed = 0.0
+    gc.collect()  # every timed row starts from the same heap (the floor's too)
     for seed in seeds:
         agents = make_agents(seed)
         if timed is not None:
@@ -152,7 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games a row (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--warmup", type=int, default=10, help="warm-up games (default 10)")
+    parser.add_argument("--warmup", type=int, default=WARMUP,
+                        help=f"warm-up games a row (default {WARMUP})")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
     args = parser.parse_args(argv)
@@ -164,7 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_s = time.perf_counter() - t
 
     floor = load_floor()
-    # warm-up: every code path the rows take, on seeds outside the measured range
+    # warm-up: every effect and condition of the content compiled (as a long run of
+    # games has them), then games on seeds outside the measured range, long enough that
+    # the effects that run often have become Python source (compiler.PYTHON_AFTER)
+    for _ in handlers(catalog):
+        pass
     warm = range(-args.warmup, 0)
     for players in (2, 3, 4):
         run(catalog, settings, "warm-up", players, warm, random_agents(players))
@@ -175,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     for players in (2, 3, 4):
         # the floor right before its row, so both see the same machine load
+        gc.collect()
         seconds, decisions = floor.run(args.games, players, seed=args.seed)
         row = run(catalog, settings, f"random x{players}", players, seeds,
                   random_agents(players))

@@ -109,3 +109,30 @@ def test_a_source_too_deep_for_a_factory_is_left_out() -> None:
     exec(precompiled.module_text([deep, plain], HELPERS), namespace)
     assert list(namespace["TABLE"]) == [plain.text]
     assert namespace["TABLE"][plain.text](7)(None) == 7
+
+
+def test_a_handler_with_a_factory_runs_it_from_its_first_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a build with factories, a handler whose generated text has one never warms up
+    as closures; one without keeps warming up (``compiler._Compiled._precompiled``)."""
+    from exlibris.dsl.parser import parse_program
+
+    catalog = load_catalog()
+    game = flow.new_game(catalog, resolve_settings("standard", catalog.variants),
+                         [RandomAgent(1), RandomAgent(2)], seed=1)
+    names = game.names(0)
+    hand = len(game.player(0).hand.cards)
+    ahead = compiler.compile_program(parse_program("x = count(hand) + 1\n"), python_after=50)
+    other = compiler.compile_program(parse_program("x = count(hand) + 2\n"), python_after=50)
+    text = compiler._source_of(ahead._tree).text
+    made: list[int] = []
+    namespace: dict[str, Any] = {}
+    exec(precompiled.module_text([compiler._source_of(ahead._tree)], HELPERS), namespace)
+    make = namespace["TABLE"][text]
+    monkeypatch.setattr(precompiled, "_loaded",
+                        {text: lambda *a, **k: made.append(1) or make(*a, **k)})
+    for _ in range(3):
+        assert ahead(game.rt, game.player(0), names).vars == {"x": hand + 1}
+        assert other(game.rt, game.player(0), names).vars == {"x": hand + 2}
+    assert made == [1] and ahead._closures is None  # linked once, at the first call
+    assert other._closures is not None and other._code is None  # still warming up

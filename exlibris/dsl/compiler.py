@@ -145,7 +145,8 @@ class _Compiled:
         self._fn: Callable[[Env], Any] = _unlinked
 
     def _function(self, cls: type) -> Callable[[Env], Any]:
-        if self._warm > 0 and self._code is None:  # still warming up: closures, counted
+        # still warming up: closures, counted (unless the build compiled the source)
+        if self._warm > 0 and self._code is None and not self._precompiled():
             self._warm -= 1
             return self._closure_function()
         fn = self._by_class.get(cls)
@@ -157,6 +158,21 @@ class _Compiled:
     def _make(self, cls: type) -> Callable[[Env], Any]:
         code = self._generated()
         return self._closure_function() if code is None else link(*code, cls)
+
+    def _precompiled(self) -> bool:
+        """Whether the build compiled the generated source ahead of time
+        (``precompiled.py``): then it runs from the first call, since waiting saves
+        nothing. Asked once, at the first call (later ones find the closures made)."""
+        if self._closures is not None:
+            return False
+        made = precompiled.factories()
+        if not made:
+            return False
+        source = _source_of(self._tree)
+        if source.text not in made:
+            return False
+        self._code = (None, source)  # ``link`` takes the factory: no code to compile
+        return True
 
     def _closure_function(self) -> Callable[[Env], Any]:
         if self._closures is None:
@@ -709,12 +725,16 @@ def _closures(tree: ast.Program | ast.Expr) -> Callable[[Env], Any]:
 
 # ---- generated Python source, linked per runtime ----------------------------------------------
 
+def _source_of(tree: ast.Program | ast.Expr) -> pysource.Source:
+    return pysource.program_source(tree) if isinstance(tree, ast.Program) \
+        else pysource.expression_source(tree)
+
+
 def _python(tree: ast.Program | ast.Expr, source_name: str
             ) -> tuple[Any, pysource.Source] | None:
     """The tree's generated source, compiled; None where Python's compiler refuses it
     (blocks or brackets nested deeper than it allows)."""
-    source = pysource.program_source(tree) if isinstance(tree, ast.Program) \
-        else pysource.expression_source(tree)
+    source = _source_of(tree)
     try:
         # named for profiles and tracebacks (a name, never run as a path)
         return compile(source.text, f"<effect {source_name}>", "exec"), source
