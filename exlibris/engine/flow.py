@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """Setup and the round: preparation, placement, resolution, cleanup; then inspection.
 
 The numbers (hand size, assistants, thresholds, starting locations...) come
@@ -21,7 +22,7 @@ from exlibris.engine.events import EventKind, EventLog
 from exlibris.engine.game import Game
 from exlibris.engine.placement import placement_options as options_of
 from exlibris.engine.setup import build_table, finish_table, seat_assistants
-from exlibris.engine.state import Assistant, LocationState, PlayerState
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
 from exlibris.model.cards import ArtifactCard, BookCard
@@ -339,7 +340,8 @@ def deal_areas(game: Game) -> None:
 
 def placement(game: Game) -> None:
     """Clockwise from the first player, one assistant a turn, until none is left."""
-    state = game.state
+    state: GameState = game.state
+    player: PlayerState
     state.phase = "placement"
     turns = 0
     while True:
@@ -391,6 +393,7 @@ def resolve(game: Game, loc: LocationState) -> None:
     if log.enabled:
         log.add(EventKind.RESOLVE, location=loc.id)
     spec = loc.spec
+    assistant: Assistant
     # ``held``: which spaces are taken (most tiles have nobody left to resolve)
     present = loc.assistants() if True in loc.held else None
     if present and spec.timing != "instant":

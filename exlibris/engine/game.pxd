@@ -4,7 +4,8 @@
 
 from exlibris.engine.context cimport EffectContext
 from exlibris.engine.events cimport EventLog
-from exlibris.engine.state cimport GameState
+from exlibris.engine.state cimport Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.zones cimport Cards
 
 cdef class Game:
     cdef public object settings, categories, rt, views, decisions, has_artifacts

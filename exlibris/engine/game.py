@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """The game: one generic interpreter of phases, placements and triggers.
 
 ``Game`` owns the state, asks agents for every decision and records every
@@ -219,7 +220,7 @@ class Game:
 
     def shelve(self, seat: int, card: Card, *, face_down: bool = False) -> bool:
         """Shelve ``card`` for ``seat``: offer replacement abilities, then a position."""
-        player = self.player(seat)
+        player: PlayerState = self.state.players[seat]
         src = self.state.cards.zone_of(card)
         acquired = src is not player.hand
         names = {"card": card}
@@ -310,6 +311,7 @@ class Game:
     def sources(self) -> list[Source]:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
         found = self._specials if self._specials is not None else self.specials()
+        assistant: Assistant
         if self._sorted_at != self.state.placement_counter + self.state.returns:
             for source in found:  # ``Assistant.available``, inlined: a loop a turn
                 assistant = source.this
@@ -351,7 +353,7 @@ class Game:
         trig = ability.trigger
         assert trig is not None
         this = source.this
-        ctx = self.ctx
+        ctx: EffectContext = self.ctx
         # the checks up to the condition only read: the commonest refusals come first
         event = trig.event
         if event == "placed" and this is not ctx.cause:
@@ -644,13 +646,13 @@ class Game:
               visit: bool = True, activate: bool = True) -> None:
         """Put an assistant on a space and carry out the visit, in priority order."""
         state = self.state
-        player = state.players[seat]
+        player: PlayerState = state.players[seat]
         state.placement_counter += 1
         assistant.placed_at = state.placement_counter
         player.placed_this_round.add(assistant.id)
         if target.displaces is not None:
             self.return_assistant(target.displaces)
-        loc = target.location
+        loc: LocationState | None = target.location
         logged = self.log.enabled  # the event's fields are gathered only for a log
         if loc is None:
             player.home[target.space] = assistant
@@ -712,7 +714,7 @@ class Game:
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""
-        loc = assistant.location
+        loc: LocationState | None = assistant.location
         self.lift_assistant(assistant)
         assistant.bid = 0
         assistant.sharing_with = []
@@ -722,7 +724,7 @@ class Game:
 
     def lift_assistant(self, assistant: Assistant) -> None:
         """Take an assistant off its space without returning it (it is being moved)."""
-        loc = assistant.location
+        loc: LocationState | None = assistant.location
         if loc is not None:
             loc.vacate(assistant)
         if assistant.home_index is not None:

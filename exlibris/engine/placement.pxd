@@ -2,6 +2,8 @@
 # extension types whose methods read their own attributes directly. The attributes
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
+from exlibris.engine.state cimport Assistant, GameState, LocationState, PlayerState
+
 cdef class _Check:
     cdef public object at, kind, owner, parts, this, values
 

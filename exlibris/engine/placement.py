@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """Placement options, kept rather than rebuilt at every placement turn.
 
 ``placement_options`` (what ``flow.placement_options`` offers) is, for each assistant
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from exlibris.dsl.errors import EffectError
 from exlibris.engine.abilities import CompiledRule, Source
 from exlibris.engine.rule_parts import SPACE, TURN, RulePart
-from exlibris.engine.state import Assistant, LocationState, Space
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target, free_home_targets
 
 if TYPE_CHECKING:
@@ -221,8 +222,9 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
 def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
     """The targets of an assistant about whom no placement rule speaks (not solo)."""
     targets = free_home_targets(home)
-    state = game.state
+    state: GameState = game.state
     n = len(state.players)
+    loc: LocationState
     for loc in state.in_play:
         if loc.resolved:
             continue
@@ -236,7 +238,8 @@ def placement_options(game: Game, seat: int) -> list[Option]:
     for every target of ``game.placement_targets(seat, assistant)``, in its order.
     The targets are found once for every assistant about whom no placement rule
     speaks, and once for those whose rules say the same of every assistant."""
-    player = game.state.players[seat]
+    player: PlayerState = game.state.players[seat]
+    assistant: Assistant
     options: list[Option] = []
     general = None  # whether placement_targets is asked for every assistant (solo...)
     shared: list[Target] | None = None  # the targets when no rule speaks

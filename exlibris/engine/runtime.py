@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """The effect language's runtime in a game: names, attributes, functions, verbs.
 
 Every verb is a general operation on the game (draw, take, give, discard, pay,
@@ -24,7 +25,7 @@ from exlibris.engine.events import EventKind
 from exlibris.engine.hiring import HiringVerbs
 from exlibris.engine.ports import GamePort, Option, Value
 from exlibris.engine.shelf_verbs import ShelfVerbs
-from exlibris.engine.state import Assistant, LocationState, PlayerState, Space
+from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Slot
@@ -112,13 +113,15 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def bind(self, value: Value) -> Value | Bound:
         # every element a card: their classes, looked up in C (no generator)
         if isinstance(value, list) and value and _CARD_CLASSES.issuperset(map(type, value)):
-            zone_of = self.game.state.cards.zone_of
+            state: GameState = self.game.state
+            zone_of = state.cards.zone_of
             return _Tracked([(c, zone_of(c)) for c in value])
         return value
 
     def read(self, value: Value | Bound) -> Value:
         if isinstance(value, _Tracked):
-            zone_of = self.game.state.cards.zone_of
+            state: GameState = self.game.state
+            zone_of = state.cards.zone_of
             return [c for c, zone in value.items if zone_of(c) is zone]
         return value
 
@@ -153,7 +156,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """The books of the face-up book cards among ``cards`` (what ``books()``,
         ``has()`` and ``categories()`` count): the attributes ``is_book`` and
         ``face_down`` read at once, since only a shelved card can lie face down."""
-        zone_of = self.game.state.cards.zone_of
+        state: GameState = self.game.state
+        zone_of = state.cards.zone_of
         if cards.__class__ is BookCard:  # one card (``has(it, ...)``): its own books
             if zone_of(cards).__class__ is ShelfZone:
                 slot = self._slot_of(cards)
@@ -304,7 +308,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         and the name bound to the result must not follow them there. A card kept in
         place of a gained one (``instead_of``) takes its place in the result, so the
         effect goes on with it (LIB-WITCH-2: shelve it where the original could be)."""
-        zone_of = self.game.state.cards.zone_of
+        state: GameState = self.game.state
+        zone_of = state.cards.zone_of
         kept = []
         for card in cards:
             if zone_of(card) is not zone:
@@ -358,7 +363,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
         out = []
         removable: dict[int, frozenset[Card]] = {}  # by owner, kept by the shelf itself
-        zone_of = self.game.state.cards.zone_of
+        state: GameState = self.game.state
+        zone_of = state.cards.zone_of
         for card in cards:
             zone = zone_of(card)
             if zone.__class__ is ShelfZone:

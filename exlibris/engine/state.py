@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """The state of one game: players, assistants, locations, zones, the RNG.
 
 Plain classes with slots; the flow (``game.py``) and the effect runtime

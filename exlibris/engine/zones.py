@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """Where every card is. Each card is in exactly one zone at a time.
 
 A zone is a named list of cards (deck, discard pile, a hand, a card area, cards

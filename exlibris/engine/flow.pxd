@@ -1,0 +1,2 @@
+from exlibris.engine.game cimport Game
+from exlibris.engine.state cimport Assistant, GameState, LocationState, PlayerState
