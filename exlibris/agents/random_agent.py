@@ -1,3 +1,4 @@
+# cython: annotation_typing=True
 """A bot that picks uniformly at random, from its own seeded generator."""
 
 from __future__ import annotations

@@ -3,16 +3,18 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 from exlibris.engine.context cimport EffectContext
+from exlibris.engine.decisions cimport Decision
 from exlibris.engine.events cimport EventLog
 from exlibris.engine.state cimport Assistant, GameState, LocationState, PlayerState
 from exlibris.engine.zones cimport Cards
 
 cdef class Game:
     cdef public object settings, categories, rt, views, decisions, has_artifacts
-    cdef public object _specials, _artifact_rules, _wakes, _sorted_at, _fixed_names
+    cdef public object _specials, _artifact_rules, _wakes, _sorted_at
     cdef public object variant, seed, scoring, solo
     cdef public EffectContext ctx
     cdef public EventLog log
     cdef public GameState state
     cdef public list agents, _ruling
     cdef public dict by_code, artifact_specs, assistant_cards, location_specs, _after_modes
+    cdef public dict _fixed_names

@@ -339,8 +339,10 @@ class Game:
         ``_heard`` or ``_after_modes`` whether any may)."""
         key = (event, mode)
         woken: list[tuple[CompiledAbility, Source]] = []
+        wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]]
         for source in self.sources():
-            abilities = source.wakes.get(key)
+            wakes = source.wakes
+            abilities = wakes.get(key)
             if abilities is None:
                 continue
             for ability in abilities:
