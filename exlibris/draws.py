@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 
+_RANDOM = random.Random  # ``type(rng) is _RANDOM``: a pointer test in the compiled build
+
 
 def below(rng: random.Random, n: int) -> int:
     """A whole number from 0 to ``n - 1`` (``n`` at least 1), as ``rng.randrange(n)``."""
-    if rng.__class__ is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.randrange(n)
     getrandbits = rng.getrandbits
     k = n.bit_length()
@@ -27,7 +29,7 @@ def below(rng: random.Random, n: int) -> int:
 
 def shuffle(rng: random.Random, items: list[object]) -> None:
     """Shuffle ``items`` in place, as ``rng.shuffle(items)``."""
-    if rng.__class__ is not random.Random:
+    if type(rng) is not _RANDOM:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits

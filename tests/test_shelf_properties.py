@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import DIRECTIONS, STEPS, Shelf, Slot, is_connected
+from exlibris.model.shelf import DIRECTIONS, STEPS, Shelf, Slot, _articulation_points, is_connected
 from exlibris.model.shelf_errors import ShelfError
 
 SETTINGS = settings(max_examples=200, derandomize=True, deadline=None)
@@ -364,3 +364,16 @@ def test_entomb_options_are_exactly_the_entombings_entomb_allows(ops: list[tuple
                     continue
                 allowed.append((pos, under))
         assert shelf.entomb_options(card) == allowed
+
+
+@SETTINGS
+@given(st.lists(cell, min_size=0, max_size=16))
+def test_articulation_points_are_the_cells_whose_removal_splits_the_shelf(cells: list) -> None:
+    """``_articulation_points`` (an iterative Tarjan search) against the definition: of
+    a connected set, the cells without which the rest falls apart; of any other set,
+    it says the set is not one group."""
+    group = set(cells)
+    joints, whole = _articulation_points(group)
+    assert whole == is_connected(group)
+    if whole:
+        assert joints == {p for p in group if not is_connected(group - {p})}
