@@ -396,7 +396,7 @@ def resolve(game: Game, loc: LocationState) -> None:
     assistant: Assistant
     # ``held``: which spaces are taken (most tiles have nobody left to resolve)
     present = loc.assistants() if True in loc.held else None
-    if present and spec.timing != "instant":
+    if present and not loc.instant:
         skip = game.ctx.skip
         if skip:
             present = [a for a in present if id(a) not in skip]

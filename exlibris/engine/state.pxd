@@ -13,7 +13,8 @@ cdef class Space:
     cdef public object index, location
 
 cdef class LocationState:
-    cdef public object area, bids, effect, held, permanent, resolved, spec, version
+    cdef public object area, bids, effect, held, id, instant, number, permanent, resolved
+    cdef public object spec, version
     cdef public list spaces
     cdef public dict open_targets
 

@@ -74,11 +74,15 @@ _VERSIONS = count()
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "bids", "effect", "held", "open_targets", "permanent", "resolved",
-                 "spaces", "spec", "version")
+    __slots__ = ("area", "bids", "effect", "held", "id", "instant", "number", "open_targets",
+                 "permanent", "resolved", "spaces", "spec", "version")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
+        # read from the tile once (the engine reads them at every turn)
+        self.id = spec.id
+        self.number = spec.number
+        self.instant = spec.timing == "instant"
         self.effect = effect  # compiled Handler
         face_down = spec.preparation is not None and spec.preparation.face == "down"
         self.area = Zone(f"area:{spec.id}", face_down=face_down)
@@ -96,18 +100,6 @@ class LocationState:
         self.version = next(_VERSIONS)
         # at an auction, the bids open when no rule speaks, by (version, display size)
         self.bids: tuple[tuple[int, int], list[Any]] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def number(self) -> int:
-        return self.spec.number
-
-    @property
-    def instant(self) -> bool:
-        return self.spec.timing == "instant"
 
     def occupy(self, assistant: Assistant, space: int) -> None:
         """Put ``assistant`` on ``space`` (after any already there)."""
