@@ -45,7 +45,7 @@ class AssistantVerbs:
             return
         game.lift_assistant(assistant)
         game.ctx.last_moved = assistant
-        auction = space.location.spec.auction
+        auction = space.location.auction
         bid = auction.bids[space.index] if auction else 0
         game.place(seat, assistant, Target(space.location, space.index, bid),
                    visit=bool(kw.get("visit")), activate=False)

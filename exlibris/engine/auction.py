@@ -35,7 +35,7 @@ def deal_display(game: GamePort, loc: LocationState, n: int) -> list[Any]:
     Book cards go through ``Game.deal_to`` (which may reshuffle the discard pile);
     the special assistant and artifact decks are never refilled.
     """
-    prep = loc.spec.preparation
+    prep = loc.preparation
     assert prep is not None
     if prep.source == "books":
         return game.deal_to(loc.area, n)
@@ -57,14 +57,14 @@ def bidders_in_order(loc: LocationState) -> list[Assistant]:
 
 
 def returns_leftovers(loc: LocationState) -> bool:
-    prep = loc.spec.preparation
+    prep = loc.preparation
     return prep is not None and prep.leftovers == "under-deck"
 
 
 def return_leftovers(game: GamePort, loc: LocationState) -> list[Any]:
     """Put the cards left on display back under their deck one by one, taking them
     right to left (EXP-JF-05): the leftmost ends at the very bottom."""
-    prep = loc.spec.preparation
+    prep = loc.preparation
     assert prep is not None
     deck = source_zone(game, prep.source)
     left = list(loc.area.cards)

@@ -3,5 +3,4 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 cdef class Decision:
-    cdef public object _labeller, _labels, _raw, _values, kind, prompt, seat, size
-    cdef public dict data
+    cdef public object _labeller, _labels, _raw, _values, data, kind, prompt, seat, size

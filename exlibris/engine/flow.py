@@ -40,6 +40,9 @@ MAX_ROUNDS = 60
 # whole rounds in which no shelf grew past its largest size end the game.
 STALL_ROUNDS = 3
 ROUND_PHASES = ("preparation", "placement", "resolution", "cleanup")
+# Enum members read at every turn, bound to names once: on Python 3.11 reading a
+# member from its class goes through the slow hook of EnumType.__getattr__.
+_PLACE = DecisionKind.PLACE
 
 
 class EndReason(StrEnum):
@@ -328,7 +331,7 @@ def deal_areas(game: Game) -> None:
     state = game.state
     n = len(state.players)
     for loc in state.in_play:
-        prep = loc.spec.preparation
+        prep = loc.preparation
         if prep is None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
@@ -358,7 +361,7 @@ def placement(game: Game) -> None:
                 raise RulesError("placement did not end: assistants keep coming back")
             state.turn_counter += 1
             game.ctx.new_turn()
-            index = game.ask(seat, DecisionKind.PLACE, "place an assistant", options,
+            index = game.ask(seat, _PLACE, "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
             assistant, target = options[index]
             player.placements_this_round += 1

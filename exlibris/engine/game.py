@@ -61,6 +61,14 @@ _AFTER_MODES = ("on", "after")  # the modes ``Game.after`` runs, in this order
 _ORDER = attrgetter("order")  # of a Source: its priority
 
 
+# Enum members read at every turn, bound to names once: on Python 3.11 reading a
+# member from its class goes through the slow hook of EnumType.__getattr__.
+_DRAW, _SHELVE = HomeAction.DRAW, HomeAction.SHELVE
+_HOME_ACTION, _PICK = DecisionKind.HOME_ACTION, DecisionKind.PICK
+_POSITION = DecisionKind.POSITION
+_SHELVING = Purpose.SHELVE
+
+
 class Game:
     """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
 
@@ -240,7 +248,7 @@ class Game:
         positions = player.shelf.legal_cells()  # kept by the shelf, in reading order
         if not positions:
             return False
-        index = self.ask(seat, DecisionKind.POSITION, f"where to shelve {card.name}?", positions,
+        index = self.ask(seat, _POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card)
         self.state.cards.shelve(card, player.shelf_zone, positions[index], face_down=face_down)
@@ -271,18 +279,18 @@ class Game:
         """One home action: draw a card, or shelve one from hand."""
         player = self.player(seat)
         options = [k for k in kinds
-                   if k is HomeAction.DRAW or (k is HomeAction.SHELVE and player.hand.cards)]
+                   if k is _DRAW or (k is _SHELVE and player.hand.cards)]
         if not options:
             return None
-        index = self.ask(seat, DecisionKind.HOME_ACTION, "which home action?", options,
+        index = self.ask(seat, _HOME_ACTION, "which home action?", options,
                          _home_action)
         kind = options[index]
-        if kind is HomeAction.DRAW:
+        if kind is _DRAW:
             self.draw(seat, 1)
         else:
             cards = list(player.hand.cards)
-            pick = self.ask(seat, DecisionKind.PICK, "which card to shelve?", cards,
-                            _shelve_card, verb="shelve", purpose=Purpose.SHELVE)
+            pick = self.ask(seat, _PICK, "which card to shelve?", cards,
+                            _shelve_card, verb="shelve", purpose=_SHELVING)
             self.shelve(seat, cards[pick])
         self.after("home_action", actor=seat)
         return kind
@@ -573,9 +581,8 @@ class Game:
 
     def _location_targets(self, loc: LocationState, *, forced: bool,
                           rules: RuleMemo | None) -> list[Target]:
-        spec = loc.spec
         n = len(self.state.players)
-        auction = spec.auction
+        auction = loc.auction
         if auction is None:
             return self._plain_targets(loc, forced, rules)
         # an auction: a bid space is open only while empty
@@ -584,7 +591,7 @@ class Game:
         leader = max(present, key=lambda a: a.bid) if present else None
         lowest = min(present, key=lambda a: a.bid) if present else None
         full = len(present) >= len(loc.area)  # capacity: bidders never outnumber cards
-        for s, least in enumerate(spec.spaces):
+        for s, least in enumerate(loc.opens_at):
             if (least > n and n != 1) or loc.spaces[s]:
                 continue
             bid = auction.bids[s] if s < len(auction.bids) else 0
@@ -609,7 +616,7 @@ class Game:
         n = len(self.state.players)
         shares = forced or (rules is not None and rules.shares)
         found: list[Target] = []
-        for s, least in enumerate(loc.spec.spaces):
+        for s, least in enumerate(loc.opens_at):
             if least > n and n != 1:
                 continue
             occupants = loc.spaces[s]
@@ -721,7 +728,8 @@ class Game:
         assistant.bid = 0
         assistant.sharing_with = []
         self.ctx.skip.discard(id(assistant))
-        self.event(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
+        if self.log.enabled:
+            self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
         self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:

@@ -86,8 +86,8 @@ GAME.attributes_of("space", Space, {
     "location": lambda rt, space: space.location,
     "index": lambda rt, space: space.index + 1,
     "open": lambda rt, space: not space.occupants,
-    "bid": lambda rt, space: (space.location.spec.auction.bids[space.index]
-                              if space.location.spec.auction else 0),
+    "bid": lambda rt, space: (space.location.auction.bids[space.index]
+                              if space.location.auction else 0),
 })
 GAME.attributes_of("claim", Claim, {
     "player": lambda rt, claim: claim.player,

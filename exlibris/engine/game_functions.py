@@ -113,7 +113,7 @@ def players_here(rt: EffectRuntime, env: Env, **kw: Value) -> list[PlayerState]:
 @GAME.function("empty_spaces")
 def empty_spaces(rt: EffectRuntime, env: Env, loc: LocationState) -> list[Space]:
     n = max(rt.game.n_players, 1)
-    return [Space(loc, i) for i, least in enumerate(loc.spec.spaces)
+    return [Space(loc, i) for i, least in enumerate(loc.opens_at)
             if not loc.spaces[i] and (least <= n or n == 1)]
 
 

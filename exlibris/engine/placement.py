@@ -197,8 +197,8 @@ def considered(loc: LocationState, n: int, empty: list[Target], shares: bool) ->
     """Whether the rules are asked about some space of ``loc`` (``empty``: its targets
     when no rule speaks): one of those, or at a location without an auction, with a
     "share" rule, a held space open to ``n`` players."""
-    return bool(empty) or (shares and loc.spec.auction is None
-                           and any(least <= n or n == 1 for least in loc.spec.spaces))
+    return bool(empty) or (shares and loc.auction is None
+                           and any(least <= n or n == 1 for least in loc.opens_at))
 
 
 def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
@@ -208,9 +208,9 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
     found = loc.open_targets.get(loc.held)  # kept below (never at an auction)
     if found is not None:
         return found
-    if loc.spec.auction is None:  # its open spaces, kept by which spaces are held
+    if loc.auction is None:  # its open spaces, kept by which spaces are held
         found = loc.open_targets[loc.held] = [  # Targets are values: they serve again
-            Target(loc, s) for s, least in enumerate(loc.spec.spaces)
+            Target(loc, s) for s, least in enumerate(loc.opens_at)
             if not loc.held[s] and (least <= n or n == 1)]
         return found
     key = (loc.version, len(loc.area))

@@ -82,6 +82,9 @@ def describe_steps(body: list[ast.Stmt]) -> str:
 _ATTRIBUTES = game_attributes.ATTRIBUTES
 _FUNCTIONS = game_functions.FUNCTIONS
 _VERBS = GAME.verbs  # filled by the ``@GAME.verb`` methods below and of the mixins
+# Enum members read at every turn, bound to names once: on Python 3.11 reading a
+# member from its class goes through the slow hook of EnumType.__getattr__.
+_PICK = DecisionKind.PICK
 
 
 _CARD_CLASSES = frozenset({BookCard, ArtifactCard})  # neither is subclassed
@@ -266,7 +269,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Ask for one of ``remaining`` (or "done", if ``optional``): the element, taken
         out of ``remaining``, or None for "done"."""
         values = [*remaining, None] if optional else remaining
-        index = self.game.ask(seat, DecisionKind.PICK, f"which to {verb}?", values, labels,
+        index = self.game.ask(seat, _PICK, f"which to {verb}?", values, labels,
                               verb=verb, purpose=purpose)
         if values[index] is None:
             return None

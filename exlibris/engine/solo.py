@@ -168,7 +168,7 @@ def finish(game: Game) -> None:
 def blocked(game: Game, location: Any, bid: int) -> bool:
     """A bid space of an auction that the neutral assistant holds (EXP-SOLO-04/05)."""
     rules = game.settings.solo
-    return (rules is not None and location is not None and location.spec.auction is not None
+    return (rules is not None and location is not None and location.auction is not None
             and bid in rules.blocked_bids)
 
 

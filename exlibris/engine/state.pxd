@@ -13,8 +13,9 @@ cdef class Space:
     cdef public object index, location
 
 cdef class LocationState:
-    cdef public object area, bids, effect, held, id, instant, number, permanent, resolved
-    cdef public object spec, version
+    cdef public object area, auction, bids, effect, held, id, instant, number, permanent
+    cdef public object preparation, resolved, spec, version
+    cdef public tuple opens_at
     cdef public list spaces
     cdef public dict open_targets
 

@@ -74,8 +74,9 @@ _VERSIONS = count()
 class LocationState:
     """A location tile in play."""
 
-    __slots__ = ("area", "bids", "effect", "held", "id", "instant", "number", "open_targets",
-                 "permanent", "resolved", "spaces", "spec", "version")
+    __slots__ = ("area", "auction", "bids", "effect", "held", "id", "instant", "number",
+                 "open_targets", "opens_at", "permanent", "preparation", "resolved", "spaces",
+                 "spec", "version")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -83,6 +84,9 @@ class LocationState:
         self.id = spec.id
         self.number = spec.number
         self.instant = spec.timing == "instant"
+        self.auction = spec.auction
+        self.preparation = spec.preparation
+        self.opens_at = tuple(spec.spaces)  # the players each space needs to be open
         self.effect = effect  # compiled Handler
         face_down = spec.preparation is not None and spec.preparation.face == "down"
         self.area = Zone(f"area:{spec.id}", face_down=face_down)
