@@ -39,6 +39,7 @@ from exlibris.validation import resolve_settings
 
 TARGET_RATIO = 0.40  # engine decisions/s over the floor's, random two-player games
 WARMUP = 50  # warm-up games of each row before anything is timed
+BLOCK = 20  # seeds the floor and the engine play in turn within a random row
 
 
 def load_floor() -> Any:
@@ -130,6 +131,32 @@ def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[in
     return row
 
 
+def against_floor(catalog: Any, settings: Any, floor: Any, players: int, seeds: range
+                  ) -> Row:
+    """A ``random xN`` row with its ratio: the floor's games and the engine's taken in
+    turns, ``BLOCK`` seeds at a time, so both see the same machine load even when it
+    changes within the row; each side's times and decisions are added up."""
+    blocks = [seeds[i:i + BLOCK] for i in range(0, len(seeds), BLOCK)]
+    floor_s = 0.0
+    floor_decisions = 0
+    parts = []
+    for block in blocks:
+        gc.collect()
+        seconds, decisions = floor.run(len(block), players, seed=block.start)
+        floor_s += seconds
+        floor_decisions += decisions
+        parts.append(run(catalog, settings, f"random x{players}", players, block,
+                         random_agents(players)))
+    elapsed = sum(p.seconds for p in parts)
+    decisions = sum(p.decisions for p in parts)
+    row = Row(f"random x{players}", players, len(seeds), elapsed, decisions,
+              sum(p.rounds for p in parts), len(seeds) / elapsed, decisions / elapsed,
+              decisions / len(seeds))
+    row.floor_decisions_per_s = floor_decisions / floor_s
+    row.ratio = row.decisions_per_s / row.floor_decisions_per_s
+    return row
+
+
 def random_agents(players: int) -> Callable[[int], list[Any]]:
     return lambda seed: [RandomAgent(seed * 10 + i) for i in range(players)]
 
@@ -183,14 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seeds = range(args.seed, args.seed + args.games)
     rows = []
     for players in (2, 3, 4):
-        # the floor right before its row, so both see the same machine load
-        gc.collect()
-        seconds, decisions = floor.run(args.games, players, seed=args.seed)
-        row = run(catalog, settings, f"random x{players}", players, seeds,
-                  random_agents(players))
-        row.floor_decisions_per_s = decisions / seconds
-        row.ratio = row.decisions_per_s / row.floor_decisions_per_s
-        rows.append(row)
+        rows.append(against_floor(catalog, settings, floor, players, seeds))
     views = TimedViews()
     rows.append(run(catalog, settings, "greedy vs random", 2, seeds, greedy_vs_random,
                     views=views,
