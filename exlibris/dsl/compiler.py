@@ -203,7 +203,7 @@ class Handler(_Compiled):
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Env:
         env = Env(rt, me, names)
-        cls = rt.__class__
+        cls = type(rt)
         run = self._fn if cls is self._cls else self._function(cls)
         try:
             run(env)
@@ -230,7 +230,7 @@ class ExprHandler(_Compiled):
     __slots__ = ()
 
     def __call__(self, rt: Runtime, me: Any, names: Mapping[str, Any]) -> Any:
-        cls = rt.__class__
+        cls = type(rt)
         run = self._fn if cls is self._cls else self._function(cls)
         try:
             return run(Env(rt, me, names))
@@ -261,7 +261,7 @@ def _order(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool
     where = f"'{op}'"
 
     def compare(a: Any, b: Any) -> bool:
-        if a.__class__ is int and b.__class__ is int \
+        if type(a) is int and type(b) is int \
                 and -MAX_EFFECT_INT <= a <= MAX_EFFECT_INT \
                 and -MAX_EFFECT_INT <= b <= MAX_EFFECT_INT:
             return fn(a, b)  # two numbers within the limit: what number() would pass
@@ -387,7 +387,7 @@ _SCALARS: set[type] = set()
 
 def attribute_of(rt: Runtime, value: Any, name: str) -> Any:
     """``value.name``: of each element for a list or a zone, else of the value."""
-    if value.__class__ in _SCALARS:
+    if type(value) in _SCALARS:
         return rt.attribute(value, name)
     if isinstance(value, list) or isinstance(getattr(value, "cards", None), list):
         value = as_list(value)
@@ -397,7 +397,7 @@ def attribute_of(rt: Runtime, value: Any, name: str) -> Any:
 
 
 def _note_scalar(value: Any) -> None:
-    cls = value.__class__
+    cls = type(value)
     if not hasattr(value, "__dict__") and not hasattr(cls, "cards") \
             and not hasattr(cls, "__getattr__") \
             and not isinstance(value, list | tuple | set | frozenset):
@@ -820,7 +820,7 @@ def _attribute_reader(words: Implementations | None, name: str) -> Callable[[Any
     get = _readers(words, name).get
 
     def attribute(rt: Runtime, value: Any) -> Any:
-        read = get(value.__class__)
+        read = get(type(value))
         if read is not None:
             return read(rt, value)
         return attribute_of(rt, value, name)

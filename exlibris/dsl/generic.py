@@ -22,7 +22,7 @@ class Reader(Protocol):
 
 @SHARED.function("count")
 def count(rt: Reader, env: object, items: Any) -> int:
-    return len(items) if items.__class__ is list else len(as_list(items))
+    return len(items) if type(items) is list else len(as_list(items))
 
 
 @SHARED.function("first")
@@ -50,9 +50,9 @@ _MISSING = object()
 
 
 def _face_up_books(rt: Reader, cards: Any) -> Sequence[str]:
-    own = _OWN_BOOKS.get(rt.__class__, _MISSING)
+    own = _OWN_BOOKS.get(type(rt), _MISSING)
     if own is _MISSING:
-        own = _OWN_BOOKS[rt.__class__] = getattr(rt.__class__, "face_up_books", None)
+        own = _OWN_BOOKS[type(rt)] = getattr(type(rt), "face_up_books", None)
     if own is not None:
         return own(rt, cards)  # type: ignore[operator]
     books: list[str] = []
@@ -63,7 +63,7 @@ def _face_up_books(rt: Reader, cards: Any) -> Sequence[str]:
 
 
 def _category_codes(rt: Reader, value: Any) -> Collection[str]:
-    if value.__class__ is CategoryValue:  # one category: its code, as every runtime reads it
+    if type(value) is CategoryValue:  # one category: its code, as every runtime reads it
         return (value.code,)
     return {rt.attribute(c, "code") for c in as_list(value)}
 
@@ -86,7 +86,7 @@ def categories(rt: Reader, env: object, cards: Any) -> list[Any]:
 @SHARED.function("has")
 def has(rt: Reader, env: object, card: Any, categories: Any) -> bool:
     # one category (``has(it, @M)``), the common case: its code without a call
-    wanted = (categories.code,) if categories.__class__ is CategoryValue \
+    wanted = (categories.code,) if type(categories) is CategoryValue \
         else _category_codes(rt, categories)
     for book in _face_up_books(rt, card):  # noqa: SIM110 - no generator on each call
         if book in wanted:

@@ -68,7 +68,7 @@ class ScoreRuntime:
         return ShelfCard(pos, slot.card, bool(slot.face_down))
 
     def attribute(self, value: Any, name: str) -> Any:
-        table = _ATTRIBUTES.get(value.__class__)
+        table = _ATTRIBUTES.get(type(value))
         read = table.get(name) if table is not None else None
         if read is None:
             raise EffectError(f"the attribute {name!r} does not apply to "

@@ -94,6 +94,7 @@ class RuleMemo:
         there (nothing else can tell: conditions change nothing)."""
         names = self.names
         try:
+            check: _Check
             for check in self.checks:
                 names["this"] = check.this
                 names["owner"] = check.owner
@@ -116,6 +117,7 @@ class RuleMemo:
         names["target"] = loc
         names["occupant"] = occupants[0] if occupants else None
         space_named = False
+        check: _Check
         for check in self.checks:
             names["this"] = check.this
             names["owner"] = check.owner
@@ -142,6 +144,7 @@ class RuleMemo:
         names = self.names
         names["target"] = loc
         turn_only = True  # every rule silent for a reason of the turn
+        check: _Check
         for check in self.checks:
             names["this"] = check.this
             names["owner"] = check.owner

@@ -69,9 +69,9 @@ class PublicAbility:
 
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
-    describe = _DESCRIBERS.get(value.__class__)
+    describe = _DESCRIBERS.get(type(value))
     if describe is None:
-        describe = _DESCRIBERS[value.__class__] = _describer(value.__class__)
+        describe = _DESCRIBERS[type(value)] = _describer(type(value))
     return describe(value)
 
 

@@ -138,7 +138,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Value, name: str) -> Value:
-        table = _ATTRIBUTES.get(value.__class__)
+        table = _ATTRIBUTES.get(type(value))
         if table is not None:
             read = table.get(name)
             if read is not None:
@@ -161,18 +161,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         ``face_down`` read at once, since only a shelved card can lie face down."""
         state: GameState = self.game.state
         zone_of = state.cards.zone_of
-        if cards.__class__ is BookCard:  # one card (``has(it, ...)``): its own books
-            if zone_of(cards).__class__ is ShelfZone:
+        if type(cards) is BookCard:  # one card (``has(it, ...)``): its own books
+            if type(zone_of(cards)) is ShelfZone:
                 slot = self._slot_of(cards)
                 if slot is not None and slot.face_down:
                     return ()
             return cards.books
         books: list[str] = []
         for card in as_list(cards):
-            if card.__class__ is not BookCard:
+            if type(card) is not BookCard:
                 continue
             zone = zone_of(card)
-            if zone.__class__ is ShelfZone:
+            if type(zone) is ShelfZone:
                 slot = self._slot_of(card)
                 if slot is not None and slot.face_down:
                     continue
@@ -181,7 +181,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     def _slot_of(self, card: Card) -> Slot | None:
         zone = self.game.state.cards.zone_of(card)
-        if zone.__class__ is ShelfZone:
+        if type(zone) is ShelfZone:
             pos = zone.position_of(card)
             return zone.shelf.at(pos) if pos is not None else None
         return None
@@ -278,7 +278,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return remaining.pop(index)
 
     def cards_of(self, source: Value) -> list[Card]:
-        return [c for c in as_list(source) if c.__class__ in _CARD_CLASSES]
+        return [c for c in as_list(source) if type(c) in _CARD_CLASSES]
 
     # ------------------------------------------------------------------ verbs
     def verb(self, name: str, args: list[Value], kwargs: dict[str, Value], env: Env,
@@ -370,7 +370,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         zone_of = state.cards.zone_of
         for card in cards:
             zone = zone_of(card)
-            if zone.__class__ is ShelfZone:
+            if type(zone) is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
                     removable[owner] = self.game.removable(owner)
@@ -415,7 +415,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return candidates, amount
         extra = []
         for card in player.hand.cards:  # a plain loop: most hands hold no artifact
-            if card.__class__ is ArtifactCard and card not in candidates:
+            if type(card) is ArtifactCard and card not in candidates:
                 extra.append(card)
         if not extra:
             return candidates, amount

@@ -164,8 +164,14 @@ class PlayerState:
         self.placements_this_round = 0
 
     def available(self) -> list[Assistant]:
-        # ``Assistant.available``, inlined: this runs at every placement turn
-        return [a for a in self.assistants if a.location is None and a.home_index is None]
+        # ``Assistant.available``, inlined: this runs at every placement turn (a loop,
+        # not a comprehension, so that the compiled build reads ``a`` as an Assistant)
+        found: list[Assistant] = []
+        a: Assistant
+        for a in self.assistants:
+            if a.location is None and a.home_index is None:
+                found.append(a)
+        return found
 
     def __repr__(self) -> str:
         return f"<player {self.seat} {self.name}>"

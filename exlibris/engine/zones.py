@@ -141,9 +141,9 @@ class Cards:
         src = where[card]
         if src is dst:
             return
-        if src.__class__ is ShelfZone:
+        if type(src) is ShelfZone:
             raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
-        if dst.__class__ is ShelfZone:
+        if type(dst) is ShelfZone:
             self.shelve(card, dst, kw["pos"], face_down=kw.get("face_down", False))
             return
         src._remove(card)
@@ -160,7 +160,7 @@ class Cards:
         src = self._where[card]
         if src is zone:
             return
-        if src.__class__ is ShelfZone:
+        if type(src) is ShelfZone:
             raise ValueError(f"{card} is on {src.name}: take it off the shelf first")
         zone.shelf.shelve(card, pos, face_down=face_down)
         src._remove(card)
