@@ -313,7 +313,7 @@ def reveal_locations(game: Game) -> None:
     state = game.state
     n = len(state.players)
     specs = game.location_specs
-    while sum(1 for loc in state.in_play if not loc.permanent) < n:
+    while _temporary_tiles(state) < n:
         if not state.location_stack:
             if not state.location_discard:
                 break
@@ -324,6 +324,16 @@ def reveal_locations(game: Game) -> None:
         spec = specs[state.location_stack.pop()]
         game.bring_into_play(spec)
         game.event(EventKind.REVEAL_LOCATION, location=spec.id)
+
+
+def _temporary_tiles(state: GameState) -> int:
+    """How many tiles in play are not permanent."""
+    count = 0
+    loc: LocationState
+    for loc in state.in_play:
+        if not loc.permanent:
+            count += 1
+    return count
 
 
 def deal_areas(game: Game) -> None:

@@ -30,7 +30,7 @@ from exlibris.engine.abilities import (
     location_effect,
     subject_matches,
 )
-from exlibris.engine.context import CausedBy, EffectContext
+from exlibris.engine.context import EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
@@ -662,25 +662,28 @@ class Game:
         if target.displaces is not None:
             self.return_assistant(target.displaces)
         loc: LocationState | None = target.location
+        space = target.space
         logged = self.log.enabled  # the event's fields are gathered only for a log
         if loc is None:
-            player.home[target.space] = assistant
-            assistant.home_index = target.space
+            player.home[space] = assistant
+            assistant.home_index = space
             if logged:
-                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
-                           home=target.space + 1)
+                self.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1)
         else:
-            assistant.sharing_with = list(loc.spaces[target.space])
-            loc.occupy(assistant, target.space)
+            assistant.sharing_with = list(loc.spaces[space])
+            loc.occupy(assistant, space)
             assistant.location = loc
-            assistant.space = target.space
+            assistant.space = space
             assistant.bid = target.bid
             if logged:
                 self.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
-                           location=loc.id, space=target.space + 1, bid=target.bid)
+                           location=loc.id, space=space + 1, bid=target.bid)
         if not visit:
             return
-        with CausedBy(self.ctx, assistant):
+        ctx = self.ctx
+        saved = ctx.cause  # ``with CausedBy(ctx, assistant)`` written out: a turn each
+        ctx.cause = assistant
+        try:
             if loc is not None:
                 self.after("arrival", actor=seat, location=loc,
                            arriving=assistant, visitor=player)
@@ -689,11 +692,13 @@ class Game:
                 self.after("placed", actor=seat, location=loc)
             still_here = (assistant.location is loc) if loc is not None else (
                 assistant.home_index is not None)
-            if activate and still_here and id(assistant) not in self.ctx.skip:
+            if activate and still_here and id(assistant) not in ctx.skip:
                 if loc is None:
                     self.home_action(seat)
                 elif loc.instant:
                     self.activate(seat, loc, assistant)
+        finally:
+            ctx.cause = saved
 
     def activate(self, seat: int, loc: LocationState, assistant: Assistant | None) -> None:
         """Carry out a location's effect for ``seat`` now."""
