@@ -52,22 +52,36 @@ class CompiledAbility:
         return self.keyword or self.key.split("#")[0].split("@")[0].replace("-", " ")
 
 
-@dataclass(slots=True)
 class Source:
-    """Something that carries abilities: a special assistant or a shelved artifact."""
+    """Something that carries abilities: a special assistant or a shelved artifact.
 
-    owner: int
-    this: Assistant | ArtifactCard
-    abilities: tuple[CompiledAbility, ...]
-    order: int  # priority: longest present first
-    has_rules: bool = False
-    # some placement rule may speak about placing another player's or assistant
-    rules_for_others: bool = False
-    shares: bool = False  # some placement rule is a "share" rule
-    rules: tuple[CompiledRule, ...] = ()  # the placement rules of its abilities, in order
-    # the abilities each (event, mode) of a trigger wakes, in order ("after EVENT" is
-    # ("EVENT", "after")): what the engine scans when an event happens
-    wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] = field(default_factory=dict)
+    A plain class with slots (not a dataclass) so that the compiled build makes it an
+    extension type (``abilities.pxd``): the engine reads its fields at every event."""
+
+    __slots__ = ("abilities", "has_rules", "order", "owner", "rules", "rules_for_others",
+                 "shares", "this", "wakes")
+
+    def __init__(self, owner: int, this: Assistant | ArtifactCard,
+                 abilities: tuple[CompiledAbility, ...], order: int, has_rules: bool = False,
+                 rules_for_others: bool = False, shares: bool = False,
+                 rules: tuple[CompiledRule, ...] = (),
+                 wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]] | None = None
+                 ) -> None:
+        self.owner = owner
+        self.this = this
+        self.abilities = abilities
+        self.order = order  # priority: longest present first
+        self.has_rules = has_rules
+        # some placement rule may speak about placing another player's or assistant
+        self.rules_for_others = rules_for_others
+        self.shares = shares  # some placement rule is a "share" rule
+        self.rules = rules  # the placement rules of its abilities, in order
+        # the abilities each (event, mode) of a trigger wakes, in order ("after EVENT"
+        # is ("EVENT", "after")): what the engine scans when an event happens
+        self.wakes = {} if wakes is None else wakes
+
+    def __repr__(self) -> str:
+        return f"Source(owner={self.owner!r}, this={self.this!r}, order={self.order!r})"
 
     @classmethod
     def of(cls, owner: int, this: Assistant | ArtifactCard,
@@ -91,7 +105,9 @@ class Source:
             return True
         # present: an assistant placed somewhere; an artifact, once it is a source at
         # all (on a shelf, face up)
-        present = not self.this.available if isinstance(self.this, Assistant) else True
+        this = self.this
+        present = this.location is not None or this.home_index is not None \
+            if isinstance(this, Assistant) else True  # ``not this.available``, inlined
         return self.rules_for_others and present
 
 

@@ -320,6 +320,7 @@ class Game:
         """Every ability carrier in priority order: assistants by arrival, then artifacts."""
         found = self._specials if self._specials is not None else self.specials()
         assistant: Assistant
+        source: Source
         if self._sorted_at != self.state.placement_counter + self.state.returns:
             for source in found:  # ``Assistant.available``, inlined: a loop a turn
                 assistant = source.this
@@ -348,6 +349,7 @@ class Game:
         key = (event, mode)
         woken: list[tuple[CompiledAbility, Source]] = []
         wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]]
+        source: Source
         for source in self.sources():
             wakes = source.wakes
             abilities = wakes.get(key)
