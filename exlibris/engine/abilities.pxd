@@ -6,3 +6,7 @@ cdef class Source:
     cdef public object abilities, has_rules, order, owner, rules, rules_for_others, shares
     cdef public object this
     cdef public dict wakes
+
+cdef class CompiledAbility:
+    cdef public object condition, effect, key, keyword, score, text, timing, trigger
+    cdef public list rules

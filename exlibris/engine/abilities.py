@@ -6,7 +6,7 @@ the engine asks ``matches`` whether an event wakes an ability.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -33,19 +33,29 @@ class CompiledRule:
     reads_placing: bool = True
 
 
-@dataclass(slots=True)
 class CompiledAbility:
-    """One ability, ready to run."""
+    """One ability, ready to run (a plain class with slots, not a dataclass, so that
+    the compiled build makes it an extension type: ``abilities.pxd``)."""
 
-    key: str
-    timing: str
-    keyword: str | None
-    text: str
-    trigger: ast.Trigger | None = None
-    condition: ExprHandler | None = None
-    effect: Handler | None = None
-    rules: list[CompiledRule] = field(default_factory=list)
-    score: ExprHandler | None = None
+    __slots__ = ("condition", "effect", "key", "keyword", "rules", "score", "text", "timing",
+                 "trigger")
+
+    def __init__(self, key: str, timing: str, keyword: str | None, text: str,
+                 trigger: ast.Trigger | None = None, condition: ExprHandler | None = None,
+                 effect: Handler | None = None, rules: list[CompiledRule] | None = None,
+                 score: ExprHandler | None = None) -> None:
+        self.key = key
+        self.timing = timing
+        self.keyword = keyword
+        self.text = text
+        self.trigger = trigger
+        self.condition = condition
+        self.effect = effect
+        self.rules: list[CompiledRule] = [] if rules is None else rules
+        self.score = score
+
+    def __repr__(self) -> str:
+        return f"CompiledAbility(key={self.key!r}, timing={self.timing!r})"
 
     @property
     def label(self) -> str:

@@ -2,7 +2,7 @@
 # extension types whose methods read their own attributes directly. The attributes
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
-from exlibris.engine.abilities cimport Source
+from exlibris.engine.abilities cimport CompiledAbility, Source
 from exlibris.engine.context cimport EffectContext
 from exlibris.engine.decisions cimport Decision
 from exlibris.engine.events cimport EventLog

@@ -350,6 +350,7 @@ class Game:
         woken: list[tuple[CompiledAbility, Source]] = []
         wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]]
         source: Source
+        ability: CompiledAbility
         for source in self.sources():
             wakes = source.wakes
             abilities = wakes.get(key)
