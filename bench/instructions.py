@@ -34,11 +34,11 @@ from collections.abc import Sequence
 from functools import reduce
 from operator import add
 
-WARMUP = 50  # warm-up games before the counted ones (as engine_bench.py)
-
 
 def play_counted(games: int) -> None:
-    """The run callgrind watches: warm-up, then ``games`` games inside one ``sum``."""
+    """The run callgrind watches: warm-up, then ``games`` games inside one ``reduce``."""
+    from engine_bench import WARMUP  # its warm-up games (bench/ is first on the path)
+
     from exlibris.agents import RandomAgent
     from exlibris.catalog import load_catalog
     from exlibris.engine.flow import new_game, play

@@ -88,12 +88,12 @@ class LocationState:
         self.preparation = spec.preparation
         self.opens_at = tuple(spec.spaces)  # the players each space needs to be open
         self.effect = effect  # compiled Handler
-        face_down = spec.preparation is not None and spec.preparation.face == "down"
-        self.area = Zone(f"area:{spec.id}", face_down=face_down)
+        prep = self.preparation
+        self.area = Zone(f"area:{self.id}", face_down=prep is not None and prep.face == "down")
         # the assistants on each space (first arrival first), changed only by
         # ``occupy`` and ``vacate``, which keep ``held``: whether each space is taken
-        self.spaces: list[list[Assistant]] = [[] for _ in spec.spaces]
-        self.held: tuple[bool, ...] = (False,) * len(spec.spaces)
+        self.spaces: list[list[Assistant]] = [[] for _ in self.opens_at]
+        self.held: tuple[bool, ...] = (False,) * len(self.opens_at)
         self.permanent = False
         self.resolved = False
         # the engine's cache of the targets open here when no placement rule applies,
