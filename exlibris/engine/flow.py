@@ -248,40 +248,81 @@ def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
 def play(game: Game, resume: str | None = None) -> Outcome:
     """Play rounds until the final round is over, then inspect.
 
-    ``resume`` names a phase of the current round to go on from (a scenario's
+    ``resume`` names a phase of the current round to start from (a scenario's
     position); without it the next round starts.
     """
+    if resume is not None:
+        game.state.cursor.enter(resume)
+    return go_on(game)
+
+
+def go_on(game: Game) -> Outcome:
+    """Play on from where the state's cursor stands (``FlowCursor``): the start of a
+    round or phase, or a checkpoint inside one (``engine/forward.py``), to the end."""
     state = game.state
-    phases = {"preparation": preparation, "placement": placement, "resolution": resolution}
-    steps = ROUND_PHASES[ROUND_PHASES.index(resume):] if resume else None
-    highest = [p.shelf.card_count() + p.shelf.entombed_count() for p in state.players]
-    stalled = 0
+    cursor = state.cursor
+    if cursor.highest is None:
+        cursor.highest = [_shelf_size(p) for p in state.players]
     while True:
-        if steps is None:
+        step = cursor.step
+        if step == "round":
             state.round += 1
             if state.round > MAX_ROUNDS:
                 raise RulesError(f"the game did not end within {MAX_ROUNDS} rounds")
             game.event(EventKind.ROUND, round=state.round, final=state.final_round,
                        first_player=state.first_player)
             game.ctx.new_round()  # "once per round" abilities are fresh
-            steps = ROUND_PHASES
-        for name in steps[:-1]:
-            phases[name](game)
-        steps = None
-        if state.final_round:
-            return _outcome(game, EndReason.FINAL_ROUND)
-        cleanup(game)
-        grew = False
-        for seat, player in enumerate(state.players):
-            size = player.shelf.card_count() + player.shelf.entombed_count()
-            grew |= size > highest[seat]
-            highest[seat] = max(size, highest[seat])
-        fixed = game.settings.final_round.rounds is not None  # solo ends by itself
-        stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
-            else stalled + 1
-        if stalled >= STALL_ROUNDS:
-            game.event(EventKind.GAME_STALLED, rounds=stalled)
-            return _outcome(game, EndReason.STALLED)
+            cursor.enter("preparation")
+        elif step == "preparation":
+            preparation(game)
+            cursor.enter("placement")
+        elif step == "placement":
+            placement(game)
+            cursor.enter("resolution")
+        elif step == "resolution":
+            resolution(game)
+            if state.final_round:
+                cursor.enter("inspection")
+                cursor.reason = EndReason.FINAL_ROUND
+            else:
+                cursor.enter("cleanup")
+        elif step == "cleanup":
+            if state.final_round:  # a position that starts here in the final round
+                cursor.enter("inspection")
+                cursor.reason = EndReason.FINAL_ROUND
+                continue
+            game.checkpoint()
+            cleanup(game)
+            _count_stalls(game)
+        else:
+            return _outcome(game, EndReason(cursor.reason or EndReason.FINAL_ROUND))
+
+
+def _shelf_size(player: PlayerState) -> int:
+    return player.shelf.card_count() + player.shelf.entombed_count()
+
+
+def _count_stalls(game: Game) -> None:
+    """After cleanup: the next round, or the inspection when the stuck-game guard ends
+    the game (the deck is empty and no shelf grew for ``STALL_ROUNDS`` rounds)."""
+    state = game.state
+    cursor = state.cursor
+    highest = cursor.highest
+    assert highest is not None
+    grew = False
+    for seat, player in enumerate(state.players):
+        size = _shelf_size(player)
+        grew |= size > highest[seat]
+        highest[seat] = max(size, highest[seat])
+    fixed = game.settings.final_round.rounds is not None  # solo ends by itself
+    cursor.stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
+        else cursor.stalled + 1
+    if cursor.stalled >= STALL_ROUNDS:
+        game.event(EventKind.GAME_STALLED, rounds=cursor.stalled)
+        cursor.enter("inspection")
+        cursor.reason = EndReason.STALLED
+    else:
+        cursor.enter("round")
 
 
 def _deck_can_feed(game: Game) -> bool:
@@ -352,34 +393,50 @@ def deal_areas(game: Game) -> None:
 
 
 def placement(game: Game) -> None:
-    """Clockwise from the first player, one assistant a turn, until none is left."""
+    """Clockwise from the first player, one assistant a turn, until none is left.
+
+    Each turn starts at a checkpoint; the cursor keeps the pass round the table, so
+    a copy of the state made there goes on with the same turn."""
     state: GameState = game.state
     player: PlayerState
-    state.phase = "placement"
-    turns = 0
+    cursor = state.cursor
+    if cursor.step != "placement" or not cursor.entered:
+        state.phase = "placement"
+        cursor.step, cursor.entered = "placement", True
+        cursor.turns = 0
+        cursor.sweep, cursor.at, cursor.placed_any = \
+            state.seats_from(state.first_player), 0, False
     while True:
-        placed_any = False
-        for seat in state.seats_from(state.first_player):
+        sweep = cursor.sweep
+        while cursor.at < len(sweep):
+            seat = sweep[cursor.at]
             player = state.players[seat]
             if not player.available():
+                cursor.at += 1
                 continue
             options = placement_options(game, seat)
             if not options:
+                cursor.at += 1
                 continue
-            turns += 1
-            if turns > MAX_PLACEMENT_TURNS:
+            game.checkpoint()
+            cursor.turns += 1
+            if cursor.turns > MAX_PLACEMENT_TURNS:
                 raise RulesError("placement did not end: assistants keep coming back")
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,
                              lambda o: game.target_label(o[0], o[1]))
+            cursor.at += 1
             assistant, target = options[index]
             player.placements_this_round += 1
             game.place(seat, assistant, target)
             game.sweep_limbo()
-            placed_any = True
-        if not placed_any:
+            cursor.placed_any = True
+        if not cursor.placed_any:
+            cursor.entered = False
             return
+        cursor.sweep, cursor.at, cursor.placed_any = \
+            state.seats_from(state.first_player), 0, False
 
 
 def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
@@ -389,16 +446,27 @@ def placement_options(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
 
 
 def resolution(game: Game) -> None:
-    """Resolve locations in ascending number (RES-01..05)."""
+    """Resolve locations in ascending number (RES-01..05), each from a checkpoint."""
     state = game.state
-    state.phase = "resolution"
-    for loc in sorted(state.in_play, key=lambda loc: loc.number):
+    cursor = state.cursor
+    if cursor.step != "resolution" or not cursor.entered:
+        state.phase = "resolution"
+        cursor.step, cursor.entered = "resolution", True
+        cursor.order = sorted(state.in_play, key=lambda loc: loc.number)
+        cursor.resolving = 0
+    order = cursor.order
+    while cursor.resolving < len(order):
+        game.checkpoint()
+        loc = order[cursor.resolving]
+        cursor.resolving += 1
         game.ctx.new_turn()  # "once per turn" abilities: each resolution is fresh
         resolve(game, loc)
         game.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
     hiring.dismiss_temps(game)
+    cursor.order = []
+    cursor.entered = False
 
 
 def resolve(game: Game, loc: LocationState) -> None:
@@ -535,14 +603,23 @@ def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
 
 
 def inspection(game: Game) -> Inspection:
-    """Voluntary flips (SCORE-00-2), then the Official Inspection."""
+    """Voluntary flips (SCORE-00-2), each seat's from a checkpoint, then the Official
+    Inspection."""
     state = game.state
-    state.phase = "inspection"
+    cursor = state.cursor
     rules: ScoringRules = game.scoring
-    if game.solo is not None:
-        solo.finish(game)  # the hand joins the public library (SOLO-18)
-    for seat, player in enumerate(state.players):
-        voluntary_flips(game, seat, player)
+    if cursor.step != "inspection" or not cursor.entered:
+        state.phase = "inspection"
+        cursor.step, cursor.entered = "inspection", True
+        cursor.inspecting = 0
+        if game.solo is not None:
+            solo.finish(game)  # the hand joins the public library (SOLO-18)
+    players = state.players
+    while cursor.inspecting < len(players):
+        game.checkpoint()
+        seat = cursor.inspecting
+        cursor.inspecting += 1
+        voluntary_flips(game, seat, players[seat])
     result = inspect_table(table_of(game), rules)
     game.event(EventKind.INSPECTION, totals={f.name: f.total for f in result.forms},
                winners=list(result.winners))

@@ -12,7 +12,7 @@ from exlibris.engine.zones cimport Cards
 cdef class Game:
     cdef public object settings, categories, rt, views, decisions, has_artifacts
     cdef public object _specials, _artifact_rules, _wakes, _sorted_at
-    cdef public object variant, seed, scoring, solo
+    cdef public object variant, seed, scoring, solo, forward
     cdef public EffectContext ctx
     cdef public EventLog log
     cdef public GameState state

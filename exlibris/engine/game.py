@@ -75,7 +75,7 @@ class Game:
     __slots__ = ("_after_modes", "_artifact_rules", "_fixed_names",
                  "_ruling", "_sorted_at", "_specials", "_wakes", "agents",
                  "artifact_specs", "assistant_cards", "by_code", "categories", "ctx",
-                 "decisions", "has_artifacts", "location_specs", "log", "rt",
+                 "decisions", "forward", "has_artifacts", "location_specs", "log", "rt",
                  "scoring", "seed", "settings", "solo", "state", "variant", "views")
 
     def __init__(self, state: GameState, settings: Settings, agents: Sequence[Agent],
@@ -108,6 +108,9 @@ class Game:
         self.location_specs: dict[str, Location] = {}
         self.scoring: ScoringRules | None = None  # of this table
         self.solo: SoloState | None = None  # of a solo game (engine/solo.py)
+        # while an agent forks this game: the copy at its last checkpoint and the
+        # answers given since (``engine/forward.py: Recorder``)
+        self.forward: Any = None
 
     # ------------------------------------------------------------------ plumbing
     @property
@@ -137,10 +140,18 @@ class Game:
         if not 0 <= index < n:
             raise RulesError(f"agent for seat {seat} answered {index} to {prompt!r}")
         self.decisions += 1
+        if self.forward is not None:
+            self.forward.answers.append(index)
         if self.log.enabled:
             self.log.add(EventKind.DECISION, seat=seat, kind=kind, prompt=prompt,
                          choice=decision.labels[index], index=index)
         return index
+
+    def checkpoint(self) -> None:
+        """The flow stands where its cursor alone says how to go on (no game data on
+        the call stack): a recorder, if any, keeps a copy (``engine/forward.py``)."""
+        if self.forward is not None:
+            self.forward.checkpoint(self)
 
     def ask_yes(self, seat: int, prompt: str) -> bool:
         return self.ask(seat, DecisionKind.MAY, prompt, (True, False), _yes_no) == 0

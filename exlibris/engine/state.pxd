@@ -29,6 +29,6 @@ cdef class PlayerState:
 cdef class GameState:
     cdef public object rng, deck, discard, assistant_deck, artifact_deck, prominent, banned
     cdef public object first_player, next_first_player, round, phase, final_round
-    cdef public object placement_counter, returns, turn_counter
+    cdef public object placement_counter, returns, turn_counter, cursor
     cdef public Cards cards
     cdef public list players, in_play, location_stack, location_discard, limbo, temps

@@ -177,11 +177,43 @@ class PlayerState:
         return f"<player {self.seat} {self.name}>"
 
 
+class FlowCursor:
+    """Where the flow of rounds stands (``flow.py``), kept as data rather than in the
+    flow's local variables, so that a copy of the state goes on from where the
+    original was (``engine/forward.py``)."""
+
+    __slots__ = ("at", "entered", "highest", "inspecting", "order", "placed_any", "reason",
+                 "resolving", "stalled", "step", "sweep", "turns")
+
+    def __init__(self) -> None:
+        self.step = "round"  # a new round next; else the phase under way, or "inspection"
+        self.entered = False  # whether ``step`` has begun (its fields below are set)
+        self.highest: list[int] | None = None  # each shelf's largest size (the stall guard)
+        self.stalled = 0  # rounds in a row in which no shelf grew past its largest
+        self.reason = ""  # why the game ends, once ``step`` is "inspection"
+        # placement: the seats of this pass round the table, the one whose turn is next,
+        # whether anyone placed in this pass, and the turns taken this round
+        self.sweep: list[int] = []
+        self.at = 0
+        self.placed_any = False
+        self.turns = 0
+        # resolution: the locations in the order they resolve, and the next one
+        self.order: list[LocationState] = []
+        self.resolving = 0
+        self.inspecting = 0  # inspection: the next seat to make its voluntary flips
+
+    def enter(self, step: str) -> None:
+        """``step`` comes next, not begun."""
+        self.step = step
+        self.entered = False
+
+
 class GameState:
     """Everything on the table."""
 
-    __slots__ = ("artifact_deck", "assistant_deck", "banned", "cards", "deck", "discard",
-                 "final_round", "first_player", "in_play", "limbo", "location_discard",
+    __slots__ = ("artifact_deck", "assistant_deck", "banned", "cards", "cursor", "deck",
+                 "discard", "final_round", "first_player", "in_play", "limbo",
+                 "location_discard",
                  "location_stack", "next_first_player", "phase", "placement_counter",
                  "players", "prominent", "returns", "rng", "round", "temps", "turn_counter")
 
@@ -208,6 +240,7 @@ class GameState:
         self.turn_counter = 0
         self.limbo: list[Zone] = []
         self.temps: list[Assistant] = []  # Temp Agency tokens this round
+        self.cursor = FlowCursor()  # where the flow stands
 
     def __repr__(self) -> str:
         return (f"<game state: round {self.round}, {self.phase}, "
