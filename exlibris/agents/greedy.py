@@ -1,9 +1,13 @@
 """A greedy bot: each decision takes the option that most improves its projected score.
 
-It sees only its own view (hand, focus, public zones). Cards are valued by
-their books for this player (focus, prominent, banned, the categories it lacks);
-shelf positions by the projected inspection of the shelf with the card in it;
-placements by a heuristic of what the location can give.
+It sees only its own view (hand, focus, public zones, the table's scoring rules).
+Shelves are valued by the inspection form read ahead with the game's own
+``ScoringRules`` (``worth.py``: ``Worth``, ``ShelfReading``), so a house rule that
+changes a number of the form changes its play: a book card by the best cell it
+finds on the shelf, a cell by the shelf with the card in it, after A1's flips,
+less what the layout costs later (cards A1 flips; cards kept far from where their
+letters belong in a three-row shelf, which leaves no room for the letters between).
+Placements are weighed by a heuristic of what the location can give.
 """
 
 from __future__ import annotations
@@ -14,23 +18,30 @@ from functools import cache
 from typing import Any
 
 from exlibris.agents.view import PlayerView
-from exlibris.agents.worth import assistant_worth
+from exlibris.agents.worth import (
+    HELD,
+    Foresight,
+    ShelfReading,
+    Worth,
+    assistant_worth,
+    prominent_count,
+)
 from exlibris.dsl import ast
 from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_program
 from exlibris.engine.decisions import Decision, DecisionKind, HomeAction, Purpose
 from exlibris.engine.invariants import MAX_HIRES
-from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card, ResumeCard
+from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import artifact_points, has_end_of_game_score
-from exlibris.scoring.flips import best_flips
+from exlibris.scoring.artifacts import has_end_of_game_score
+from exlibris.scoring.flips import bounded_flips
 from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
-from exlibris.scoring.settings import ScoringRules
 
-_RULES = ScoringRules()
-_CACHE_SIZE = 20_000  # remembered gains a bot keeps (then it starts afresh)
 ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds remain
+SHELVE_OVER_DRAW = 2.0  # the gain a shelving must bring to be taken over a draw
+EARLY = Foresight()  # while rounds remain
+LATE = Foresight(layout=0.5)  # the final round: few cards are still to come
 
 
 class GreedyAgent:
@@ -40,10 +51,12 @@ class GreedyAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        # best-position gains already worked out, by what they depend on (the shelf's
-        # cells, the card, the weights, the banned category): the same hand and shelf
-        # come back decision after decision
-        self._scores: dict[tuple[Any, ...], float] = {}
+        self._flip_plan: set[str] = set()
+        # the reading of the shelf the last decision saw, and what it was read for: the
+        # same shelf comes back decision after decision, and its gains with it
+        self._reading: ShelfReading | None = None
+        self._read: tuple[Any, ...] = ()
+        self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
         handler = _HANDLERS.get(decision.kind)
@@ -52,85 +65,63 @@ class GreedyAgent:
         return handler(self, view, decision)
 
     # ------------------------------------------------------------------ valuation
-    def weights(self, view: PlayerView) -> dict[str, float]:
-        tally = steps.a2_tally(view.shelf)
-        low = min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
-        weights = {}
-        for code in "CFHMRS":
-            w = 1.0
-            if code == view.focus:
-                w += 2.0
-            if code == view.prominent:
-                w += 1.0
-            if code == view.banned:
-                w -= 2.0
-            elif tally.get(code, 0) == low:
-                w += 1.0
-            weights[code] = w
-        return weights
+    def reading(self, view: PlayerView) -> ShelfReading:
+        """This player's shelf read with the game's scoring rules (kept while it holds)."""
+        shelf = view.shelf
+        snapshot = shelf.snapshot()
+        read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
+                view.final_round)
+        reading = self._reading
+        if reading is None or read != self._read or snapshot != reading.shelf.snapshot():
+            worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
+            foresight = LATE if view.final_round else EARLY
+            reading = self._reading = ShelfReading(shelf, worth, foresight)
+            self._read = read
+        return reading
 
-    def card_value(self, view: PlayerView, card: Card | None, weights: dict[str, float]) -> float:
+    def rivals(self, view: PlayerView) -> tuple[int, ...]:
+        """The others' prominent tallies as B2 would count them now."""
+        counts = []
+        for other in view.opponents:
+            snapshot = other.shelf.snapshot()
+            kept = self._rivals.get(other.seat)
+            if kept is None or kept[1] != view.prominent or kept[0] != snapshot:
+                kept = (snapshot, view.prominent, prominent_count(other.shelf, view.prominent))
+                self._rivals[other.seat] = kept
+            counts.append(kept[2])
+        return tuple(counts)
+
+    def card_value(self, view: PlayerView, card: Card | None) -> float:
+        """What a card is worth to this player: a book card by its best cell on the shelf
+        (or, held for later, a share of its books), others by what they bring."""
         if isinstance(card, ResumeCard):
             return self.hire_value(view, card)
         if isinstance(card, ArtifactCard):
-            return self.artifact_value(view, card, weights)
+            return self.artifact_value(view, card)
         if not isinstance(card, BookCard):
             return 1.0 if card is not None else 0.0
-        return sum(weights[b] for b in card.books)
+        reading = self.reading(view)
+        if view.shelf.position_of(card) is not None:  # on the shelf: what it holds up
+            return reading.loss(card)
+        return max(reading.best_gain(card), HELD * reading.book_gain(card))
 
-    def _remember(self, key: tuple[Any, ...], value: float) -> None:
-        if len(self._scores) >= _CACHE_SIZE:
-            self._scores.clear()
-        self._scores[key] = value
-
-    def artifact_value(self, view: PlayerView, card: ArtifactCard,
-                       weights: dict[str, float]) -> float:
+    def artifact_value(self, view: PlayerView, card: ArtifactCard) -> float:
         """An artifact's worth from its content: its ``score:`` on the best cell of the
-        projected shelf (``shelf_score`` counts it), or its ongoing ability."""
-        gain = self.best_position_gain(view, card, weights)
+        projected shelf (the reading counts it), or its ongoing ability."""
+        gain = self.reading(view).best_gain(card)
         value = max(gain, 0.0) if gain != float("-inf") else 0.0
         if not has_end_of_game_score(card.artifact_id) and not view.final_round:
             value += ONGOING_WORTH
         return value
 
-    def shelf_score(self, view: PlayerView, shelf: Shelf, weights: dict[str, float]) -> float:
-        # A2 of the shelf as the inspector leaves it, without building that shelf: the
-        # A1 flips only turn cards face down, and B1 counts face-down cards alike
-        flips = set(steps.a1_alphabetical(shelf))
-        tally = dict.fromkeys(CATEGORY_CODES, 0)
-        for pos, slot in shelf.items():
-            card = slot.face_up_book
-            if card is not None and pos not in flips:
-                for code in card.books:
-                    tally[code] = tally.get(code, 0) + 1
-        books = sum(weights[c] * n for c, n in tally.items())
-        variety = 3 * min((tally.get(c, 0) for c in "CFHMRS" if c != view.banned), default=0)
-        relics = 0
-        artifacts = [(pos, slot.card) for pos, slot in shelf.items()
-                     if isinstance(slot.card, ArtifactCard)]
-        if artifacts:  # scored on the shelf as the inspector leaves it
-            shown = steps.with_flips(shelf, sorted(flips)) if flips else shelf
-            relics = sum(artifact_points(shown, pos, card.artifact_id) for pos, card in artifacts)
-        return books + variety + steps.b1_stability(shelf, _RULES) + relics
+    def best_position_gain(self, view: PlayerView, card: Card) -> float:
+        """What ``card`` adds to the shelf's worth in its best legal cell."""
+        return self.reading(view).best_gain(card)
 
-    def best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
-                           ) -> float:
-        key = ("gain", tuple(view.shelf.items()), card, tuple(weights.values()), view.banned)
-        found = self._scores.get(key)
-        if found is None:
-            found = self._best_position_gain(view, card, weights)
-            self._remember(key, found)
-        return found
-
-    def _best_position_gain(self, view: PlayerView, card: Card, weights: dict[str, float]
-                            ) -> float:
-        base = self.shelf_score(view, view.shelf, weights)
-        best = float("-inf")
-        for pos in view.shelf.legal_positions():
-            trial = view.shelf.copy()
-            trial.shelve(card, pos)
-            best = max(best, self.shelf_score(view, trial, weights) - base)
-        return best
+    def hand_gain(self, view: PlayerView) -> float:
+        """The best gain of shelving a card from hand now (0 with an empty hand)."""
+        reading = self.reading(view)
+        return max((reading.best_gain(c) for c in view.hand), default=0.0)
 
     def hire_value(self, view: PlayerView, card: ResumeCard) -> float:
         """A special assistant card: what its abilities can bring (``worth.py``)."""
@@ -144,26 +135,16 @@ class GreedyAgent:
         return _argmax((self.hire_value(view, c) for c in decision.values), self.rng)
 
     def _position(self, view: PlayerView, decision: Decision) -> int:
-        shelved = decision.card
-        card = next((c for c in view.hand if shelved is not None and c.name == shelved.name),
-                    None)
-        if card is None:
-            return self._first_position(decision)
-        weights = self.weights(view)
-        scores = []
-        for pos in decision.values:
-            trial = view.shelf.copy()
-            trial.shelve(card, pos)
-            scores.append(self.shelf_score(view, trial, weights))
-        return _argmax(scores, self.rng)
-
-    def _first_position(self, decision: Decision) -> int:
-        return len(decision) // 2
+        card = decision.card
+        if not isinstance(card, BookCard | ArtifactCard):
+            return len(decision) // 2
+        reading = self.reading(view)
+        return _argmax((reading.gain(card, pos) for pos in decision.values), self.rng)
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
         purpose = decision.purpose
         if purpose is Purpose.FLIP:
-            plan = getattr(self, "_flip_plan", set())
+            plan = self._flip_plan
             for i, value in enumerate(decision.values):
                 if value is not None and value.name in plan:
                     plan.discard(value.name)
@@ -172,7 +153,10 @@ class GreedyAgent:
         values = decision.values
         if not any(isinstance(v, BookCard | ArtifactCard) for v in values):
             return 0
-        weights = self.weights(view)
+        if purpose is Purpose.SHELVE:  # the card that fits the shelf best, if any does
+            reading = self.reading(view)
+            return _argmax((0.0 if v is None else reading.best_gain(v) for v in values),
+                           self.rng)
         giving = purpose is not None and purpose.giving
         feeding = giving and view.solo is not None and purpose is Purpose.DISCARD
         scores = []
@@ -180,7 +164,7 @@ class GreedyAgent:
             if value is None:
                 scores.append(-1.5 if giving else 0.5)
             else:
-                v = self.card_value(view, value, weights)
+                v = self.card_value(view, value)
                 if feeding:  # a discard joins the public library: do not feed it
                     v += feed_value(view, value)
                 scores.append(-v if giving else v)
@@ -189,12 +173,11 @@ class GreedyAgent:
     def _home_action(self, view: PlayerView, decision: Decision) -> int:
         if HomeAction.SHELVE not in decision.values:
             return 0
-        weights = self.weights(view)
-        gain = max((self.best_position_gain(view, c, weights) for c in view.hand),
-                   default=0.0)
-        if view.solo is not None and view.final_round:
-            gain = max(gain, 2.0)  # the hand left at the end feeds the public library
-        chosen = HomeAction.SHELVE if gain >= 2.0 else HomeAction.DRAW
+        gain = self.hand_gain(view)
+        if view.final_round:  # the hand left scores nothing (in solo it feeds the library)
+            chosen = HomeAction.SHELVE if gain > 0 or view.solo is not None else HomeAction.DRAW
+        else:
+            chosen = HomeAction.SHELVE if gain >= SHELVE_OVER_DRAW else HomeAction.DRAW
         return decision.values.index(chosen)
 
     def _eliminate(self, view: PlayerView, decision: Decision) -> int:
@@ -215,29 +198,56 @@ class GreedyAgent:
         self._flip_plan = best_flip_plan(view)
         return 1 if self._flip_plan else 0
 
-    def _place(self, view: PlayerView, decision: Decision) -> int:
-        weights = self.weights(view)
-        hand_gain = max((self.best_position_gain(view, c, weights) for c in view.hand),
-                        default=0.0)
-        scores = [self.place_value(view, option, weights, hand_gain)
-                  for option in decision.values]
+    def _rearrange(self, view: PlayerView, decision: Decision) -> int:
+        """Rework the shelf (a swap with the hand, of two cards, or a move) into the
+        shelf worth most; the first option when none is worth more than no change."""
+        reading = self.reading(view)
+        scores = [self._reworked(view, reading, option) for option in decision.values]
         return _argmax(scores, self.rng)
 
-    def place_value(self, view: PlayerView, option: Any, weights: dict[str, float],
-                    hand_gain: float) -> float:
+    def _reworked(self, view: PlayerView, reading: ShelfReading, option: Any) -> float:
+        kind, a, b = option
+        shelf = view.shelf.copy()
+        if kind == "hand":  # the card from hand goes up, the shelf's card comes to hand
+            old = shelf.swap_with_hand(a, b).card
+            held = HELD * ((reading.book_gain(old) if isinstance(old, BookCard) else 0.0)
+                           - (reading.book_gain(b) if isinstance(b, BookCard) else 0.0))
+            return _read(shelf, reading).value - reading.value + held
+        if kind == "swap":
+            shelf.swap(a, b)
+        else:
+            shelf.reshelve(a, b)
+        return _read(shelf, reading).value - reading.value
+
+    def _shift(self, view: PlayerView, decision: Decision) -> int:
+        """Shift part of a row where the shelf is worth most afterwards."""
+        reading = self.reading(view)
+        scores = []
+        for move in decision.values:
+            shelf = view.shelf.copy()
+            shelf.shift_run(*move)
+            scores.append(_read(shelf, reading).value)
+        return _argmax(scores, self.rng)
+
+    def _place(self, view: PlayerView, decision: Decision) -> int:
+        hand_gain = self.hand_gain(view)
+        scores = [self.place_value(view, option, hand_gain) for option in decision.values]
+        return _argmax(scores, self.rng)
+
+    def place_value(self, view: PlayerView, option: Any, hand_gain: float) -> float:
         _assistant, target = option
         loc = target.location
         if loc is None:
             return 1.0 + max(0.0, hand_gain) * 0.5
         area = view.areas.get(loc.id, ())
         if any(isinstance(c, ResumeCard) for c in area):  # a hiring auction (Job Faire)
-            best = max(self.card_value(view, c, weights) for c in area)
+            best = max(self.card_value(view, c) for c in area)
             return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
         if any(isinstance(c, ArtifactCard) for c in area):  # the Artifactorium
-            return self.bid_value(view, target, area, weights)
+            return self.bid_value(view, target, area)
         if _gives_artifacts(loc.spec):  # the Black Market: an unseen artifact
             return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
-        visible = sorted((self.card_value(view, c, weights) for c in area if c is not None),
+        visible = sorted((self.card_value(view, c) for c in area if c is not None),
                          reverse=True)
         hidden = sum(1 for c in area if c is None)
         value = 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
@@ -246,14 +256,13 @@ class GreedyAgent:
             value += 0.5
         return value
 
-    def bid_value(self, view: PlayerView, target: Any, area: tuple[Card | None, ...],
-                  weights: dict[str, float]) -> float:
+    def bid_value(self, view: PlayerView, target: Any, area: tuple[Card | None, ...]) -> float:
         """A bid at an auction of cards on display: the best card, less the cards paid
         (a bid the hand cannot pay wins nothing)."""
         if target.bid > len(view.hand) or not area:
             return -1.0
-        best = max(self.card_value(view, c, weights) for c in area if c is not None)
-        cost = sum(sorted(self.card_value(view, c, weights) for c in view.hand)[:target.bid])
+        best = max(self.card_value(view, c) for c in area if c is not None)
+        cost = sum(sorted(self.card_value(view, c) for c in view.hand)[:target.bid])
         return 1.2 + best - cost - 0.3 * target.bid
 
 
@@ -266,6 +275,8 @@ _HANDLERS = {
     DecisionKind.CATEGORY: GreedyAgent._category,
     DecisionKind.FLIPS: GreedyAgent._flips,
     DecisionKind.PLACE: GreedyAgent._place,
+    DecisionKind.REARRANGE: GreedyAgent._rearrange,
+    DecisionKind.SHIFT: GreedyAgent._shift,
 }  # the kinds the bot weighs; any other takes its first option
 
 
@@ -293,7 +304,14 @@ def public_focus_candidates(view: PlayerView) -> list[str]:
 
 def feed_value(view: PlayerView, card: Card) -> float:
     """Solo: what a card in the discard pile is worth to the public library: its
-    prominent books, its likely focus books, less its banned books."""
+    prominent books, its likely focus books, less its banned books; a special assistant
+    card volunteers (B6) and an artifact is donated (B7), each at the level."""
+    assert view.solo is not None
+    level = view.solo.difficulty
+    if isinstance(card, ResumeCard):
+        return float(steps.solo_volunteers(1, level))
+    if isinstance(card, ArtifactCard):
+        return float(steps.solo_donations(1, level))
     if not isinstance(card, BookCard):
         return 0.0
     candidates = public_focus_candidates(view)
@@ -317,16 +335,22 @@ def tile_feeds(spec: Any) -> float:
 
 
 def best_flip_plan(view: PlayerView) -> set[str]:
-    """The cards whose voluntary flip maximises this player's own total, seen from its view.
+    """The cards whose voluntary flip raises this player's own total, seen from its view
+    (a bounded search: ``flips.bounded_flips``).
 
     Opponents' focuses are secret, but this player's own total does not depend on them.
     """
     players = [PlayerTable("me", view.focus, view.shelf)]
     players += [PlayerTable(f"seat {o.seat}", view.focus, o.shelf, o.hand_size)
                 for o in view.opponents]
-    rules = ScoringRules.for_players(len(players))
-    inspection = inspect_table(Table(tuple(players), view.prominent, view.banned), rules)
-    return set(best_flips(inspection, 0).cards)
+    inspection = inspect_table(Table(tuple(players), view.prominent, view.banned),
+                               view.scoring)
+    return set(bounded_flips(inspection, 0).cards)
+
+
+def _read(shelf: Shelf, like: ShelfReading) -> ShelfReading:
+    """``shelf`` read as ``like`` was (the same worth and foresight)."""
+    return ShelfReading(shelf, like.worth, like.foresight)
 
 
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:

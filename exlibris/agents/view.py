@@ -7,6 +7,7 @@ from typing import Any
 
 from exlibris.model.cards import Card
 from exlibris.model.shelf import Shelf
+from exlibris.scoring.settings import ScoringRules
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class PlayerView:
     artifact_deck_size: int = 0
     assistant_cards: dict[str, Any] = field(default_factory=dict)  # content: public
     hired: int = 0  # special assistants this player hired (EXP-JF-04)
+    scoring: ScoringRules = field(default_factory=ScoringRules)  # the table's: public
 
 
 def player_view(game: Any, seat: int) -> PlayerView:
@@ -80,6 +82,7 @@ def player_view(game: Any, seat: int) -> PlayerView:
         artifact_deck_size=len(state.artifact_deck),
         assistant_cards=game.assistant_cards,
         hired=me.hired,
+        scoring=game.scoring if game.scoring is not None else ScoringRules(),
     )
 
 

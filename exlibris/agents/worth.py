@@ -1,19 +1,31 @@
-"""What a special assistant's abilities can bring, read from their content.
+"""What things are worth to the greedy bot: special assistants, books and shelves.
 
-The greedy bot values a hire (and a Job Faire bid) by walking the effect language
-of each ability: every verb that gains the player cards or actions adds its worth
-(a draw per card, a home action, a shelving...), scaled by how often the ability's
-timing lets it act. Placement rules and end-of-game scores add a little. Nothing is
-read from names or texts.
+A hire (and a Job Faire bid) is valued by walking the effect language of each
+ability: every verb that gains the player cards or actions adds its worth (a draw
+per card, a home action, a shelving...), scaled by how often the ability's timing
+lets it act. Placement rules and end-of-game scores add a little. Nothing is read
+from names or texts.
+
+Books and shelves are valued by the inspection form read ahead with the game's own
+``ScoringRules`` (``Worth``, ``ShelfReading``): a house rule that changes a number
+of the form changes what the bot wants.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.parser import parse_program
+from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
+from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf_errors import ShelfError
+from exlibris.scoring import steps
+from exlibris.scoring.artifacts import shelf_artifact_points
+from exlibris.scoring.settings import ScoringRules
 
 # what one use of a verb is worth, in cards (per unit of a literal amount)
 VERB_WORTH = {
@@ -62,3 +74,324 @@ def assistant_worth(spec: Any) -> float:
     """What one special assistant (a content entry) may bring per round, in cards."""
     return _spec_worth(f"{spec.id}@{spec.edition}", tuple(
         (a.timing, a.effect, a.score, len(a.placement)) for a in spec.abilities))
+
+
+# ---------------------------------------------------------------- the inspection, ahead
+
+CODES = {code: i for i, code in enumerate(CATEGORY_CODES)}  # a category's place in a tally
+Tally = tuple[int, ...]  # books per category, in CATEGORY_CODES order
+
+LAYOUT_WIDTH = 6  # the columns of the three-row shelf a careful player lays out
+PROMINENT_SHARE = 0.5  # of the award the current tallies give: the rest is still open
+VARIETY_PROGRESS = 0.9  # of a variety step credited as the smallest tallies fill up
+HELD = 0.3  # a book card kept in hand, as a share of its books' worth on the shelf
+
+
+@dataclass(frozen=True, slots=True)
+class Foresight:
+    """What the bot pays now for the shelf's future: ``per_flip`` points for each card
+    A1 will flip (a cell lost to a face-down card), ``layout`` points per squared row
+    a face-up card lies from where its letter belongs in a three-row shelf; a card A1
+    flips is credited only ``flipped_stability`` of what it adds to B1 (a card that
+    fits could stand in its cell later)."""
+
+    per_flip: float = 2.0
+    layout: float = 3.0
+    width: int = LAYOUT_WIDTH
+    flipped_stability: float = 1.0
+
+
+@cache
+def book_vector(card: BookCard) -> Tally:
+    """A card's books as a tally."""
+    tally = [0] * len(CATEGORY_CODES)
+    for code in card.books:
+        tally[CODES[code]] += 1
+    return tuple(tally)
+
+
+@cache
+def rank(card: BookCard) -> float:
+    """Where a card falls in alphabetical order, from 0 (before A) to 1 (after Z): its
+    letter, then its order among the cards of that letter (its ``of``, when known)."""
+    letter = max(0, min(25, ord(card.letter.upper()[:1] or "A") - ord("A")))
+    within = (card.order - 0.5) / card.of if card.of >= card.order > 0 else 0.5
+    return (letter + within) / 26
+
+
+class Worth:
+    """What books are worth to one player under the table's scoring rules.
+
+    Read from the inspection form's steps with the game's ``ScoringRules``: B5 focus
+    and B3 banned books per book, B4 variety on the smallest tally (with credit for
+    filling the smallest tallies towards the next step), B2 the award the player's
+    prominent tally would take against the others' tallies now (half of it: the rest
+    is still open) plus a share of the award range per book.
+    """
+
+    __slots__ = ("_awards", "banned", "focus", "per_prominent", "prominent", "rivals",
+                 "rules", "solo", "variety")
+
+    def __init__(self, rules: ScoringRules, focus: str, prominent: str, banned: str | None,
+                 rivals: tuple[int, ...]) -> None:
+        self.rules = rules
+        self.focus = CODES.get(focus)
+        self.prominent = CODES.get(prominent)
+        self.banned = CODES.get(banned) if banned and rules.banned_books else None
+        self.variety = tuple(CODES[c] for c in steps.variety_categories(banned))
+        self.rivals = rivals  # the others' prominent tallies (the public library's in solo)
+        self.solo = rules.solo
+        last = rules.award_for(max(0, rules.players - 1)) if not rules.solo else 0
+        self.per_prominent = (rules.award_for(0) - last) / (2 * len(CATEGORY_CODES))
+        self._awards: dict[int, int] = {}
+
+    def award(self, count: int) -> int:
+        """B2 for a prominent tally of ``count`` against the rivals' as they stand."""
+        found = self._awards.get(count)
+        if found is None:
+            # solo: the public library's tally is hidden, so only the share per book
+            found = 0 if self.solo else steps.b2_prominent((count, *self.rivals), self.rules)[0]
+            self._awards[count] = found
+        return found
+
+    def books(self, tally: Tally) -> float:
+        """The worth of the books of a tally (the face-up books A1 leaves)."""
+        rules = self.rules
+        value = 0.0
+        if self.focus is not None:
+            value += tally[self.focus] * rules.focus_per_book
+        if self.banned is not None:
+            value += tally[self.banned] * rules.banned_per_book
+        if self.variety:
+            counts = [tally[i] for i in self.variety]
+            low = min(counts)
+            above = sum(1 for n in counts if n > low)
+            value += rules.variety_per_book * (low + VARIETY_PROGRESS * above / len(counts))
+        if self.prominent is not None:
+            count = tally[self.prominent]
+            value += PROMINENT_SHARE * self.award(count) + self.per_prominent * count
+        return value
+
+
+def prominent_count(shelf: Shelf, prominent: str) -> int:
+    """Books of the prominent category on the face-up cards A1 leaves (what B2 counts)."""
+    last: tuple[str, int] | None = None
+    count = 0
+    for _, slot in shelf.items():
+        card = slot.card
+        if slot.face_down or not isinstance(card, BookCard):
+            continue
+        key = (card.letter, card.order)
+        if last is None or key > last:
+            last = key
+            count += card.books.count(prominent)
+    return count
+
+
+class ShelfReading:
+    """A shelf read once: A1's pass along the reading order, the tally it leaves, B1,
+    where the cards kept lie against their letters; then the gain of shelving a card
+    in any cell, worked out from that without building the new shelf.
+
+    ``value`` is the shelf's worth: the books A1 leaves (``Worth``), stability (B1),
+    entombed cards, artifacts' points on the shelf as the inspector leaves it, less
+    the foresight costs (``Foresight``). Shelves with artifacts, and cards that are not
+    book cards, are valued by building the shelf (artifacts' scores read the cells).
+    """
+
+    __slots__ = ("_books", "_gains", "_losses", "_stability", "base_books", "depths", "flips",
+                 "foresight", "kept", "keys", "lasts", "order", "rules", "shelf", "slow",
+                 "stability", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
+
+    def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight) -> None:
+        self.shelf = shelf
+        self.worth = worth
+        self.rules = worth.rules
+        self.foresight = foresight
+        self.order = shelf.positions()
+        keys: list[tuple[str, int] | None] = []
+        kept: list[bool] = []
+        lasts: list[tuple[str, int] | None] = []  # the last key kept before each cell
+        tally = [0] * len(CATEGORY_CODES)
+        last: tuple[str, int] | None = None
+        flips = 0
+        width = foresight.width
+        n, sz, szz = 0, 0.0, 0.0
+        slow = False
+        for pos, slot in shelf.items():
+            lasts.append(last)
+            card = slot.card
+            if slot.face_down or not isinstance(card, BookCard):
+                slow = slow or isinstance(card, ArtifactCard)
+                keys.append(None)
+                kept.append(False)
+                continue
+            key = (card.letter, card.order)
+            keys.append(key)
+            if last is None or key > last:
+                last = key
+                kept.append(True)
+                for code in card.books:
+                    tally[CODES[code]] += 1
+                z = pos[0] + pos[1] / width - 3 * rank(card)
+                n, sz, szz = n + 1, sz + z, szz + z * z
+            else:
+                kept.append(False)
+                flips += 1
+        lasts.append(last)
+        self.keys, self.kept, self.lasts = keys, kept, lasts
+        self.tally = tuple(tally)
+        self.flips = flips
+        self.z_count, self.sum_z, self.sum_zz = n, sz, szz
+        self.slow = slow
+        self.depths = _standing(self.order)
+        self.stability = steps.b1_stability(shelf, self.rules)
+        self.base_books = worth.books(self.tally)
+        spread = szz - sz * sz / n if n else 0.0
+        self.value = (self.base_books + self.stability - foresight.per_flip * flips
+                      - foresight.layout * spread + steps.entombed_points(shelf, self.rules))
+        if slow:
+            shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
+            self.value += shelf_artifact_points(shown, self.rules)
+        self._gains: dict[Card, float] = {}
+        self._losses: dict[Card, float] = {}
+        self._books: dict[Tally, float] = {}
+        self._stability: dict[Pos, int] = {}
+
+    def book_gain(self, card: BookCard) -> float:
+        """What a card's books add to the tally's worth, kept face up."""
+        vector = book_vector(card)
+        found = self._books.get(vector)
+        if found is None:
+            tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
+            found = self._books[vector] = self.worth.books(tally) - self.base_books
+        return found
+
+    def stability_gain(self, pos: Pos) -> int:
+        """What a card in the empty cell ``pos`` adds to B1 (its face does not matter)."""
+        found = self._stability.get(pos)
+        if found is None:
+            found = self._stability[pos] = self._stability_with(pos) - self.stability
+        return found
+
+    def _stability_with(self, pos: Pos) -> int:
+        order = self.order
+        if not order:
+            return _rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
+        cells = set(order)
+        top, bottom = order[0][0], order[-1][0]
+        r, c = pos
+        if r > bottom:  # a new bottom row: only this column stands on it
+            depth = 1
+            while (r - depth, c) in cells:
+                depth += 1
+            return _rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
+        depths = self.depths
+        if r != bottom - depths.get(c, 0):
+            return self.stability  # not on top of a standing column: B1 is the same
+        grown = dict(depths)
+        depth = depths.get(c, 0) + 1
+        while (bottom - depth, c) in cells:
+            depth += 1
+        grown[c] = depth
+        return _rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
+
+    def layout_cost(self, card: BookCard, pos: Pos) -> float:
+        """The foresight cost of a face-up card at ``pos``: what it adds to the spread of
+        the kept cards' rows against their letters."""
+        n = self.z_count
+        if not n:
+            return 0.0
+        z = pos[0] + pos[1] / self.foresight.width - 3 * rank(card)
+        mean = self.sum_z / n
+        return self.foresight.layout * n / (n + 1) * (z - mean) ** 2
+
+    def gain(self, card: Card, pos: Pos) -> float:
+        """What shelving ``card`` at the empty cell ``pos`` adds to ``value``."""
+        if self.slow or not isinstance(card, BookCard):
+            return self._built_gain(card, pos)
+        i = bisect_left(self.order, pos)
+        key = (card.letter, card.order)
+        last = self.lasts[i]
+        if last is not None and key <= last:  # A1 flips it: a filled cell, no books
+            foresight = self.foresight
+            return foresight.flipped_stability * self.stability_gain(pos) - foresight.per_flip
+        keys, kept = self.keys, self.kept
+        lost: list[Pos] = []
+        for j in range(i, len(keys)):
+            other = keys[j]
+            if other is None or not kept[j]:
+                continue
+            if other > key:
+                break
+            lost.append(self.order[j])  # kept before, A1 flips it now
+        if not lost:
+            books = self.book_gain(card)
+            return books + self.stability_gain(pos) - self.layout_cost(card, pos)
+        trial = self.shelf.copy()
+        trial.shelve(card, pos)
+        return ShelfReading(trial, self.worth, self.foresight).value - self.value
+
+    def _built_gain(self, card: Card, pos: Pos) -> float:
+        trial = self.shelf.copy()
+        trial.shelve(card, pos)
+        return ShelfReading(trial, self.worth, self.foresight).value - self.value
+
+    def loss(self, card: Card) -> float:
+        """What taking ``card`` off the shelf costs (``inf`` if it may not leave)."""
+        found = self._losses.get(card)
+        if found is None:
+            pos = self.shelf.position_of(card)
+            trial = self.shelf.copy()
+            try:
+                trial.remove(pos)  # type: ignore[arg-type]
+            except (ShelfError, TypeError):
+                found = float("inf")
+            else:
+                found = self.value - ShelfReading(trial, self.worth, self.foresight).value
+            self._losses[card] = found
+        return found
+
+    def best_gain(self, card: Card) -> float:
+        """The gain of ``card`` in its best legal cell (-inf if the shelf takes none)."""
+        found = self._gains.get(card)
+        if found is None:
+            cells = self.shelf.legal_cells()
+            found = max((self.gain(card, pos) for pos in cells), default=float("-inf"))
+            self._gains[card] = found
+        return found
+
+
+def _standing(order: tuple[Pos, ...]) -> dict[int, int]:
+    """Each column's cells counted up from the bottom row without a gap (B1's columns)."""
+    if not order:
+        return {}
+    cells = set(order)
+    bottom = order[-1][0]
+    depths = {}
+    for r, c in order:
+        if r == bottom:
+            depth = 1
+            while (bottom - depth, c) in cells:
+                depth += 1
+            depths[c] = depth
+    return depths
+
+
+def _rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int) -> int:
+    """B1 from the standing columns: cards in the largest rectangle at least ``smallest``
+    (width, height), as ``steps.b1_stability`` counts them."""
+    min_width, min_height = smallest
+    columns = sorted(standing)
+    best = 0
+    for rows in range(min_height, height + 1):
+        run, previous = 0, None
+        for col in columns:
+            if standing[col] >= rows:
+                run = run + 1 if previous == col - 1 else 1
+                previous = col
+                if run >= min_width:
+                    best = max(best, run * rows)
+            else:
+                run, previous = 0, None
+    return best

@@ -43,6 +43,7 @@ from exlibris.scoring.artifacts import ArtifactPoints, artifact_points
 from exlibris.scoring.inspection import Form, Inspection, inspect_player
 
 DEFAULT_BEAM = 200  # states kept per card; past it the answer is marked approximate
+BOUNDED_BEAM = 16  # the bots' bound (``bounded_flips``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +189,17 @@ def best_flips(
     total, _, flips = best
     names = tuple(shelf.at(pos).card.name for pos in flips)  # type: ignore[union-attr]
     return BestFlips(own.player.name, flips, names, total, total - baseline, exact)
+
+
+def bounded_flips(
+    inspection: Inspection,
+    index: int,
+    *,
+    points: ArtifactPoints = artifact_points,
+    beam: int = BOUNDED_BEAM,
+) -> BestFlips:
+    """``best_flips`` with a small bound on the states kept per card, for bots."""
+    return best_flips(inspection, index, points=points, beam=beam)
 
 
 def _voluntary(cards: list[tuple[Pos, BookCard]], down: set[Pos]) -> list[Pos]:
