@@ -128,3 +128,34 @@ def test_the_pre_commit_hooks_pass_and_fail_with_the_error(
     assert failed.returncode != 0
     assert ("reading-nook.yaml:5:9: number 6 is already used by the shipped location "
             "'wishing-well'") in failed.stdout
+
+
+@needs_install
+def test_the_shipped_hooks_install_the_pure_python_wheel_and_run(tmp_path: Path) -> None:
+    """As an author's ``repo:`` entry has it: pre-commit pip-installs this repository
+    at a commit for the hooks of ``.pre-commit-hooks.yaml``. By default that is the
+    pure-Python wheel (seconds, where the compiled one takes minutes: README,
+    "Set-up"); the variables CI exports for its own install are not the author's."""
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True)
+    if head.returncode != 0:
+        pytest.skip("this checkout is not a git repository with a commit")
+    folder = tmp_path / "author"
+    shutil.copytree(EXAMPLES, folder)
+    (folder / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT}\n    rev: {head.stdout.strip()}\n    hooks:\n"
+        "      - id: exlibris-validate\n      - id: exlibris-scenarios\n", "utf-8")
+    home = tmp_path / "pre-commit-home"
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "EXLIBRIS_COMPILE", "EXLIBRIS_PURE_PYTHON", "PYTHONPATH", "EXLIBRIS_CONTENT")}
+    env.update(PRE_COMMIT_HOME=str(home), NO_COLOR="1")
+    assert run("git init -q . && git add .", folder, env).returncode == 0
+    installed = run(f"{sys.executable} -m pre_commit install-hooks", folder, env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    flows = list(home.glob("*/py_env-*/lib/python*/site-packages/exlibris/engine/flow.py"))
+    assert len(flows) == 1, flows
+    package = flows[0].parent.parent
+    assert not [p for p in package.rglob("*") if p.suffix in (".so", ".pyd")]
+    passed = run(f"{sys.executable} -m pre_commit run --all-files", folder, env)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert passed.stdout.count("Passed") == 2
