@@ -2,7 +2,7 @@
 
 A wheel is pure Python unless ``EXLIBRIS_COMPILE=1`` asks for the compiled engine
 (``EXLIBRIS_COMPILE=1 pip install .``): a player gains nothing from it, and the
-compile takes about ten minutes on two cores, against seconds for the pure wheel;
+compile takes 3 to 8 minutes on two cores, against seconds for the pure wheel;
 balance runs and search bots are about 1.5 times faster with it (README, "Set-up").
 ``EXLIBRIS_PURE_PYTHON=1`` still asks for a pure-Python wheel, and wins over
 ``EXLIBRIS_COMPILE``. A default build needs nothing beyond hatchling: Cython,
