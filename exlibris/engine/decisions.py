@@ -162,7 +162,11 @@ class Decision:
 
 
 class Agent(Protocol):
-    """Something that answers decisions for one seat."""
+    """Something that answers decisions for one seat.
+
+    An agent may also have ``needs_view`` (True: it is handed its seat's view) and
+    ``sit_at(game)``, called once when the table is built, for an agent that plays
+    forks of the game (``agents/mcts.py``)."""
 
     def decide(self, view: Any, decision: Decision) -> int:
         """The index of the chosen option."""

@@ -47,6 +47,10 @@ def build_table(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *
     game.scoring = scoring_rules(settings.scoring, n)
     if settings.solo is not None:
         game.solo = SoloState(difficulty=settings.solo.difficulty)
+    for agent in agents:  # an agent that searches forks of the game is handed it
+        sit_at = getattr(agent, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
     return game
 
 

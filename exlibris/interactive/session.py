@@ -144,7 +144,8 @@ class Session:
             check(entry, decision, number)
             if self.observer is not None:
                 self.observer(self, decision, entry, number)
-            if agent is not None and self.record.seats[seat] != "human":
+            if (agent is not None and self.record.seats[seat] != "human"
+                    and not getattr(agent, "searches", False)):  # a search takes seconds
                 mine = agent.decide(view, decision)
                 if mine != entry.index:
                     raise SaveError("save/mismatch", (
@@ -211,4 +212,10 @@ class Recorder:
 
     def decide(self, view: Any, decision: Decision) -> int:
         return self.session.answer(self.seat, self.inner, view, decision)
+
+    def sit_at(self, game: Game) -> None:
+        """Hand the game on to an agent that plays forks of it."""
+        sit_at = getattr(self.inner, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
 
