@@ -41,7 +41,7 @@ from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds remain
 SHELVE_OVER_DRAW = 2.0  # the gain a shelving must bring to be taken over a draw
 EARLY = Foresight()  # while rounds remain
-LATE = Foresight(layout=0.5)  # the final round: few cards are still to come
+LATE = Foresight(layout=0.5, flipped_stability=1.0)  # the final round: few cards to come
 
 
 class GreedyAgent:
@@ -200,24 +200,32 @@ class GreedyAgent:
 
     def _rearrange(self, view: PlayerView, decision: Decision) -> int:
         """Rework the shelf (a swap with the hand, of two cards, or a move) into the
-        shelf worth most; the first option when none is worth more than no change."""
+        shelf worth most. A card goes up in a cell by its gain on the shelf without the
+        cell's card; swaps of two cards are weighed only where one of them is out of
+        order (A1 flips it), which keeps the search short."""
         reading = self.reading(view)
-        scores = [self._reworked(view, reading, option) for option in decision.values]
+        flipped = {pos for pos, key, kept in zip(reading.order, reading.keys, reading.kept,
+                                                 strict=True) if key is not None and not kept}
+        scores = []
+        for kind, a, b in decision.values:
+            if kind == "swap":
+                if a not in flipped and b not in flipped:
+                    scores.append(float("-inf"))
+                    continue
+                shelf = view.shelf.copy()
+                shelf.swap(a, b)
+                trial = ShelfReading(shelf, reading.worth, reading.foresight,
+                                     stability=reading.stability)  # the same cells
+                scores.append(trial.value - reading.value)
+                continue
+            lifted = reading.lifted(a)
+            card = view.shelf.at(a).card  # type: ignore[union-attr]
+            if kind == "hand":  # the hand's card goes up, the shelf's card comes to hand
+                held = HELD * (_books(reading, card) - _books(reading, b))
+                scores.append(lifted.value + lifted.gain(b, a) - reading.value + held)
+            else:
+                scores.append(lifted.value + lifted.gain(card, b) - reading.value)
         return _argmax(scores, self.rng)
-
-    def _reworked(self, view: PlayerView, reading: ShelfReading, option: Any) -> float:
-        kind, a, b = option
-        shelf = view.shelf.copy()
-        if kind == "hand":  # the card from hand goes up, the shelf's card comes to hand
-            old = shelf.swap_with_hand(a, b).card
-            held = HELD * ((reading.book_gain(old) if isinstance(old, BookCard) else 0.0)
-                           - (reading.book_gain(b) if isinstance(b, BookCard) else 0.0))
-            return _read(shelf, reading).value - reading.value + held
-        if kind == "swap":
-            shelf.swap(a, b)
-        else:
-            shelf.reshelve(a, b)
-        return _read(shelf, reading).value - reading.value
 
     def _shift(self, view: PlayerView, decision: Decision) -> int:
         """Shift part of a row where the shelf is worth most afterwards."""
@@ -346,6 +354,11 @@ def best_flip_plan(view: PlayerView) -> set[str]:
     inspection = inspect_table(Table(tuple(players), view.prominent, view.banned),
                                view.scoring)
     return set(bounded_flips(inspection, 0).cards)
+
+
+def _books(reading: ShelfReading, card: Card) -> float:
+    """What a card's books would add to the shelf's tally (0 for other cards)."""
+    return reading.book_gain(card) if isinstance(card, BookCard) else 0.0
 
 
 def _read(shelf: Shelf, like: ShelfReading) -> ShelfReading:

@@ -13,7 +13,7 @@ of the form changes what the bot wants.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -85,6 +85,7 @@ LAYOUT_WIDTH = 6  # the columns of the three-row shelf a careful player lays out
 PROMINENT_SHARE = 0.5  # of the award the current tallies give: the rest is still open
 VARIETY_PROGRESS = 0.9  # of a variety step credited as the smallest tallies fill up
 HELD = 0.3  # a book card kept in hand, as a share of its books' worth on the shelf
+PUSHED_OUT = 2  # kept cards a card may push out of order in a cell ``best_gain`` weighs
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ class Foresight:
     per_flip: float = 2.0
     layout: float = 3.0
     width: int = LAYOUT_WIDTH
-    flipped_stability: float = 1.0
+    flipped_stability: float = 0.5
 
 
 @cache
@@ -129,7 +130,7 @@ class Worth:
     is still open) plus a share of the award range per book.
     """
 
-    __slots__ = ("_awards", "banned", "focus", "per_prominent", "prominent", "rivals",
+    __slots__ = ("_awards", "_books", "banned", "focus", "per_prominent", "prominent", "rivals",
                  "rules", "solo", "variety")
 
     def __init__(self, rules: ScoringRules, focus: str, prominent: str, banned: str | None,
@@ -144,6 +145,7 @@ class Worth:
         last = rules.award_for(max(0, rules.players - 1)) if not rules.solo else 0
         self.per_prominent = (rules.award_for(0) - last) / (2 * len(CATEGORY_CODES))
         self._awards: dict[int, int] = {}
+        self._books: dict[Tally, float] = {}
 
     def award(self, count: int) -> int:
         """B2 for a prominent tally of ``count`` against the rivals' as they stand."""
@@ -156,6 +158,12 @@ class Worth:
 
     def books(self, tally: Tally) -> float:
         """The worth of the books of a tally (the face-up books A1 leaves)."""
+        found = self._books.get(tally)
+        if found is None:
+            found = self._books[tally] = self._worth(tally)
+        return found
+
+    def _worth(self, tally: Tally) -> float:
         rules = self.rules
         value = 0.0
         if self.focus is not None:
@@ -199,11 +207,15 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_gains", "_losses", "_stability", "base_books", "depths", "flips",
-                 "foresight", "kept", "keys", "lasts", "order", "rules", "shelf", "slow",
-                 "stability", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
+    __slots__ = ("_books", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
+                 "_stability",
+                 "base_books", "flips", "foresight", "kept", "keys", "lasts", "order", "rules",
+                 "shelf", "slow", "stability", "sum_z", "sum_zz", "tally", "value", "worth",
+                 "z_count")
 
-    def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight) -> None:
+    def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
+                 stability: int | None = None) -> None:
+        """Read ``shelf``; ``stability`` is its B1 when the caller knows it already."""
         self.shelf = shelf
         self.worth = worth
         self.rules = worth.rules
@@ -244,8 +256,11 @@ class ShelfReading:
         self.flips = flips
         self.z_count, self.sum_z, self.sum_zz = n, sz, szz
         self.slow = slow
-        self.depths = _standing(self.order)
-        self.stability = steps.b1_stability(shelf, self.rules)
+        self._depths: dict[int, int] | None = None
+        if stability is None:
+            height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
+            stability = _rectangle(self.depths, self.rules.min_rectangle, height)
+        self.stability = stability
         self.base_books = worth.books(self.tally)
         spread = szz - sz * sz / n if n else 0.0
         self.value = (self.base_books + self.stability - foresight.per_flip * flips
@@ -257,6 +272,17 @@ class ShelfReading:
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally, float] = {}
         self._stability: dict[Pos, int] = {}
+        self._cells: list[tuple[Pos, int, int, Any, float]] | None = None
+        self._lifted: dict[Pos, ShelfReading] = {}
+        self._run: tuple[list[Any], list[int], list[Tally], list[float], list[float]] | None \
+            = None
+
+    @property
+    def depths(self) -> dict[int, int]:
+        """Each column's cells standing on the bottom row without a gap (B1's columns)."""
+        if self._depths is None:
+            self._depths = _standing(self.order)
+        return self._depths
 
     def book_gain(self, card: BookCard) -> float:
         """What a card's books add to the tally's worth, kept face up."""
@@ -313,24 +339,56 @@ class ShelfReading:
         i = bisect_left(self.order, pos)
         key = (card.letter, card.order)
         last = self.lasts[i]
+        foresight = self.foresight
         if last is not None and key <= last:  # A1 flips it: a filled cell, no books
-            foresight = self.foresight
             return foresight.flipped_stability * self.stability_gain(pos) - foresight.per_flip
-        keys, kept = self.keys, self.kept
-        lost: list[Pos] = []
-        for j in range(i, len(keys)):
-            other = keys[j]
-            if other is None or not kept[j]:
-                continue
-            if other > key:
-                break
-            lost.append(self.order[j])  # kept before, A1 flips it now
-        if not lost:
-            books = self.book_gain(card)
-            return books + self.stability_gain(pos) - self.layout_cost(card, pos)
-        trial = self.shelf.copy()
-        trial.shelve(card, pos)
-        return ShelfReading(trial, self.worth, self.foresight).value - self.value
+        return self._kept_gain(card, key, pos, i)
+
+    def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
+        """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
+        cards after it that it pushes out: a run of the kept cards, summed by prefixes."""
+        keys, starts, tallies, zs, zzs = self.run()
+        start, end = starts[i], bisect_right(keys, key)
+        if end <= start:
+            return self.book_gain(card) + self.stability_gain(pos) - self.layout_cost(card, pos)
+        foresight = self.foresight
+        out, here = tallies[end], tallies[start]
+        tally = tuple(t + v - a + b for t, v, a, b in
+                      zip(self.tally, book_vector(card), out, here, strict=True))
+        z = pos[0] + pos[1] / foresight.width - 3 * rank(card)
+        lost = end - start
+        n = self.z_count + 1 - lost
+        sz = self.sum_z + z - (zs[end] - zs[start])
+        szz = self.sum_zz + z * z - (zzs[end] - zzs[start])
+        spread = szz - sz * sz / n if n else 0.0
+        old_spread = self.sum_zz - self.sum_z ** 2 / self.z_count if self.z_count else 0.0
+        return (self.worth.books(tally) - self.base_books + self.stability_gain(pos)
+                - foresight.per_flip * lost - foresight.layout * (spread - old_spread))
+
+    def run(self) -> tuple[list[Any], list[int], list[Tally], list[float], list[float]]:
+        """The cards A1 keeps, in order: their keys, how many are kept before each cell,
+        and prefix sums of their books and layout coordinates."""
+        if self._run is None:
+            keys: list[Any] = []
+            starts: list[int] = []
+            tallies: list[Tally] = [(0,) * len(CATEGORY_CODES)]
+            zs, zzs = [0.0], [0.0]
+            width = self.foresight.width
+            for (pos, slot), key, kept in zip(self.shelf.items(), self.keys, self.kept,
+                                              strict=True):
+                starts.append(len(keys))
+                if not kept:
+                    continue
+                card = slot.card
+                keys.append(key)
+                tallies.append(tuple(a + b for a, b in
+                                     zip(tallies[-1], book_vector(card), strict=True)))  # type: ignore[arg-type]
+                z = pos[0] + pos[1] / width - 3 * rank(card)  # type: ignore[arg-type]
+                zs.append(zs[-1] + z)
+                zzs.append(zzs[-1] + z * z)
+            starts.append(len(keys))
+            self._run = (keys, starts, tallies, zs, zzs)
+        return self._run
 
     def _built_gain(self, card: Card, pos: Pos) -> float:
         trial = self.shelf.copy()
@@ -356,9 +414,64 @@ class ShelfReading:
         """The gain of ``card`` in its best legal cell (-inf if the shelf takes none)."""
         found = self._gains.get(card)
         if found is None:
-            cells = self.shelf.legal_cells()
-            found = max((self.gain(card, pos) for pos in cells), default=float("-inf"))
+            if self.slow or not isinstance(card, BookCard):
+                cells = self.shelf.legal_cells()
+                found = max((self.gain(card, pos) for pos in cells), default=float("-inf"))
+            else:
+                found = self._best_book_gain(card)
             self._gains[card] = found
+        return found
+
+    def _best_book_gain(self, card: BookCard) -> float:
+        """``best_gain`` of a book card on a shelf without artifacts: one pass over the
+        legal cells, each with what it needs worked out once. A cell where the card
+        would push more than ``PUSHED_OUT`` kept cards out of order is not weighed."""
+        cells = self._cells
+        if cells is None:
+            cells = self._cells = self._legal_cells()
+        key = (card.letter, card.order)
+        foresight = self.foresight
+        books = self.book_gain(card)
+        n = self.z_count
+        scale = foresight.layout * n / (n + 1)
+        target = 3 * rank(card) + (self.sum_z / n if n else 0.0)
+        flipped = -foresight.per_flip
+        end = bisect_right(self.run()[0], key)  # kept cards before the card's key
+        best = float("-inf")
+        for pos, i, start, last, z in cells:
+            if last is not None and key <= last:
+                value = foresight.flipped_stability * self.stability_gain(pos) + flipped
+            elif end <= start:
+                d = z - target
+                value = books + self.stability_gain(pos) - scale * d * d
+            elif end - start <= PUSHED_OUT:
+                value = self._kept_gain(card, key, pos, i)
+            else:
+                continue
+            if value > best:
+                best = value
+        return best
+
+    def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float]]:
+        """Each legal cell with its place in reading order, how many cards A1 keeps
+        before it and the last of them, and its layout coordinate (row plus column over
+        the width)."""
+        starts = self.run()[1]
+        width = self.foresight.width
+        cells = []
+        for pos in self.shelf.legal_cells():
+            i = bisect_left(self.order, pos)
+            cells.append((pos, i, starts[i], self.lasts[i], pos[0] + pos[1] / width))
+        return cells
+
+    def lifted(self, pos: Pos) -> ShelfReading:
+        """The shelf read without the card at ``pos`` (kept for the next question)."""
+        found = self._lifted.get(pos)
+        if found is None:
+            slots = self.shelf.snapshot()
+            del slots[pos]
+            shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
+            found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
 
 
