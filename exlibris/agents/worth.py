@@ -240,13 +240,13 @@ class ShelfReading:
                 continue
             key = (card.letter, card.order)
             keys.append(key)
+            z = pos[0] + pos[1] / width - 3 * rank(card)
+            n, sz, szz = n + 1, sz + z, szz + z * z
             if last is None or key > last:
                 last = key
                 kept.append(True)
                 for code in card.books:
                     tally[CODES[code]] += 1
-                z = pos[0] + pos[1] / width - 3 * rank(card)
-                n, sz, szz = n + 1, sz + z, szz + z * z
             else:
                 kept.append(False)
                 flips += 1
@@ -274,8 +274,7 @@ class ShelfReading:
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[Pos, int, int, Any, float]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
-        self._run: tuple[list[Any], list[int], list[Tally], list[float], list[float]] | None \
-            = None
+        self._run: tuple[list[Any], list[int], list[Tally]] | None = None
 
     @property
     def depths(self) -> dict[int, int]:
@@ -341,53 +340,40 @@ class ShelfReading:
         last = self.lasts[i]
         foresight = self.foresight
         if last is not None and key <= last:  # A1 flips it: a filled cell, no books
-            return foresight.flipped_stability * self.stability_gain(pos) - foresight.per_flip
+            return (foresight.flipped_stability * self.stability_gain(pos) - foresight.per_flip
+                    - self.layout_cost(card, pos))
         return self._kept_gain(card, key, pos, i)
 
     def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
         """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
         cards after it that it pushes out: a run of the kept cards, summed by prefixes."""
-        keys, starts, tallies, zs, zzs = self.run()
+        keys, starts, tallies = self.run()
         start, end = starts[i], bisect_right(keys, key)
+        gain = self.stability_gain(pos) - self.layout_cost(card, pos)
         if end <= start:
-            return self.book_gain(card) + self.stability_gain(pos) - self.layout_cost(card, pos)
-        foresight = self.foresight
+            return gain + self.book_gain(card)
         out, here = tallies[end], tallies[start]
         tally = tuple(t + v - a + b for t, v, a, b in
                       zip(self.tally, book_vector(card), out, here, strict=True))
-        z = pos[0] + pos[1] / foresight.width - 3 * rank(card)
-        lost = end - start
-        n = self.z_count + 1 - lost
-        sz = self.sum_z + z - (zs[end] - zs[start])
-        szz = self.sum_zz + z * z - (zzs[end] - zzs[start])
-        spread = szz - sz * sz / n if n else 0.0
-        old_spread = self.sum_zz - self.sum_z ** 2 / self.z_count if self.z_count else 0.0
-        return (self.worth.books(tally) - self.base_books + self.stability_gain(pos)
-                - foresight.per_flip * lost - foresight.layout * (spread - old_spread))
+        return (gain + self.worth.books(tally) - self.base_books
+                - self.foresight.per_flip * (end - start))
 
-    def run(self) -> tuple[list[Any], list[int], list[Tally], list[float], list[float]]:
+    def run(self) -> tuple[list[Any], list[int], list[Tally]]:
         """The cards A1 keeps, in order: their keys, how many are kept before each cell,
-        and prefix sums of their books and layout coordinates."""
+        and prefix sums of their books."""
         if self._run is None:
             keys: list[Any] = []
             starts: list[int] = []
             tallies: list[Tally] = [(0,) * len(CATEGORY_CODES)]
-            zs, zzs = [0.0], [0.0]
-            width = self.foresight.width
-            for (pos, slot), key, kept in zip(self.shelf.items(), self.keys, self.kept,
-                                              strict=True):
+            for (_, slot), key, kept in zip(self.shelf.items(), self.keys, self.kept,
+                                            strict=True):
                 starts.append(len(keys))
-                if not kept:
-                    continue
-                card = slot.card
-                keys.append(key)
-                tallies.append(tuple(a + b for a, b in
-                                     zip(tallies[-1], book_vector(card), strict=True)))  # type: ignore[arg-type]
-                z = pos[0] + pos[1] / width - 3 * rank(card)  # type: ignore[arg-type]
-                zs.append(zs[-1] + z)
-                zzs.append(zzs[-1] + z * z)
+                if kept:
+                    keys.append(key)
+                    tallies.append(tuple(a + b for a, b in zip(
+                        tallies[-1], book_vector(slot.card), strict=True)))  # type: ignore[arg-type]
             starts.append(len(keys))
-            self._run = (keys, starts, tallies, zs, zzs)
+            self._run = (keys, starts, tallies)
         return self._run
 
     def _built_gain(self, card: Card, pos: Pos) -> float:
@@ -439,10 +425,11 @@ class ShelfReading:
         end = bisect_right(self.run()[0], key)  # kept cards before the card's key
         best = float("-inf")
         for pos, i, start, last, z in cells:
+            d = z - target
             if last is not None and key <= last:
-                value = foresight.flipped_stability * self.stability_gain(pos) + flipped
+                value = (foresight.flipped_stability * self.stability_gain(pos) + flipped
+                         - scale * d * d)
             elif end <= start:
-                d = z - target
                 value = books + self.stability_gain(pos) - scale * d * d
             elif end - start <= PUSHED_OUT:
                 value = self._kept_gain(card, key, pos, i)
