@@ -57,6 +57,7 @@ class GreedyAgent:
         self._reading: ShelfReading | None = None
         self._read: tuple[Any, ...] = ()
         self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
+        self._viewed: PlayerView | None = None  # the view the reading was last checked for
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
         handler = _HANDLERS.get(decision.kind)
@@ -67,6 +68,9 @@ class GreedyAgent:
     # ------------------------------------------------------------------ valuation
     def reading(self, view: PlayerView) -> ShelfReading:
         """This player's shelf read with the game's scoring rules (kept while it holds)."""
+        if view is self._viewed and self._reading is not None:
+            return self._reading
+        self._viewed = view
         shelf = view.shelf
         snapshot = shelf.snapshot()
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
@@ -239,10 +243,14 @@ class GreedyAgent:
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
         hand_gain = self.hand_gain(view)
-        scores = [self.place_value(view, option, hand_gain) for option in decision.values]
+        areas: dict[str, tuple[float, int]] = {}
+        scores = [self.place_value(view, option, hand_gain, areas) for option in decision.values]
         return _argmax(scores, self.rng)
 
-    def place_value(self, view: PlayerView, option: Any, hand_gain: float) -> float:
+    def place_value(self, view: PlayerView, option: Any, hand_gain: float,
+                    areas: dict[str, tuple[float, int]] | None = None) -> float:
+        """A placement's worth: what its location's card area (or a home space) offers;
+        ``areas`` keeps each area's figures for the other options of one decision."""
         _assistant, target = option
         loc = target.location
         if loc is None:
@@ -255,10 +263,15 @@ class GreedyAgent:
             return self.bid_value(view, target, area)
         if _gives_artifacts(loc.spec):  # the Black Market: an unseen artifact
             return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
-        visible = sorted((self.card_value(view, c) for c in area if c is not None),
-                         reverse=True)
-        hidden = sum(1 for c in area if c is None)
-        value = 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
+        found = areas.get(loc.id) if areas is not None else None
+        if found is None:
+            visible = sorted((self.card_value(view, c) for c in area if c is not None),
+                             reverse=True)
+            found = (sum(visible[:2]), sum(1 for c in area if c is None))
+            if areas is not None:
+                areas[loc.id] = found
+        best_two, hidden = found
+        value = 1.2 + best_two * 0.6 + hidden * 0.8
         value -= 0.8 * target.bid
         if target.share:
             value += 0.5

@@ -272,7 +272,7 @@ class ShelfReading:
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally, float] = {}
         self._stability: dict[Pos, int] = {}
-        self._cells: list[tuple[Pos, int, int, Any, float]] | None = None
+        self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
 
@@ -421,16 +421,14 @@ class ShelfReading:
         n = self.z_count
         scale = foresight.layout * n / (n + 1)
         target = 3 * rank(card) + (self.sum_z / n if n else 0.0)
-        flipped = -foresight.per_flip
+        share, flipped = foresight.flipped_stability, -foresight.per_flip
         end = bisect_right(self.run()[0], key)  # kept cards before the card's key
         best = float("-inf")
-        for pos, i, start, last, z in cells:
-            d = z - target
+        for pos, i, start, last, z, stability in cells:
             if last is not None and key <= last:
-                value = (foresight.flipped_stability * self.stability_gain(pos) + flipped
-                         - scale * d * d)
+                value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
-                value = books + self.stability_gain(pos) - scale * d * d
+                value = books + stability - scale * (z - target) ** 2
             elif end - start <= PUSHED_OUT:
                 value = self._kept_gain(card, key, pos, i)
             else:
@@ -439,16 +437,17 @@ class ShelfReading:
                 best = value
         return best
 
-    def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float]]:
+    def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float, int]]:
         """Each legal cell with its place in reading order, how many cards A1 keeps
-        before it and the last of them, and its layout coordinate (row plus column over
-        the width)."""
+        before it and the last of them, its layout coordinate (row plus column over the
+        width) and what a card there adds to B1."""
         starts = self.run()[1]
         width = self.foresight.width
         cells = []
         for pos in self.shelf.legal_cells():
             i = bisect_left(self.order, pos)
-            cells.append((pos, i, starts[i], self.lasts[i], pos[0] + pos[1] / width))
+            cells.append((pos, i, starts[i], self.lasts[i], pos[0] + pos[1] / width,
+                          self.stability_gain(pos)))
         return cells
 
     def lifted(self, pos: Pos) -> ShelfReading:
