@@ -100,13 +100,13 @@ class GreedyAgent:
         (or, held for later, a share of its books), others by what they bring."""
         if isinstance(card, ResumeCard):
             return self.hire_value(view, card)
-        if isinstance(card, ArtifactCard):
-            return self.artifact_value(view, card)
-        if not isinstance(card, BookCard):
+        if not isinstance(card, BookCard | ArtifactCard):
             return 1.0 if card is not None else 0.0
         reading = self.reading(view)
         if view.shelf.position_of(card) is not None:  # on the shelf: what it holds up
             return reading.loss(card)
+        if isinstance(card, ArtifactCard):
+            return self.artifact_value(view, card)
         return max(reading.best_gain(card), HELD * reading.book_gain(card))
 
     def artifact_value(self, view: PlayerView, card: ArtifactCard) -> float:

@@ -198,8 +198,8 @@ def prominent_count(shelf: Shelf, prominent: str) -> int:
 
 class ShelfReading:
     """A shelf read once: A1's pass along the reading order, the tally it leaves, B1,
-    where the cards kept lie against their letters; then the gain of shelving a card
-    in any cell, worked out from that without building the new shelf.
+    where its face-up cards lie against their letters; then the gain of shelving a
+    card in any cell, worked out from that without building the new shelf.
 
     ``value`` is the shelf's worth: the books A1 leaves (``Worth``), stability (B1),
     entombed cards, artifacts' points on the shelf as the inspector leaves it, less
@@ -208,10 +208,9 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
-                 "_stability",
-                 "base_books", "flips", "foresight", "kept", "keys", "lasts", "order", "rules",
-                 "shelf", "slow", "stability", "sum_z", "sum_zz", "tally", "value", "worth",
-                 "z_count")
+                 "_stability", "base_books", "flips", "foresight", "kept", "keys", "lasts",
+                 "order", "rules", "shelf", "slow", "stability", "sum_z", "sum_zz", "tally",
+                 "value", "worth", "z_count")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -323,7 +322,7 @@ class ShelfReading:
 
     def layout_cost(self, card: BookCard, pos: Pos) -> float:
         """The foresight cost of a face-up card at ``pos``: what it adds to the spread of
-        the kept cards' rows against their letters."""
+        the face-up cards' rows against their letters."""
         n = self.z_count
         if not n:
             return 0.0
