@@ -82,7 +82,8 @@ def player_view(game: Any, seat: int) -> PlayerView:
         artifact_deck_size=len(state.artifact_deck),
         assistant_cards=game.assistant_cards,
         hired=me.hired,
-        scoring=game.scoring if game.scoring is not None else ScoringRules(),
+        scoring=game.scoring if game.scoring is not None
+        else ScoringRules.for_players(len(state.players)),
     )
 
 

@@ -26,6 +26,12 @@ answer is marked inexact. Tests compare it with brute force on small shelves.
 The beam keeps the time gentle: about linear in the shelf's cards times
 ``beam`` squared at worst, so a 3×25 shelf takes about a second; a bigger
 ``beam`` buys exactness on large shelves for time.
+
+Bots use ``bounded_flips``: a heaviest increasing sequence under weights read from
+the tally, then a short local search, a few exact totals in all (under a
+millisecond on an end-of-game shelf, where ``best_flips`` takes several); it finds
+what ``best_flips`` finds on the shelves games end with and is never worse than
+flipping nothing.
 """
 
 from __future__ import annotations
