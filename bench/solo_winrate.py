@@ -19,7 +19,7 @@ import statistics
 import sys
 from dataclasses import asdict, dataclass
 
-from exlibris.agents import BOTS
+from exlibris.agents import bot_kind, make_bot
 from exlibris.catalog import load_catalog
 from exlibris.engine.flow import new_game, play
 from exlibris.interactive.record import SaveRecord
@@ -62,7 +62,7 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         record = SaveRecord(seed=seed, seats=[bot], names=["Solo"], variant=variant,
                             difficulty=difficulty)
         settings = settings_for(record, catalog)  # type: ignore[arg-type]
-        agent = BOTS[bot](bot_seed(seed, 0))
+        agent = make_bot(bot, bot_seed(seed, 0))
         from exlibris.agents.view import player_view
 
         game = new_game(catalog, settings, [agent], seed=seed,  # type: ignore[arg-type]
@@ -78,13 +78,21 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
                  statistics.fmean(mine), statistics.fmean(theirs))
 
 
+def _bot(name: str) -> str:
+    wrong = bot_kind(name)
+    if wrong is not None:
+        raise argparse.ArgumentTypeError(wrong)
+    return name
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per level")
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     parser.add_argument("--levels", default="1,2,3,4,5,6,7", help="difficulties to play")
     parser.add_argument("--variant", default="solo", help="a solo rules id")
-    parser.add_argument("--bot", default="greedy", choices=sorted(BOTS))
+    parser.add_argument("--bot", default="greedy", type=_bot,
+                        help="random, greedy, mcts or mcts:N")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     catalog = load_catalog()

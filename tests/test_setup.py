@@ -5,7 +5,6 @@ compiled engine asked for (``hatch_build.py``, ``.ci/run``)."""
 from __future__ import annotations
 
 import importlib.util
-import re
 import sys
 import types
 from pathlib import Path

@@ -24,16 +24,18 @@ if TYPE_CHECKING:
     from exlibris.catalog import Catalog
     from exlibris.interactive.record import SaveRecord
 
-SEAT_KINDS = ("human", "random", "greedy")
+SEAT_KINDS = ("human", "random", "greedy", "mcts")
 INTERRUPTED = 130
 
 
 def _seats(value: str) -> list[str]:
+    from exlibris.agents import bot_kind
+
     seats = [s.strip().lower() for s in value.split(",") if s.strip()]
     for seat in seats:
-        if seat not in SEAT_KINDS:
+        if seat != "human" and bot_kind(seat) is not None:
             raise click.BadParameter(
-                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)}",
+                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)} or mcts:N",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
@@ -60,7 +62,8 @@ def _names(kinds: list[str], names: str | None) -> list[str]:
             raise click.BadParameter("a name needs a letter or digit", param_hint="--names")
         return [clean_name(n) for n in given]
     humans = kinds.count("human")
-    return ["You" if kind == "human" and humans == 1 else f"{kind.capitalize()} {i + 1}"
+    return ["You" if kind == "human" and humans == 1
+            else f"{kind.partition(':')[0].capitalize()} {i + 1}"
             if kind != "human" else f"Player {i + 1}" for i, kind in enumerate(kinds)]
 
 
@@ -74,7 +77,8 @@ def _fail(message: str) -> NoReturn:
               help="How many players: one (the solo game) to five (default two, or as many "
                    "as --seats); five players use the five-player module (EXP-5P).")
 @click.option("--seats",
-              help="Comma-separated seats in turn order: human, random or greedy. Several "
+              help="Comma-separated seats in turn order: human, random, greedy or mcts "
+                   "(mcts:N: N iterations a decision). Several "
                    "humans play hot-seat. Default: human,greedy when standard input is a "
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--names", help="Comma-separated player names, one per seat.")

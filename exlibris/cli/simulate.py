@@ -31,15 +31,15 @@ def _needs(module: str, option: str, wanted: bool) -> None:
 
 
 def _seats(value: str) -> list[str]:
-    from exlibris.agents import BOTS
+    from exlibris.agents import bot_kind
 
     seats = [s.strip().lower() for s in value.split(",") if s.strip()]
     if not seats:
         raise click.BadParameter("name at least one agent", param_hint="--seats")
     for seat in seats:
-        if seat not in BOTS:
-            raise click.BadParameter(f"unknown agent {seat!r}; bots are "
-                                     f"{', '.join(sorted(BOTS))}", param_hint="--seats")
+        wrong = bot_kind(seat)
+        if wrong is not None:
+            raise click.BadParameter(wrong, param_hint="--seats")
     return seats
 
 
@@ -63,7 +63,8 @@ def _players(value: str) -> list[int] | None:
               help="Players a game: a count, a list (2,3,4), or 'all' (every count each "
                    "variant's rules allow and the engine plays).")
 @click.option("--seats", default="greedy", show_default=True,
-              help="Comma-separated agents (greedy, random), repeated to fill the seats "
+              help="Comma-separated agents (random, greedy, mcts or mcts:N), "
+                   "repeated to fill the seats "
                    "and rotated game by game so each sits at every position equally.")
 @click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
 @click.option("--variant", "variants", multiple=True,

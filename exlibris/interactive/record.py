@@ -38,7 +38,7 @@ from exlibris.safefile import FileRefused, read_limited
 
 FORMAT = "exlibris-save"
 VERSION = 1
-SEAT_KINDS = ("human", "random", "greedy")
+SEAT_KINDS = ("human", "random", "greedy", "mcts")  # and mcts:N
 
 
 class SaveError(Exception):
@@ -197,7 +197,7 @@ def _parse(data: Any) -> SaveRecord:
     seats = data["seats"]
     names = data["names"]
     if (not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS
-            or not all(isinstance(s, str) and s in SEAT_KINDS for s in seats)):
+            or not all(isinstance(s, str) and _seat_kind(s) for s in seats)):
         raise ValueError(f"'seats' must list {MIN_SEATS} to {MAX_SEATS} of "
                          f"{', '.join(SEAT_KINDS)}")
     if (not isinstance(names, list) or len(names) != len(seats)
@@ -470,3 +470,10 @@ def _shipped_identity() -> tuple[str, str]:
             digest.update(file.read_bytes())
             digest.update(b"\0")
     return package, digest.hexdigest()
+
+
+def _seat_kind(seat: str) -> bool:
+    """Whether ``seat`` names a seat of a save: a human, or a bot (``mcts:N`` too)."""
+    from exlibris.agents import bot_kind
+
+    return seat == "human" or (len(seat) <= 20 and bot_kind(seat) is None)

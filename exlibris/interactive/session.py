@@ -122,9 +122,9 @@ class Session:
         answers are checked exactly as when a game is resumed."""
         if kind == "human":
             return None if self.replay_only else self.humans.get(seat)
-        from exlibris.agents import BOTS
+        from exlibris.agents import make_bot
 
-        return BOTS[kind](bot_seed(self.record.seed, seat))
+        return make_bot(kind, bot_seed(self.record.seed, seat))
 
     def view(self, game: Game, seat: int) -> Any:
         """The engine's view hook; it also hands the session its game during set-up."""

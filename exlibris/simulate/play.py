@@ -71,7 +71,7 @@ class BatchResult:
 def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     """Play one game; returns its outcome, the final game, the seat that played first
     and the seconds it took."""
-    from exlibris.agents import BOTS
+    from exlibris.agents import make_bot
     from exlibris.agents.view import player_view
     from exlibris.engine.flow import new_game, play
     from exlibris.interactive.session import bot_seed
@@ -82,7 +82,7 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     settings = _SETTINGS.get(key)
     if settings is None:
         settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
-    agents = [BOTS[kind](bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
+    agents = [make_bot(kind, bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
     # the game's content is the content in use (a pool or Ray worker starts without it):
     # the inspection reads the artifacts' and assistants' scores from it

@@ -1,0 +1,197 @@
+"""A search bot: single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+
+Each iteration forks the game at the decision asked (``engine/forward.py``),
+deals again everything this seat cannot see (a determinization), and plays the
+fork on: down the tree while its nodes have been tried, choosing by UCB with
+availability counts (an option counts as available in the iterations whose
+determinization offered it), then one new node, then a cheap rollout truncated
+after a horizon (uniformly random by default; ``rollout="greedy"`` plays the
+greedy bot there, stronger and many times slower). The position reached is
+valued by the Official Library Inspection Form under the game's own rules and
+settings (``game.scoring``: a house rule's scoring changes what the search
+wants), as each seat's margin over its best opponent (in solo, over the public
+library), squashed into 0..1. The option chosen is the one visited most.
+
+The tree is the observer's: every seat's decisions are nodes, found by the
+option's label (so options that name cards the observer cannot see make nodes
+of their own, each tried where it is available). The budget is counted in
+iterations, not seconds, so a seed gives the same game on any machine; a
+decision of few options gets a smaller share of it. Before its first checkpoint
+(the library draft) a game cannot be forked, and the bot chooses as the greedy
+bot does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from exlibris.agents.greedy import GreedyAgent
+from exlibris.agents.view import player_view
+from exlibris.draws import below
+from exlibris.engine import forward
+from exlibris.engine.decisions import Decision
+from exlibris.engine.game import Game
+from exlibris.scoring.inspection import Inspection, inspect_table
+
+DEFAULT_ITERATIONS = 200  # the default budget of one decision (see ``iterations_for``)
+MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
+HORIZON = 10  # rollout decisions before the position is valued
+EXPLORATION = 0.7  # UCB's constant, for values in 0..1
+MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
+
+
+class Horizon(BaseException):
+    """Ends a rollout (a BaseException, so that no effect's handler catches it)."""
+
+
+class Node:
+    """Statistics of one option in the observer's tree."""
+
+    __slots__ = ("available", "children", "value", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.value = 0.0  # the sum of the values, for the seat that chose this option
+        self.available = 1  # iterations in which this option could have been chosen
+
+
+class MctsAgent:
+    """Information-set MCTS with ``iterations`` a decision (``mcts:N`` on the CLI)."""
+
+    needs_view = True  # for the greedy choices it makes where it cannot fork
+    searches = True  # a session replaying a save does not search its answers again
+
+    def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
+                 horizon: int = HORIZON, rollout: str = "random") -> None:
+        self.seed = seed
+        self.iterations = iterations
+        self.horizon = horizon
+        self.rollout = rollout
+        self.fallback = GreedyAgent(seed)
+        self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
+        self.game: Game | None = None
+        self.last_iterations = 0  # of the last decision (for the CLI's "thinking" line)
+
+    def sit_at(self, game: Game) -> None:
+        self.game = game
+        forward.record(game)
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, view: Any, decision: Decision) -> int:
+        game = self.game
+        if game is None or not forward.forkable(game):
+            self.last_iterations = 0
+            return self.fallback.decide(view, decision)
+        # a generator of its own for each decision, from the seed and the game's count
+        # of decisions: a resumed game searches exactly as the game did
+        rng = random.Random(self.seed * 1_000_003 + game.decisions)
+        root = Node()
+        budget = self.iterations_for(decision.size)
+        for _ in range(budget):
+            self._iterate(game, decision.seat, root, rng)
+        self.last_iterations = budget
+        visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
+        return -max(visits)[2]
+
+    def iterations_for(self, options: int) -> int:
+        """The budget of a decision of ``options`` options: a small choice needs less."""
+        return max(MIN_ITERATIONS, min(self.iterations, self.iterations * (options - 1) // 8))
+
+    def _iterate(self, game: Game, seat: int, root: Node, rng: random.Random) -> None:
+        branch = forward.fork(game)
+        walker = _Walker(root, rng, self.horizon,
+                         self.policy if self.rollout == "greedy" else None)
+        players = len(game.state.players)
+
+        def arrived(fork: Game, _: Decision) -> None:
+            forward.determinize(fork, seat, rng)
+            walker.game = fork
+
+        try:
+            outcome = branch.play([walker] * players, arrived=arrived)
+            inspection = outcome.inspection
+        except Horizon:
+            inspection = position_value(branch.game)
+        values = seat_values(inspection)
+        for node, chooser in walker.path:
+            node.visits += 1
+            node.value += values[chooser]
+
+
+class _Walker:
+    """Every seat's agent inside one iteration's fork: the tree, then the rollout."""
+
+    needs_view = False
+
+    __slots__ = ("game", "horizon", "node", "path", "policy", "rng", "root")
+
+    def __init__(self, root: Node, rng: random.Random, horizon: int,
+                 policy: GreedyAgent | None) -> None:
+        self.root = root
+        self.policy = policy
+        self.game: Any = None  # the fork, once it reaches the decision searched
+        self.node: Node | None = root  # None once the rollout has begun
+        self.rng = rng
+        self.horizon = horizon
+        self.path: list[tuple[Node, int]] = []
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        node = self.node
+        if node is None:  # the rollout: uniformly random, until the horizon
+            self.horizon -= 1
+            if self.horizon < 0:
+                raise Horizon
+            policy = self.policy
+            if policy is None:
+                return below(self.rng, decision.size)
+            return policy.decide(player_view(self.game, decision.seat), decision)
+        keys: Any = range(decision.size) if node is self.root else decision.labels
+        children = node.children
+        fresh = [i for i, key in enumerate(keys) if key not in children]
+        if fresh:  # a new node, then the rollout
+            index = fresh[below(self.rng, len(fresh))] if len(fresh) > 1 else fresh[0]
+            child = children[keys[index]] = Node()
+            for key in keys:
+                if key in children and children[key] is not child:
+                    children[key].available += 1
+            self.path.append((child, decision.seat))
+            self.node = None
+            return index
+        best, best_score = 0, -1.0
+        for i, key in enumerate(keys):
+            child = children[key]
+            child.available += 1
+            score = child.value / child.visits + EXPLORATION * math.sqrt(
+                math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = i, score
+        chosen = children[keys[best]]
+        self.path.append((chosen, decision.seat))
+        self.node = chosen
+        return best
+
+
+def position_value(game: Game) -> Inspection:
+    """The inspection of the table as it stands, under the game's rules (no voluntary
+    flips: the form's own steps only)."""
+    from exlibris.engine.flow import table_of  # the flow imports the agents' modules
+
+    return inspect_table(table_of(game), game.scoring)
+
+
+def seat_values(inspection: Inspection) -> list[float]:
+    """Each seat's value in 0..1: its total's margin over the best other total (in
+    solo, over the public library's), squashed by ``tanh``."""
+    totals = [form.total for form in inspection.forms]
+    library = inspection.public_library
+    values = []
+    for seat, total in enumerate(totals):
+        if library is not None:
+            best = library.total
+        else:
+            best = max((t for i, t in enumerate(totals) if i != seat), default=total)
+        values.append(0.5 + 0.5 * math.tanh((total - best) / MARGIN_SCALE))
+    return values

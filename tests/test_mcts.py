@@ -1,0 +1,114 @@
+"""The search bot (``agents/mcts.py``): it plays every mode, a seed and a budget give
+the same game, and its seat names are checked.
+
+Budgets here are tiny (a handful of iterations a decision) so the suite stays
+fast; what a budget buys is measured by ``bench/bot_ladder.py``, not here.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from exlibris.agents import GreedyAgent, MctsAgent, bot_kind, make_bot
+from exlibris.agents.mcts import seat_values
+from exlibris.agents.view import player_view
+from exlibris.catalog import load_catalog
+from exlibris.cli.main import cli
+from exlibris.engine.digest import state_digest
+from exlibris.engine.flow import new_game, play
+from exlibris.simulate import rows
+from exlibris.simulate.plan import Cell
+from exlibris.simulate.runner import RunConfig, simulate
+from exlibris.validation import resolve_settings
+
+CATALOG = load_catalog()
+
+
+class Counting:
+    """Wraps a bot and keeps its answers."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.needs_view = getattr(inner, "needs_view", False)
+        self.answers: list[int] = []
+
+    def sit_at(self, game: object) -> None:
+        self.inner.sit_at(game)  # type: ignore[attr-defined]
+
+    def decide(self, view: object, decision: object) -> int:
+        index = self.inner.decide(view, decision)  # type: ignore[attr-defined]
+        self.answers.append(index)
+        return index
+
+
+def mcts_game(variant: str, players: int, seed: int, iterations: int = 3):  # type: ignore[no-untyped-def]
+    settings = resolve_settings(variant, CATALOG.variants)
+    searcher = Counting(MctsAgent(seed, iterations=iterations, horizon=4, rollout="random"))
+    agents = [searcher, *[GreedyAgent(seed + i) for i in range(1, players)]]
+    game = new_game(CATALOG, settings, agents, seed=seed, views=player_view, variant=variant)
+    outcome = play(game)
+    return game, outcome, searcher.answers
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("standard", 2), ("standard", 3), ("five-player", 5), ("solo", 1), ("solo-expanded", 1),
+    ("job-faire", 3), ("artifactorium", 2), ("expanded", 4)])
+def test_the_search_bot_plays_every_mode_and_a_seed_gives_the_same_game(
+        variant: str, players: int) -> None:
+    game, outcome, answers = mcts_game(variant, players, 5)
+    again, outcome2, answers2 = mcts_game(variant, players, 5)
+    assert answers == answers2 and len(answers) > 10
+    assert state_digest(game) == state_digest(again)
+    assert outcome.inspection.winners == outcome2.inspection.winners
+
+
+@pytest.mark.slow
+def test_solo_at_every_level_is_played_by_the_search_bot() -> None:
+    for level in range(1, 8):
+        settings = resolve_settings("solo", CATALOG.variants)
+        settings = settings.model_copy(update={"solo": settings.solo.model_copy(  # type: ignore[union-attr]
+            update={"difficulty": level})})
+        game = new_game(CATALOG, settings, [MctsAgent(level, iterations=2, horizon=2,
+                                                      rollout="random")],
+                        seed=level, views=player_view, variant="solo")
+        outcome = play(game)
+        assert outcome.inspection.public_library is not None
+
+
+@pytest.mark.slow
+def test_simulate_rows_with_the_search_bot_are_the_same_with_one_and_two_workers() -> None:
+    config = RunConfig([Cell("standard", 2)], 2, 3, ["mcts:2", "random"])
+    one = simulate(config).rows
+    config.workers = 2
+    two = simulate(config).rows
+
+    def same(table: list[dict]) -> list[dict]:
+        return [{k: v for k, v in r.items() if k not in rows.TIMING} for r in table]
+
+    assert len(one) == 4 and same(one) == same(two)
+
+
+def test_seat_names_of_bots() -> None:
+    assert bot_kind("mcts") is None and bot_kind("mcts:25") is None
+    assert "unknown bot" in str(bot_kind("alphazero"))
+    assert "whole number" in str(bot_kind("mcts:0")) and "whole number" in str(bot_kind("mcts:x"))
+    assert "takes no budget" in str(bot_kind("greedy:5"))
+    assert make_bot("mcts:7", 1).iterations == 7
+    result = CliRunner().invoke(cli, ["play", "--seats", "mcts:zero,greedy", "--seed", "1"])
+    assert result.exit_code == 2 and "mcts:N" in result.output
+
+
+def test_the_play_command_takes_an_mcts_seat() -> None:
+    result = CliRunner().invoke(cli, ["play", "--seats", "mcts:1,random", "--seed", "4",
+                                      "--json"])
+    assert result.exit_code == 0, result.output
+
+
+def test_values_are_margins_squashed_into_0_1() -> None:
+    _, outcome, _ = mcts_game("standard", 2, 8, iterations=1)
+    values = seat_values(outcome.inspection)
+    totals = [f.total for f in outcome.inspection.forms]
+    assert all(0 < v < 1 for v in values)
+    assert (values[0] > values[1]) == (totals[0] > totals[1])
+    assert abs(values[0] + values[1] - 1) < 1e-9  # two players: one's margin is the other's
