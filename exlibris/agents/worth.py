@@ -387,8 +387,10 @@ class ShelfReading:
             pos = self.shelf.position_of(card)
             trial = self.shelf.copy()
             try:
-                trial.remove(pos)  # type: ignore[arg-type]
-            except (ShelfError, TypeError):
+                if pos is None:
+                    raise ShelfError(f"{card} is not on the shelf")
+                trial.remove(pos)
+            except ShelfError:
                 found = float("inf")
             else:
                 found = self.value - ShelfReading(trial, self.worth, self.foresight).value
