@@ -91,7 +91,7 @@ def test_simulate_rows_with_the_search_bot_are_the_same_with_one_and_two_workers
 
 def test_seat_names_of_bots() -> None:
     assert bot_kind("mcts") is None and bot_kind("mcts:25") is None
-    assert "unknown bot" in str(bot_kind("alphazero"))
+    assert "unknown agent" in str(bot_kind("alphazero"))
     assert "whole number" in str(bot_kind("mcts:0")) and "whole number" in str(bot_kind("mcts:x"))
     assert "takes no budget" in str(bot_kind("greedy:5"))
     assert make_bot("mcts:7", 1).iterations == 7

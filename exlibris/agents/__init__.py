@@ -20,7 +20,7 @@ def bot_kind(name: str) -> str | None:
     ``mcts:N``), or None when it names a bot."""
     kind, _, budget = name.partition(":")
     if kind not in BOTS:
-        return f"unknown bot {name!r}; bots are {', '.join(sorted(BOTS))} (and mcts:N)"
+        return f"unknown agent {name!r}; bots are {', '.join(sorted(BOTS))} (and mcts:N)"
     if not budget and not name.endswith(":"):
         return None
     if kind != "mcts":

@@ -31,7 +31,7 @@ from exlibris.engine.state import (
     LocationState,
     PlayerState,
 )
-from exlibris.engine.zones import Cards, ShelfZone, Zone
+from exlibris.engine.zones import ShelfZone, Zone, copy_zone
 
 _VERSIONS = count(-1, -1)  # copied locations' ``version``: never one a process used before
 
@@ -49,10 +49,7 @@ class _Copier:
     def zone(self, old: Zone) -> Zone:
         found = self.zones.get(id(old))
         if found is None:
-            found = Zone.__new__(Zone)
-            found.name, found.owner, found.face_down = old.name, old.owner, old.face_down
-            found.cards = list(old.cards)
-            self.zones[id(old)] = found
+            found = self.zones[id(old)] = copy_zone(old)
         return found
 
     def shelf_zone(self, old: ShelfZone) -> ShelfZone:
@@ -116,11 +113,9 @@ class _Copier:
 
 def copy_state(state: GameState, copier: _Copier) -> GameState:
     """A copy of ``state`` whose objects are ``copier``'s."""
-    new = GameState.__new__(GameState)
     rng = random.Random()
     rng.setstate(state.rng.getstate())
-    new.rng = rng
-    new.players = [copier.player(p) for p in state.players]
+    new = GameState([copier.player(p) for p in state.players], rng)
     for name in ("deck", "discard", "assistant_deck", "artifact_deck"):
         setattr(new, name, copier.zone(getattr(state, name)))
     new.in_play = [copier.location(loc) for loc in state.in_play]
@@ -131,10 +126,7 @@ def copy_state(state: GameState, copier: _Copier) -> GameState:
     for name in ("prominent", "banned", "first_player", "next_first_player", "round", "phase",
                  "final_round", "placement_counter", "returns", "turn_counter"):
         setattr(new, name, getattr(state, name))
-    cards = Cards()
-    zones = copier.zones
-    cards._where.update({card: zones[id(zone)] for card, zone in state.cards._where.items()})
-    new.cards = cards
+    new.cards.copy_from(state.cards, copier.zones)
     new.cursor = copy_cursor(state.cursor, copier)
     return new
 

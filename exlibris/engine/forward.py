@@ -161,7 +161,6 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
     random. What ``seat`` sees stays as it was: its own hand and focus, every shelf,
     every face-up zone, every count."""
     state = game.state
-    where = state.cards._where
     places: dict[type, list[tuple[Zone, int]]] = {cls: [] for cls in CARD_CLASSES}
     pools: dict[type, list[Any]] = {cls: [] for cls in CARD_CLASSES}
     zones = hidden_zones(state, seat)
@@ -175,9 +174,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
         if len(pool) < 2:
             continue
         shuffle(rng, pool)
-        for (zone, i), card in zip(places[cls], pool, strict=True):
-            zone.cards[i] = card
-            where[card] = zone
+        state.cards.redeal(places[cls], pool)
     shuffle(rng, state.location_stack)
     _deal_focuses(game, seat, rng)
     state.rng.seed(rng.getrandbits(64))

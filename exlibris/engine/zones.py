@@ -11,7 +11,7 @@ placements) change a zone and the index together, so the index stays exact.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -98,6 +98,15 @@ class ShelfZone(Zone):
         self.shelf.shelve(card, kw["pos"], face_down=kw.get("face_down", False))
 
 
+def copy_zone(zone: Zone) -> Zone:
+    """A zone holding the same cards in the same order, independent of ``zone`` (a copy of
+    the game: ``engine/copying.py``; the index of the copy says where its cards are)."""
+    new = Zone.__new__(Zone)
+    new.name, new.owner, new.face_down = zone.name, zone.owner, zone.face_down
+    new.cards = list(zone.cards)
+    return new
+
+
 class Cards:
     """The index of which zone holds each card, and the only code that changes it.
 
@@ -113,6 +122,21 @@ class Cards:
         self._where: dict[Card, Zone] = {}
         self.where: Mapping[Card, Zone] = MappingProxyType(self._where)
         self.zone_of: Callable[[Card], Zone | None] = self._where.get
+
+    # ------------------------------------------------------------------ copies
+    def copy_from(self, other: Cards, zones: Mapping[int, Zone]) -> None:
+        """Index every card of ``other`` in the copy of its zone, found by ``id()`` of the
+        original zone in ``zones`` (this index is a copy of the game's)."""
+        self._where.update({card: zones[id(zone)] for card, zone in other._where.items()})
+
+    def redeal(self, places: Sequence[tuple[Zone, int]], cards: Sequence[Card]) -> None:
+        """Put ``cards`` into ``places`` (a zone and an index in its list), one each, in
+        place of the cards there, which must be ``cards`` in some order (a determinization
+        deals the hidden cards again: ``engine/forward.py``)."""
+        where = self._where
+        for (zone, i), card in zip(places, cards, strict=True):
+            zone.cards[i] = card
+            where[card] = zone
 
     # ------------------------------------------------------------------ setup
     def put(self, card: Card, zone: Zone, **kw: Any) -> None:
