@@ -243,46 +243,57 @@ class GreedyAgent:
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
         hand_gain = self.hand_gain(view)
-        areas: dict[str, tuple[float, int]] = {}
-        scores = [self.place_value(view, option, hand_gain, areas) for option in decision.values]
+        offers: dict[str, tuple[str, float]] = {}
+        scores = [self.place_value(view, option, hand_gain, offers) for option in decision.values]
         return _argmax(scores, self.rng)
 
     def place_value(self, view: PlayerView, option: Any, hand_gain: float,
-                    areas: dict[str, tuple[float, int]] | None = None) -> float:
-        """A placement's worth: what its location's card area (or a home space) offers;
-        ``areas`` keeps each area's figures for the other options of one decision."""
+                    offers: dict[str, tuple[str, float]] | None = None) -> float:
+        """A placement's worth: what its location offers (``offer``; ``offers`` keeps
+        each location's for the other options of one decision), less its bid; a home
+        space by the best shelving from hand."""
         _assistant, target = option
         loc = target.location
         if loc is None:
             return 1.0 + max(0.0, hand_gain) * 0.5
-        area = view.areas.get(loc.id, ())
-        if any(isinstance(c, ResumeCard) for c in area):  # a hiring auction (Job Faire)
-            best = max(self.card_value(view, c) for c in area)
-            return 0.5 + 1.2 * best - 0.8 * target.bid if best > 0 else 0.0
-        if any(isinstance(c, ArtifactCard) for c in area):  # the Artifactorium
-            return self.bid_value(view, target, area)
-        if _gives_artifacts(loc.spec):  # the Black Market: an unseen artifact
-            return 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
-        found = areas.get(loc.id) if areas is not None else None
+        found = offers.get(loc.id) if offers is not None else None
         if found is None:
-            visible = sorted((self.card_value(view, c) for c in area if c is not None),
-                             reverse=True)
-            found = (sum(visible[:2]), sum(1 for c in area if c is None))
-            if areas is not None:
-                areas[loc.id] = found
-        best_two, hidden = found
-        value = 1.2 + best_two * 0.6 + hidden * 0.8
+            found = self.offer(view, loc)
+            if offers is not None:
+                offers[loc.id] = found
+        kind, value = found
+        if kind == "hire":  # a hiring auction (Job Faire): the best card's worth
+            return 0.5 + 1.2 * value - 0.8 * target.bid if value > 0 else 0.0
+        if kind == "auction":  # the Artifactorium: the best card, less the cards paid
+            return self.bid_value(view, target, value)
+        if kind == "market":
+            return value
         value -= 0.8 * target.bid
         if target.share:
             value += 0.5
         return value
 
-    def bid_value(self, view: PlayerView, target: Any, area: tuple[Card | None, ...]) -> float:
-        """A bid at an auction of cards on display: the best card, less the cards paid
-        (a bid the hand cannot pay wins nothing)."""
-        if target.bid > len(view.hand) or not area:
+    def offer(self, view: PlayerView, loc: Any) -> tuple[str, float]:
+        """What a location's card area offers: a hiring auction's best card, an auction
+        of cards on display's best card, an unseen artifact (the Black Market), or its
+        best two visible cards and its face-down ones."""
+        area = view.areas.get(loc.id, ())
+        if any(isinstance(c, ResumeCard) for c in area):
+            return "hire", max(self.card_value(view, c) for c in area)
+        if any(isinstance(c, ArtifactCard) for c in area):
+            return "auction", max(self.card_value(view, c) for c in area if c is not None)
+        if _gives_artifacts(loc.spec):
+            return "market", 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
+        visible = sorted((self.card_value(view, c) for c in area if c is not None),
+                         reverse=True)
+        hidden = sum(1 for c in area if c is None)
+        return "cards", 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
+
+    def bid_value(self, view: PlayerView, target: Any, best: float) -> float:
+        """A bid for a card worth ``best``: less the cheapest cards of the hand that pay
+        it (a bid the hand cannot pay wins nothing)."""
+        if target.bid > len(view.hand):
             return -1.0
-        best = max(self.card_value(view, c) for c in area if c is not None)
         cost = sum(sorted(self.card_value(view, c) for c in view.hand)[:target.bid])
         return 1.2 + best - cost - 0.3 * target.bid
 
