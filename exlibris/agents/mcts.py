@@ -32,6 +32,7 @@ from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
 from exlibris.engine.decisions import Decision
+from exlibris.engine.flow import table_of
 from exlibris.engine.game import Game
 from exlibris.scoring.inspection import Inspection, inspect_table
 
@@ -177,8 +178,6 @@ class _Walker:
 def position_value(game: Game) -> Inspection:
     """The inspection of the table as it stands, under the game's rules (no voluntary
     flips: the form's own steps only)."""
-    from exlibris.engine.flow import table_of  # the flow imports the agents' modules
-
     return inspect_table(table_of(game), game.scoring)
 
 

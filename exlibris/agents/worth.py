@@ -258,7 +258,7 @@ class ShelfReading:
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
-            stability = _rectangle(self.depths, self.rules.min_rectangle, height)
+            stability = steps.filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
         self.base_books = worth.books(self.tally)
         spread = szz - sz * sz / n if n else 0.0
@@ -301,7 +301,7 @@ class ShelfReading:
     def _stability_with(self, pos: Pos) -> int:
         order = self.order
         if not order:
-            return _rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
+            return steps.filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
         cells = set(order)
         top, bottom = order[0][0], order[-1][0]
         r, c = pos
@@ -309,7 +309,7 @@ class ShelfReading:
             depth = 1
             while (r - depth, c) in cells:
                 depth += 1
-            return _rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
+            return steps.filled_rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
         depths = self.depths
         if r != bottom - depths.get(c, 0):
             return self.stability  # not on top of a standing column: B1 is the same
@@ -318,7 +318,7 @@ class ShelfReading:
         while (bottom - depth, c) in cells:
             depth += 1
         grown[c] = depth
-        return _rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
+        return steps.filled_rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
 
     def layout_cost(self, card: BookCard, pos: Pos) -> float:
         """The foresight cost of a face-up card at ``pos``: what it adds to the spread of
@@ -463,35 +463,5 @@ class ShelfReading:
 
 
 def _standing(order: tuple[Pos, ...]) -> dict[int, int]:
-    """Each column's cells counted up from the bottom row without a gap (B1's columns)."""
-    if not order:
-        return {}
-    cells = set(order)
-    bottom = order[-1][0]
-    depths = {}
-    for r, c in order:
-        if r == bottom:
-            depth = 1
-            while (bottom - depth, c) in cells:
-                depth += 1
-            depths[c] = depth
-    return depths
-
-
-def _rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int) -> int:
-    """B1 from the standing columns: cards in the largest rectangle at least ``smallest``
-    (width, height), as ``steps.b1_stability`` counts them."""
-    min_width, min_height = smallest
-    columns = sorted(standing)
-    best = 0
-    for rows in range(min_height, height + 1):
-        run, previous = 0, None
-        for col in columns:
-            if standing[col] >= rows:
-                run = run + 1 if previous == col - 1 else 1
-                previous = col
-                if run >= min_width:
-                    best = max(best, run * rows)
-            else:
-                run, previous = 0, None
-    return best
+    """B1's standing columns of a shelf whose cells in reading order are ``order``."""
+    return steps.standing_columns(set(order), order[-1][0]) if order else {}

@@ -39,7 +39,6 @@ MAX_ROUNDS = 60
 # The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
 # whole rounds in which no shelf grew past its largest size end the game.
 STALL_ROUNDS = 3
-ROUND_PHASES = ("preparation", "placement", "resolution", "cleanup")
 # Enum members read at every turn, bound to names once: on Python 3.11 reading a
 # member from its class goes through the slow hook of EnumType.__getattr__.
 _PLACE = DecisionKind.PLACE
@@ -281,15 +280,10 @@ def go_on(game: Game) -> Outcome:
             cursor.enter("resolution")
         elif step == "resolution":
             resolution(game)
-            if state.final_round:
-                cursor.enter("inspection")
-                cursor.reason = EndReason.FINAL_ROUND
-            else:
-                cursor.enter("cleanup")
+            cursor.enter("cleanup")
         elif step == "cleanup":
-            if state.final_round:  # a position that starts here in the final round
-                cursor.enter("inspection")
-                cursor.reason = EndReason.FINAL_ROUND
+            if state.final_round:  # no cleanup after the final round (FINAL-01..03)
+                cursor.end(EndReason.FINAL_ROUND)
                 continue
             game.checkpoint()
             cleanup(game)
@@ -319,8 +313,7 @@ def _count_stalls(game: Game) -> None:
         else cursor.stalled + 1
     if cursor.stalled >= STALL_ROUNDS:
         game.event(EventKind.GAME_STALLED, rounds=cursor.stalled)
-        cursor.enter("inspection")
-        cursor.reason = EndReason.STALLED
+        cursor.end(EndReason.STALLED)
     else:
         cursor.enter("round")
 

@@ -35,6 +35,7 @@ from exlibris.draws import shuffle
 from exlibris.engine.copying import copy_game
 from exlibris.engine.decisions import Agent, Decision
 from exlibris.engine.errors import RulesError
+from exlibris.engine.flow import go_on
 from exlibris.engine.game import Game
 from exlibris.engine.state import GameState
 from exlibris.engine.zones import Zone
@@ -102,8 +103,6 @@ class Branch:
         determinization, a check), and ``agents`` answer from that decision on. An
         agent may stop the game by raising; the exception leaves this call.
         """
-        from exlibris.engine.flow import go_on  # the flow imports this module's users
-
         game = self.game
         replay = _Replay(game, self.answers, list(agents), arrived)
         game.agents = [replay] * len(game.state.players)

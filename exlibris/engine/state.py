@@ -207,6 +207,11 @@ class FlowCursor:
         self.step = step
         self.entered = False
 
+    def end(self, reason: str) -> None:
+        """The inspection comes next: the game ends for ``reason`` (``flow.EndReason``)."""
+        self.enter("inspection")
+        self.reason = reason
+
 
 class GameState:
     """Everything on the table."""

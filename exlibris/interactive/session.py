@@ -218,4 +218,3 @@ class Recorder:
         sit_at = getattr(self.inner, "sit_at", None)
         if sit_at is not None:
             sit_at(game)
-

@@ -73,9 +73,12 @@ def b1_stability(shelf: Shelf, rules: ScoringRules) -> int:
     bottom = shelf.bottom_row
     if bottom is None:
         return 0
-    min_width, min_height = rules.min_rectangle
-    cells = set(shelf.positions())
-    # each column's filled cells counted up from the bottom row, without a gap
+    standing = standing_columns(set(shelf.positions()), bottom)
+    return filled_rectangle(standing, rules.min_rectangle, shelf.height)
+
+
+def standing_columns(cells: set[Pos], bottom: int) -> dict[int, int]:
+    """Each column's filled cells counted up from the ``bottom`` row, without a gap."""
     standing: dict[int, int] = {}
     for r, c in cells:
         if r == bottom:
@@ -83,16 +86,24 @@ def b1_stability(shelf: Shelf, rules: ScoringRules) -> int:
             while (bottom - depth, c) in cells:
                 depth += 1
             standing[c] = depth
+    return standing
+
+
+def filled_rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int
+                     ) -> int:
+    """Cards in the largest rectangle of ``standing`` columns (see ``standing_columns``)
+    at least ``smallest`` (width, height) and at most ``height`` rows high."""
+    min_width, min_height = smallest
     columns = sorted(standing)
     best = 0
-    for height in range(min_height, shelf.height + 1):
+    for rows in range(min_height, height + 1):
         run, previous = 0, None
         for col in columns:
-            if standing[col] >= height:
+            if standing[col] >= rows:
                 run = run + 1 if previous == col - 1 else 1
                 previous = col
                 if run >= min_width:
-                    best = max(best, run * height)
+                    best = max(best, run * rows)
             else:
                 run, previous = 0, None
     return best
