@@ -25,7 +25,7 @@ def bot_kind(name: str) -> str | None:
         return None
     if kind != "mcts":
         return f"{kind!r} takes no budget; only mcts:N does"
-    if not budget.isdigit() or not 1 <= int(budget) <= MAX_ITERATIONS:
+    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_ITERATIONS:
         return f"mcts:N takes a whole number of iterations from 1 to {MAX_ITERATIONS}"
     return None
 
