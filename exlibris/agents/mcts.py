@@ -66,11 +66,13 @@ class MctsAgent:
     searches = True  # a session replaying a save does not search its answers again
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
-                 horizon: int = HORIZON, rollout: str = "random") -> None:
+                 horizon: int = HORIZON, rollout: str = "random",
+                 searched: frozenset[str] | None = None) -> None:
         self.seed = seed
         self.iterations = iterations
         self.horizon = horizon
         self.rollout = rollout
+        self.searched = searched  # the decision kinds searched (None: all); greedy for others
         self.fallback = GreedyAgent(seed)
         self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
         self.game: Game | None = None
@@ -83,7 +85,8 @@ class MctsAgent:
     # ------------------------------------------------------------------ deciding
     def decide(self, view: Any, decision: Decision) -> int:
         game = self.game
-        if game is None or not forward.forkable(game):
+        if game is None or not forward.forkable(game) or (
+                self.searched is not None and decision.kind not in self.searched):
             self.last_iterations = 0
             return self.fallback.decide(view, decision)
         # a generator of its own for each decision, from the seed and the game's count

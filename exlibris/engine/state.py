@@ -190,7 +190,7 @@ class FlowCursor:
         self.entered = False  # whether ``step`` has begun (its fields below are set)
         self.highest: list[int] | None = None  # each shelf's largest size (the stall guard)
         self.stalled = 0  # rounds in a row in which no shelf grew past its largest
-        self.reason = ""  # why the game ends, once ``step`` is "inspection"
+        self.reason: object = ""  # why the game ends (an EndReason), at the inspection
         # placement: the seats of this pass round the table, the one whose turn is next,
         # whether anyone placed in this pass, and the turns taken this round
         self.sweep: list[int] = []
@@ -207,8 +207,9 @@ class FlowCursor:
         self.step = step
         self.entered = False
 
-    def end(self, reason: str) -> None:
-        """The inspection comes next: the game ends for ``reason`` (``flow.EndReason``)."""
+    def end(self, reason: object) -> None:
+        """The inspection comes next: the game ends for ``reason`` (a ``flow.EndReason``;
+        ``object``, as a ``str`` annotation refuses it in the compiled build)."""
         self.enter("inspection")
         self.reason = reason
 
