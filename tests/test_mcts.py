@@ -113,3 +113,27 @@ def test_values_are_margins_squashed_into_0_1() -> None:
     assert all(0 < v < 1 for v in values)
     assert (values[0] > values[1]) == (totals[0] > totals[1])
     assert abs(values[0] + values[1] - 1) < 1e-9  # two players: one's margin is the other's
+
+
+@pytest.mark.slow
+def test_a_saved_game_with_the_search_bot_resumes_into_the_same_game() -> None:
+    from exlibris.engine.table_out import table_text
+    from exlibris.interactive.record import SaveRecord
+    from exlibris.interactive.session import Session
+
+    def play_through(record: SaveRecord) -> Session:
+        session = Session(record, CATALOG)
+        session.run()
+        return session
+
+    seats = ["mcts:3", "greedy"]
+    straight = play_through(SaveRecord(seed=6, seats=seats, names=["A", "B"]).stamp())
+    decisions = straight.record.decisions
+    table = table_text(straight.game)
+    flips = [i + 1 for i, e in enumerate(decisions) if e.kind == "flips"]
+    for k in (len(decisions) // 3, 2 * len(decisions) // 3, *flips):
+        partial = SaveRecord(**{**vars(straight.record), "decisions": decisions[:k],
+                                "finished": False})
+        resumed = play_through(partial)
+        assert table_text(resumed.game) == table, f"resumed after decision {k}"
+        assert resumed.record.decisions == decisions

@@ -1,24 +1,26 @@
 """A search bot: single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
 
-Each iteration forks the game at the decision asked (``engine/forward.py``),
-deals again everything this seat cannot see (a determinization), and plays the
-fork on: down the tree while its nodes have been tried, choosing by UCB with
-availability counts (an option counts as available in the iterations whose
-determinization offered it), then one new node, then a cheap rollout truncated
-after a horizon (uniformly random by default; ``rollout="greedy"`` plays the
-greedy bot there, stronger and many times slower). The position reached is
-valued by the Official Library Inspection Form under the game's own rules and
-settings (``game.scoring``: a house rule's scoring changes what the search
-wants), as each seat's margin over its best opponent (in solo, over the public
-library), squashed into 0..1. The option chosen is the one visited most.
+It searches the decisions where search pays (``SEARCHED``: the placements and
+bids) and makes the others as the greedy bot does. Each iteration forks the game
+at the decision asked (``engine/forward.py``), deals again everything this seat
+cannot see (a determinization), and plays the fork on: down the tree while its
+nodes have been tried, choosing by UCB with availability counts (an option
+counts as available in the iterations whose determinization offered it), then
+one new node, then a rollout truncated after a horizon, in which every seat plays
+as the greedy bot (``rollout="random"``: uniformly random, cheaper and much
+weaker). The position reached is valued by the Official Library Inspection Form
+under the game's own rules and settings (``game.scoring``: a house rule's scoring
+changes what the search wants), as each seat's margin over its best opponent (in
+solo, over the public library), squashed into 0..1. The option chosen is the one
+visited most.
 
-The tree is the observer's: every seat's decisions are nodes, found by the
-option's label (so options that name cards the observer cannot see make nodes
-of their own, each tried where it is available). The budget is counted in
-iterations, not seconds, so a seed gives the same game on any machine; a
-decision of few options gets a smaller share of it. Before its first checkpoint
-(the library draft) a game cannot be forked, and the bot chooses as the greedy
-bot does.
+The tree is the observer's: every seat's decisions below the root are nodes,
+found by the option's label (so options that name cards the observer cannot see
+make nodes of their own, each tried where it is available). The budget is
+counted in iterations, not seconds, so a seed gives the same game on any
+machine; a decision of few options gets a smaller share of it. Before its first
+checkpoint (the library draft) a game cannot be forked, and the bot chooses as
+the greedy bot does.
 """
 
 from __future__ import annotations
@@ -31,16 +33,22 @@ from exlibris.agents.greedy import GreedyAgent
 from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.flow import table_of
 from exlibris.engine.game import Game
 from exlibris.scoring.inspection import Inspection, inspect_table
 
-DEFAULT_ITERATIONS = 200  # the default budget of one decision (see ``iterations_for``)
+DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
 HORIZON = 10  # rollout decisions before the position is valued
-EXPLORATION = 0.7  # UCB's constant, for values in 0..1
+EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
+
+
+# The decisions searched by default: the placements (and bids), where the greedy bot's
+# heuristic is weakest and a choice shapes the whole round; the bot's other choices
+# (shelving, picks, flips) are the greedy bot's, which reads them well and at once.
+SEARCHED = frozenset({DecisionKind.PLACE})
 
 
 class Horizon(BaseException):
@@ -62,12 +70,11 @@ class Node:
 class MctsAgent:
     """Information-set MCTS with ``iterations`` a decision (``mcts:N`` on the CLI)."""
 
-    needs_view = True  # for the greedy choices it makes where it cannot fork
-    searches = True  # a session replaying a save does not search its answers again
+    needs_view = True  # for the greedy choices it makes where it does not search
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
-                 horizon: int = HORIZON, rollout: str = "random",
-                 searched: frozenset[str] | None = None) -> None:
+                 horizon: int = HORIZON, rollout: str = "greedy",
+                 searched: frozenset[str] | None = SEARCHED) -> None:
         self.seed = seed
         self.iterations = iterations
         self.horizon = horizon
@@ -85,13 +92,16 @@ class MctsAgent:
     # ------------------------------------------------------------------ deciding
     def decide(self, view: Any, decision: Decision) -> int:
         game = self.game
-        if game is None or not forward.forkable(game) or (
-                self.searched is not None and decision.kind not in self.searched):
+        # generators seeded afresh at each decision, from the seed and the game's count
+        # of decisions: a resumed game, whose searches are not run again, goes on as
+        # the game did
+        seed = self.seed * 1_000_003 + (game.decisions if game is not None else 0)
+        self.fallback.rng.seed(seed)
+        if game is None or not self.searches(game, decision):
             self.last_iterations = 0
             return self.fallback.decide(view, decision)
-        # a generator of its own for each decision, from the seed and the game's count
-        # of decisions: a resumed game searches exactly as the game did
-        rng = random.Random(self.seed * 1_000_003 + game.decisions)
+        rng = random.Random(seed)
+        self.policy.rng.seed(seed + 1)
         root = Node()
         budget = self.iterations_for(decision.size)
         for _ in range(budget):
@@ -99,6 +109,20 @@ class MctsAgent:
         self.last_iterations = budget
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]
+
+    def searches(self, game: Game, decision: Decision) -> bool:
+        """Whether ``decision`` is searched (else the greedy bot's choice is made)."""
+        return forward.forkable(game) and (self.searched is None
+                                           or decision.kind in self.searched)
+
+    def recheck(self, view: Any, decision: Decision) -> int | None:
+        """A recorded decision replayed (a resumed save): the answer again where it is
+        quick (the greedy choices, which also keep that bot's state in step), None
+        where it would be searched."""
+        game = self.game
+        if game is not None and self.searches(game, decision):
+            return None
+        return self.decide(view, decision)
 
     def iterations_for(self, options: int) -> int:
         """The budget of a decision of ``options`` options: a small choice needs less."""

@@ -144,10 +144,12 @@ class Session:
             check(entry, decision, number)
             if self.observer is not None:
                 self.observer(self, decision, entry, number)
-            if (agent is not None and self.record.seats[seat] != "human"
-                    and not getattr(agent, "searches", False)):  # a search takes seconds
-                mine = agent.decide(view, decision)
-                if mine != entry.index:
+            if agent is not None and self.record.seats[seat] != "human":
+                # a bot that searches answers again only where it is quick
+                recheck = getattr(agent, "recheck", None)
+                mine = agent.decide(view, decision) if recheck is None \
+                    else recheck(view, decision)
+                if mine is not None and mine != entry.index:
                     raise SaveError("save/mismatch", (
                         f"decision {number + 1} does not replay: the save says "
                         f"{self.record.names[seat]} chose {entry.label!r}, but this build's "
