@@ -137,3 +137,19 @@ def test_a_saved_game_with_the_search_bot_resumes_into_the_same_game() -> None:
         resumed = play_through(partial)
         assert table_text(resumed.game) == table, f"resumed after decision {k}"
         assert resumed.record.decisions == decisions
+
+
+@pytest.mark.parametrize("seat", ["mcts:\u00b2", "mcts:0", "mcts:", "mcts:99999999999999999999",
+                                  "greedy:3", "mcts:-1", "mcts:1e3"])
+def test_a_save_naming_a_bad_search_budget_is_refused_cleanly(tmp_path, seat: str) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from exlibris.interactive.record import SaveRecord
+
+    path = tmp_path / "save.json"
+    data = SaveRecord(seed=1, seats=["mcts:3", "greedy"], names=["A", "B"]).stamp().to_json()
+    data["seats"] = [seat, "greedy"]
+    path.write_text(json.dumps(data), "utf-8")
+    result = CliRunner().invoke(cli, ["replay", "--all", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "seats" in result.output
