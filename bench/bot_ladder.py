@@ -44,10 +44,12 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 class Timed:
     """A bot whose answers are timed."""
 
-    def __init__(self, inner: Any, times: list[float]) -> None:
+    def __init__(self, inner: Any, times: list[float], searched: list[tuple[int, float]]
+                 ) -> None:
         self.inner = inner
         self.needs_view = getattr(inner, "needs_view", False)
         self.times = times
+        self.searched = searched  # (iterations, seconds) of each search
 
     def sit_at(self, game: Any) -> None:
         sit_at = getattr(self.inner, "sit_at", None)
@@ -57,7 +59,11 @@ class Timed:
     def decide(self, view: Any, decision: Any) -> int:
         started = time.perf_counter()
         index = self.inner.decide(view, decision)
-        self.times.append(time.perf_counter() - started)
+        spent = time.perf_counter() - started
+        self.times.append(spent)
+        iterations = getattr(self.inner, "last_iterations", 0)
+        if iterations:
+            self.searched.append((iterations, spent))
         return index
 
 
@@ -85,13 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     line = [args.first] + [args.second] * (args.players - 1)
     wins = 0.0
     times: dict[str, list[float]] = {args.first: [], args.second: []}
+    searched: dict[str, list[tuple[int, float]]] = {args.first: [], args.second: []}
     seeds = []
     for i in range(args.games):
         seed = args.seed + i
         shift = i % args.players
         seats = line[-shift:] + line[:-shift] if shift else list(line)
         mine = seats.index(args.first)
-        agents = [Timed(make_bot(kind, bot_seed(seed, s)), times[kind])
+        agents = [Timed(make_bot(kind, bot_seed(seed, s)), times[kind], searched[kind])
                   for s, kind in enumerate(seats)]
         names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
         game = new_game(catalog, settings, agents, seed=seed, names=names,
@@ -115,6 +122,12 @@ def main(argv: list[str] | None = None) -> int:
                                    "decisions": len(v)} for k, v in times.items() if v},
         "floor_decisions_a_second": _floor_rate(),
     }
+    for kind, found in searched.items():
+        if found:
+            rate = sum(n for n, _ in found) / sum(t for _, t in found)
+            result["seconds_a_decision"][kind]["iterations_a_second"] = rate
+            result["seconds_a_decision"][kind]["iterations_to_floor"] = \
+                rate / result["floor_decisions_a_second"]
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -125,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         for kind, spent in result["seconds_a_decision"].items():
             print(f"  {kind}: {spent['mean']:.4f} s a decision on average, slowest "
                   f"{spent['slowest']:.2f} s, {spent['decisions']} decisions")
+            if "iterations_a_second" in spent:
+                print(f"  {kind}: {spent['iterations_a_second']:,.0f} search iterations a "
+                      f"second = {spent['iterations_to_floor']:.4f} of the floor's decisions "
+                      "a second")
     return 0
 
 
