@@ -262,8 +262,10 @@ def test_hidden_cards_are_dealt_only_where_the_unseen_set_allows_as_often_as_cha
     with pytest.raises(Grab):
         play(game)
     hand = list(game.state.players[1].hand.cards)
+    known = game.state.cards.known_to
+    hand = [c for c in hand if not known(c, 0)]
     unseen = [c for zone in forward.hidden_zones(game.state, 0) for c in zone.cards
-              if isinstance(c, BookCard)]
+              if isinstance(c, BookCard) and not known(c, 0)]
     rng = random.Random(9)
     hits = Counter[Any]()
     tops = Counter[Any]()
@@ -286,3 +288,53 @@ def test_hidden_cards_are_dealt_only_where_the_unseen_set_allows_as_often_as_cha
         assert abs(hits[card] - expected) < 5 * (expected * (1 - share)) ** 0.5 + 1
     assert len(tops) > len(unseen) // 3  # the deck's top card: any unseen card
     assert max(tops.values()) < 5 * (samples / len(unseen)) ** 0.5 + samples / len(unseen)
+
+
+def test_a_determinization_keeps_the_hidden_cards_the_seat_has_seen_where_it_saw_them(
+        ) -> None:
+    """Card memory: a face-up card an opponent took into their hand, a card the seat
+    gave away and a face-down card it looked at stay put; a card the opponent drew
+    does not, and a card shuffled back into the deck is forgotten."""
+    settings = resolve_settings("standard", CATALOG.variants)
+    agent = StopAtRound(2)
+    game = new_game(CATALOG, settings, [agent, agent], seed=5)
+    forward.record(game)
+    with pytest.raises(Grab):
+        play(game)
+    state = game.state
+    cards = state.cards
+    deck, mine, theirs = state.deck, state.players[0].hand, state.players[1].hand
+    taken, given, looked, drawn, shuffled = (deck.cards[-i] for i in range(1, 6))
+    cards.move(taken, state.discard)
+    cards.move(taken, theirs)  # from a zone all see: everyone knows where it went
+    cards.move(given, mine)
+    cards.move(given, theirs)  # from seat 0's hand: seat 0 knows
+    cards.move(drawn, theirs)  # from the deck: only its owner knows
+    cards.move(shuffled, state.discard)
+    cards.move(shuffled, deck)
+    cards.forget([shuffled])
+    cards.saw([looked], 0)  # still in the deck, at the index seat 0 saw
+    index = deck.cards.index(looked)
+    assert [cards.known_to(c, 0) for c in (taken, given, looked, drawn, shuffled)] == [
+        True, True, True, False, False]
+    assert cards.known_to(drawn, 1) and not cards.known_to(looked, 1)
+    recorder = game.forward
+    assert recorder is not None and recorder.answers == []  # at the turn's checkpoint
+    recorder.checkpoint(game)  # again, with the moves above in the position
+    rng = random.Random(3)
+    drawn_stayed = 0
+
+    def at(fork_game: Game, _: Decision) -> None:
+        nonlocal drawn_stayed
+        forward.determinize(fork_game, 0, rng)
+        fork = fork_game.state
+        names = {c.name for c in fork.players[1].hand.cards}
+        assert {taken.name, given.name} <= names
+        assert fork.deck.cards[index].name == looked.name
+        drawn_stayed += drawn.name in names
+        raise Grab
+
+    for _ in range(60):
+        with pytest.raises(Grab):
+            forward.fork(game).play([RandomAgent(0)] * 2, arrived=at)
+    assert drawn_stayed < 60  # an unseen card is dealt again

@@ -158,13 +158,18 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
     Each hidden zone keeps how many cards of each class (book, artifact, special
     assistant card) it holds; the cards of a class are dealt among those places at
     random. What ``seat`` sees stays as it was: its own hand and focus, every shelf,
-    every face-up zone, every count."""
+    every face-up zone, every count, and every hidden card it has seen where it is
+    (``Cards.known_to``: a face-up card an opponent took into their hand, a card it
+    gave away or looked at)."""
     state = game.state
     places: dict[type, list[tuple[Zone, int]]] = {cls: [] for cls in CARD_CLASSES}
     pools: dict[type, list[Any]] = {cls: [] for cls in CARD_CLASSES}
+    known = state.cards.known_to
     zones = hidden_zones(state, seat)
     for zone in zones:
         for i, card in enumerate(zone.cards):
+            if known(card, seat):  # seen where it is: it stays
+                continue
             cls = type(card)
             places[cls].append((zone, i))
             pools[cls].append(card)

@@ -188,6 +188,7 @@ class Game:
         shuffle(self.rng, cards)
         for card in cards:
             self.state.cards.move(card, self.state.deck)
+        self.state.cards.forget(cards)
         self.event(EventKind.RESHUFFLE, cards=len(cards))
 
     def deal_to(self, zone: Zone, n: int) -> list[Card]:

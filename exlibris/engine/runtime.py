@@ -459,13 +459,16 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     @GAME.verb("look")
     def v_look(self, env: Env, cards: Value) -> list[Card]:
         seen = self.cards_of(cards)
+        self.game.state.cards.saw(seen, env.me.seat)
         self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
         return seen
 
     @GAME.verb("show")
     def v_show(self, env: Env, cards: Value, **kw: Value) -> None:
+        shown = self.cards_of(cards)
+        self.game.state.cards.saw(shown, kw["to"].seat)
         self.game.event(EventKind.SHOW, seat=env.me.seat, to=kw["to"].seat,
-                        cards=[c.name for c in self.cards_of(cards)])
+                        cards=[c.name for c in shown])
 
     @GAME.verb("tuck")
     def v_tuck(self, env: Env, amount: Value, **kw: Value) -> list[Card]:

@@ -151,7 +151,7 @@ class PlayerState:
     def __init__(self, seat: int, name: str, shelf_rules: ShelfRules = DEFAULT_RULES) -> None:
         self.seat = seat
         self.name = name
-        self.hand = Zone(f"hand:{seat}", seat)
+        self.hand = Zone(f"hand:{seat}", seat, private=True)
         self.shelf = Shelf(shelf_rules)
         self.shelf_zone = ShelfZone(f"shelf:{seat}", seat, self.shelf)
         self.hires = Zone(f"hires:{seat}", seat)  # cards of the assistants hired (EXP-JF-04)

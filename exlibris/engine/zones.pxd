@@ -3,5 +3,5 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 cdef class Cards:
-    cdef public dict _where
+    cdef public dict _seen, _where
     cdef public object where, zone_of

@@ -20,14 +20,17 @@ from exlibris.model.shelf import Pos, Shelf, Slot
 
 
 class Zone:
-    """An ordered pile of cards; for decks the top card is the last one."""
+    """An ordered pile of cards; for decks the top card is the last one. A zone is
+    ``hidden`` when not every seat sees its cards: face down, or a hand (``private``)."""
 
-    __slots__ = ("cards", "face_down", "name", "owner")
+    __slots__ = ("cards", "face_down", "hidden", "name", "owner")
 
-    def __init__(self, name: str, owner: int | None = None, *, face_down: bool = False) -> None:
+    def __init__(self, name: str, owner: int | None = None, *, face_down: bool = False,
+                 private: bool = False) -> None:
         self.name = name
         self.owner = owner
         self.face_down = face_down
+        self.hidden = face_down or private
         self.cards: list[Card] = []
 
     def __iter__(self) -> Iterator[Card]:
@@ -102,7 +105,8 @@ def copy_zone(zone: Zone) -> Zone:
     """A zone holding the same cards in the same order, independent of ``zone`` (a copy of
     the game: ``engine/copying.py``; the index of the copy says where its cards are)."""
     new = Zone.__new__(Zone)
-    new.name, new.owner, new.face_down = zone.name, zone.owner, zone.face_down
+    new.name, new.owner, new.face_down, new.hidden = (zone.name, zone.owner, zone.face_down,
+                                                      zone.hidden)
     new.cards = list(zone.cards)
     return new
 
@@ -114,12 +118,21 @@ class Cards:
     as a dict lookup) or ``where`` (a read-only view of the whole index). A card on a
     shelf, entombed beneath a shelf card or tucked under an artifact is indexed to
     that shelf's zone.
+
+    It also remembers who has seen where each card in a hidden zone is
+    (``known_to``): every seat, for a card that went there from a zone all see (a
+    face-up card taken into a hand); the owners of the zones it passed between (a
+    card given from one hand to another); a seat that looked at it (``saw``). A
+    card dealt from the deck or shuffled into it is known to nobody but the owner of
+    the hand it reaches. A determinization deals again only what a seat has not
+    seen (``engine/forward.py``).
     """
 
-    __slots__ = ("_where", "where", "zone_of")
+    __slots__ = ("_seen", "_where", "where", "zone_of")
 
     def __init__(self) -> None:
         self._where: dict[Card, Zone] = {}
+        self._seen: dict[Card, int] = {}  # a hidden card's seats that know its place (bits)
         self.where: Mapping[Card, Zone] = MappingProxyType(self._where)
         self.zone_of: Callable[[Card], Zone | None] = self._where.get
 
@@ -128,6 +141,46 @@ class Cards:
         """Index every card of ``other`` in the copy of its zone, found by ``id()`` of the
         original zone in ``zones`` (this index is a copy of the game's)."""
         self._where.update({card: zones[id(zone)] for card, zone in other._where.items()})
+        self._seen.update(other._seen)
+
+    # ------------------------------------------------------------------ memory
+    def known_to(self, card: Card, seat: int) -> bool:
+        """Whether ``seat`` knows where ``card`` is (a card in a zone all see: always)."""
+        zone = self._where.get(card)
+        return zone is None or not zone.hidden or bool(self._seen.get(card, 0) >> seat & 1)
+
+    def saw(self, cards: Iterable[Card], seat: int) -> None:
+        """``seat`` has looked at ``cards`` where they are (a look, a show)."""
+        seen = self._seen
+        bit = 1 << seat
+        for card in cards:
+            zone = self._where.get(card)
+            if zone is not None and zone.hidden:
+                seen[card] = seen.get(card, 0) | bit
+
+    def forget(self, cards: Iterable[Card]) -> None:
+        """Nobody knows where ``cards`` are any more (shuffled into a pile)."""
+        seen = self._seen
+        for card in cards:
+            seen.pop(card, None)
+
+    def _moved(self, card: Card, src: Zone, dst: Zone) -> None:
+        """Who knows where ``card`` is, after its move from ``src`` to ``dst``: whoever
+        knew where it was (every seat, from a zone all see), and both zones' owners."""
+        seen = self._seen
+        if not dst.hidden:
+            if seen:
+                seen.pop(card, None)
+            return
+        known = seen.get(card, 0) if src.hidden else -1
+        if src.owner is not None:
+            known |= 1 << src.owner
+        if dst.owner is not None:
+            known |= 1 << dst.owner
+        if known:
+            seen[card] = known
+        elif seen:
+            seen.pop(card, None)
 
     def redeal(self, places: Sequence[tuple[Zone, int]], cards: Sequence[Card]) -> None:
         """Put ``cards`` into ``places`` (a zone and an index in its list), one each, in
@@ -145,10 +198,13 @@ class Cards:
         self._where[card] = zone
 
     def put_pile(self, cards: Iterable[Card], zone: Zone) -> None:
-        """``put`` each of ``cards`` on top of the pile ``zone`` (not a shelf), in order."""
+        """``put`` each of ``cards`` on top of the pile ``zone`` (not a shelf), in order;
+        nobody knows where they are in it."""
         cards = list(cards)
         zone.cards.extend(cards)
         self._where.update(dict.fromkeys(cards, zone))
+        if self._seen:
+            self.forget(cards)
 
     def put_shelf(self, zone: ShelfZone) -> None:
         """Index every card of a shelf laid out whole (a scenario's position)."""
@@ -176,6 +232,8 @@ class Cards:
         else:
             dst.cards.append(card)  # on top: Zone._add without options
         where[card] = dst
+        if dst.hidden or self._seen:
+            self._moved(card, src, dst)
 
     def shelve(self, card: Card, zone: ShelfZone, pos: Pos, *, face_down: bool = False
                ) -> None:
@@ -189,6 +247,7 @@ class Cards:
         zone.shelf.shelve(card, pos, face_down=face_down)
         src._remove(card)
         self._where[card] = zone
+        self._seen.pop(card, None)
 
     def deal(self, src: Zone, dst: Zone, n: int) -> list[Card]:
         """Move up to ``n`` cards from the top of the pile ``src`` onto ``dst`` (neither a
@@ -200,6 +259,9 @@ class Cards:
             del pile[-len(dealt):]
             dst.cards += dealt
             self._where.update(dict.fromkeys(dealt, dst))
+            if dst.hidden or self._seen:
+                for card in dealt:
+                    self._moved(card, src, dst)
         return dealt
 
     def take_off_shelf(self, zone: ShelfZone, pos: Pos, dst: Zone, *, tucked_to: Zone
@@ -210,6 +272,7 @@ class Cards:
         self.put_pile(slot.tucked, tucked_to)
         dst._add(slot.card)
         self._where[slot.card] = dst
+        self._moved(slot.card, zone, dst)
         return slot
 
     def tuck(self, cards: Iterable[Card], zone: ShelfZone, pos: Pos) -> None:
@@ -219,6 +282,7 @@ class Cards:
         for card in cards:
             self._where[card]._remove(card)
             self._where[card] = zone
+            self._seen.pop(card, None)
 
     def shelve_by(self, card: Card, zone: ShelfZone, operation: Callable[[], None]) -> None:
         """Put ``card`` on the shelf of ``zone`` by a special shelf operation (entomb,
@@ -229,6 +293,7 @@ class Cards:
         operation()  # may refuse (ShelfError) before anything moved
         src._remove(card)
         self._where[card] = zone
+        self._seen.pop(card, None)
 
     def swap_onto_shelf(self, card: Card, zone: ShelfZone, pos: Pos, old_to: Zone, *,
                         tucked_to: Zone) -> Slot:
@@ -240,7 +305,9 @@ class Cards:
         self._where[card]._remove(card)
         old = zone.shelf.swap_with_hand(pos, card)
         self._where[card] = zone
+        self._seen.pop(card, None)
         old_to._add(old.card)
         self._where[old.card] = old_to
+        self._moved(old.card, zone, old_to)
         self.put_pile(old.tucked, tucked_to)
         return old
