@@ -3,8 +3,10 @@
 A compiled program is a ``Handler``: ``handler(runtime, me, names)`` runs it.
 Everything game-specific goes through the ``Runtime`` protocol, which the engine
 (and the scorer) implement: names, attributes, functions that need the table,
-verbs, choices. Execution is bounded: every statement and loop pass costs one
-step, and ``Runtime.tick`` stops an effect that exceeds the budget.
+verbs, choices. Execution is bounded: every statement, loop pass and element an
+expression works something out for (``where``, the per-element argument of ``sum``,
+``count``...) costs one step, and ``Runtime.tick`` stops an effect that exceeds the
+budget.
 
 A handler runs as one Python function generated from the tree (``pysource.py``),
 linked to the runtime's implementations (``link``); the closures below
@@ -439,6 +441,13 @@ def _with_it(env: Env, it: Any, fn: Eval) -> Any:
             env.vars["it"] = saved
 
 
+def _counted_with_it(env: Env, it: Any, fn: Eval) -> Any:
+    """An argument worked out for one element: one step (a nested ``sum(deck, ...)``
+    costs a step per element at every level, so the step budget bounds it)."""
+    env.rt.tick()
+    return _with_it(env, it, fn)
+
+
 _MISSING = object()
 
 
@@ -449,7 +458,9 @@ def _compile_where(source: Eval, cond: Eval, name: str = "it") -> Eval:
         saved = variables.get(name, _MISSING)
         kept = []
         try:
+            tick = env.rt.tick
             for item in items:
+                tick()  # each element tested is a step
                 variables[name] = item
                 if cond(env):
                     kept.append(item)
@@ -470,7 +481,7 @@ def _compile_call(node: ast.Call) -> Eval:
     each = sig.each if sig is not None and sig.each is not None else None
     if each is not None and len(positional) > each:  # evaluated per element: pass a function
         per = positional[each]
-        positional[each] = lambda env, per=per: (lambda it: _with_it(env, it, per))
+        positional[each] = lambda env, per=per: (lambda it: _counted_with_it(env, it, per))
     lambdas = sig.lambdas if sig else frozenset()
     keywords = {a.name: compile_expr(a.value) for a in node.args
                 if a.name is not None and a.name not in lambdas}
@@ -521,7 +532,7 @@ def _compile_call(node: ast.Call) -> Eval:
         for key in numeric_kw:
             kwargs[key] = number(kwargs[key], where)
         for key, fn in lambdas_kw:
-            kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
+            kwargs[key] = (lambda it, fn=fn: _counted_with_it(env, it, fn))
         if is_verb:
             rt = env.rt
             rt.tick()

@@ -151,7 +151,8 @@ class _Writer:
                 items = self.expr(source)  # evaluated outside the comprehension, as first
                 self.iterable -= 1
                 v = self.var(name)
-                return f"[{v} for {v} in _as_list({items}) if {self.expr(cond)}]"
+                self.uses.add("tick")  # each element tested is a step (``tick()`` is None)
+                return f"[{v} for {v} in _as_list({items}) if tick() or {self.expr(cond)}]"
             case ast.Amount(kind=kind, value=None):
                 return self.const(AmountSpec(kind, None))
             case ast.Amount(kind=kind, value=ast.Num(value=n)) \
@@ -244,7 +245,8 @@ class _Writer:
 
     def per_element(self, node: ast.Expr) -> str:
         """An argument worked out for each element, named ``it``: a function of it."""
-        return f"(lambda {self.var('it')}: {self.expr(node)})"
+        self.uses.add("tick")  # each element is a step (``tick()`` returns None)
+        return f"(lambda {self.var('it')}: tick() or {self.expr(node)})"
 
     # ---- statements ----------------------------------------------------------------------
 

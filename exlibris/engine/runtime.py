@@ -519,6 +519,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         cap = kw.get("max_each")
         done = dict.fromkeys(HomeAction, 0)
         for _ in range(int(n or 0)):
+            self.tick()  # each home action is a step: a huge count ends at the budget
             kinds = tuple(k for k in done if cap is None or done[k] < cap)
             kind = self.game.home_action(env.me.seat, kinds)
             if kind is None:
