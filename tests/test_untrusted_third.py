@@ -88,3 +88,183 @@ def test_a_nested_sum_in_an_artifact_score_stops_at_the_step_budget(tmp_path: Pa
     result = invoke("score", str(table), "--content", str(own))
     assert time.process_time() - start < 5
     assert_user_error(result, "steps")
+
+
+# ---- 1. output paths ----------------------------------------------------------------------------
+
+
+def bot_game(*args: str) -> Any:
+    return invoke("play", "--seats", "greedy,random", "--seed", "3", *args)
+
+
+def human_game(save: Path, *args: str, stdin: str = "1\nq\n",
+               env: dict[str, str] | None = None) -> Any:
+    return invoke("play", "--seats", "human,greedy", "--seed", "4", "--save", str(save),
+                  *args, stdin=stdin, env=env)
+
+
+@pytest.mark.parametrize("option", ["--table-out", "--log"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_game(tmp_path: Path,
+                                                                   option: str) -> None:
+    assert_user_error(bot_game(option, str(tmp_path / "no" / "out.txt")), "does not exist")
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("option", ["--table-out", "--log"])
+def test_an_output_to_a_full_device_is_one_error(option: str) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full")
+    assert_user_error(bot_game(option, "/dev/full"), "No space left on device")
+    assert Path("/dev/full").is_char_device()
+
+
+def test_outputs_are_written_whole(tmp_path: Path) -> None:
+    log, table = tmp_path / "log.jsonl", tmp_path / "t.yaml"
+    result = bot_game("--log", str(log), "--table-out", str(table))
+    assert result.exit_code == 0, result.output
+    assert log.read_text().count("\n") > 10 and "players:" in table.read_text()
+    assert invoke("score", str(table)).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl", "t.yaml"]
+
+
+def test_a_save_on_a_full_disk_is_one_error_and_keeps_the_last_save(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import os
+
+    save = tmp_path / "s.json"
+    assert human_game(save).exit_code == 0
+    before = save.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = invoke("play", "--resume", str(save), stdin="1\n1\nq\n")
+    assert_user_error(result, "No space left on device", "save/unwritable")
+    assert save.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]  # no temporary file
+
+
+@pytest.mark.parametrize("state", ["file", "missing-home"])
+def test_an_autosave_folder_that_cannot_be_made_is_one_error(tmp_path: Path,
+                                                             state: str) -> None:
+    blocker = tmp_path / "state"
+    blocker.write_text("a file, not a folder")
+    env = ({"XDG_STATE_HOME": str(blocker)} if state == "file"
+           else {"XDG_STATE_HOME": "", "HOME": str(tmp_path / "nonexistent")})
+    result = invoke("play", "--seats", "human,greedy", "--seed", "4", stdin="1\nq\n",
+                    env=env)
+    assert_user_error(result, "save/unwritable", "XDG_STATE_HOME")
+    assert not (tmp_path / "nonexistent").exists()
+    assert blocker.read_text() == "a file, not a folder"
+
+
+def test_a_save_in_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
+    result = human_game(tmp_path / "nonexistent" / "s.json")
+    assert_user_error(result, "does not exist", "save/unwritable")
+    assert not (tmp_path / "nonexistent").exists()
+
+
+def test_a_5000_letter_save_name_is_one_error(tmp_path: Path) -> None:
+    assert_user_error(human_game(tmp_path / ("s" * 5000)), "longer than")
+    assert_user_error(bot_game("--log", str(tmp_path / ("l" * 5000))), "longer than")
+
+
+# ---- 2. no file that is not a save is ever overwritten ---------------------------------------
+
+
+def test_resume_with_save_to_a_file_that_is_not_a_save_is_refused(tmp_path: Path) -> None:
+    save, notes = tmp_path / "u.json", tmp_path / "notes.txt"
+    assert human_game(save).exit_code == 0
+    notes.write_text("my notes")
+    result = invoke("play", "--resume", str(save), "--save", str(notes), stdin="1\nq\n")
+    assert_user_error(result, "not a saved game", "save/not-a-save")
+    assert notes.read_text() == "my notes"
+
+
+def test_save_in_game_to_a_file_that_is_not_a_save_leaves_it(tmp_path: Path) -> None:
+    from exlibris.interactive import record as saves
+
+    save, notes = tmp_path / "u.json", tmp_path / "notes2.txt"
+    notes.write_text("my notes")
+    result = human_game(save, stdin=f"s {notes}\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Not saved" in result.output and "save/not-a-save" in result.output
+    assert notes.read_text() == "my notes"
+    assert saves.read_record(save).decisions
+
+
+def test_resume_onto_another_unfinished_game_keeps_it_and_says_where(tmp_path: Path) -> None:
+    from exlibris.interactive import record as saves
+
+    mine, other = tmp_path / "u.json", tmp_path / "other.json"
+    assert human_game(mine).exit_code == 0
+    assert invoke("play", "--seats", "human,greedy", "--seed", "9", "--save", str(other),
+                  stdin="1\nq\n").exit_code == 0
+    other_before = other.read_bytes()
+    result = invoke("play", "--resume", str(mine), "--save", str(other), stdin="1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "other.previous.json" in result.output
+    assert (tmp_path / "other.previous.json").read_bytes() == other_before
+    assert saves.read_record(other).seed == 4
+
+
+def test_save_in_game_onto_another_unfinished_game_keeps_it(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    assert invoke("play", "--seats", "human,greedy", "--seed", "9", "--save", str(other),
+                  stdin="1\nq\n").exit_code == 0
+    before = other.read_bytes()
+    result = human_game(tmp_path / "u.json", stdin=f"s {other}\ns {other}\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "kept as" in result.output and "other.previous.json" in result.output
+    assert (tmp_path / "other.previous.json").read_bytes() == before
+    assert not (tmp_path / "other.previous-2.json").exists()  # a copy of this game: replaced
+
+
+# ---- 3. two programs on one save ------------------------------------------------------------
+
+
+def test_a_save_in_use_by_another_game_is_refused_with_its_pid(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    save = tmp_path / "same.json"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "exlibris", "play", "--seats", "human,greedy", "--seed", "4",
+         "--save", str(save)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env={**os.environ, "EXLIBRIS_CONTENT": ""})
+    try:
+        deadline = time.monotonic() + 60
+        while not save.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert save.exists()
+        result = human_game(save)
+        assert_user_error(result, f"this save is in use by another game (pid {first.pid})")
+        resumed = invoke("play", "--resume", str(save), stdin="1\nq\n")
+        assert_user_error(resumed, "in use by another game")
+        _, err = first.communicate(b"1\nq\n", timeout=60)
+    finally:
+        first.kill()
+        first.wait()
+    assert first.returncode == 0, err.decode()
+    assert b"Traceback" not in err
+    from exlibris.interactive import record as saves
+
+    assert len(saves.read_record(save).decisions) > 1
+
+
+def test_the_stale_lock_of_a_dead_game_is_taken_over(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from exlibris.interactive.save_lock import lock_path
+
+    save = tmp_path / "s.json"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    lock_path(save).write_text(dead.stdout)
+    result = human_game(save)
+    assert result.exit_code == 0, result.output
+    assert not lock_path(save).exists()  # released at the end
