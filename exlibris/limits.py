@@ -29,7 +29,9 @@ MAX_DECISIONS = 100_000  # decisions recorded in one save
 MAX_NAME_CHARS = 40  # a player's name
 MIN_SEATS, MAX_SEATS = 1, 5  # seats in a saved game (solo to five players); the rules
 # file then says which counts it plays (engine/flow.py: check_playable)
-MAX_SEED = 2**63 - 1  # seeds are whole numbers from 0 to this
+# seeds are whole numbers from -MAX_SEED to MAX_SEED: every seed of at most 15 digits,
+# so a seed that plays is one a save, a scenario and every parser read back
+MAX_SEED = 10**MAX_INT_DIGITS - 1
 MAX_PREVIOUS_SAVES = 20  # numbered *.previous*.json files kept beside one save
 
 # ---- effects at run time -------------------------------------------------------------------------

@@ -268,3 +268,39 @@ def test_the_stale_lock_of_a_dead_game_is_taken_over(tmp_path: Path) -> None:
     result = human_game(save)
     assert result.exit_code == 0, result.output
     assert not lock_path(save).exists()  # released at the end
+
+
+# ---- 4. counts without a bound: one seed range, a bounded difficulty ---------------------------
+
+
+def test_the_largest_seed_that_plays_is_one_a_save_reads_back(tmp_path: Path) -> None:
+    from exlibris.limits import MAX_SEED
+
+    save = tmp_path / "s.json"
+    result = invoke("play", "--seats", "human,greedy", "--seed", str(MAX_SEED), "--save",
+                    str(save), stdin="1\nq\n")
+    assert result.exit_code == 0, result.output
+    resumed = invoke("play", "--resume", str(save), stdin="1\nq\n")
+    assert resumed.exit_code == 0, resumed.output
+    assert_user_error(invoke("play", "--seats", "greedy,random", "--seed", str(MAX_SEED + 1)),
+                      "--seed")
+    assert_user_error(invoke("simulate", "--games", "1", "--seed", str(MAX_SEED + 1)),
+                      "--seed")
+
+
+def variant_file(tmp_path: Path, settings: str) -> Path:
+    path = tmp_path / "mine.yaml"
+    path.write_text("kind: variant\nid: mine\nname: Mine\nextends: solo\ntext: a test\n"
+                    f"settings:\n{settings}", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("settings", [
+    "  scoring:\n    difficulty: {insane: 999999999999}\n",
+    "  players: [0, 1, 6, 99, -1]\n",
+])
+def test_variant_counts_out_of_range_do_not_validate(tmp_path: Path, settings: str) -> None:
+    path = variant_file(tmp_path, settings)
+    assert_user_error(invoke("validate", str(path)), "mine.yaml:")
+    assert_user_error(invoke("play", "--variant", str(path), "--seats", "greedy",
+                             "--seed", "1", "--difficulty", "insane"))

@@ -19,6 +19,7 @@ import click
 
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
+from exlibris.limits import MAX_SEED
 
 if TYPE_CHECKING:
     from exlibris.catalog import Catalog
@@ -82,7 +83,9 @@ def _fail(message: str) -> NoReturn:
                    "humans play hot-seat. Default: human,greedy when standard input is a "
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
-@click.option("--seed", type=int, help="The game's seed (default: a fresh one, shown).")
+@click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED),
+              help="The game's seed, a whole number of at most 15 digits (default: a fresh "
+                   "one, shown).")
 @click.option("--variant", help="A rules file: an id (default: standard) or the path of "
                                 "a file of your own.")
 @click.option("--difficulty",
