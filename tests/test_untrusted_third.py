@@ -296,11 +296,11 @@ def variant_file(tmp_path: Path, settings: str) -> Path:
 
 
 @pytest.mark.parametrize("settings", [
-    "  scoring:\n    difficulty: {insane: 999999999999}\n",
+    "  scoring:\n    difficulty: {easy: 999999999999}\n",
     "  players: [0, 1, 6, 99, -1]\n",
 ])
 def test_variant_counts_out_of_range_do_not_validate(tmp_path: Path, settings: str) -> None:
     path = variant_file(tmp_path, settings)
     assert_user_error(invoke("validate", str(path)), "mine.yaml:")
     assert_user_error(invoke("play", "--variant", str(path), "--seats", "greedy",
-                             "--seed", "1", "--difficulty", "insane"))
+                             "--seed", "1", "--difficulty", "easy"))
