@@ -304,3 +304,51 @@ def test_variant_counts_out_of_range_do_not_validate(tmp_path: Path, settings: s
     assert_user_error(invoke("validate", str(path)), "mine.yaml:")
     assert_user_error(invoke("play", "--variant", str(path), "--seats", "greedy",
                              "--seed", "1", "--difficulty", "easy"))
+
+
+# ---- 6. content overrides that validated, then crashed -----------------------------------------
+
+
+def own_override(tmp_path: Path, name: str, edit: Any) -> Path:
+    own = tmp_path / "own"
+    own.mkdir(exist_ok=True)
+    text = (ROOT / "content" / name).read_text("utf-8")
+    (own / Path(name).name).write_text(edit(text), "utf-8")
+    return own
+
+
+def repeat_first_card(text: str) -> str:
+    head, cards = text.split("cards:\n")
+    return head + "cards:\n" + (cards.splitlines()[0] + "\n") * 152
+
+
+def one_category(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if "corrupted" in line or not line.lstrip().startswith("- {"))
+
+
+@pytest.mark.parametrize(("name", "edit", "says"), [
+    ("books.yaml", repeat_first_card, "in the deck twice"),
+    ("categories.yaml", one_category, "at least 6"),
+])
+def test_a_deck_or_categories_the_game_cannot_deal_do_not_validate(
+        tmp_path: Path, name: str, edit: Any, says: str) -> None:
+    own = own_override(tmp_path, name, edit)
+    assert_user_error(invoke("validate", str(own)), says, f"{name}:")
+    assert_user_error(invoke("play", "--content", str(own), "--seats", "greedy,random",
+                             "--seed", "1"), says)
+
+
+@pytest.mark.parametrize("expr", ['first(["a", 1])', "first([[1], 2])",
+                                  'first(["99999999999999999999999", 1])'])
+def test_a_score_that_is_not_a_number_at_run_time_is_one_error(tmp_path: Path,
+                                                                expr: str) -> None:
+    skull = "artifacts/bejeweled-skull-of-turpitude.yaml"
+    own = own_override(tmp_path, skull, lambda text: text.replace(
+        "score: books(adjacent(this), @corrupted-codices)", f"score: '{expr}'"))
+    table = tmp_path / "t.yaml"
+    table.write_text("prominent: C\nbanned: M\nplayers:\n  - name: A\n    focus: F\n"
+                     "    hand: 0\n    shelf: A1:CC  *bejeweled-skull-of-turpitude\n"
+                     "  - name: B\n    focus: F\n    hand: 0\n    shelf: B1:CC\n", "utf-8")
+    assert_user_error(invoke("score", str(table), "--content", str(own)),
+                      "t.yaml:7:", "a score works on numbers")

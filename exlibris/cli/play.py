@@ -333,6 +333,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     from exlibris.engine.game import RulesError
     from exlibris.interactive.record import SaveError
     from exlibris.interactive.session import QuitRequest, Session
+    from exlibris.scoring.artifacts import ArtifactScoringError
 
     humans = [seat for seat, kind in enumerate(record.seats) if kind == "human"]
     terminal = _terminal(as_json) if humans else None
@@ -351,7 +352,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                 finally:
                     if terminal is not None:
                         terminal.leave()
-        except (EffectError, RulesError) as exc:
+        except (EffectError, RulesError, ArtifactScoringError) as exc:
             _stopped(session, save_path, exc)
         except QuitRequest as stop:
             session.save()
@@ -390,7 +391,7 @@ def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
     session.save()
     where = (f" The game is saved to {save_path}; resuming it stops at the same point."
              if save_path is not None else "")
-    code = "engine/effect" if hasattr(exc, "entry") else "engine/rules"
+    code = "engine/effect" if hasattr(exc, "entry") else getattr(exc, "code", "engine/rules")
     _fail(f"the game stopped at decision {len(session.record.decisions) + 1}: {exc} "
           f"[{code}].{where}")
 
