@@ -352,3 +352,39 @@ def test_a_score_that_is_not_a_number_at_run_time_is_one_error(tmp_path: Path,
                      "  - name: B\n    focus: F\n    hand: 0\n    shelf: B1:CC\n", "utf-8")
     assert_user_error(invoke("score", str(table), "--content", str(own)),
                       "t.yaml:7:", "a score works on numbers")
+
+
+# ---- 10. messages in the author's words, naming the entry and the line ------------------------
+
+
+def run_effect(source: str, python_after: int | None) -> EffectError:
+    from exlibris.agents import RandomAgent
+    from exlibris.dsl.checker import check_program, program_names
+    from exlibris.dsl.compiler import compile_program
+    from exlibris.dsl.parser import parse_program
+    from exlibris.engine.flow import new_game
+    from tests.test_untrusted import CATALOG, IDS, SETTINGS
+
+    program = parse_program(source)
+    assert check_program(program, program_names(location=True), IDS) == []
+    handler = compile_program(program, "odd-nook", python_after=python_after)
+    game = new_game(CATALOG, SETTINGS, [RandomAgent(1), RandomAgent(2)], seed=1)
+    loc = game.state.in_play[0]
+    with pytest.raises(EffectError) as caught:
+        handler(game.rt, game.player(0), game.names(0, this=loc, location=loc, visitor=0))
+    return caught.value
+
+
+@pytest.mark.parametrize("python_after", [None, 0])  # closures, and generated source
+@pytest.mark.parametrize(("source", "line", "says"), [
+    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "of nothing"),
+    ("shelve(1, from: hand)\ntuck(1, from: shelf, under: shelf)\n", 2, "not an artifact"),
+])
+def test_an_effect_that_fails_says_so_in_the_authors_words(
+        source: str, line: int, says: str, python_after: int | None) -> None:
+    error = run_effect(source, python_after)
+    text = str(error)
+    assert text.startswith(f"the effect of odd-nook, line {line} of its effect: "), text
+    assert says in text
+    for internal in ("Error", "NoneType", "object has no attribute", "shelf:", "/7:"):
+        assert internal not in text, text

@@ -16,7 +16,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
-from exlibris.dsl.values import CategoryValue, number
+from exlibris.dsl.values import CategoryValue, kind_name, number
 from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -72,7 +72,7 @@ class ScoreRuntime:
         read = table.get(name) if table is not None else None
         if read is None:
             raise EffectError(f"the attribute {name!r} does not apply to "
-                              f"{type(value).__name__}")
+                              f"{kind_name(value)}")
         return read(self, value)
 
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:

@@ -15,6 +15,7 @@ from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import kind_name
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions
@@ -153,7 +154,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return None
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
-        raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
+        raise EffectError(f"the attribute {name!r} does not apply to {kind_name(value)}")
 
     def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
