@@ -11,6 +11,9 @@ from __future__ import annotations
 # ---- files -------------------------------------------------------------------------------------
 MAX_FILE_BYTES = 200_000  # a content, rules, scenario or table file (the largest shipped: 8 KB)
 MAX_SAVE_BYTES = 20_000_000  # a saved game (a long game records a few thousand decisions)
+MAX_FOLDER_DEPTH = 32  # folders nested in a content folder
+MAX_FOLDER_ENTRIES = 100_000  # files and folders walked under one content folder
+MAX_PATH_CHARS = 4_096  # a path named in a file (a scenario's content:)
 
 # ---- YAML ----------------------------------------------------------------------------------------
 MAX_DEPTH = 32  # nested maps and lists

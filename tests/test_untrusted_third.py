@@ -388,3 +388,73 @@ def test_an_effect_that_fails_says_so_in_the_authors_words(
     assert says in text
     for internal in ("Error", "NoneType", "object has no attribute", "shelf:", "/7:"):
         assert internal not in text, text
+
+
+# ---- 7. files and folders ------------------------------------------------------------------------
+
+
+def test_a_content_folder_of_the_whole_disk_is_one_error() -> None:
+    result = invoke("content", "list", env={"EXLIBRIS_CONTENT": "/"})
+    assert_user_error(result, "content/too-many-files")
+
+
+def test_a_folder_that_changes_during_the_walk_is_passed_over(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    import os
+
+    (tmp_path / "gone").mkdir()
+    real_scandir = os.scandir
+
+    def vanishing(path: Any) -> Any:
+        if str(path).endswith("gone"):
+            raise FileNotFoundError(2, "No such file or directory")
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", vanishing)
+    result = invoke("validate", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "0 files checked" in result.output
+
+
+def test_a_folder_nested_1100_deep_is_one_error(tmp_path: Path) -> None:
+    import os
+
+    fd = os.open(tmp_path, os.O_RDONLY)
+    for _ in range(1100):  # one level at a time (os.makedirs recurses)
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(os.open("x.yaml", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    os.close(fd)
+    assert_user_error(invoke("validate", str(tmp_path)), "content/too-deep")
+
+
+@pytest.mark.parametrize("entry", ['"a\\0b"', "a" * 5000, "/".join(["b" * 300] * 2)])
+def test_a_scenario_content_path_with_a_nul_or_too_long_is_one_error(tmp_path: Path,
+                                                                      entry: str) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("kind: scenario\nname: odd\ncontent: [" + entry + "]\nsetup:\n"
+                        "  players:\n    - name: A\n    - name: B\n", "utf-8")
+    assert_user_error(invoke("scenario", "run", str(scenario)), "scenario/bad-content-path",
+                      "s.yaml:3:")
+
+
+# ---- 11. smaller ones ----------------------------------------------------------------------------
+
+
+def test_a_newline_in_a_file_name_cannot_split_or_forge_an_error_line(tmp_path: Path) -> None:
+    odd = tmp_path / "x.yaml\nforged.yaml:1:1: all is fine [ok]"
+    odd.write_text("kind: location\nid: [\n", "utf-8")
+    result = invoke("validate", str(odd))
+    assert result.exit_code == 2
+    problems = [line for line in result.output.splitlines() if ": " in line and "[" in line]
+    assert all(line.startswith(str(tmp_path)) for line in problems), result.output
+    assert "x.yaml\\nforged.yaml" in result.output
+
+
+def test_duplicate_names_with_table_out_are_refused_before_the_game(tmp_path: Path) -> None:
+    table = tmp_path / "t.yaml"
+    assert_user_error(bot_game("--names", "Ann,Ann", "--table-out", str(table)), "--names")
+    assert not table.exists()
