@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 MAX_NAME_BYTES = 255  # one file name (the common file systems' limit)
+MAX_PATH_BYTES = 4_096  # a whole path (Linux's PATH_MAX)
 
 
 class FileRefused(Exception):
@@ -68,14 +69,27 @@ def is_symlink_escape(path: Path, root: Path) -> bool:
         return True
 
 
+def name_problem(path: Path | str) -> str | None:
+    """Why ``path`` cannot name a file on any common file system (None: it can): a
+    NUL character, a name longer than ``MAX_NAME_BYTES``, a path longer than
+    ``MAX_PATH_BYTES``."""
+    text = str(path)
+    if "\0" in text:
+        return "a file name cannot hold a NUL character"
+    if len(os.fsencode(text)) > MAX_PATH_BYTES:
+        return f"the path is longer than {MAX_PATH_BYTES} bytes"
+    if any(len(os.fsencode(part)) > MAX_NAME_BYTES for part in Path(text).parts):
+        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes"
+    return None
+
+
 def output_problem(path: Path | str) -> str | None:
     """Why ``path`` cannot be written as an output file (None: it can be tried): its
     folder is missing or not a folder, the name is too long, or it is a folder."""
     path = Path(path)
-    if "\0" in str(path):
-        return "a file name cannot hold a NUL character"
-    if len(os.fsencode(path.name)) > MAX_NAME_BYTES:
-        return f"the file name is longer than {MAX_NAME_BYTES} bytes"
+    problem = name_problem(path)
+    if problem is not None:
+        return problem
     folder = path.parent
     try:
         if not folder.is_dir():

@@ -95,7 +95,7 @@ def file_kind(path: Path) -> str | None:
         text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
     except (FileRefused, UnicodeDecodeError):
         return "?"
-    match = _KIND_LINE.search(text)
+    match = _KIND_LINE.search(text.replace("\r\n", "\n").replace("\r", "\n"))  # CR-only too
     return match.group(1) if match else None
 
 

@@ -458,3 +458,54 @@ def test_duplicate_names_with_table_out_are_refused_before_the_game(tmp_path: Pa
     table = tmp_path / "t.yaml"
     assert_user_error(bot_game("--names", "Ann,Ann", "--table-out", str(table)), "--names")
     assert not table.exists()
+
+
+def test_a_save_naming_an_unknown_assistant_card_is_refused_before_replaying(
+        tmp_path: Path) -> None:
+    import json
+
+    save = tmp_path / "s.json"
+    assert human_game(save).exit_code == 0
+    data = json.loads(save.read_text())
+    data["assistant"] = ["no-such-card", None]
+    save.write_text(json.dumps(data))
+    for command in (["play", "--resume", str(save)], ["replay", str(save), "--all"]):
+        result = invoke(*command, stdin="1\nq\n")
+        assert_user_error(result, "no-such-card", "save/corrupt")
+        assert "decision" not in result.output
+
+
+def test_a_content_file_with_cr_only_line_endings_is_read(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "authoring" / "reading-nook.yaml").read_text("utf-8")
+    (tmp_path / "reading-nook.yaml").write_bytes(text.replace("\n", "\r").encode())
+    result = invoke("content", "list", "--kind", "location", "--content", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "reading-nook" in result.output and "skipped" not in result.output
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_schema_out_never_reads_a_device_or_a_fifo(tmp_path: Path, kind: str) -> None:
+    import os
+
+    target = tmp_path / "location.json"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    start = time.monotonic()
+    assert_user_error(invoke("schema", "--out", str(tmp_path)), "file/not-regular")
+    assert time.monotonic() - start < 10
+    assert target.is_fifo() if kind == "fifo" else target.is_symlink()
+
+
+@pytest.mark.parametrize("args", [
+    ["a" * 300],
+    ["ok-one", "--dir", "d" * 5000],
+    ["ok-one", "--dir", "/".join(["d" * 300] * 2)],
+    ["ok-one", "--schemas", "s" * 5000],
+])
+def test_new_with_a_huge_id_or_name_is_one_error(tmp_path: Path, args: list[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert_user_error(invoke("new", "location", *args))
+    assert list(tmp_path.iterdir()) == []

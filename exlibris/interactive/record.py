@@ -274,6 +274,10 @@ def check_setup(record: SaveRecord, catalog: Any) -> None:
     if unknown or len(set(named)) != len(named):
         raise SaveError("save/corrupt", f"the save names libraries {named!r} "[:200]
                         + "that this game cannot deal")
+    unknown_cards = [x for x in record.assistant if x is not None and x not in catalog.assistants]
+    if unknown_cards:
+        raise SaveError("save/corrupt", f"the save names the assistant card "
+                        f"{unknown_cards[0][:100]!r}, which this content does not have")
     per_seat = record.libraries or settings.setup.libraries_dealt
     if per_seat * len(record.seats) > len(available):
         raise SaveError("save/corrupt", f"{per_seat} library tiles for each of "
