@@ -509,3 +509,32 @@ def test_new_with_a_huge_id_or_name_is_one_error(tmp_path: Path, args: list[str]
     monkeypatch.chdir(tmp_path)
     assert_user_error(invoke("new", "location", *args))
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- 12. score --best-flips on the longest shelves -------------------------------------------
+
+
+def test_best_flips_on_a_3_by_1800_shelf_approximates_in_bounded_time_and_says_so(
+        tmp_path: Path) -> None:
+    from exlibris.scoring.flips import beam_for, best_flips
+    from exlibris.scoring.inspection import inspect_table
+    from exlibris.scoring.table import parse_table_text
+
+    rng = random.Random(1)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    tokens = [f"{letters[n % 26]}{n // 26 + 1}:{rng.choice('CFHMRS')}{rng.choice('CFHMRS')}"
+              for n in range(5400)]
+    rows = "\n".join("      - " + " ".join(tokens[r * 1800:(r + 1) * 1800]) for r in range(3))
+    text = (f"prominent: C\nbanned: M\nplayers:\n  - name: A\n    focus: F\n    hand: 0\n"
+            f"    shelf:\n{rows}\n  - name: B\n    focus: F\n    hand: 0\n"
+            "    shelf: A999:CC\n")
+    table, rules = parse_table_text(text, "t.yaml")
+    inspection = inspect_table(table, rules)
+    assert beam_for(75) == 200 and beam_for(5400) < 30
+    start = time.process_time()
+    best = best_flips(inspection, 0)
+    assert time.process_time() - start < 10
+    assert not best.exact and best.total >= inspection.forms[0].total
+    (tmp_path / "t.yaml").write_text(text, "utf-8")
+    result = invoke("score", "--best-flips", str(tmp_path / "t.yaml"))
+    assert result.exit_code == 0 and "search cut short" in result.output
