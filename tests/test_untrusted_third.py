@@ -514,6 +514,17 @@ def test_new_with_a_huge_id_or_name_is_one_error(tmp_path: Path, args: list[str]
 # ---- 12. score --best-flips on the longest shelves -------------------------------------------
 
 
+def test_the_search_beam_shrinks_with_the_shelf_so_the_work_stays_bounded() -> None:
+    from exlibris.scoring.flips import DEFAULT_BEAM, FLIP_WORK, MIN_BEAM, beam_for
+
+    assert beam_for(10) == beam_for(75) == DEFAULT_BEAM
+    for cards in (76, 152, 400, 5400, 10**6):
+        beam = beam_for(cards)
+        assert MIN_BEAM <= beam < DEFAULT_BEAM
+        assert cards * beam**2 <= FLIP_WORK or beam == MIN_BEAM
+
+
+@pytest.mark.fuzz  # a few seconds: four players' shelves of 5,400 cards
 def test_best_flips_on_a_3_by_1800_shelf_approximates_in_bounded_time_and_says_so(
         tmp_path: Path) -> None:
     from exlibris.scoring.flips import beam_for, best_flips
@@ -538,3 +549,11 @@ def test_best_flips_on_a_3_by_1800_shelf_approximates_in_bounded_time_and_says_s
     (tmp_path / "t.yaml").write_text(text, "utf-8")
     result = invoke("score", "--best-flips", str(tmp_path / "t.yaml"))
     assert result.exit_code == 0 and "search cut short" in result.output
+
+
+def test_an_engine_refusal_is_said_without_internal_names() -> None:
+    from exlibris.dsl.compiler import in_words
+
+    text = in_words(ValueError("F7/7:MMS is on shelf:1: take it off the shelf first"))
+    assert text == ("a step could not be carried out: F7 is on player 2's shelf: "
+                    "take it off the shelf first")
