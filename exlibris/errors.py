@@ -20,7 +20,11 @@ class Problem:
     context: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        text = f"{self.file}:{self.line}:{self.col}: {self.message} [{self.code}]"
+        # a file name holding a newline or another control character is shown escaped:
+        # one problem is one line, and a name cannot forge another problem's line
+        file = self.file if self.file.isprintable() else \
+            self.file.encode("unicode_escape", "backslashreplace").decode("ascii")
+        text = f"{file}:{self.line}:{self.col}: {self.message} [{self.code}]"
         return f"{text}\n{self.context}" if self.context else text
 
     def as_dict(self) -> dict[str, object]:

@@ -11,6 +11,9 @@ from __future__ import annotations
 # ---- files -------------------------------------------------------------------------------------
 MAX_FILE_BYTES = 200_000  # a content, rules, scenario or table file (the largest shipped: 8 KB)
 MAX_SAVE_BYTES = 20_000_000  # a saved game (a long game records a few thousand decisions)
+MAX_FOLDER_DEPTH = 32  # folders nested in a content folder
+MAX_FOLDER_ENTRIES = 100_000  # files and folders walked under one content folder
+MAX_PATH_CHARS = 4_096  # a path named in a file (a scenario's content:)
 
 # ---- YAML ----------------------------------------------------------------------------------------
 MAX_DEPTH = 32  # nested maps and lists
@@ -29,7 +32,9 @@ MAX_DECISIONS = 100_000  # decisions recorded in one save
 MAX_NAME_CHARS = 40  # a player's name
 MIN_SEATS, MAX_SEATS = 1, 5  # seats in a saved game (solo to five players); the rules
 # file then says which counts it plays (engine/flow.py: check_playable)
-MAX_SEED = 2**63 - 1  # seeds are whole numbers from 0 to this
+# seeds are whole numbers from -MAX_SEED to MAX_SEED: every seed of at most 15 digits,
+# so a seed that plays is one a save, a scenario and every parser read back
+MAX_SEED = 10**MAX_INT_DIGITS - 1
 MAX_PREVIOUS_SAVES = 20  # numbered *.previous*.json files kept beside one save
 
 # ---- effects at run time -------------------------------------------------------------------------

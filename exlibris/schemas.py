@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 from pydantic import BaseModel
 
@@ -39,10 +40,40 @@ def write_schemas(out: Path | None = None, *, check: bool = False) -> list[str]:
     changed: list[str] = []
     for name, text in rendered().items():
         path = folder / name
-        current = path.read_text("utf-8") if path.exists() else None
-        if current != text:
+        if _current(path, len(text)) != text:
             changed.append(name)
             if not check:
-                folder.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, "utf-8")
+                _write(folder, path, text)
     return changed if check else list(rendered())
+
+
+def _current(path: Path, size: int) -> str | None:
+    """The schema on disk, read within a byte more than the new one (None: absent,
+    larger, or not text); a device, a FIFO or a folder there is a ``UserInputError``."""
+    from exlibris.safefile import FileRefused, read_limited
+
+    try:
+        return read_limited(path, size + 1).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    except FileRefused as exc:
+        if exc.code == "file/not-regular":
+            _refuse(path, exc.code, f"{exc}; only regular files are replaced")
+        return None
+
+
+def _write(folder: Path, path: Path, text: str) -> None:
+    from exlibris.safefile import write_atomic
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
+    except OSError as exc:
+        _refuse(path, "file/unwritable", f"cannot write the schema: {exc.strerror or exc}")
+
+
+def _refuse(path: Path, code: str, message: str) -> NoReturn:
+    from exlibris.errors import Problem, UserInputError
+    from exlibris.safefile import shown_path
+
+    raise UserInputError([Problem(shown_path(path), 1, 1, code, message)])

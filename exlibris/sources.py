@@ -9,8 +9,9 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NoReturn
 
-from exlibris.limits import MAX_FILE_BYTES
+from exlibris.limits import MAX_FILE_BYTES, MAX_FOLDER_DEPTH, MAX_FOLDER_ENTRIES
 from exlibris.safefile import FileRefused, is_symlink_escape, read_limited
 
 
@@ -37,10 +38,51 @@ def outside_links(paths: Iterable[Path]) -> list[Path]:
 
 
 def _in_folder(folder: Path) -> list[Path]:
-    return sorted(
-        p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")
-        and (p.is_file() or p.is_symlink())
-        and not any(part.startswith(".") for part in p.relative_to(folder).parts[:-1]))
+    """The YAML files under ``folder``, hidden folders left out: walked without
+    recursion, each folder once (a link back up is not a loop), an entry that vanishes
+    or cannot be read passed over; past ``MAX_FOLDER_DEPTH`` levels or
+    ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``."""
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+    stack = [(folder, 0)]
+    entries = 0
+    while stack:
+        current, depth = stack.pop()
+        try:
+            info = current.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                continue
+            seen.add((info.st_dev, info.st_ino))
+            with os.scandir(current) as listing:
+                children = list(listing)
+        except (OSError, ValueError):
+            continue  # gone, or not readable: nothing of it is read
+        entries += len(children)
+        if entries > MAX_FOLDER_ENTRIES:
+            _refuse(folder, "content/too-many-files",
+                    f"more than {MAX_FOLDER_ENTRIES} files and folders under this folder; "
+                    "name the folder that holds your content")
+        for entry in children:
+            try:
+                is_dir = entry.is_dir()
+                is_file = not is_dir and (entry.is_file() or entry.is_symlink())
+            except OSError:
+                continue
+            if is_dir and not entry.name.startswith("."):
+                if depth >= MAX_FOLDER_DEPTH:
+                    _refuse(Path(entry.path), "content/too-deep",
+                            f"folders nested more than {MAX_FOLDER_DEPTH} deep")
+                stack.append((Path(entry.path), depth + 1))
+            elif is_file and Path(entry.name).suffix in (".yaml", ".yml"):
+                found.append(Path(entry.path))
+    return sorted(found)
+
+
+def _refuse(path: Path, code: str, message: str) -> NoReturn:
+    from exlibris.errors import Problem, UserInputError
+    from exlibris.safefile import shown_path
+
+    raise UserInputError([Problem(shown_path(path), 1, 1, code, message)])
 
 
 _KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)
@@ -53,7 +95,7 @@ def file_kind(path: Path) -> str | None:
         text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
     except (FileRefused, UnicodeDecodeError):
         return "?"
-    match = _KIND_LINE.search(text)
+    match = _KIND_LINE.search(text.replace("\r\n", "\n").replace("\r", "\n"))  # CR-only too
     return match.group(1) if match else None
 
 

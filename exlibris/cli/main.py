@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from exlibris.errors import UserInputError
+
 # name -> (module, attribute, one-line help)
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "validate": ("exlibris.cli.validate", "validate", "Check content and rules files."),
@@ -48,6 +50,11 @@ class LazyGroup(click.Group):
             sys.exit(1)
         except click.ClickException as exc:
             sys.exit(usage_error(exc))
+        except UserInputError as exc:  # a problem found outside a command's own checks
+            from exlibris.cli.output import report_problems
+
+            report_problems(exc.problems)
+            sys.exit(2)
         sys.exit(result if isinstance(result, int) else 0)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

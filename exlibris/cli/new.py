@@ -10,6 +10,9 @@ import click
 from exlibris.authoring import KINDS
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
+from exlibris.safefile import name_problem, shown_path, write_atomic
+
+MAX_ID_CHARS = 64  # an id (``model.content.Slug``)
 
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -32,11 +35,17 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
     from exlibris.authoring import free_number, skeleton
     from exlibris.cli.own_content import activate
 
-    if not _SLUG.match(entry_id):
-        click.echo(f"exlibris new: {entry_id!r} is not an id: use lower-case words joined "
-                   "by hyphens (reading-nook)", err=True)
+    if not _SLUG.match(entry_id) or len(entry_id) > MAX_ID_CHARS:
+        click.echo(f"exlibris new: {entry_id[:80]!r} is not an id: use lower-case words "
+                   f"joined by hyphens (reading-nook), at most {MAX_ID_CHARS} characters",
+                   err=True)
         raise SystemExit(USER_ERROR)
     target = folder / f"{entry_id}.yaml"
+    for option, path in (("--dir", target), ("--schemas", schemas)):
+        problem = name_problem(path)
+        if problem is not None:
+            click.echo(f"exlibris new: {option} {shown_path(path)}: {problem}", err=True)
+            raise SystemExit(USER_ERROR)
     if target.exists():
         click.echo(f"exlibris new: {target} exists; nothing written", err=True)
         raise SystemExit(USER_ERROR)
@@ -49,9 +58,14 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
                        "choose another", err=True)
             raise SystemExit(USER_ERROR)
     number = free_number({loc.number for loc in catalog.locations.values()})
-    folder.mkdir(parents=True, exist_ok=True)
-    target.write_text(skeleton(kind, entry_id, folder=folder, schemas=schemas,
-                               number=number), "utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
+                                      number=number))
+    except OSError as exc:
+        click.echo(f"exlibris new: cannot write {shown_path(target)}: "
+                   f"{exc.strerror or exc}", err=True)
+        raise SystemExit(USER_ERROR) from None
     click.echo(f"wrote {target}")
     if not schemas.exists():
         click.echo(f"The editor line points at {schemas}/; write the schemas there with: "

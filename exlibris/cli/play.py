@@ -19,6 +19,7 @@ import click
 
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
+from exlibris.limits import MAX_SEED
 
 if TYPE_CHECKING:
     from exlibris.catalog import Catalog
@@ -82,7 +83,9 @@ def _fail(message: str) -> NoReturn:
                    "humans play hot-seat. Default: human,greedy when standard input is a "
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
-@click.option("--seed", type=int, help="The game's seed (default: a fresh one, shown).")
+@click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED),
+              help="The game's seed, a whole number of at most 15 digits (default: a fresh "
+                   "one, shown).")
 @click.option("--variant", help="A rules file: an id (default: standard) or the path of "
                                 "a file of your own.")
 @click.option("--difficulty",
@@ -164,6 +167,7 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
             _fail(f"--assistant {assistant_id}: the saved game was set up without it; "
                   "leave it out to resume")
         save_path: Path | None = save_file or resume_file
+        new_game = False
     else:
         catalog = activate(content, variant=variant)
         record = _new_record(catalog, players, seats, names, seed, variant_id(variant),
@@ -175,10 +179,55 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
         if assistant_id is not None:
             record.assistant = _assistant_choice(catalog, record, assistant_id)
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
-        if save_path is not None:
-            _make_room(save_path)
-    _play(record, catalog, save_path, as_json=as_json, log_file=log_file, table_out=table_out,
-          resumed=resume_file is not None)
+        new_game = True
+    _check_outputs(record, log_file=log_file, table_out=table_out)
+    with _claimed(save_path, record, new_game=new_game,
+                  default=save_path is not None and save_file is None and new_game):
+        _play(record, catalog, save_path, as_json=as_json, log_file=log_file,
+              table_out=table_out, resumed=resume_file is not None)
+
+
+def _check_outputs(record: SaveRecord, *, log_file: Path | None,
+                   table_out: Path | None) -> None:
+    """Refuse, before any decision, an output file that could not be written at the
+    end, and a table that ``exlibris score`` would refuse (two players of one name)."""
+    from exlibris.safefile import output_problem, shown_path
+
+    for option, path in (("--log", log_file), ("--table-out", table_out)):
+        problem = None if path is None else output_problem(path)
+        if problem is not None:
+            _fail(f"{option} {shown_path(path)}: {problem}")
+    if table_out is not None and len(set(record.names)) != len(record.names):
+        _fail("--table-out: two players have one name, and a table needs a name for each "
+              "player; give each their own with --names")
+
+
+@contextmanager
+def _claimed(path: Path | None, record: SaveRecord, *, new_game: bool,
+             default: bool) -> Iterator[None]:
+    """While the game runs, the save at ``path`` is this game's: its folder checked
+    (the default one created), locked against a second game, and another unfinished
+    game found there kept (``save_target.py``, ``save_lock.py``)."""
+    from exlibris.interactive import save_lock, save_target
+    from exlibris.interactive.record import SaveError
+
+    if path is None:
+        yield
+        return
+    lock = save_lock.SaveLock(path)
+    try:
+        save_target.check_folder(path, default=default)
+        lock.acquire()
+        kept = save_target.make_room(path, record, new_game=new_game)
+    except SaveError as exc:
+        lock.release()
+        _fail(f"{exc} [{exc.code}]")
+    if kept is not None:
+        click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _new_record(catalog: Catalog, players: int | None, seats: str | None, names: str | None,
@@ -278,25 +327,13 @@ def _same_game(record: SaveRecord, **given: Any) -> None:
                   "leave it out to resume")
 
 
-def _make_room(path: Path) -> None:
-    """Keep an unfinished game saved at ``path`` under a numbered ``*.previous*.json``;
-    never clobber a file that is not a saved game, nor an earlier kept game."""
-    from exlibris.interactive import record as saves
-
-    try:
-        kept = saves.keep_previous(path)
-    except saves.SaveError as exc:
-        _fail(f"{exc} [{exc.code}]")
-    if kept is not None:
-        click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
-
-
 def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_json: bool,
           log_file: Path | None, table_out: Path | None, resumed: bool) -> None:
     from exlibris.dsl.errors import EffectError
     from exlibris.engine.game import RulesError
     from exlibris.interactive.record import SaveError
     from exlibris.interactive.session import QuitRequest, Session
+    from exlibris.scoring.artifacts import ArtifactScoringError
 
     humans = [seat for seat, kind in enumerate(record.seats) if kind == "human"]
     terminal = _terminal(as_json) if humans else None
@@ -305,39 +342,48 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     if terminal is not None:
         session.humans = _humans(humans, terminal, catalog, session)
         _greet(terminal, record, save_path, resumed)
-        if not resumed:
-            session.save()
     try:
-        with _terminate_as_interrupt(terminal is not None):
-            try:
-                outcome = session.run()
-            finally:
-                if terminal is not None:
-                    terminal.leave()
+        if terminal is not None and not resumed:
+            session.save()
+        try:
+            with _terminate_as_interrupt(terminal is not None):
+                try:
+                    outcome = session.run()
+                finally:
+                    if terminal is not None:
+                        terminal.leave()
+        except (EffectError, RulesError, ArtifactScoringError) as exc:
+            _stopped(session, save_path, exc)
+        except QuitRequest as stop:
+            session.save()
+            _tell(terminal, f"{_why(stop.reason)} Game saved to {save_path}.\n"
+                            f"Resume with: exlibris play --resume {save_path}")
+            raise SystemExit(0) from None
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
-    except (EffectError, RulesError) as exc:
-        _stopped(session, save_path, exc)
-    except QuitRequest as stop:
-        session.save()
-        _tell(terminal, f"{_why(stop.reason)} Game saved to {save_path}.\n"
-                        f"Resume with: exlibris play --resume {save_path}")
-        raise SystemExit(0) from None
     except KeyboardInterrupt:
         where = f" Game saved to {save_path}.\nResume with: exlibris play --resume " \
                 f"{save_path}" if save_path is not None else ""
         _tell(terminal, f"\nInterrupted.{where}")
         raise SystemExit(INTERRUPTED) from None
-    game = session.game
-    if log_file is not None:
-        session.log.save(log_file)
-    if table_out is not None:
-        from exlibris.engine.table_out import table_text
-
-        table_out.write_text(table_text(game), "utf-8")
+    _write_outputs(session, log_file, table_out)
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) -> None:
+    """The event log and the final table, each written whole or not at all."""
+    from exlibris.engine.table_out import table_text
+    from exlibris.safefile import FileRefused, write_output
+
+    try:
+        if log_file is not None:
+            write_output(log_file, session.log.text())
+        if table_out is not None:
+            write_output(table_out, table_text(session.game))
+    except FileRefused as exc:
+        _fail(f"{exc} [{exc.code}]")
 
 
 def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
@@ -345,7 +391,7 @@ def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
     session.save()
     where = (f" The game is saved to {save_path}; resuming it stops at the same point."
              if save_path is not None else "")
-    code = "engine/effect" if hasattr(exc, "entry") else "engine/rules"
+    code = "engine/effect" if hasattr(exc, "entry") else getattr(exc, "code", "engine/rules")
     _fail(f"the game stopped at decision {len(session.record.decisions) + 1}: {exc} "
           f"[{code}].{where}")
 

@@ -11,6 +11,7 @@ import click
 
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
+from exlibris.limits import MAX_SEED
 
 FAILED = 1
 INTERRUPTED = 130
@@ -72,7 +73,7 @@ def _players(value: str) -> list[int] | None:
                    "variants (each against the first). 'all': every variant the engine "
                    "plays. Default: standard.")
 @content_option
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED), default=1, show_default=True,
               help="The run's seed: game i's seed is a hash of (seed, i).")
 @click.option("--workers", type=click.IntRange(1),
               help="Worker processes (Ray: CPUs of a local Ray). Default: this machine's "

@@ -3,8 +3,10 @@
 A compiled program is a ``Handler``: ``handler(runtime, me, names)`` runs it.
 Everything game-specific goes through the ``Runtime`` protocol, which the engine
 (and the scorer) implement: names, attributes, functions that need the table,
-verbs, choices. Execution is bounded: every statement and loop pass costs one
-step, and ``Runtime.tick`` stops an effect that exceeds the budget.
+verbs, choices. Execution is bounded: every statement, loop pass and element an
+expression works something out for (``where``, the per-element argument of ``sum``,
+``count``...) costs one step, and ``Runtime.tick`` stops an effect that exceeds the
+budget.
 
 A handler runs as one Python function generated from the tree (``pysource.py``),
 linked to the runtime's implementations (``link``); the closures below
@@ -16,6 +18,7 @@ against.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -28,11 +31,12 @@ from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
 from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
 from exlibris.dsl.words import Implementations
 from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
+from exlibris.model.shelf_errors import ShelfError
 
 # Python errors a checked effect can still meet at run time, where the checker typed a
 # value "any": they end the effect as an EffectError naming it, never as a traceback.
 _RUNTIME_FAULTS = (TypeError, AttributeError, ValueError, IndexError, KeyError,
-                   ZeroDivisionError, OverflowError, RecursionError)
+                   ZeroDivisionError, OverflowError, RecursionError, ShelfError)
 _FAULTS = (EffectError, *_RUNTIME_FAULTS)  # what a run turns into a named EffectError
 
 
@@ -190,6 +194,24 @@ class _Compiled:
         code = self._generated()
         return None if code is None else code[1]
 
+    def _line_of(self, exc: BaseException) -> int | None:
+        """The effect's line where ``exc`` arose: noted by the statement's closure, or
+        found from the generated function's frame (None where neither knows)."""
+        line = getattr(exc, "effect_line", None)
+        if line is not None:
+            return line
+        code = self._code
+        if not isinstance(code, tuple) or code[0] is None:
+            return None
+        name, found = code[0].co_filename, None
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == name:
+                found = tb.tb_lineno
+            tb = tb.tb_next
+        origins = code[1].origins
+        return origins[found - 1] or None if found and found <= len(origins) else None
+
     @property
     def in_python(self) -> bool:
         """Whether it runs, once warm, as generated Python source (false: as closures)."""
@@ -210,18 +232,44 @@ class Handler(_Compiled):
         except StopEffect:
             pass
         except _FAULTS as exc:
-            raise _named(exc, self.source_name) from None
+            raise _named(exc, self.source_name, self._line_of(exc)) from None
         return env
 
 
-def _named(exc: Exception, entry: str) -> Exception:
-    """The error of a running effect as an ``EffectError`` naming ``entry`` (a plain
-    ``try`` at each call site: this runs for every effect and condition a bot meets)."""
+def _named(exc: Exception, entry: str, line: int | None = None) -> Exception:
+    """The error of a running effect as an ``EffectError`` naming ``entry`` and the
+    line of its effect, in the author's words (a plain ``try`` at each call site:
+    this runs for every effect and condition a bot meets)."""
     if isinstance(exc, EffectError):
         if exc.entry is not None:
             return exc
-        return type(exc)(exc.message, entry)
-    return EffectError(f"this effect failed ({type(exc).__name__}: {str(exc)[:200]})", entry)
+        return type(exc)(exc.message, entry, line)
+    return EffectError(in_words(exc), entry, line)
+
+
+_CARD = re.compile(r"\b([A-Z]\d{1,2})/\d{1,2}:[A-Z]{1,4}\b")  # a card as the engine names it
+_ZONE = re.compile(r"\b(shelf|hand|hires):(\d)\b")
+
+
+def in_words(exc: Exception) -> str:
+    """What a Python error met inside a checked effect means, said without Python's
+    words: the value that was missing or of the wrong kind, the move refused."""
+    if isinstance(exc, AttributeError):
+        name = getattr(exc, "name", None) or "an attribute"
+        if getattr(exc, "obj", 0) is None:
+            return (f"it read .{name} of nothing: a value that was not there (an empty "
+                    "choice or list, or a name set only on a path not taken)")
+        return f"it read .{name} of a value that has none"
+    if isinstance(exc, RecursionError):
+        return "it nests too deep to work out"
+    if isinstance(exc, ZeroDivisionError | OverflowError):
+        return "a number it worked out is out of range"
+    if isinstance(exc, TypeError | KeyError | IndexError):
+        return ("a step met a value of a kind it cannot use there (nothing, or a list, "
+                "text or number where something else was needed)")
+    text = _CARD.sub(r"\1", str(exc)[:200])
+    text = _ZONE.sub(lambda m: f"player {int(m.group(2)) + 1}'s {m.group(1)}", text)
+    return f"a step could not be carried out: {text}"
 
 
 class ExprHandler(_Compiled):
@@ -235,7 +283,7 @@ class ExprHandler(_Compiled):
         try:
             return run(Env(rt, me, names))
         except _FAULTS as exc:
-            raise _named(exc, self.source_name) from None
+            raise _named(exc, self.source_name, self._line_of(exc)) from None
 
 
 def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call
@@ -439,6 +487,13 @@ def _with_it(env: Env, it: Any, fn: Eval) -> Any:
             env.vars["it"] = saved
 
 
+def _counted_with_it(env: Env, it: Any, fn: Eval) -> Any:
+    """An argument worked out for one element: one step (a nested ``sum(deck, ...)``
+    costs a step per element at every level, so the step budget bounds it)."""
+    env.rt.tick()
+    return _with_it(env, it, fn)
+
+
 _MISSING = object()
 
 
@@ -449,7 +504,9 @@ def _compile_where(source: Eval, cond: Eval, name: str = "it") -> Eval:
         saved = variables.get(name, _MISSING)
         kept = []
         try:
+            tick = env.rt.tick
             for item in items:
+                tick()  # each element tested is a step
                 variables[name] = item
                 if cond(env):
                     kept.append(item)
@@ -470,7 +527,7 @@ def _compile_call(node: ast.Call) -> Eval:
     each = sig.each if sig is not None and sig.each is not None else None
     if each is not None and len(positional) > each:  # evaluated per element: pass a function
         per = positional[each]
-        positional[each] = lambda env, per=per: (lambda it: _with_it(env, it, per))
+        positional[each] = lambda env, per=per: (lambda it: _counted_with_it(env, it, per))
     lambdas = sig.lambdas if sig else frozenset()
     keywords = {a.name: compile_expr(a.value) for a in node.args
                 if a.name is not None and a.name not in lambdas}
@@ -521,7 +578,7 @@ def _compile_call(node: ast.Call) -> Eval:
         for key in numeric_kw:
             kwargs[key] = number(kwargs[key], where)
         for key, fn in lambdas_kw:
-            kwargs[key] = (lambda it, fn=fn: _with_it(env, it, fn))
+            kwargs[key] = (lambda it, fn=fn: _counted_with_it(env, it, fn))
         if is_verb:
             rt = env.rt
             rt.tick()
@@ -556,6 +613,23 @@ def compile_block(body: list[ast.Stmt]) -> Exec:
 
 
 def compile_stmt(node: ast.Stmt) -> Exec:
+    """A statement as a closure that notes its line on an error raised inside it."""
+    return _at_line(_compile_stmt(node), node.line)
+
+
+def _at_line(run: Exec, line: int) -> Exec:
+    def stmt(env: Env) -> None:
+        try:
+            run(env)
+        except _FAULTS as exc:
+            if getattr(exc, "effect_line", None) is None:
+                exc.effect_line = line  # type: ignore[union-attr]  # the innermost statement's
+            raise
+
+    return stmt
+
+
+def _compile_stmt(node: ast.Stmt) -> Exec:
     # each statement's closure is made by a factory below: no function is defined
     # inside a ``case`` (Cython, which compiles this module in wheels, mishandles it)
     match node:

@@ -26,10 +26,12 @@ class EffectError(RuntimeError):
     ``exlibris.limits``, or activations nested too deep. ``entry`` names the content
     entry whose effect it was, once known."""
 
-    def __init__(self, message: str, entry: str | None = None) -> None:
-        super().__init__(f"the effect of {entry}: {message}" if entry else message)
+    def __init__(self, message: str, entry: str | None = None, line: int | None = None) -> None:
+        where = f"{entry}, line {line} of its effect" if entry and line else entry
+        super().__init__(f"the effect of {where}: {message}" if entry else message)
         self.message = message
         self.entry = entry
+        self.line = line
 
 
 class EffectBudgetExceeded(EffectError):

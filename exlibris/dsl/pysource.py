@@ -41,6 +41,8 @@ class Source:
     text: str
     consts: list[Any] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    # the effect's line of each line of ``text`` (0: none), for errors at run time
+    origins: list[int] = field(default_factory=list)
 
 
 class _Writer:
@@ -59,6 +61,8 @@ class _Writer:
         self.vars: dict[str, str] = {}
         self.globals: dict[str, str] = {}
         self.lines: list[str] = []
+        self.origins: list[int] = []  # the effect's line of each of ``lines``
+        self.at = 0  # the effect's line of the statement being written
         self.temps = 0
         self.iterable = 0  # > 0 inside a comprehension's iterable, where ``:=`` is refused
         self.uses: set[str] = set()  # of the runtime's methods: tick, bind, read
@@ -151,7 +155,8 @@ class _Writer:
                 items = self.expr(source)  # evaluated outside the comprehension, as first
                 self.iterable -= 1
                 v = self.var(name)
-                return f"[{v} for {v} in _as_list({items}) if {self.expr(cond)}]"
+                self.uses.add("tick")  # each element tested is a step (``tick()`` is None)
+                return f"[{v} for {v} in _as_list({items}) if tick() or {self.expr(cond)}]"
             case ast.Amount(kind=kind, value=None):
                 return self.const(AmountSpec(kind, None))
             case ast.Amount(kind=kind, value=ast.Num(value=n)) \
@@ -244,7 +249,8 @@ class _Writer:
 
     def per_element(self, node: ast.Expr) -> str:
         """An argument worked out for each element, named ``it``: a function of it."""
-        return f"(lambda {self.var('it')}: {self.expr(node)})"
+        self.uses.add("tick")  # each element is a step (``tick()`` returns None)
+        return f"(lambda {self.var('it')}: tick() or {self.expr(node)})"
 
     # ---- statements ----------------------------------------------------------------------
 
@@ -252,6 +258,7 @@ class _Writer:
         if line == "tick()":
             self.uses.add("tick")
         self.lines.append(indent + line)
+        self.origins.append(self.at)
 
     def value(self, node: ast.Expr, indent: str) -> str:
         """An expression a statement uses; a call's arguments are hoisted before it."""
@@ -271,6 +278,13 @@ class _Writer:
             self.emit(indent, "pass")
 
     def stmt(self, node: ast.Stmt, indent: str) -> None:
+        outer, self.at = self.at, node.line
+        try:
+            self._stmt(node, indent)
+        finally:
+            self.at = outer
+
+    def _stmt(self, node: ast.Stmt, indent: str) -> None:
         inner = indent + "    "
         match node:
             case ast.Assign(name=name, value=value):
@@ -366,14 +380,17 @@ class _Writer:
         if self.vars:
             head.append("    " + " = ".join(self.vars.values()) + " = _M")
         kept = [(name, v) for name, v in self.vars.items() if name in self.kept]
+        origins = self.origins if body is self.lines else [0] * len(body)
         if not kept:
-            return Source("\n".join(head + body) + "\n", self.consts, self.links)
+            return Source("\n".join(head + body) + "\n", self.consts, self.links,
+                          [0] * len(head) + origins)
         lines = [*head, "    try:", *("    " + line for line in body), "    finally:",
                  "        V = env.vars"]
         for name, v in kept:
             lines.append(f"        if {v} is not _M:")
             lines.append(f"            V[{name!r}] = {v}")
-        return Source("\n".join(lines) + "\n", self.consts, self.links)
+        return Source("\n".join(lines) + "\n", self.consts, self.links,
+                      [0] * (len(head) + 1) + origins)
 
 
 def _args(positional: list[str], keywords: list[tuple[str, str]]) -> str:

@@ -16,7 +16,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
-from exlibris.dsl.values import CategoryValue
+from exlibris.dsl.values import CategoryValue, kind_name, number
 from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -72,7 +72,7 @@ class ScoreRuntime:
         read = table.get(name) if table is not None else None
         if read is None:
             raise EffectError(f"the attribute {name!r} does not apply to "
-                              f"{type(value).__name__}")
+                              f"{kind_name(value)}")
         return read(self, value)
 
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
@@ -209,7 +209,9 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
-        return int(handler(rt, None, score_names(rt, env)) or 0)
+        # checked as an effect's numbers are where the checker could only say "any"
+        # (``first(["a", 1])``): a number within the limit, text that reads as one too
+        return number(handler(rt, None, score_names(rt, env)), "a score")
 
     return score
 

@@ -87,6 +87,10 @@ class EventLog:
         for record in self.records:
             out.write(json.dumps(record, sort_keys=True) + "\n")
 
+    def text(self) -> str:
+        """The records as JSON lines (what :meth:`write` writes)."""
+        return "".join(json.dumps(record, sort_keys=True) + "\n" for record in self.records)
+
     def save(self, path: Path | str) -> None:
         with open(path, "w", encoding="utf-8") as out:
             self.write(out)

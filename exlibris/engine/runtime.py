@@ -15,6 +15,7 @@ from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
 from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import kind_name
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions
@@ -153,7 +154,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return None
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
-        raise EffectError(f"the attribute {name!r} does not apply to {type(value).__name__}")
+        raise EffectError(f"the attribute {name!r} does not apply to {kind_name(value)}")
 
     def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
@@ -522,6 +523,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         cap = kw.get("max_each")
         done = dict.fromkeys(HomeAction, 0)
         for _ in range(int(n or 0)):
+            self.tick()  # each home action is a step: a huge count ends at the budget
             kinds = tuple(k for k in done if cap is None or done[k] < cap)
             kind = self.game.home_action(env.me.seat, kinds)
             if kind is None:

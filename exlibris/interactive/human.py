@@ -20,6 +20,7 @@ from rich.text import Text
 from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.interactive.context import help_text, player_help
 from exlibris.interactive.narrate import Narrator
+from exlibris.interactive.record import SaveError
 from exlibris.interactive.screen import Screen, prompt_line
 from exlibris.interactive.session import QuitRequest, Session
 from exlibris.interactive.shelf_grid import Styles
@@ -143,8 +144,8 @@ class HumanAgent:
             target = Path(parsed.argument).expanduser() if parsed.argument else None
             try:
                 where = session.save_to(target) if target else session.save()
-            except OSError as exc:
-                self.tell(f"Not saved: {exc.strerror or exc}.")
+            except SaveError as exc:
+                self.tell(f"Not saved: {exc} [{exc.code}].")
                 return
             self.tell(f"Saved to {where}.")
         elif parsed.command == "quit":

@@ -9,13 +9,9 @@ a save that cannot be read or does not belong to these rules and content is a
 
 from __future__ import annotations
 
-import contextlib
-import glob
 import hashlib
 import json
 import os
-import stat
-import tempfile
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -34,7 +30,7 @@ from exlibris.limits import (
     MIN_SEATS,
     int_too_long,
 )
-from exlibris.safefile import FileRefused, read_limited
+from exlibris.safefile import FileRefused, fsync_folder, read_limited, write_atomic
 
 FORMAT = "exlibris-save"
 VERSION = 1
@@ -278,6 +274,10 @@ def check_setup(record: SaveRecord, catalog: Any) -> None:
     if unknown or len(set(named)) != len(named):
         raise SaveError("save/corrupt", f"the save names libraries {named!r} "[:200]
                         + "that this game cannot deal")
+    unknown_cards = [x for x in record.assistant if x is not None and x not in catalog.assistants]
+    if unknown_cards:
+        raise SaveError("save/corrupt", f"the save names the assistant card "
+                        f"{unknown_cards[0][:100]!r}, which this content does not have")
     per_seat = record.libraries or settings.setup.libraries_dealt
     if per_seat * len(record.seats) > len(available):
         raise SaveError("save/corrupt", f"{per_seat} library tiles for each of "
@@ -306,63 +306,6 @@ def read_record(path: Path) -> SaveRecord:
     return SaveRecord.from_json(data)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text``, never leaving a half-written file.
-
-    A symlink is written through (the link stays), an existing file keeps its
-    mode, the folder is fsynced after the rename, and temporary files left by
-    an earlier write that was killed are removed.
-    """
-    path = Path(os.path.realpath(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_temps(path)
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fchmod(out.fileno(), mode)
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _fsync_folder(path.parent)
-
-
-_swept: set[Path] = set()
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Once per process and file: remove ``.NAME.*.tmp`` files a killed write left."""
-    if path in _swept:
-        return
-    _swept.add(path)
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        with contextlib.suppress(OSError):
-            if stale.is_file() and not stale.is_symlink():
-                stale.unlink()
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - a platform without folder handles
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
 def keep_previous(path: Path) -> Path | None:
     """Before a new game is saved at ``path``: move an unfinished game found there to
     the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...; return
@@ -383,7 +326,7 @@ def keep_previous(path: Path) -> Path | None:
         suffix = ".previous.json" if n == 1 else f".previous-{n}.json"
         kept = target.with_name(target.stem + suffix)
         if _move_no_clobber(target, kept):
-            _fsync_folder(target.parent)
+            fsync_folder(target.parent)
             return kept
     raise SaveError("save/no-room", f"{path} holds an unfinished game and the "
                     f"{MAX_PREVIOUS_SAVES} names kept for earlier games are taken; "

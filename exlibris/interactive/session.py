@@ -10,6 +10,7 @@ appended and saved. Undo truncates the record and plays the game again.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,14 +182,38 @@ class Session:
         raise UndoRequest(last)
 
     def save(self) -> Path | None:
+        """Autosave; ``save/unwritable`` if the file cannot be written (a full disk):
+        the file then holds the game as it was last saved."""
         if self.save_path is not None:
-            saves.save(self.record, self.save_path)
+            write_save(self.record, self.save_path)
         return self.save_path
 
-    def save_to(self, path: Path) -> Path:
-        """Save a copy to ``path`` (``s FILE``); autosaving goes on where it was."""
-        saves.save(self.record, path)
-        return path
+    def save_to(self, path: Path) -> str:
+        """Save a copy to ``path`` (``s FILE``); autosaving goes on where it was. Says
+        where, and where an unfinished game found at ``path`` was kept; raises
+        :class:`SaveError` for a file that is not a save, a save another game is
+        using, or a folder that cannot be written."""
+        from exlibris.interactive import save_lock, save_target
+
+        if self.save_path is not None and os.path.realpath(path) == os.path.realpath(
+                self.save_path):
+            self.save()
+            return str(path)
+        save_target.check_folder(path, default=False)
+        with save_lock.holding(path):
+            kept = save_target.make_room(path, self.record, new_game=False)
+            write_save(self.record, path)
+        return str(path) if kept is None else \
+            f"{path} (the unfinished game saved there was kept as {kept})"
+
+
+def write_save(record: SaveRecord, path: Path) -> None:
+    """Write ``record`` to ``path`` atomically; ``save/unwritable`` says why it failed."""
+    try:
+        saves.save(record, path)
+    except OSError as exc:
+        raise SaveError("save/unwritable", f"cannot write the save ({exc.strerror or exc}); "
+                        "the file keeps the game as it was last saved") from None
 
 
 def check(entry: Entry, decision: Decision, number: int) -> None:

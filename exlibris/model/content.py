@@ -45,7 +45,19 @@ class CategoriesFile(Strict):
     """``content/categories.yaml``: the six categories."""
 
     kind: Literal["categories"]
-    categories: list[Category] = Field(min_length=1, max_length=26)
+    categories: list[Category] = Field(
+        min_length=6, max_length=26,
+        description="At least six: a game deals a prominent, a banned and a focus "
+        "category for each player, all different.")
+
+    @model_validator(mode="after")
+    def _distinct(self) -> CategoriesFile:
+        for key in ("id", "code"):
+            seen = [getattr(c, key) for c in self.categories]
+            twice = sorted({v for v in seen if seen.count(v) > 1})
+            if twice:
+                raise ValueError(f"two categories have the {key} {twice[0]!r}")
+        return self
 
 
 class BookCardEntry(Strict):
@@ -78,6 +90,16 @@ class BookDeck(Strict):
         "not the printed cards."
     )
     cards: list[BookCardEntry] = Field(min_length=1, max_length=400)
+
+    @model_validator(mode="after")
+    def _each_card_once(self) -> BookDeck:
+        seen: set[tuple[str, int]] = set()
+        for i, card in enumerate(self.cards, 1):
+            if (card.letter, card.order) in seen:
+                raise ValueError(f"card {i}, {card.letter}{card.order}, is in the deck twice; "
+                                 "each letter and order names one card")
+            seen.add((card.letter, card.order))
+        return self
 
 
 class Preparation(Strict):

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
+from exlibris.limits import MAX_SEATS, MIN_SEATS
 from exlibris.model.content import Module, Slug, Text
 
 
@@ -63,7 +64,9 @@ class SoloSettings(_Strict):
 class Settings(_Strict):
     """Every number and ruling a game needs; ``rules/standard.yaml`` sets them all."""
 
-    players: list[int] = Field(min_length=1)
+    players: list[Annotated[StrictInt, Field(ge=MIN_SEATS, le=MAX_SEATS)]] = Field(
+        min_length=1, max_length=MAX_SEATS,
+        description=f"Player counts the variant plays ({MIN_SEATS} to {MAX_SEATS}).")
     modules: list[Module] = Field(default_factory=list)
     setup: SetupSettings
     final_round: FinalRoundSettings
@@ -121,7 +124,7 @@ _SCORING_TYPES: dict[str, Any] = {
                                      description="[width, height]")],
     "prominent_needs_a_book": StrictBool,
     "public_library_wins_ties": StrictBool,
-    "difficulty": dict[str, StrictInt],
+    "difficulty": dict[str, Annotated[StrictInt, Field(ge=1, le=7)]],  # SOLO-09: 1 to 7 cards
     "tiebreakers": list[Literal["books", "hand", "banned"]],
 }
 

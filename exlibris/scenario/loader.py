@@ -9,6 +9,7 @@ content, ids from the catalog (the shipped content plus the scenario's own
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,9 +20,11 @@ from exlibris.dsl.checker import did_you_mean
 from exlibris.engine.event_records import RECORDS
 from exlibris.engine.events import EventKind
 from exlibris.errors import Problem, UserInputError
+from exlibris.limits import MAX_PATH_CHARS
 from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
+from exlibris.safefile import MAX_NAME_BYTES
 from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
 from exlibris.scenario.model import (
     END,
@@ -213,15 +216,30 @@ class _Reader:
                     self.fail(("content", i), "scenario/wrong-type",
                               "each content entry is a file or folder path")
                     continue
+                if "\0" in entry or len(entry) > MAX_PATH_CHARS or any(
+                        len(os.fsencode(part)) > MAX_NAME_BYTES for part in Path(entry).parts):
+                    self.fail(("content", i), "scenario/bad-content-path",
+                              f"a content path has no NUL character, at most "
+                              f"{MAX_PATH_CHARS} characters and names of at most "
+                              f"{MAX_NAME_BYTES} bytes")
+                    continue
                 folder = self.path.parent.resolve()
                 target = (folder / entry)
-                if (Path(entry).is_absolute() or not target.resolve().is_relative_to(folder)
-                        or (target.is_dir() and target.resolve() == folder)):
+                try:
+                    outside = (Path(entry).is_absolute()
+                               or not target.resolve().is_relative_to(folder)
+                               or (target.is_dir() and target.resolve() == folder))
+                    missing = not target.exists()
+                except (OSError, RuntimeError) as exc:
+                    self.fail(("content", i), "scenario/missing-content",
+                              f"cannot use the content path: {getattr(exc, 'strerror', exc)}")
+                    continue
+                if outside:
                     self.fail(("content", i), "scenario/content-outside",
                               "content paths name files or folders inside the scenario's "
                               "own folder (no absolute paths, no '..', no links out)")
                     continue
-                if not target.exists():
+                if missing:
                     self.fail(("content", i), "scenario/missing-content",
                               f"no file or folder {entry!r} next to the scenario")
                     continue

@@ -24,8 +24,10 @@ under ``beam``; past it, the states with the best partial score are kept and the
 answer is marked inexact. Tests compare it with brute force on small shelves.
 
 The beam keeps the time gentle: about linear in the shelf's cards times
-``beam`` squared at worst, so a 3×25 shelf takes about a second; a bigger
-``beam`` buys exactness on large shelves for time.
+``beam`` squared at worst, so a 3×25 shelf takes about a second; on longer
+shelves the beam shrinks (``beam_for``) so that the work stays about that of a
+3×25 shelf, and the answer is marked approximate. A bigger ``beam`` buys
+exactness on large shelves for time.
 
 Bots use ``bounded_flips``: a heaviest increasing sequence under weights read from
 the tally, then a short local search, a few exact totals in all (under a
@@ -36,6 +38,7 @@ flipping nothing.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -49,6 +52,11 @@ from exlibris.scoring.artifacts import ArtifactPoints, artifact_points
 from exlibris.scoring.inspection import Form, Inspection, inspect_player
 
 DEFAULT_BEAM = 200  # states kept per card; past it the answer is marked approximate
+# The search's work is about cards × beam²: the beam shrinks on long shelves so that
+# it stays under this budget (a 3×25 shelf keeps the whole beam: about a second), and
+# never below ``MIN_BEAM``; the answer is then marked approximate.
+FLIP_WORK = 75 * DEFAULT_BEAM**2
+MIN_BEAM = 8
 BOUNDED_PASSES = 3  # weighings of ``bounded_flips``: the bots' bound
 
 
@@ -142,12 +150,14 @@ def best_flips(
     index: int,
     *,
     points: ArtifactPoints = artifact_points,
-    beam: int = DEFAULT_BEAM,
+    beam: int | None = None,
 ) -> BestFlips:
-    """The voluntary flips that maximise player ``index``'s own total."""
+    """The voluntary flips that maximise player ``index``'s own total (``beam``:
+    states kept per card, by default :func:`beam_for` the shelf)."""
     own = OwnTotal(inspection, index, points)
     shelf = own.player.shelf
     cards = _face_up_books(shelf)
+    beam = beam_for(len(cards)) if beam is None else beam
     near = _near_artifacts(shelf)
     bit = {pos: 1 << i for i, (pos, _) in enumerate(cards) if pos in near}
     signs = directions(inspection, own.player.focus)
@@ -195,6 +205,14 @@ def best_flips(
     total, _, flips = best
     names = tuple(shelf.at(pos).card.name for pos in flips)  # type: ignore[union-attr]
     return BestFlips(own.player.name, flips, names, total, total - baseline, exact)
+
+
+def beam_for(cards: int) -> int:
+    """States kept per card on a shelf of ``cards`` face-up book cards: ``DEFAULT_BEAM``
+    while the work (cards × beam²) fits ``FLIP_WORK``, then less, down to ``MIN_BEAM``."""
+    if cards * DEFAULT_BEAM**2 <= FLIP_WORK:
+        return DEFAULT_BEAM
+    return max(MIN_BEAM, math.isqrt(FLIP_WORK // max(cards, 1)))
 
 
 def bounded_flips(
