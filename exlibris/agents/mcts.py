@@ -14,6 +14,13 @@ changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
 visited most.
 
+Solo differs in two ways. Its rollouts go on to the end of the round (at most
+``SOLO_HORIZON`` decisions): only then has the resolution discarded what the tiles
+kept, and the public library's growth counts. And its values are the margin's
+change from the position searched, not the margin itself: the player is mostly
+behind the public library in mid-game, where the squashed margin is flat and
+tells the options apart poorly.
+
 The tree is the observer's: every seat's decisions below the root are nodes,
 found by the option's label (so options that name cards the observer cannot see
 make nodes of their own, each tried where it is available). The budget is
@@ -41,6 +48,7 @@ from exlibris.scoring.inspection import Inspection, inspect_table
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
 HORIZON = 10  # rollout decisions before the position is valued
+SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 
@@ -83,6 +91,7 @@ class MctsAgent:
         self.fallback = GreedyAgent(seed)
         self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
         self.game: Game | None = None
+        self.baseline: list[float] | None = None  # solo: the margins at the decision
         self.last_iterations = 0  # of the last decision (for the CLI's "thinking" line)
 
     def sit_at(self, game: Game) -> None:
@@ -104,6 +113,7 @@ class MctsAgent:
         self.policy.rng.seed(seed + 1)
         root = Node()
         budget = self.iterations_for(decision.size)
+        self.baseline = margins(position_value(game)) if game.solo is not None else None
         for _ in range(budget):
             self._iterate(game, decision.seat, root, rng)
         self.last_iterations = budget
@@ -130,8 +140,9 @@ class MctsAgent:
 
     def _iterate(self, game: Game, seat: int, root: Node, rng: random.Random) -> None:
         branch = forward.fork(game)
-        walker = _Walker(root, rng, self.horizon,
-                         self.policy if self.rollout == "greedy" else None)
+        solo = game.solo is not None
+        walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
+                         self.policy if self.rollout == "greedy" else None, to_round_end=solo)
         players = len(game.state.players)
 
         def arrived(fork: Game, _: Decision) -> None:
@@ -143,7 +154,7 @@ class MctsAgent:
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
-        values = seat_values(inspection)
+        values = seat_values(inspection, self.baseline)
         for node, chooser in walker.path:
             node.visits += 1
             node.value += values[chooser]
@@ -154,11 +165,12 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("game", "horizon", "node", "path", "policy", "rng", "root")
+    __slots__ = ("game", "horizon", "node", "path", "policy", "rng", "root", "to_round_end")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None) -> None:
+                 policy: GreedyAgent | None, *, to_round_end: bool = False) -> None:
         self.root = root
+        self.to_round_end = to_round_end  # the rollout also ends where the round does
         self.policy = policy
         self.game: Any = None  # the fork, once it reaches the decision searched
         self.node: Node | None = root  # None once the rollout has begun
@@ -170,7 +182,7 @@ class _Walker:
         node = self.node
         if node is None:  # the rollout: uniformly random, until the horizon
             self.horizon -= 1
-            if self.horizon < 0:
+            if self.horizon < 0 or (self.to_round_end and _round_over(self.game, decision)):
                 raise Horizon
             policy = self.policy
             if policy is None:
@@ -208,16 +220,32 @@ def position_value(game: Game) -> Inspection:
     return inspect_table(table_of(game), game.scoring)
 
 
-def seat_values(inspection: Inspection) -> list[float]:
-    """Each seat's value in 0..1: its total's margin over the best other total (in
-    solo, over the public library's), squashed by ``tanh``."""
+def margins(inspection: Inspection) -> list[float]:
+    """Each seat's total less the best other total (in solo, the public library's)."""
     totals = [form.total for form in inspection.forms]
     library = inspection.public_library
-    values = []
+    found = []
     for seat, total in enumerate(totals):
         if library is not None:
             best = library.total
         else:
             best = max((t for i, t in enumerate(totals) if i != seat), default=total)
-        values.append(0.5 + 0.5 * math.tanh((total - best) / MARGIN_SCALE))
-    return values
+        found.append(float(total - best))
+    return found
+
+
+def seat_values(inspection: Inspection, baseline: list[float] | None = None) -> list[float]:
+    """Each seat's value in 0..1: its margin (``margins``), less its margin in
+    ``baseline`` if given, squashed by ``tanh``."""
+    found = margins(inspection)
+    if baseline is not None:
+        found = [m - b for m, b in zip(found, baseline, strict=True)]
+    return [0.5 + 0.5 * math.tanh(m / MARGIN_SCALE) for m in found]
+
+
+def _round_over(game: Any, decision: Decision) -> bool:
+    """Whether the rollout has come past the round's resolution (the cleanup's
+    eliminations of solo, or a later round)."""
+    return (decision.kind is DecisionKind.ELIMINATE
+            or (game is not None and game.state.cursor.step not in ("placement",
+                                                                   "resolution")))
