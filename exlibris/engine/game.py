@@ -606,7 +606,7 @@ class Game:
         lowest = min(present, key=lambda a: a.bid) if present else None
         full = len(present) >= len(loc.area)  # capacity: bidders never outnumber cards
         for s, least in enumerate(loc.opens_at):
-            if (least > n and n != 1) or loc.spaces[s]:
+            if least > n or loc.spaces[s]:
                 continue
             bid = auction.bids[s] if s < len(auction.bids) else 0
             displaces = None
@@ -631,7 +631,7 @@ class Game:
         shares = forced or (rules is not None and rules.shares)
         found: list[Target] = []
         for s, least in enumerate(loc.opens_at):
-            if least > n and n != 1:
+            if least > n:  # marked for more players (PLACE-06, solo too)
                 continue
             occupants = loc.spaces[s]
             if occupants and not shares:

@@ -477,7 +477,7 @@ class _Reader:
                     continue
                 least = spaces[where.space - 1]
                 n = len(setup.players)
-                if least > n and n != 1:
+                if least > n:
                     self.fail((*path, i), "scenario/bad-space",
                               f"space {where.space} of {loc} needs {least} players")
                     continue
