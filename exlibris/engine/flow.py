@@ -230,11 +230,14 @@ def _deck_cards(deck: Any) -> tuple[BookCard, ...]:
 
 
 def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
-    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12)."""
+    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12);
+    in solo, only those whose content says ``solo: true`` (ART-00-6)."""
     if "artifactorium" not in game.settings.modules:
         return
     state = game.state
-    cards = [ArtifactCard(aid) for aid in sorted(catalog.artifacts)]
+    ids = sorted(aid for aid, spec in catalog.artifacts.items()
+                 if spec.solo or game.settings.solo is None)
+    cards = [ArtifactCard(aid) for aid in ids]
     shuffle(game.rng, cards)
     for card in cards:
         state.cards.put(card, state.artifact_deck)
