@@ -301,6 +301,8 @@ def test_flip() -> None:
     shelf = grid("A1 *foul-vowel-towel")
     shelf.flip((0, 0))
     assert refused(shelf, FlipError, lambda: shelf.flip((0, 0))).code == "shelf/flip"
+    shelf.flip((0, 1))  # an artifact flipped by choice before the inspection (SCORE-00-2)
+    assert shelf.at((0, 1)).face_down and shelf.at((0, 1)).token() == "~*foul-vowel-towel"
     refused(shelf, FlipError, lambda: shelf.flip((0, 1)))
 
 

@@ -580,10 +580,12 @@ def table_of(game: Game) -> Table:
 
 
 def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
-    """Before the inspection a player may turn any of their face-up cards face down."""
+    """Before the inspection a player may turn any of their face-up shelf cards face
+    down, artifacts included (SCORE-00-2: a face-down artifact scores nothing itself,
+    and is a face-down card next to, say, the Hungry Void)."""
     shelf = player.shelf
     face_up = [slot.card for _, slot in shelf.items()
-               if isinstance(slot.card, BookCard) and not slot.face_down]
+               if isinstance(slot.card, (BookCard, ArtifactCard)) and not slot.face_down]
     if not face_up:
         return
     if game.ask(seat, DecisionKind.FLIPS, "flip cards face down before the inspection",
