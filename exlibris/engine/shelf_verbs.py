@@ -32,6 +32,7 @@ class ShelfVerbs:
     cards_of: Callable[[Value], list[Card]]
     _shelf_pos: Callable[[Card], tuple[ShelfZone, Pos] | None]
     pick: Callable[..., Iterator[Pos]]  # EffectRuntime.pick, here among shelf cells
+    _off_other_shelf: Callable[[int, Card], bool]  # a card to shelve: off another's shelf
 
     @GAME.verb("flip")
     def v_flip(self, env: Env, cards: Value) -> list[Card]:
@@ -69,7 +70,7 @@ class ShelfVerbs:
         for card in self.cards_of(cards):
             # as trying each on a copy would find (Shelf.entomb_options)
             options = shelf.entomb_options(card)
-            if not options:
+            if not options or not self._off_other_shelf(seat, card):
                 continue
             index = self.game.ask(seat, DecisionKind.ENTOMB, f"entomb {card.name}", options,
                                   lambda o, c=card: f"entomb {c.name} "
@@ -91,7 +92,7 @@ class ShelfVerbs:
         for card in self.cards_of(cards):
             # every straight push, as trying each on a copy would find (Shelf.levitate_lines)
             options = shelf.levitate_lines()
-            if not options:
+            if not options or not self._off_other_shelf(seat, card):
                 continue
             choice = self._levitate_choice(seat, card, options, edition)
             moved, direction, target = choice
@@ -159,7 +160,7 @@ class ShelfVerbs:
         done = []
         for card in self.cards_of(cards):
             positions = sorted(player.shelf.positions())
-            if not positions:
+            if not positions or not self._off_other_shelf(seat, card):
                 continue
             index = self.game.ask(seat, DecisionKind.REPLACE,
                                   f"replace a shelf card with {card.name}", positions,
