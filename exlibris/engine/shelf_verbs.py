@@ -105,29 +105,30 @@ class ShelfVerbs:
 
     def _levitate_choice(self, seat: int, card: Card, lines: list[Line], edition: str
                          ) -> Line:
-        """A line shift among ``lines``; the expansion Wizard may instead choose any
-        cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
-        cannot move falls back to the line shifts."""
+        """A line shift among ``lines``, or instead any cards to move, then the
+        direction, then the cell: any one group of touching cards for the base Wizard
+        (LIB-WIZARD-1), any cards for the expansion's (SA-WIZARD-1). A set that cannot
+        move falls back to the line shifts."""
         def line_label(o: Line) -> str:
             return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
                     f"{o[2][1]} and shelve {card.name} there")
 
-        offered: list[Line | None] = [*lines, None] if edition == "expansion" else lines
+        offered: list[Line | None] = [*lines, None]
         index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", offered,
                               lambda o: "choose any cards to move" if o is None
                               else line_label(o))
         if offered[index] is not None:
             return offered[index]
-        chosen = self._levitate_any(seat, card)
+        chosen = self._levitate_any(seat, card, edition)
         if chosen is not None:
             return chosen
         index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", lines,
                               line_label)
         return lines[index]
 
-    def _levitate_any(self, seat: int, card: Card) -> Line | None:
-        """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
-        takes ``card``; None if the chosen cards cannot move so."""
+    def _levitate_any(self, seat: int, card: Card, edition: str) -> Line | None:
+        """LIB-WIZARD-1 / SA-WIZARD-1 in steps: which shelf cards move, which way, which
+        emptied cell takes ``card``; None if the chosen cards cannot move so."""
         shelf = self.game.player(seat).shelf
         cells = sorted(shelf.positions())
         chosen = tuple(self.pick(
@@ -136,7 +137,7 @@ class ShelfVerbs:
         if not chosen:
             return None
         trials = [((chosen, d, t), lambda s, d=d, t=t: s.levitate(
-                      card, chosen, d, t, edition="expansion"))
+                      card, chosen, d, t, edition=edition))
                   for d in DIRECTIONS for t in chosen]
         options = self._options(seat, trials)
         if not options:
