@@ -51,7 +51,8 @@ EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "
                  "assistant_deck", "artifact_deck", "hires",
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
-                 "location_stack", "location_discard", "never_offered")
+                 "location_stack", "location_discard", "never_offered", "no_events",
+                 "license_form", "blocked_bids")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
 EVENT_KINDS = tuple(k.value for k in EventKind)
 INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant",
@@ -69,7 +70,8 @@ _PLACED = re.compile(
     r"(?:home\s+(?P<home>[0-9]+)|(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+))$")
 _STATEMENT = re.compile(
     r"(?:nobody|(?P<player>\S+)\s+(?P<assistant>\S+))\s+"
-    r"(?:(?P<available>available)|(?P<returned>returned)|at\s+(?:home\s+(?P<home>[0-9]+)|"
+    r"(?:(?P<available>available)|(?P<returned>returned)|(?P<retired>retired)|"
+    r"at\s+(?:home\s+(?P<home>[0-9]+)|"
     r"(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+)))$")
 _CELL = re.compile(r"\S+")
 
@@ -717,8 +719,9 @@ class _Reader:
             if match is None:
                 self.fail((*path, i), "scenario/bad-statement",
                           "write 'PLAYER ASSISTANT at LOCATION space N', 'PLAYER ASSISTANT at "
-                          "home N', 'PLAYER ASSISTANT available', 'PLAYER ASSISTANT returned' "
-                          "or 'nobody at LOCATION space N' (ASSISTANT#N: the N-th of a kind)")
+                          "home N', 'PLAYER ASSISTANT available', 'PLAYER ASSISTANT returned', "
+                          "'PLAYER ASSISTANT retired' or 'nobody at LOCATION space N' "
+                          "(ASSISTANT#N: the N-th of a kind)")
                 continue
             if match["player"] is not None and self.player(match["player"], (*path, i)) is None:
                 continue
@@ -765,6 +768,30 @@ class _Reader:
                                                              | record.__optional_keys__)),
                         f"a {kind!r} event")
             out.append(entry)
+        return out
+
+    def expect_no_events(self, value: Any, path: YamlPath, setup: Any) -> list[dict[str, Any]]:
+        """Events that must not happen: each written as in ``events``."""
+        return self.expect_events(value, path, setup)
+
+    def expect_license_form(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        """Solo: the categories still face down on the license form, the next revealed
+        first (as ``setup: license_form`` writes them)."""
+        items = self.sequence(value, path, "license_form") or []
+        return [c for i, item in enumerate(items)
+                if (c := self.category(item, (*path, i))) is not None]
+
+    def expect_blocked_bids(self, value: Any, path: YamlPath, setup: Any
+                            ) -> dict[str, list[int]]:
+        """Solo: the bids of each auction tile that the neutral assistant holds."""
+        data = self.mapping(value, path, "blocked_bids") or {}
+        out = {}
+        for loc, item in data.items():
+            if not self.location_id(loc, (*path, loc)):
+                continue
+            bids = self.sequence(item, (*path, loc), f"the blocked bids of {loc}") or []
+            out[loc] = [b for i, b in enumerate(bids)
+                        if self.integer(b, (*path, loc, i), "a bid") is not None]
         return out
 
     def expect_next_decision(self, value: Any, path: YamlPath, setup: Any) -> dict[str, Any]:
