@@ -22,7 +22,7 @@ from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
-from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
+from exlibris.scenario.assistants import CARD_PREFIX, TEMP_PREFIX, owned_kind, split_kind
 from exlibris.scenario.model import (
     END,
     PHASES,
@@ -384,7 +384,7 @@ class _Reader:
         out = []
         cards = self.catalog.assistants if self.catalog else {}
         for k, item in enumerate(items):
-            card = isinstance(item, str) and item.startswith(CARD_PREFIX) \
+            card = isinstance(item, str) and item.startswith((CARD_PREFIX, TEMP_PREFIX)) \
                 and owned_kind(item) in cards
             if item == "standard" or item == self.special_of(player) or card:
                 out.append(item)
@@ -393,7 +393,8 @@ class _Reader:
                 self.fail((*path, k), "scenario/unknown-assistant",
                           f"{player.name}'s assistants are 'standard'"
                           + (f", {own!r}" if own else "") + " and Expanded Archives cards "
-                          f"as card:ID (card:witch), not {item!r}")
+                          "as card:ID (card:witch; temp:ID for a temporary assistant), "
+                          f"not {item!r}")
         return out
 
     def special_of(self, player: PlayerSetup) -> str | None:
