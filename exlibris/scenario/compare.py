@@ -372,6 +372,26 @@ class _Checker:
             return f"the license form holds {found}, expected {expected}"
         return None
 
+    def check_contents(self, expected: dict[str, dict[str, Any]]) -> str | None:
+        state = self.state
+        piles = {
+            "assistant_deck": [getattr(c, "assistant_id", str(c)) for c in state.assistant_deck],
+            "artifact_deck": [getattr(c, "artifact_id", str(c)) for c in state.artifact_deck],
+            "in_play": [loc.id for loc in state.in_play],
+            "location_stack": list(state.location_stack),
+        }
+        for pile, want in expected.items():
+            found = piles[pile]
+            missing = [x for x in want.get("has", []) if x not in found]
+            if missing:
+                return f"{pile} lacks {', '.join(missing)}; it holds {', '.join(found)}"
+            present = [x for x in want.get("lacks", []) if x in found]
+            if present:
+                return f"{pile} holds {', '.join(present)}, which it should not"
+            if want.get("size") is not None and len(found) != want["size"]:
+                return f"{pile} holds {len(found)}, expected {want['size']}: {', '.join(found)}"
+        return None
+
     def check_blocked_bids(self, expected: dict[str, list[int]]) -> str | None:
         for loc in self.state.in_play:
             if loc.id not in expected:

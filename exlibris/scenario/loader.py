@@ -44,7 +44,8 @@ TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "ph
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
                 "deck", "discard", "locations", "location_stack", "location_discard", "placed",
-                "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form")
+                "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form",
+                "dealt")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
@@ -52,8 +53,9 @@ EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
                  "location_stack", "location_discard", "never_offered", "no_events",
-                 "license_form", "blocked_bids")
+                 "license_form", "blocked_bids", "contents")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
+CONTENT_PILES = ("assistant_deck", "artifact_deck", "in_play", "location_stack")
 EVENT_KINDS = tuple(k.value for k in EventKind)
 INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant",
                      "public_library", "win")
@@ -279,6 +281,24 @@ class _Reader:
         if players is None:
             return None
         setup = Setup(players)
+        if "dealt" in data:
+            setup.dealt = self.boolean(data["dealt"], (*path, "dealt"), "dealt")
+        if setup.dealt:  # set up as a new game is: only the players' names and libraries
+            extra = [k for k in data if k not in ("players", "dealt")]
+            extra += [f"{p.name}'s {k}" for p, entry in zip(players, data["players"],
+                                                            strict=False)
+                      for k in entry if k not in ("name", "library")]
+            unnamed = [p.name for p in players if p.library is None]
+            if unnamed:
+                self.fail((*path, "players"), "scenario/dealt-setup",
+                          "with 'dealt: true' each player names a library (the draft is not "
+                          f"scripted): {', '.join(unnamed)}")
+            if extra:
+                self.fail((*path, "dealt"), "scenario/dealt-setup",
+                          "with 'dealt: true' the game is set up as a new game is (shuffled "
+                          "by the scenario's seed); setup names only the players (name, "
+                          f"library), not {', '.join(extra)}")
+            return setup
         if "first_player" in data:
             seat = self.player(data["first_player"], (*path, "first_player"))
             setup.first_player = seat if seat is not None else 0
@@ -793,6 +813,29 @@ class _Reader:
             bids = self.sequence(item, (*path, loc), f"the blocked bids of {loc}") or []
             out[loc] = [b for i, b in enumerate(bids)
                         if self.integer(b, (*path, loc, i), "a bid") is not None]
+        return out
+
+    def expect_contents(self, value: Any, path: YamlPath, setup: Any
+                        ) -> dict[str, dict[str, Any]]:
+        """What some piles hold, in any order: ``{PILE: {has: [...], lacks: [...],
+        size: N}}`` for the special assistant and artifact decks, the locations in
+        play and the location stack (a dealt game's setup)."""
+        data = self.mapping(value, path, "contents") or {}
+        self.fields(data, path, CONTENT_PILES, "contents")
+        out: dict[str, dict[str, Any]] = {}
+        for pile, item in data.items():
+            if pile not in CONTENT_PILES:
+                continue
+            entry = self.mapping(item, (*path, pile), pile) or {}
+            self.fields(entry, (*path, pile), ("has", "lacks", "size"), pile)
+            got: dict[str, Any] = {}
+            for key in ("has", "lacks"):
+                if key in entry:
+                    got[key] = [str(x).removeprefix("*") for x in
+                                self.sequence(entry[key], (*path, pile, key), key) or []]
+            if "size" in entry:
+                got["size"] = self.integer(entry["size"], (*path, pile, "size"), "size")
+            out[pile] = got
         return out
 
     def expect_next_decision(self, value: Any, path: YamlPath, setup: Any) -> dict[str, Any]:
