@@ -948,5 +948,11 @@ class _Reader:
                 self.fail((*path, i), "scenario/wrong-type",
                           "each never_offered entry is an option's label, or 'PLAYER: label'")
                 continue
+            who, colon, rest = item.partition(": ")
+            if player is None and colon and who in self.names:  # "Ann: label", quoted
+                self.fail((*path, i), "scenario/quoted-player",
+                          f"{item.strip()!r} is one label that no option has; to name the "
+                          f"player, write it unquoted: - {who}: {rest.strip()}")
+                continue
             out.append((player, item.strip()))
         return out
