@@ -4,13 +4,15 @@ checked as they go; reports games, errors and the seeds of any error.
     python scripts/crash_sweep.py --games 10000            # every family
     python scripts/crash_sweep.py --games 200 --family solo --family job-faire
     python scripts/crash_sweep.py --games 50 --json         # a JSON summary
+    python scripts/crash_sweep.py --games 40 --mcts-every 4 # every 4th game an mcts seat
 
 Each family cycles through its modes (rules file, player count, solo level) and
 through its seats: every seat random, then a greedy seat among random ones (the
-greedy seat moves round the table). ``--check-every K`` checks the invariants
-(``exlibris/engine/invariants.py: check_state``) before every K-th decision and at the
-end of every game (default 1: every decision). An error is any exception a game
-raises, the project's own included, and a broken invariant; its family, mode,
+greedy seat moves round the table); with ``--mcts-every M`` every M-th game of a mode seats an
+``mcts:8`` bot instead of the greedy one (a search is slow). ``--check-every K``
+checks the invariants (``exlibris/engine/invariants.py: check_state``) before every
+K-th decision and at the end of every game (default 1: every decision). An error is
+any exception a game raises, the project's own included, and a broken invariant; its family, mode,
 seed and seats are printed so ``exlibris play`` can replay it. Exit status 1 if
 any game failed. ``tests/test_crash_sweep.py`` runs a bounded form.
 """
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exlibris.agents import GreedyAgent, RandomAgent
+from exlibris.agents.mcts import MctsAgent
 from exlibris.agents.view import player_view
 from exlibris.catalog import Catalog, load_catalog
 from exlibris.engine.decisions import Decision
@@ -94,22 +97,30 @@ def _settings(catalog: Catalog, variant: str, level: int | None, cache: dict[Any
     return cache[key]
 
 
-def seats_for(game_index: int, players: int) -> tuple[str, ...]:
-    """Every seat random on even games; on odd ones one greedy seat, moving round."""
-    if game_index % 2 == 0:
+def seats_for(game_index: int, players: int, mcts_every: int = 0) -> tuple[str, ...]:
+    """Every seat random on even games; on odd ones one greedy seat, moving round (an
+    mcts seat instead on every ``mcts_every``-th game)."""
+    if game_index % 2 == 0 and not (mcts_every and game_index % mcts_every == mcts_every - 1):
         return ("random",) * players
-    greedy = (game_index // 2) % players
-    return tuple("greedy" if i == greedy else "random" for i in range(players))
+    bot = "mcts" if mcts_every and game_index % mcts_every == mcts_every - 1 else "greedy"
+    chosen = (game_index // 2) % players
+    return tuple(bot if i == chosen else "random" for i in range(players))
+
+
+def _seat(kind: str, seed: int) -> Any:
+    if kind == "mcts":
+        return MctsAgent(seed, iterations=8)
+    return GreedyAgent(seed) if kind == "greedy" else RandomAgent(seed)
 
 
 def play_one(catalog: Catalog, family: str, index: int, seed: int, every: int,
-             cache: dict[Any, Any]) -> tuple[int, str, dict[str, Any] | None]:
+             cache: dict[Any, Any], mcts_every: int = 0
+             ) -> tuple[int, str, dict[str, Any] | None]:
     """(decisions, ending, error or None) of game ``index`` of ``family``."""
     variant, players, level = FAMILIES[family][index % len(FAMILIES[family])]
-    seats = seats_for(index // len(FAMILIES[family]), players)
+    seats = seats_for(index // len(FAMILIES[family]), players, mcts_every)
     table: dict[str, Any] = {}
-    agents = [Checked(GreedyAgent(seed + i) if kind == "greedy" else RandomAgent(seed + i),
-                      every, table) for i, kind in enumerate(seats)]
+    agents = [Checked(_seat(kind, seed + i), every, table) for i, kind in enumerate(seats)]
     where = {"family": family, "variant": variant, "players": players, "level": level,
              "seed": seed, "seats": ",".join(seats)}
     game = None
@@ -127,7 +138,7 @@ def play_one(catalog: Catalog, family: str, index: int, seed: int, every: int,
 
 
 def sweep(games: int, families: list[str], start: int = 0, every: int = 1,
-          progress: bool = False) -> dict[str, Totals]:
+          progress: bool = False, mcts_every: int = 0) -> dict[str, Totals]:
     catalog = load_catalog()
     cache: dict[Any, Any] = {}
     found: dict[str, Totals] = {}
@@ -135,7 +146,8 @@ def sweep(games: int, families: list[str], start: int = 0, every: int = 1,
         totals = found[family] = Totals()
         began = time.perf_counter()
         for i in range(games):
-            decisions, ending, error = play_one(catalog, family, i, start + i, every, cache)
+            decisions, ending, error = play_one(catalog, family, i, start + i, every, cache,
+                                                mcts_every)
             totals.games += 1
             totals.decisions += decisions
             totals.endings[ending] += 1
@@ -157,11 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="the first seed")
     parser.add_argument("--check-every", type=int, default=1,
                         help="check the invariants before every K-th decision (0: at the end)")
+    parser.add_argument("--mcts-every", type=int, default=0,
+                        help="every M-th game seats an mcts bot (0: none)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.add_argument("--progress", action="store_true", help="a line every 500 games")
     args = parser.parse_args(argv)
     families = args.family or list(FAMILIES)
-    found = sweep(args.games, families, args.start, args.check_every, args.progress)
+    found = sweep(args.games, families, args.start, args.check_every, args.progress,
+                  args.mcts_every)
     if args.json:
         print(json.dumps({f: {"games": t.games, "decisions": t.decisions,
                               "errors": t.errors, "endings": dict(t.endings),
