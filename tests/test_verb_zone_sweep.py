@@ -74,6 +74,15 @@ def bodies() -> list[str]:
                   f"look({z})", f"show({z}, to: rival)", f"tuck(1, from: hand, under: {z})",
                   f"hire({z})", f"borrow({z})"]
         found += [f"trade(from: {z}, with: {z2})" for z2 in ZONES]
+    found += [  # zones an effect makes: revealed cards, tucked and entombed cards, hires
+        "x = reveal(2, from: deck)\ntrade(from: x, with: rival.shelf)",
+        "x = reveal(all, from: rival.hand)\ntrade(from: x, with: shelf)",
+        "take(1, from: tucked(shelf))", "discard(1, from: entombed(shelf))",
+        "tuck(1, from: hand, under: shelf)\ntake(all, from: tucked(shelf))",
+        "give(1, from: me.hires, to: rival)", "trade(from: me.hires, with: rival.hires)",
+        "trade(from: rival.shelf, with: shelf)\ntrade(from: shelf, with: rival.shelf)",
+        "discard(all, from: rival.shelf, to: shelf)",
+        "tuck(all, from: rival.shelf, under: rival.shelf)"]
     for who in ("me.assistants", "rival.assistants", "assistants_here()",
                 "first(empty_spaces(here)).occupant"):
         found += [f"return_assistant({who})", f"retire({who})", f"place_assistant({who})"]
