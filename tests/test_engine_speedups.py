@@ -126,7 +126,8 @@ def _reference_targets(game: Game, seat: int, assistant: Assistant) -> list[Targ
         present = loc.assistants()
         for s, least in enumerate(loc.spec.spaces):
             occupants = loc.spaces[s]
-            if (least > n and n != 1) or (occupants and (auction is not None or not shares)):
+            # a space marked for more players is closed, solo too (PLACE-06)
+            if least > n or (occupants and (auction is not None or not shares)):
                 continue
             displaces = None
             bid = 0

@@ -7,12 +7,15 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.public import PublicAssistant, PublicLocation, PublicTarget
 from exlibris.interactive.steps import MOST, Choice, first_step, levels, next_step, walk
+from exlibris.model.cards import BookCard
+from exlibris.model.shelf import Shelf, Slot
 
 
 def leaves(decision: Decision, grouping: Any) -> list[int]:
@@ -72,3 +75,24 @@ def test_bot_games_never_ask_a_person_more_than_15_at_a_step() -> None:
     widest, flat = script.measure(6, 2)
     assert max(flat.values()) > MOST  # there are long lists to split ...
     assert max(widest.values()) <= MOST  # ... and every step of them is short
+
+
+@pytest.mark.parametrize("rows", [("L3 M1 T7",), ("A1 B1 C1 D1",), ("A1 B1", "C1 D1"),
+                                  ("A1",), ("A1 B1",)])
+def test_the_expansion_wizards_levitate_is_asked_in_steps_with_its_free_choice(
+        rows: tuple[str, ...]) -> None:
+    """The expansion Wizard's levitate offers every line push and "choose any cards to
+    move" (a None option). A shelf with more than 11 pushes (three cards in one row,
+    the shelf of the game that crashed) made the list long enough to be asked in
+    steps, and grouping the None option failed (TypeError) inside the effect."""
+    slots = {}
+    for r, row in enumerate(rows):
+        for c, name in enumerate(row.split()):
+            slots[(r, c)] = Slot(BookCard(name[0], int(name[1:]), ("F",)))
+    lines = Shelf.from_slots(slots).levitate_lines()
+    values = [*lines, None]
+    decision = Decision(0, DecisionKind.LEVITATE, "levitate R6", values,
+                        lambda o: "choose any cards to move" if o is None else f"push {o}")
+    grouping = levels(None, decision)
+    assert walk(decision, grouping) <= MOST
+    assert sorted(leaves(decision, grouping)) == list(range(len(values)))

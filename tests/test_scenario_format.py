@@ -183,3 +183,29 @@ def test_an_expected_event_is_one_the_engine_logs(tmp_path: Path, events: str, c
     found = [p for p in info.value.problems if p.code == code]
     assert found and words in found[0].message
     assert ":" in str(found[0])  # FILE:LINE:COL
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (("never_offered: [place", "never_offered: [\"Ann: place"), "scenario/quoted-player"),
+    (("  players:\n", "  dealt: true\n  players:\n"), "scenario/dealt-setup"),
+])
+def test_bad_format_additions(tmp_path: Path, change: tuple[str, str], code: str) -> None:
+    text = SMALL.replace(*change)
+    if code == "scenario/quoted-player":
+        text = text.replace("home space 1]", "home space 1\"]")
+    with pytest.raises(UserInputError) as info:
+        load_scenario(write(tmp_path, text))
+    assert code in [p.code for p in info.value.problems]
+
+
+@pytest.mark.parametrize(("expect", "words"), [
+    ("no_events: [{event: place, seat: Ann}]", "event "),
+    ("assistants: [Ann standard retired]", "expected 'Ann standard retired', but"),
+    ("contents: {in_play: {lacks: [diviners-hut]}}", "in_play holds diviners-hut"),
+    ("contents: {in_play: {size: 3}}", "in_play holds 1, expected 3"),
+])
+def test_the_format_additions_can_fail(tmp_path: Path, expect: str, words: str) -> None:
+    text = SMALL.split("expect:\n")[0] + "expect:\n  " + expect + "\n"
+    text = text.replace("script: []", "script:\n  - Ann: place standard assistant on home space 2")
+    difference = run(tmp_path, text)
+    assert words in difference, difference

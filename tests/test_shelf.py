@@ -91,6 +91,13 @@ def test_legal_positions_example() -> None:
     assert shelf.legal_positions() == {(0, -1), (0, 3), (1, 0), (1, 2), (2, 0), (2, 2)}
 
 
+def test_an_enclosed_empty_cell_stays_a_legal_target() -> None:  # SHELF-15 reading (a)
+    shelf = grid("A1 B1 C1", "D1 . E1", "F1 G1 H1")
+    assert (1, 1) in shelf.legal_positions()
+    shelf.shelve(book("I1"), (1, 1))
+    assert shelf.at((1, 1)) is not None
+
+
 def test_face_down_shelving_for_the_witch() -> None:
     shelf = grid("A1")
     shelf.shelve(book("B1"), (0, 1), face_down=True)
@@ -301,6 +308,8 @@ def test_flip() -> None:
     shelf = grid("A1 *foul-vowel-towel")
     shelf.flip((0, 0))
     assert refused(shelf, FlipError, lambda: shelf.flip((0, 0))).code == "shelf/flip"
+    shelf.flip((0, 1))  # an artifact flipped by choice before the inspection (SCORE-00-2)
+    assert shelf.at((0, 1)).face_down and shelf.at((0, 1)).token() == "~*foul-vowel-towel"
     refused(shelf, FlipError, lambda: shelf.flip((0, 1)))
 
 

@@ -253,3 +253,22 @@ def test_solo_with_the_artifactorium_donations(catalog, variant: str, auctions: 
     library = outcome.inspection.public_library
     assert library is not None and donated > 0
     assert library.artifacts == donated * game.solo.difficulty  # EXP-SOLO-18
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_solo_decks_hold_only_solo_compatible_cards(catalog, seed: int) -> None:
+    """SA-00-2, ART-00-6, EXP-SOLO-07: the special assistant deck and the artifact deck
+    of a solo game leave out every card whose content says ``solo: false`` (seed 3 dealt
+    the Necromonkey's Paw and the Gelatinous Cube, seeds 1 and 2 the Goblin Sneak)."""
+    settings = resolve_settings("solo-expanded", catalog.variants)
+    game = new_game(catalog, settings, [RandomAgent(seed)], seed=seed,
+                    variant="solo-expanded")
+    state = game.state
+    assistants = [c.assistant_id for c in state.assistant_deck.cards]
+    artifacts = [c.artifact_id for c in state.artifact_deck.cards]
+    assert assistants and artifacts
+    assert all(catalog.assistants[a].solo for a in assistants), assistants
+    assert all(catalog.artifacts[a].solo for a in artifacts), artifacts
+    shown = [getattr(c, "assistant_id", None) or getattr(c, "artifact_id", None)
+             for loc in state.in_play for c in loc.area.cards]
+    assert "ghost" not in shown and "necromonkeys-paw" not in shown

@@ -67,8 +67,9 @@ class AssistantVerbs:
 
     @GAME.verb("return_assistant")
     def v_return_assistant(self, env: Env, assistants: Value) -> None:
-        for assistant in as_list(assistants):
-            if isinstance(assistant, Assistant):
+        for assistant in as_list(assistants):  # only one that is placed comes back
+            if isinstance(assistant, Assistant) and (
+                    assistant.location is not None or assistant.home_index is not None):
                 self.game.return_assistant(assistant)
 
     @GAME.verb("retire")

@@ -230,11 +230,14 @@ def _deck_cards(deck: Any) -> tuple[BookCard, ...]:
 
 
 def _build_artifact_deck(game: Game, catalog: Catalog) -> None:
-    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12)."""
+    """The Artifactorium module: the 18 artifacts, shuffled (EXP-SETUP-01, EXP-SETUP-12);
+    in solo, only those whose content says ``solo: true`` (ART-00-6)."""
     if "artifactorium" not in game.settings.modules:
         return
     state = game.state
-    cards = [ArtifactCard(aid) for aid in sorted(catalog.artifacts)]
+    ids = sorted(aid for aid, spec in catalog.artifacts.items()
+                 if spec.solo or game.settings.solo is None)
+    cards = [ArtifactCard(aid) for aid in ids]
     shuffle(game.rng, cards)
     for card in cards:
         state.cards.put(card, state.artifact_deck)
@@ -577,10 +580,12 @@ def table_of(game: Game) -> Table:
 
 
 def voluntary_flips(game: Game, seat: int, player: PlayerState) -> None:
-    """Before the inspection a player may turn any of their face-up cards face down."""
+    """Before the inspection a player may turn any of their face-up shelf cards face
+    down, artifacts included (SCORE-00-2: a face-down artifact scores nothing itself,
+    and is a face-down card next to, say, the Hungry Void)."""
     shelf = player.shelf
     face_up = [slot.card for _, slot in shelf.items()
-               if isinstance(slot.card, BookCard) and not slot.face_down]
+               if isinstance(slot.card, (BookCard, ArtifactCard)) and not slot.face_down]
     if not face_up:
         return
     if game.ask(seat, DecisionKind.FLIPS, "flip cards face down before the inspection",

@@ -270,6 +270,26 @@ class Game:
         self.after_shelving(seat, card, acquired)
         return True
 
+    def put_on_shelf(self, owner: int, card: Card) -> bool:
+        """Put ``card`` (off every shelf) on ``owner``'s shelf, in a legal cell ``owner``
+        chooses: where another move (a trade, a discard to a shelf) sends it. It is not a
+        shelving (no shelving ability is offered) but an acquisition for ``owner``;
+        False if the shelf has no legal cell (the card stays where it is)."""
+        player: PlayerState = self.state.players[owner]
+        positions = player.shelf.legal_cells()
+        if not positions:
+            return False
+        index = self.ask(owner, _POSITION, f"where does {card.name} go on your shelf?",
+                         positions,
+                         lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
+                         card=card)
+        self.state.cards.shelve(card, player.shelf_zone, positions[index])
+        if self.log.enabled:
+            self.log.add(EventKind.SHELVE, seat=owner, card=card.name,
+                         pos=list(positions[index]), face_down=False)
+        self.after("acquire", actor=owner, card=card)
+        return True
+
     def after_shelving(self, seat: int, card: Card, acquired: bool) -> None:
         if acquired:
             self.after("acquire", actor=seat, card=card)
@@ -607,7 +627,7 @@ class Game:
         lowest = min(present, key=lambda a: a.bid) if present else None
         full = len(present) >= len(loc.area)  # capacity: bidders never outnumber cards
         for s, least in enumerate(loc.opens_at):
-            if (least > n and n != 1) or loc.spaces[s]:
+            if least > n or loc.spaces[s]:
                 continue
             bid = auction.bids[s] if s < len(auction.bids) else 0
             displaces = None
@@ -632,7 +652,7 @@ class Game:
         shares = forced or (rules is not None and rules.shares)
         found: list[Target] = []
         for s, least in enumerate(loc.opens_at):
-            if least > n and n != 1:
+            if least > n:  # marked for more players (PLACE-06, solo too)
                 continue
             occupants = loc.spaces[s]
             if occupants and not shares:

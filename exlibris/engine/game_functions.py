@@ -114,7 +114,7 @@ def players_here(rt: EffectRuntime, env: Env, **kw: Value) -> list[PlayerState]:
 def empty_spaces(rt: EffectRuntime, env: Env, loc: LocationState) -> list[Space]:
     n = max(rt.game.n_players, 1)
     return [Space(loc, i) for i, least in enumerate(loc.opens_at)
-            if not loc.spaces[i] and (least <= n or n == 1)]
+            if not loc.spaces[i] and least <= n]
 
 
 @GAME.function("occupied_spaces")

@@ -23,10 +23,13 @@ from exlibris.model.cards import ResumeCard
 
 def build_assistant_deck(game: GamePort, modules: set[str]) -> None:
     """Shuffle the special assistant deck (EXP-SETUP-04): every card whose modules are
-    in play and that is not left out at this player count (the Witch at five)."""
+    in play and that is not left out at this player count (the Witch at five); in
+    solo, only the cards whose content says ``solo: true`` (SA-00-2, EXP-SOLO-07)."""
     n = game.n_players
+    solo = game.settings.solo is not None
     ids = sorted(aid for aid, card in game.assistant_cards.items()
-                 if set(card.requires) <= modules and n not in card.not_with_players)
+                 if set(card.requires) <= modules and n not in card.not_with_players
+                 and (card.solo or not solo))
     shuffle(game.rng, ids)
     for aid in ids:
         game.state.cards.put(ResumeCard(aid), game.state.assistant_deck)

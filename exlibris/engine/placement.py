@@ -201,7 +201,7 @@ def considered(loc: LocationState, n: int, empty: list[Target], shares: bool) ->
     when no rule speaks): one of those, or at a location without an auction, with a
     "share" rule, a held space open to ``n`` players."""
     return bool(empty) or (shares and loc.auction is None
-                           and any(least <= n or n == 1 for least in loc.opens_at))
+                           and any(least <= n for least in loc.opens_at))
 
 
 def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
@@ -214,7 +214,7 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
     if loc.auction is None:  # its open spaces, kept by which spaces are held
         found = loc.open_targets[loc.held] = [  # Targets are values: they serve again
             Target(loc, s) for s, least in enumerate(loc.opens_at)
-            if not loc.held[s] and (least <= n or n == 1)]
+            if not loc.held[s] and least <= n]
         return found
     key = (loc.version, len(loc.area))
     if loc.bids is None or loc.bids[0] != key:

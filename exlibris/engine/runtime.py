@@ -30,6 +30,7 @@ from exlibris.engine.state import Assistant, GameState, LocationState, PlayerSta
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Slot
+from exlibris.model.shelf_errors import ShelfError
 
 
 class _Tracked(Bound):
@@ -228,7 +229,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         else:
             kind, n = "exact", int(amount or 0)
         if kind == "all":
-            return iter(remaining)
+            if refresh is None:
+                return iter(remaining)
+            return self._all_that_can(list(dict.fromkeys(candidates)), refresh)
         if kind == "at_least" and len(remaining) < n:
             return iter(())
         limit = n if kind in ("exact", "up_to") else len(remaining)
@@ -243,6 +246,19 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             item = self._pick_one(seat, remaining, must <= 0, verb, purpose, labels)
             return iter(()) if item is None else iter((item,))
         return self._picks(seat, remaining, limit, must, purpose, labels, refresh, verb)
+
+    @staticmethod
+    def _all_that_can(pool: list[Option], refresh: Callable[[list[Option]], list[Option]]
+                      ) -> Iterator[Option]:
+        """``all`` of ``pool`` that ``refresh`` lets go, one at a time, asked again after
+        the caller moved each: shelf cards leave one by one while the shelf stays one
+        group (SHELF-14), so a card freed by the ones before it goes too."""
+        while pool:
+            free = refresh(pool)
+            if not free:
+                return
+            pool.remove(free[0])
+            yield free[0]
 
     def _picks(self, seat: int, remaining: list[Option], limit: int, must: int,
                purpose: Purpose, labels: Callable[[Option | None], str],
@@ -299,7 +315,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         seat = env.me.seat
         taken = []
         replaced = self.cards_of(kw["instead_of"]) if kw.get("instead_of") else []
-        for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, Purpose.TAKE)):
+        for card in self.pick(seat, self.cards_of(kw["from"]), amount, Purpose.TAKE,
+                              refresh=self._removable):
+            self._lift(card)  # off a shelf only while the shelf stays one group
             self.game.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
@@ -330,6 +348,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         if kw.get("random"):
             n = len(candidates) if isinstance(amount, AmountSpec) and amount.kind == "all" \
                 else int(getattr(amount, "n", amount) or 0)
+            candidates = self._removable(candidates)
             chosen = self.game.rng.sample(candidates, min(n, len(candidates)))
         else:
             chosen = []
@@ -339,10 +358,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 self.game.give(card, to.seat)
                 chosen.append(card)
             return chosen
+        given = []
         for card in chosen:
+            if not self._removable([card]):  # the shelf changed: it would split now
+                continue
             self._lift(card)
             self.game.give(card, to.seat)
-        return chosen
+            given.append(card)
+        return given
 
     def _lift(self, card: Card) -> None:
         """Take a card off a shelf into limbo, so it can move like any other card."""
@@ -359,9 +382,28 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         gone = []
         for card in self.pick(seat, self.cards_of(source), amount, Purpose.DISCARD,
                               refresh=self._removable):
-            self.game.discard(card, to if isinstance(to, Zone) else None)
+            if isinstance(to, ShelfZone):  # onto a shelf: a legal cell its owner chooses
+                if not self._put(card, to):
+                    continue
+            else:
+                self.game.discard(card, to if isinstance(to, Zone) else None)
             gone.append(card)
         return gone
+
+    def _put(self, card: Card, zone: Zone) -> bool:
+        """Move ``card`` into ``zone`` by the shelves' rules: off a shelf only while it
+        stays one group (the caller checked), onto a shelf in a legal cell that shelf's
+        owner chooses (``Game.put_on_shelf``). False if the card could not go."""
+        if isinstance(zone, ShelfZone):
+            if zone.owner is None or not zone.shelf.legal_cells():
+                return False
+            self._lift(card)
+            return self.game.put_on_shelf(zone.owner, card)
+        if isinstance(self.game.state.cards.zone_of(card), ShelfZone):
+            self.game.remove_from_shelf(self.game.state.cards.zone_of(card), card, zone)
+        else:
+            self.game.state.cards.move(card, zone)
+        return True
 
     def _removable(self, cards: list[Card]) -> list[Card]:
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
@@ -398,13 +440,26 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         candidates = self.cards_of(kw["from"])
         if not kw.get("face_down"):
             candidates, amount = self._artifacts_instead(env.me, candidates, amount)
-        for card in self.pick(seat, candidates, amount, Purpose.SHELVE):
-            zone = self.game.state.cards.zone_of(card)
-            if isinstance(zone, ShelfZone):
+        for card in self.pick(seat, candidates, amount, Purpose.SHELVE, refresh=self._removable):
+            if not self._off_other_shelf(seat, card):
                 continue
             if self.game.shelve(seat, card, face_down=bool(kw.get("face_down"))):
                 shelved.append(card)
         return shelved
+
+    def _off_other_shelf(self, seat: int, card: Card) -> bool:
+        """Ready ``card`` to be shelved by ``seat``: a card on ``seat``'s own shelf is
+        not (False); one on another player's shelf is lifted off it, if that shelf
+        stays one group and ``seat``'s shelf has a legal cell."""
+        zone = self.game.state.cards.zone_of(card)
+        if not isinstance(zone, ShelfZone):
+            return True
+        if zone.owner == seat or not self._removable([card]):
+            return False
+        if not self.game.player(seat).shelf.legal_cells():
+            return False
+        self._lift(card)
+        return True
 
     def _artifacts_instead(self, player: PlayerState, candidates: list[Card],
                            amount: Value) -> tuple[list[Card], Value]:
@@ -431,19 +486,48 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     @GAME.verb("trade")
     def v_trade(self, env: Env, **kw: Value) -> list[Card]:
         seat = env.me.seat
-        mine = self.cards_of(kw["from"])
-        theirs = self.cards_of(kw["with"])
-        if not mine or not theirs:
+        mine = self._removable(self.cards_of(kw["from"]))
+        if not mine:
             return []
-        give = next(self.pick(seat, mine, 1, Purpose.TRADE_AWAY))
-        get = next(self.pick(seat, theirs, 1, Purpose.TRADE_FOR))
         cards = self.game.state.cards
-        src, dst = cards.zone_of(give), cards.zone_of(get)
-        assert src is not None and dst is not None
-        cards.move(give, dst)
+        theirs = [c for c in self.cards_of(kw["with"]) if c not in mine]
+        # what can be had for each card given: off a shelf only while it stays one
+        # group with the given card gone too; and the given card must fit where it goes
+        options = [(give, get) for give in mine for get in self._removable(theirs)
+                   if self._fits(give, get)]
+        if not options:
+            return []
+        gives = list(dict.fromkeys(give for give, _ in options))
+        give = next(self.pick(seat, gives, 1, Purpose.TRADE_AWAY))
+        gets = [get for g, get in options if g is give]
+        get = next(self.pick(seat, gets, 1, Purpose.TRADE_FOR))
+        dst = cards.zone_of(get)
+        assert dst is not None
+        self._lift(get)  # the card had leaves first: its cell is free for the new card
+        if isinstance(dst, ShelfZone):
+            self._lift(give)
+            self.game.put_on_shelf(dst.owner, give)  # a legal cell its new owner chooses
+        else:
+            self._put(give, dst)
         self.game.event(EventKind.TRADE, seat=seat, gave=give.name, to=dst.name, got=get.name)
         self.game.give(get, seat)
         return [get]
+
+    def _fits(self, give: Card, get: Card) -> bool:
+        """Whether ``give`` can go where ``get`` is once ``get`` has left: off a shelf
+        only while it stays one group (``get`` first, then ``give`` if on the same
+        shelf), onto a shelf only where a legal cell is left."""
+        dst = self.game.state.cards.zone_of(get)
+        if not isinstance(dst, ShelfZone):
+            return True
+        shelf = dst.shelf.copy()
+        try:
+            shelf.remove(dst.position_of(get))  # type: ignore[arg-type]
+            if self.game.state.cards.zone_of(give) is dst:
+                shelf.remove(shelf.position_of(give))  # type: ignore[arg-type]
+        except ShelfError:
+            return False
+        return bool(shelf.legal_cells())
 
     @GAME.verb("reveal")
     def v_reveal(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
@@ -473,17 +557,28 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("tuck")
     def v_tuck(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
-        under = self.cards_of(kw["under"])
-        where = self._shelf_pos(under[0]) if under else None
+        # beneath the first artifact of ``under`` that lies on a shelf (a book card
+        # takes no tucked cards: ART-00-3); none there, nothing is tucked
+        where = None
+        for card in self.cards_of(kw["under"]):
+            if type(card) is ArtifactCard:
+                where = self._shelf_pos(card)
+                if where is not None:
+                    break
         if where is None:
             return []
         zone, pos = where
+        host = zone.shelf.at(pos).card  # type: ignore[union-attr]
         source = kw["from"]
         if source is self.game.state.deck:
             n = int(getattr(amount, "n", amount) or 0)
             cards = self.game.deal_to(self.game.limbo_zone(), n)
         else:
-            cards = list(self.pick(env.me.seat, self.cards_of(source), amount, Purpose.TUCK))
+            cards = []
+            for card in self.pick(env.me.seat, [c for c in self.cards_of(source) if c != host],
+                                  amount, Purpose.TUCK, refresh=self._removable):
+                self._lift(card)  # off a shelf only while it stays one group
+                cards.append(card)
         self.game.state.cards.tuck(cards, zone, pos)
         self.game.event(EventKind.TUCK, seat=env.me.seat, cards=[c.name for c in cards],
                         pos=list(pos))

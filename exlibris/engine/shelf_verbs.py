@@ -32,6 +32,7 @@ class ShelfVerbs:
     cards_of: Callable[[Value], list[Card]]
     _shelf_pos: Callable[[Card], tuple[ShelfZone, Pos] | None]
     pick: Callable[..., Iterator[Pos]]  # EffectRuntime.pick, here among shelf cells
+    _off_other_shelf: Callable[[int, Card], bool]  # a card to shelve: off another's shelf
 
     @GAME.verb("flip")
     def v_flip(self, env: Env, cards: Value) -> list[Card]:
@@ -69,7 +70,7 @@ class ShelfVerbs:
         for card in self.cards_of(cards):
             # as trying each on a copy would find (Shelf.entomb_options)
             options = shelf.entomb_options(card)
-            if not options:
+            if not options or not self._off_other_shelf(seat, card):
                 continue
             index = self.game.ask(seat, DecisionKind.ENTOMB, f"entomb {card.name}", options,
                                   lambda o, c=card: f"entomb {c.name} "
@@ -91,7 +92,7 @@ class ShelfVerbs:
         for card in self.cards_of(cards):
             # every straight push, as trying each on a copy would find (Shelf.levitate_lines)
             options = shelf.levitate_lines()
-            if not options:
+            if not options or not self._off_other_shelf(seat, card):
                 continue
             choice = self._levitate_choice(seat, card, options, edition)
             moved, direction, target = choice
@@ -104,29 +105,30 @@ class ShelfVerbs:
 
     def _levitate_choice(self, seat: int, card: Card, lines: list[Line], edition: str
                          ) -> Line:
-        """A line shift among ``lines``; the expansion Wizard may instead choose any
-        cards to move, then the direction, then the cell (SA-WIZARD-1). A set that
-        cannot move falls back to the line shifts."""
+        """A line shift among ``lines``, or instead any cards to move, then the
+        direction, then the cell: any one group of touching cards for the base Wizard
+        (LIB-WIZARD-1), any cards for the expansion's (SA-WIZARD-1). A set that cannot
+        move falls back to the line shifts."""
         def line_label(o: Line) -> str:
             return (f"push {len(o[0])} card(s) {o[1]} from row {o[2][0]}, column "
                     f"{o[2][1]} and shelve {card.name} there")
 
-        offered: list[Line | None] = [*lines, None] if edition == "expansion" else lines
+        offered: list[Line | None] = [*lines, None]
         index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", offered,
                               lambda o: "choose any cards to move" if o is None
                               else line_label(o))
         if offered[index] is not None:
             return offered[index]
-        chosen = self._levitate_any(seat, card)
+        chosen = self._levitate_any(seat, card, edition)
         if chosen is not None:
             return chosen
         index = self.game.ask(seat, DecisionKind.LEVITATE, f"levitate {card.name}", lines,
                               line_label)
         return lines[index]
 
-    def _levitate_any(self, seat: int, card: Card) -> Line | None:
-        """SA-WIZARD-1 in steps: which shelf cards move, which way, which emptied cell
-        takes ``card``; None if the chosen cards cannot move so."""
+    def _levitate_any(self, seat: int, card: Card, edition: str) -> Line | None:
+        """LIB-WIZARD-1 / SA-WIZARD-1 in steps: which shelf cards move, which way, which
+        emptied cell takes ``card``; None if the chosen cards cannot move so."""
         shelf = self.game.player(seat).shelf
         cells = sorted(shelf.positions())
         chosen = tuple(self.pick(
@@ -135,7 +137,7 @@ class ShelfVerbs:
         if not chosen:
             return None
         trials = [((chosen, d, t), lambda s, d=d, t=t: s.levitate(
-                      card, chosen, d, t, edition="expansion"))
+                      card, chosen, d, t, edition=edition))
                   for d in DIRECTIONS for t in chosen]
         options = self._options(seat, trials)
         if not options:
@@ -159,7 +161,7 @@ class ShelfVerbs:
         done = []
         for card in self.cards_of(cards):
             positions = sorted(player.shelf.positions())
-            if not positions:
+            if not positions or not self._off_other_shelf(seat, card):
                 continue
             index = self.game.ask(seat, DecisionKind.REPLACE,
                                   f"replace a shelf card with {card.name}", positions,

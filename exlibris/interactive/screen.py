@@ -166,7 +166,7 @@ class Screen:
             label = f"bid {auction.bids[s]}" if auction and s < len(auction.bids) else str(s + 1)
             text.append(f"{label}: ")
             occupants = loc.spaces[s] if s < len(loc.spaces) else []
-            if least > n and n != 1:
+            if least > n:
                 text.append(f"closed ({least}+ players)", "dim")
             elif occupants:
                 text.append(", ".join(self.assistant(a) for a in occupants))

@@ -249,8 +249,12 @@ def _position(game: Game | None, decision: Decision) -> Any:
 
 
 def _levitate(game: Game | None, decision: Decision) -> Any:
-    return (("which cell?", "which way to push?"),
-            lambda v: (f"row {v[2][0]}, column {v[2][1]}", f"push {v[1]}"))
+    def key(value: Any) -> tuple[str, str]:
+        if value is None:  # the expansion Wizard's "choose any cards to move" (SA-WIZARD-1)
+            return "choose any cards to move", "choose any cards to move"
+        return f"row {value[2][0]}, column {value[2][1]}", f"push {value[1]}"
+
+    return ("which cell?", "which way to push?"), key
 
 
 def _entomb(game: Game | None, decision: Decision) -> Any:

@@ -691,11 +691,9 @@ class Shelf:
 
     # ------------------------------------------------------- flips and tucks
     def flip(self, pos: Pos) -> None:
-        """Turn the visible book card at ``pos`` face down."""
+        """Turn the visible card at ``pos`` face down (a book, or an artifact by a
+        voluntary flip: SCORE-00-2)."""
         slot = self._need(pos, "flip")
-        if isinstance(slot.card, ArtifactCard):
-            raise FlipError(f"cannot flip {slot.card} at {where(pos)}: artifacts are not flipped",
-                            pos=pos, card=slot.card)
         if slot.face_down:
             raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
                             pos=pos, card=slot.card)

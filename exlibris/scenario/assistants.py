@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from exlibris.engine.state import Assistant
 
 CARD_PREFIX = "card:"  # setup: an Expanded Archives special assistant card
+TEMP_PREFIX = "temp:"  # setup: a temporary assistant (EXP-TEMP-01): its card stays in the deck
 
 
 def kind_of(assistant: Assistant) -> str:
@@ -37,4 +38,4 @@ def matching(assistants: Sequence[Assistant], written: str) -> list[Assistant]:
 
 def owned_kind(setup_entry: str) -> str:
     """The kind an ``assistants:`` entry of ``setup`` gives (``card:witch`` -> ``witch``)."""
-    return setup_entry.removeprefix(CARD_PREFIX)
+    return setup_entry.removeprefix(CARD_PREFIX).removeprefix(TEMP_PREFIX)

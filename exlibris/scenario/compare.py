@@ -13,6 +13,7 @@ from typing import Any
 from exlibris.engine.decisions import Decision
 from exlibris.engine.flow import Outcome
 from exlibris.engine.game import Game
+from exlibris.engine.solo import blocked
 from exlibris.engine.state import Assistant, PlayerState
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
@@ -205,6 +206,11 @@ class _Checker:
                     return (f"expected {st['text']!r}, but found "
                             f"{'; '.join(self.describe(a) for a in holders)}")
                 continue
+            if st["retired"]:
+                problem = self._retired(st)
+                if problem:
+                    return problem
+                continue
             seat = self.seats[st["player"]]
             mine = [a for a in matching(self.player(st["player"]).assistants, st["assistant"])
                     if id(a) not in used]
@@ -215,6 +221,15 @@ class _Checker:
                 found = "; ".join(self.describe(a) for a in owned) or "no assistants"
                 return f"expected {st['text']!r}, found {found}"
             used.add(id(fits[0]))
+        return None
+
+    def _retired(self, st: dict[str, Any]) -> str | None:
+        """``PLAYER ASSISTANT retired``: none of that kind is in the player's pool (it
+        went to the supply)."""
+        left = matching(self.player(st["player"]).assistants, st["assistant"])
+        if left:
+            return (f"expected {st['text']!r}, but {self.describe(left[0])} is still in "
+                    f"{st['player']}'s pool")
         return None
 
     def _at(self, assistant: Assistant, st: dict[str, Any]) -> bool:
@@ -338,6 +353,53 @@ class _Checker:
                 before = "" if k == 1 else " after the ones before it"
                 return f"expected event {k} {{{shown}}}{before} did not happen"
             at += 1
+        return None
+
+    def check_no_events(self, unwanted: list[dict[str, Any]]) -> str | None:
+        for number, record in enumerate(self.game.log.records, 1):
+            for want in unwanted:
+                if self._matches(record, want):
+                    shown = ", ".join(f"{key}: {value}" for key, value in want.items())
+                    return f"event {number} is {{{shown}}}, which must not happen: {record}"
+        return None
+
+    def check_license_form(self, expected: list[str]) -> str | None:
+        solo = self.game.solo
+        if solo is None:
+            return "license_form: this is not a solo game"
+        found = list(reversed(solo.form))  # popped from the end: the next revealed last
+        if found != expected:
+            return f"the license form holds {found}, expected {expected}"
+        return None
+
+    def check_contents(self, expected: dict[str, dict[str, Any]]) -> str | None:
+        state = self.state
+        piles = {
+            "assistant_deck": [getattr(c, "assistant_id", str(c)) for c in state.assistant_deck],
+            "artifact_deck": [getattr(c, "artifact_id", str(c)) for c in state.artifact_deck],
+            "in_play": [loc.id for loc in state.in_play],
+            "location_stack": list(state.location_stack),
+        }
+        for pile, want in expected.items():
+            found = piles[pile]
+            missing = [x for x in want.get("has", []) if x not in found]
+            if missing:
+                return f"{pile} lacks {', '.join(missing)}; it holds {', '.join(found)}"
+            present = [x for x in want.get("lacks", []) if x in found]
+            if present:
+                return f"{pile} holds {', '.join(present)}, which it should not"
+            if want.get("size") is not None and len(found) != want["size"]:
+                return f"{pile} holds {len(found)}, expected {want['size']}: {', '.join(found)}"
+        return None
+
+    def check_blocked_bids(self, expected: dict[str, list[int]]) -> str | None:
+        for loc in self.state.in_play:
+            if loc.id not in expected:
+                continue
+            bids = loc.auction.bids if loc.auction is not None else []
+            found = [b for b in bids if blocked(self.game, loc, b)]
+            if found != expected[loc.id]:
+                return f"{loc.id}: the bids held are {found}, expected {expected[loc.id]}"
         return None
 
     def _matches(self, record: dict[str, Any], want: dict[str, Any]) -> bool:

@@ -25,7 +25,7 @@ from exlibris.model.cards import ArtifactCard, BookCard, Card, ResumeCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.safefile import MAX_NAME_BYTES
-from exlibris.scenario.assistants import CARD_PREFIX, owned_kind, split_kind
+from exlibris.scenario.assistants import CARD_PREFIX, TEMP_PREFIX, owned_kind, split_kind
 from exlibris.scenario.model import (
     END,
     PHASES,
@@ -47,15 +47,18 @@ TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "ph
               "setup", "script", "expect")
 SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
                 "deck", "discard", "locations", "location_stack", "location_discard", "placed",
-                "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form")
+                "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form",
+                "dealt")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
                  "assistant_deck", "artifact_deck", "hires",
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
-                 "location_stack", "location_discard", "never_offered")
+                 "location_stack", "location_discard", "never_offered", "no_events",
+                 "license_form", "blocked_bids", "contents")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
+CONTENT_PILES = ("assistant_deck", "artifact_deck", "in_play", "location_stack")
 EVENT_KINDS = tuple(k.value for k in EventKind)
 INSPECTION_FIELDS = ("players", "ranking", "winners", "tiebreak", "variant",
                      "public_library", "win")
@@ -72,7 +75,8 @@ _PLACED = re.compile(
     r"(?:home\s+(?P<home>[0-9]+)|(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+))$")
 _STATEMENT = re.compile(
     r"(?:nobody|(?P<player>\S+)\s+(?P<assistant>\S+))\s+"
-    r"(?:(?P<available>available)|(?P<returned>returned)|at\s+(?:home\s+(?P<home>[0-9]+)|"
+    r"(?:(?P<available>available)|(?P<returned>returned)|(?P<retired>retired)|"
+    r"at\s+(?:home\s+(?P<home>[0-9]+)|"
     r"(?P<location>[a-z0-9-]+)\s+space\s+(?P<space>[0-9]+)))$")
 _CELL = re.compile(r"\S+")
 
@@ -295,6 +299,24 @@ class _Reader:
         if players is None:
             return None
         setup = Setup(players)
+        if "dealt" in data:
+            setup.dealt = self.boolean(data["dealt"], (*path, "dealt"), "dealt")
+        if setup.dealt:  # set up as a new game is: only the players' names and libraries
+            extra = [k for k in data if k not in ("players", "dealt")]
+            extra += [f"{p.name}'s {k}" for p, entry in zip(players, data["players"],
+                                                            strict=False)
+                      for k in entry if k not in ("name", "library")]
+            unnamed = [p.name for p in players if p.library is None]
+            if unnamed:
+                self.fail((*path, "players"), "scenario/dealt-setup",
+                          "with 'dealt: true' each player names a library (the draft is not "
+                          f"scripted): {', '.join(unnamed)}")
+            if extra:
+                self.fail((*path, "dealt"), "scenario/dealt-setup",
+                          "with 'dealt: true' the game is set up as a new game is (shuffled "
+                          "by the scenario's seed); setup names only the players (name, "
+                          f"library), not {', '.join(extra)}")
+            return setup
         if "first_player" in data:
             seat = self.player(data["first_player"], (*path, "first_player"))
             setup.first_player = seat if seat is not None else 0
@@ -400,7 +422,7 @@ class _Reader:
         out = []
         cards = self.catalog.assistants if self.catalog else {}
         for k, item in enumerate(items):
-            card = isinstance(item, str) and item.startswith(CARD_PREFIX) \
+            card = isinstance(item, str) and item.startswith((CARD_PREFIX, TEMP_PREFIX)) \
                 and owned_kind(item) in cards
             if item == "standard" or item == self.special_of(player) or card:
                 out.append(item)
@@ -409,7 +431,8 @@ class _Reader:
                 self.fail((*path, k), "scenario/unknown-assistant",
                           f"{player.name}'s assistants are 'standard'"
                           + (f", {own!r}" if own else "") + " and Expanded Archives cards "
-                          f"as card:ID (card:witch), not {item!r}")
+                          "as card:ID (card:witch; temp:ID for a temporary assistant), "
+                          f"not {item!r}")
         return out
 
     def special_of(self, player: PlayerSetup) -> str | None:
@@ -495,7 +518,7 @@ class _Reader:
                     continue
                 least = spaces[where.space - 1]
                 n = len(setup.players)
-                if least > n and n != 1:
+                if least > n:
                     self.fail((*path, i), "scenario/bad-space",
                               f"space {where.space} of {loc} needs {least} players")
                     continue
@@ -735,8 +758,9 @@ class _Reader:
             if match is None:
                 self.fail((*path, i), "scenario/bad-statement",
                           "write 'PLAYER ASSISTANT at LOCATION space N', 'PLAYER ASSISTANT at "
-                          "home N', 'PLAYER ASSISTANT available', 'PLAYER ASSISTANT returned' "
-                          "or 'nobody at LOCATION space N' (ASSISTANT#N: the N-th of a kind)")
+                          "home N', 'PLAYER ASSISTANT available', 'PLAYER ASSISTANT returned', "
+                          "'PLAYER ASSISTANT retired' or 'nobody at LOCATION space N' "
+                          "(ASSISTANT#N: the N-th of a kind)")
                 continue
             if match["player"] is not None and self.player(match["player"], (*path, i)) is None:
                 continue
@@ -783,6 +807,53 @@ class _Reader:
                                                              | record.__optional_keys__)),
                         f"a {kind!r} event")
             out.append(entry)
+        return out
+
+    def expect_no_events(self, value: Any, path: YamlPath, setup: Any) -> list[dict[str, Any]]:
+        """Events that must not happen: each written as in ``events``."""
+        return self.expect_events(value, path, setup)
+
+    def expect_license_form(self, value: Any, path: YamlPath, setup: Any) -> list[str]:
+        """Solo: the categories still face down on the license form, the next revealed
+        first (as ``setup: license_form`` writes them)."""
+        items = self.sequence(value, path, "license_form") or []
+        return [c for i, item in enumerate(items)
+                if (c := self.category(item, (*path, i))) is not None]
+
+    def expect_blocked_bids(self, value: Any, path: YamlPath, setup: Any
+                            ) -> dict[str, list[int]]:
+        """Solo: the bids of each auction tile that the neutral assistant holds."""
+        data = self.mapping(value, path, "blocked_bids") or {}
+        out = {}
+        for loc, item in data.items():
+            if not self.location_id(loc, (*path, loc)):
+                continue
+            bids = self.sequence(item, (*path, loc), f"the blocked bids of {loc}") or []
+            out[loc] = [b for i, b in enumerate(bids)
+                        if self.integer(b, (*path, loc, i), "a bid") is not None]
+        return out
+
+    def expect_contents(self, value: Any, path: YamlPath, setup: Any
+                        ) -> dict[str, dict[str, Any]]:
+        """What some piles hold, in any order: ``{PILE: {has: [...], lacks: [...],
+        size: N}}`` for the special assistant and artifact decks, the locations in
+        play and the location stack (a dealt game's setup)."""
+        data = self.mapping(value, path, "contents") or {}
+        self.fields(data, path, CONTENT_PILES, "contents")
+        out: dict[str, dict[str, Any]] = {}
+        for pile, item in data.items():
+            if pile not in CONTENT_PILES:
+                continue
+            entry = self.mapping(item, (*path, pile), pile) or {}
+            self.fields(entry, (*path, pile), ("has", "lacks", "size"), pile)
+            got: dict[str, Any] = {}
+            for key in ("has", "lacks"):
+                if key in entry:
+                    got[key] = [str(x).removeprefix("*") for x in
+                                self.sequence(entry[key], (*path, pile, key), key) or []]
+            if "size" in entry:
+                got["size"] = self.integer(entry["size"], (*path, pile, "size"), "size")
+            out[pile] = got
         return out
 
     def expect_next_decision(self, value: Any, path: YamlPath, setup: Any) -> dict[str, Any]:
@@ -894,6 +965,12 @@ class _Reader:
             if not isinstance(item, str) or not item.strip():
                 self.fail((*path, i), "scenario/wrong-type",
                           "each never_offered entry is an option's label, or 'PLAYER: label'")
+                continue
+            who, colon, rest = item.partition(": ")
+            if player is None and colon and who in self.names:  # "Ann: label", quoted
+                self.fail((*path, i), "scenario/quoted-player",
+                          f"{item.strip()!r} is one label that no option has; to name the "
+                          f"player, write it unquoted: - {who}: {rest.strip()}")
                 continue
             out.append((player, item.strip()))
         return out

@@ -78,6 +78,7 @@ class Setup:
     difficulty: int | None = None  # solo: None takes the rules' level
     public_focus: str = ""  # solo: the public library's hidden focus
     license_form: list[str] = field(default_factory=list)  # solo: revealed first first
+    dealt: bool = False  # set up as a new game is (flow.new_game), by the scenario's seed
 
     def seat_of(self, name: str) -> int:
         return next(i for i, p in enumerate(self.players) if p.name == name)

@@ -18,7 +18,7 @@ from exlibris.engine.setup import build_table, finish_table, seat_assistants
 from exlibris.engine.zones import ShelfZone
 from exlibris.model.cards import ResumeCard
 from exlibris.model.shelf import Shelf
-from exlibris.scenario.assistants import CARD_PREFIX, matching, owned_kind
+from exlibris.scenario.assistants import CARD_PREFIX, TEMP_PREFIX, matching, owned_kind
 from exlibris.scenario.model import Scenario
 
 
@@ -70,9 +70,14 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
             kinds = ([library.assistant.id] if library and settings.setup.special_assistant
                      else []) + ["standard"] * settings.setup.standard_assistants
         specials = []
+        temps = []
         for k in kinds:
             if k == "standard":
                 continue
+            if k.startswith(TEMP_PREFIX):  # a temporary assistant: its card stays in the
+                specials.append(catalog.assistants[owned_kind(k)])  # special assistant
+                temps.append(specials[-1].id)  # deck (EXP-TEMP-01), dismissed after
+                continue  # resolution
             if k.startswith(CARD_PREFIX):  # an Expanded Archives card, given directly:
                 specials.append(catalog.assistants[owned_kind(k)])  # its card lies before
                 cards.put(ResumeCard(specials[-1].id), player.hires)  # the player
@@ -81,6 +86,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
                 assert library is not None
                 specials.append(library.assistant)
         player.assistants += seat_assistants(seat, specials, kinds.count("standard"))
+        state.temps += [a for a in player.assistants
+                        if a.spec is not None and a.spec.id in temps]
 
     by_id = {loc.id: loc for loc in state.in_play}
     for placed in setup.placed:  # oldest first

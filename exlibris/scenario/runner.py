@@ -16,6 +16,7 @@ from typing import Any
 
 from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
+from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
 from exlibris.scenario.compare import compare
 from exlibris.scenario.model import END, PHASES, Scenario, Step
@@ -109,18 +110,31 @@ class Run:
     def execute(self) -> Result:
         scenario = self.scenario
         agent = ScriptedAgent(self)
-        game = build_game(scenario, [agent] * len(scenario.setup.players))
+        players = scenario.setup.players
+        if scenario.setup.dealt:  # as a new game is set up, by the scenario's seed
+            game = flow.new_game(scenario.catalog, scenario.settings, [agent] * len(players),
+                                 seed=scenario.seed, names=[p.name for p in players],
+                                 log=EventLog(enabled=True), variant=scenario.rules,
+                                 libraries=[p.library for p in players])
+        else:
+            game = build_game(scenario, [agent] * len(players))
         self.game = game
         phases: dict[str, Callable[[Game], None]] = {
             "preparation": flow.preparation, "placement": flow.placement,
             "resolution": flow.resolution, "cleanup": flow.cleanup}
         start = PHASES.index(scenario.phase)
+        if scenario.setup.dealt:  # a new game: round 1 from its preparation
+            start = 0
         stop = len(PHASES) - 1 if scenario.until == END else PHASES.index(scenario.until)
         result = Result(scenario.name, str(scenario.file), False, trace=self.trace)
         try:
             if scenario.until == END:
-                self.outcome = flow.play(game, resume=scenario.phase)
+                self.outcome = (flow.play(game) if scenario.setup.dealt
+                                else flow.play(game, resume=scenario.phase))
             else:
+                if scenario.setup.dealt:
+                    game.state.round = 1
+                    game.ctx.new_round()
                 for name in PHASES[start:stop + 1]:
                     phases[name](game)
         except ScriptDone:

@@ -64,6 +64,8 @@ class Setup(_Strict):
     public_focus: str | None = Field(default=None, description="Solo: the hidden focus.")
     license_form: list[str] = Field(default_factory=list, description=(
         "Solo: the face-down categories of the form, the one revealed first first."))
+    dealt: bool = Field(default=False, description=(
+        "Set the game up as a new game is, by the seed; players name only their library."))
 
 
 class NextDecision(_Strict):
@@ -119,6 +121,14 @@ class Inspection(_Strict):
     variant: str | None = None
 
 
+class PileContents(_Strict):
+    """What a pile holds, in any order."""
+
+    has: list[str] | None = None
+    lacks: list[str] | None = None
+    size: int | None = Field(default=None, ge=0)
+
+
 class Expect(_Strict):
     """What the state must be when the script is used up (docs/scenarios.md)."""
 
@@ -145,6 +155,14 @@ class Expect(_Strict):
     location_stack: list[str] | None = None
     location_discard: list[str] | None = None
     never_offered: list[str | dict[str, str]] | None = None
+    no_events: list[dict[str, Any]] | None = Field(default=None, description=(
+        "Events that must not happen, written as in events."))
+    contents: dict[str, PileContents] | None = Field(default=None, description=(
+        "assistant_deck, artifact_deck, in_play, location_stack: has/lacks/size."))
+    license_form: list[str] | None = Field(default=None, description=(
+        "Solo: the categories left face down on the form, the next revealed first."))
+    blocked_bids: dict[str, list[int]] | None = Field(default=None, description=(
+        "Solo: the bids of each auction tile the neutral assistant holds."))
 
 
 class ScenarioFile(_Strict):

@@ -229,7 +229,7 @@ def shelf_artifact_points(
     """B6/B7: the sum of ``points`` over every artifact on ``shelf``."""
     total = 0
     for pos, slot in shelf.items():
-        if isinstance(slot.card, ArtifactCard):
+        if isinstance(slot.card, ArtifactCard) and not slot.face_down:  # SCORE-00-2
             total += points(shelf, pos, slot.card.artifact_id, rules)
     return total
 

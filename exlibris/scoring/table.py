@@ -134,6 +134,9 @@ def parse_cell(
     """One shelf cell token; None for ``.``."""
     if text == ".":
         return None
+    if text.startswith("~*") and "+" not in text:  # an artifact flipped by choice (SCORE-00-2)
+        card, tucked = parse_artifact(text[1:], known_artifacts, aliases)
+        return Slot(card, face_down=True, tucked=tucked_placeholders(tucked))
     if text.startswith("*"):
         # an artifact may top an entombed stack (the Mummy shelves any card):
         # *artifact-id+M3:FFS, with any tucked count last (as Slot.token writes it)
@@ -151,7 +154,8 @@ def parse_cell(
     body = text[1:] if face_down else text
     if body.startswith(("*", "~")):
         raise TokenError("table/malformed-token",
-                         f"{text!r}: only a book card can be face down, and '~' is written once")
+                         f"{text!r}: '~' is written once, before a book card or an artifact "
+                         "(~*artifact-id)")
     if "+" in body:
         top, _, under = body.partition("+")
         if under.startswith(("~", "*")) or not top:
