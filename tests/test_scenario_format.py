@@ -209,3 +209,65 @@ def test_the_format_additions_can_fail(tmp_path: Path, expect: str, words: str) 
     text = text.replace("script: []", "script:\n  - Ann: place standard assistant on home space 2")
     difference = run(tmp_path, text)
     assert words in difference, difference
+
+
+BOTS = """\
+kind: scenario
+name: bots play their seats into the inspection
+until: end
+setup:
+  players:
+    - {name: Ann, library: garden-of-education, shelf: ["A1 B1", "C1 D1"], focus: R,
+       bot: "mcts:24"}
+    - {name: Bob, library: igloo-of-information, shelf: ["E1 F1"], focus: M, bot: greedy}
+  final_round: true
+  prominent: H
+  banned: C
+  deck: [G1, H1, I1, J1, K1]
+  locations: [diviners-hut, book-seller]
+script: []
+expect:
+  ended: final-round
+"""
+
+
+def test_bot_seats_answer_their_own_decisions_the_same_way_each_run(tmp_path: Path) -> None:
+    """A player's ``bot:`` plays that seat in a scenario (the search bot on forks of the
+    scenario's position); the trace names the bot, and a second run is the same game."""
+    traces = []
+    for _ in range(2):
+        result = run_scenario(load_scenario(write(tmp_path, BOTS)))
+        assert result.passed, result.difference
+        traces.append(result.trace)
+    assert traces[0] == traces[1]
+    assert any(line.startswith("-. Ann (mcts:24): place ") for line in traces[0])
+    assert any(line.startswith("-. Bob (greedy): place ") for line in traces[0])
+
+
+def test_a_scripted_seat_beside_a_bot_seat(tmp_path: Path) -> None:
+    """Ann's script answers Ann's decisions only; Bob's are the greedy bot's."""
+    text = FINAL.replace("focus: M}", "focus: M, bot: greedy}").replace(
+        "until: end", "until: placement")
+    script = text.index("script:\n")
+    text = text[:script] + """script:
+  - Ann: place standard assistant on home space 1
+  - Ann: "home action: shelve a card from hand"
+  - Ann: shelve A2 at row 0, column 2
+expect:
+  round: 1
+"""
+    result = run_scenario(load_scenario(write(tmp_path, text)))
+    assert result.passed, result.difference
+    assert result.trace[:3] == ["1. Ann: place standard assistant on home space 1",
+                                "2. Ann: home action: shelve a card from hand",
+                                "3. Ann: shelve A2 at row 0, column 2"]
+    assert result.trace[3].startswith("-. Bob (greedy): place ")
+    assert result.pending is not None and result.pending.seat == 0  # Ann's next turn
+
+
+@pytest.mark.parametrize("bot", ["mcts:0", "wizard", "3"])
+def test_a_bad_bot_is_named_at_its_line(tmp_path: Path, bot: str) -> None:
+    path = write(tmp_path, BOTS.replace("bot: greedy", f"bot: {bot}"))
+    with pytest.raises(UserInputError) as raised:
+        load_scenario(path)
+    assert "scenario/bad-bot" in str(raised.value) and ":8:" in str(raised.value)

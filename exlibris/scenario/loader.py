@@ -49,7 +49,7 @@ SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", 
                 "deck", "discard", "locations", "location_stack", "location_discard", "placed",
                 "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form",
                 "dealt")
-PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants")
+PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants", "bot")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
                  "assistant_deck", "artifact_deck", "hires",
@@ -414,8 +414,20 @@ class _Reader:
             if "assistants" in entry:
                 player.assistants = self.read_assistants(entry["assistants"],
                                                          (*path, i, "assistants"), player)
+            if entry.get("bot") is not None:
+                player.bot = self.read_bot(entry["bot"], (*path, i, "bot"))
             players.append(player)
         return players if len(players) == len(items) else None
+
+    def read_bot(self, value: Any, path: YamlPath) -> str | None:
+        """A bot's seat name for a player the script does not answer for."""
+        from exlibris.agents import bot_kind  # the bots only where a scenario names one
+
+        wrong = bot_kind(value) if isinstance(value, str) else "a bot is named by text"
+        if wrong is not None:
+            self.fail(path, "scenario/bad-bot", f"{wrong} (bot: greedy, or mcts:50)")
+            return None
+        return value
 
     def read_assistants(self, value: Any, path: YamlPath, player: PlayerSetup) -> list[str]:
         items = self.sequence(value, path, "assistants") or []

@@ -50,6 +50,7 @@ class PlayerSetup:
     shelf: Shelf = field(default_factory=Shelf)
     focus: str = ""
     assistants: list[str] | None = None  # None: as the rules deal them; card:ID: a card
+    bot: str | None = None  # a bot's seat name: the bot answers this seat, not the script
 
 
 @dataclass

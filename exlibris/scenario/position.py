@@ -10,6 +10,7 @@ on the table the engine's own setup (``flow.new_game``) starts from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventKind, EventLog
@@ -22,14 +23,15 @@ from exlibris.scenario.assistants import CARD_PREFIX, TEMP_PREFIX, matching, own
 from exlibris.scenario.model import Scenario
 
 
-def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
-    """The scenario's starting position, with the event log on."""
+def build_game(scenario: Scenario, agents: Sequence[Agent], *, views: Any = None) -> Game:
+    """The scenario's starting position, with the event log on (``views``: what builds a
+    seat's view, for bot seats)."""
     catalog = scenario.catalog
     settings = scenario.settings
     setup = scenario.setup
     game = build_table(catalog, settings, agents, seed=scenario.seed,
                        names=[p.name for p in setup.players], variant=scenario.rules,
-                       log=EventLog(enabled=True))
+                       log=EventLog(enabled=True), views=views)
     game.location_specs |= {loc.id: catalog.locations[loc.id] for loc in setup.locations}
     state = game.state
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from exlibris.agents.view import player_view
 from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
 from exlibris.engine.events import EventLog
@@ -53,6 +54,32 @@ class ScriptedAgent:
 
     def decide(self, view: Any, decision: Decision) -> int:
         return self.run.answer(decision)
+
+
+class BotSeat:
+    """A seat a bot plays (a player's ``bot:``): the bot answers, the trace records it."""
+
+    needs_view = True
+
+    def __init__(self, run: Run, name: str, seat: int) -> None:
+        from exlibris.agents import make_bot  # the bots only where a scenario names one
+
+        self.run = run
+        self.name = name
+        self.bot = make_bot(name, run.scenario.seed * 31 + seat)  # as play seeds a seat
+
+    def sit_at(self, game: Game) -> None:
+        sit_at = getattr(self.bot, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        index: int = self.bot.decide(view if getattr(self.bot, "needs_view", False) else None,
+                                     decision)
+        self.run.asked.append(decision)
+        self.run.trace.append(f"-. {self.run.who(decision.seat)} ({self.name}): "
+                              f"{decision.labels[index]}")
+        return index
 
 
 @dataclass
@@ -109,15 +136,18 @@ class Run:
 
     def execute(self) -> Result:
         scenario = self.scenario
-        agent = ScriptedAgent(self)
+        scripted = ScriptedAgent(self)
         players = scenario.setup.players
+        agents: list[Any] = [scripted if p.bot is None else BotSeat(self, p.bot, seat)
+                             for seat, p in enumerate(players)]
+        views = player_view if any(p.bot is not None for p in players) else None
         if scenario.setup.dealt:  # as a new game is set up, by the scenario's seed
-            game = flow.new_game(scenario.catalog, scenario.settings, [agent] * len(players),
+            game = flow.new_game(scenario.catalog, scenario.settings, agents,
                                  seed=scenario.seed, names=[p.name for p in players],
                                  log=EventLog(enabled=True), variant=scenario.rules,
-                                 libraries=[p.library for p in players])
+                                 libraries=[p.library for p in players], views=views)
         else:
-            game = build_game(scenario, [agent] * len(players))
+            game = build_game(scenario, agents, views=views)
         self.game = game
         phases: dict[str, Callable[[Game], None]] = {
             "preparation": flow.preparation, "placement": flow.placement,

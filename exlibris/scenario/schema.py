@@ -31,6 +31,10 @@ class PlayerSetup(_Strict):
     assistants: list[str] | None = Field(
         default=None, description="'standard', the library's special assistant, or a "
         "special assistant card id.")
+    bot: str | None = Field(
+        default=None, pattern=r"^(random|greedy|mcts(:[0-9]+)?)$",
+        description="A bot plays this seat (random, greedy, mcts or mcts:N): its decisions "
+        "are the bot's, not the script's.")
 
 
 class LocationSetup(_Strict):
