@@ -63,6 +63,23 @@ def test_the_search_bot_plays_every_mode_and_a_seed_gives_the_same_game(
     assert outcome.inspection.winners == outcome2.inspection.winners
 
 
+def test_the_search_bot_plays_an_authors_own_content_and_variant() -> None:
+    """The example author's folder (new locations, an assistant, an artifact and a
+    house rule that starts at the Reading Nook and pays 3 a focus book)."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "examples" / "authoring"
+    catalog = load_catalog([folder])
+    settings = resolve_settings("my-variant", catalog.variants)
+    searcher = Counting(MctsAgent(4, iterations=3, horizon=4, rollout="random"))
+    game = new_game(catalog, settings, [searcher, GreedyAgent(5)], seed=4,
+                    views=player_view, variant="my-variant")
+    outcome = play(game)
+    assert outcome.inspection is not None and searcher.answers
+    assert "reading-nook" in game.location_specs
+    assert game.scoring is not None and game.scoring.focus_per_book == 3
+
+
 @pytest.mark.slow
 def test_solo_at_every_level_is_played_by_the_search_bot() -> None:
     for level in range(1, 8):
