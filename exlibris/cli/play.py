@@ -184,7 +184,7 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
 def _new_record(catalog: Catalog, players: int | None, seats: str | None, names: str | None,
                 seed: int | None, variant: str | None, libraries: int | None) -> SaveRecord:
     from exlibris.interactive.record import SaveRecord
-    from exlibris.validation import variant_chain
+    from exlibris.model.variants import variant_chain
 
     if players is not None and not 1 <= players <= 5:
         _fail(f"--players {players}: a game has two to five players, or one (solo)")
@@ -199,14 +199,14 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
         _fail(str(exc))
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     try:
         check_playable(resolve_settings(variant, catalog.variants), len(kinds), variant)
     except RulesError as exc:
         _fail(f"--variant {variant}: {exc}")
     if libraries is not None:
-        from exlibris.validation import resolve_settings
+        from exlibris.model.variants import resolve_settings
 
         removed = resolve_settings(variant, catalog.variants).setup.remove_libraries
         available = len(set(catalog.libraries) - set(removed))
@@ -222,7 +222,7 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
 def _difficulty(catalog: Catalog, variant: str, text: str) -> int:
     """The solo level that ``--difficulty`` names (SOLO-09)."""
     from exlibris.engine.solo import parse_difficulty
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     settings = resolve_settings(variant, catalog.variants)
     if settings.solo is None:
@@ -237,7 +237,7 @@ def _difficulty(catalog: Catalog, variant: str, text: str) -> int:
 def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> list[str | None]:
     """The per-seat library list for ``--library``: the first human seat takes it."""
     from exlibris.dsl.checker import did_you_mean
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     removed = resolve_settings(record.variant, catalog.variants).setup.remove_libraries
     known = [i for i in catalog.libraries if i not in removed]

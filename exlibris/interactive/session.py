@@ -53,7 +53,7 @@ def bot_seed(seed: int, seat: int) -> int:
 
 def settings_for(record: SaveRecord, catalog: Catalog) -> Settings:
     """The variant's settings, with the number of library tiles dealt if chosen."""
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     settings = resolve_settings(record.variant, catalog.variants)
     if record.libraries is not None:
