@@ -196,3 +196,92 @@ def test_removal_entombing_flipping_and_tucking_say_their_rules() -> None:
     assert all(c in _clauses() for c in ("SHELF-01", "SHELF-03", "SHELF-05", "SHELF-13",
                                           "LIB-MUMMY-3", "SCORE-A1-7", "ART-CRYSTAL-3",
                                           "LOC-18-2"))
+
+
+# ---------------------------------------------------------------- scenarios and players
+
+SASQUATCH = """\
+kind: scenario
+name: The Sasquatch at the Book Seller
+setup:
+  players:
+    - {name: Ann, library: forest-repository}
+    - {name: Bob, library: igloo-of-information}
+  locations:
+    - diviners-hut
+    - {id: book-seller, area: [C1, D1]}
+    - {id: rummage-sale, area: [A1, B1]}
+  placed:
+    - Bob standard at book-seller space 1
+script:
+  - Ann: place The Sasquatch at Book Seller (#10) space 2
+expect:
+  round: 1
+"""
+
+
+def test_a_step_that_is_not_an_option_says_why(tmp_path: Path) -> None:
+    from exlibris.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SASQUATCH)
+    result = run_scenario(load_scenario(path))
+    assert not result.passed and "is not an option" in result.difference
+    why = result.difference.split("\nwhy not: ", 1)[1]
+    assert why.startswith("The Sasquatch at Book Seller space 2: The Sasquatch may only go")
+    assert "(LIB-SASQ-1): at Book Seller (#10): Bob's standard assistant on space 1" in why
+
+
+def test_a_failed_never_offered_says_why(tmp_path: Path) -> None:
+    from exlibris.scenario import load_scenario, run_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SASQUATCH.replace(
+        "script:\n  - Ann: place The Sasquatch at Book Seller (#10) space 2\nexpect:\n",
+        "script: []\nexpect:\n  never_offered:\n"
+        "    - place The Sasquatch at Rummage Sale (#14) space 1\n"))
+    result = run_scenario(load_scenario(path))
+    assert not result.passed
+    assert "which no decision of the run should offer\nwhy: none of the placement rules" \
+        in result.difference
+    assert "deny if placing == this and count(target.assistants" in result.difference
+
+
+def test_why_at_a_decision_names_locations_spaces_cells_and_cards(tmp_path: Path) -> None:
+    from exlibris.engine.why import why_not
+    from exlibris.scenario import load_scenario
+
+    path = tmp_path / "s.yaml"
+    path.write_text(SASQUATCH.replace(
+        "script:\n  - Ann: place The Sasquatch at Book Seller (#10) space 2\n", "script: []\n"))
+    scenario = load_scenario(path)
+    from exlibris.scenario.runner import Run
+
+    run = Run(scenario)
+    result = run.execute()
+    decision = result.pending
+    game = run.game
+    assert decision is not None and game is not None
+    said = why_not(game, decision, "Book Seller")
+    assert "The Sasquatch at Book Seller space 2: The Sasquatch may only go" in said
+    assert "LIB-SASQ-1" in said
+    assert "standard assistant at Book Seller space 2: offered (" in said
+    assert "space 1: an assistant space holds one assistant" in why_not(game, decision,
+                                                                          "#10 space 1")
+    assert "is not in play" in why_not(game, decision, "Wishing Well")
+    assert "home space" in why_not(game, decision, "home space 1")
+    assert "C1 is in Book Seller's area" in why_not(game, decision, "C1")
+    assert "nothing named 'xyzzy'" in why_not(game, decision, "xyzzy")
+
+
+def test_a_player_asks_why_at_the_line_prompt(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
+                                      "--save", str(tmp_path / "save.json")],
+                                input="1\nwhy Diviner's Hut\nwhy Book Seller space 4\nq\n")
+    assert "The Sasquatch at Diviner's Hut space 1: offered (" in result.output
+    assert ("At Book Seller space 4: a space marked with a number above the player count "
+            "can't be used (PLACE-06)") in " ".join(result.output.split())

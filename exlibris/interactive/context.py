@@ -146,12 +146,14 @@ KEYS_FULL = """Keys
   a number or the start of a label, then Enter  chooses that option
   Esc or b  back one step of a long list      Tab  next view: locations, players,
   log, help (Esc returns to the decision)     ? this help
-  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit"""
+  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit
+  why NAME  why a location, space, cell (row R column C) or card is not offered"""
 
 KEYS_LINE = """Commands
   a number or a label (or its start)  chooses;  b  back one step of a long list
   ?  this help   u  undo your last decision   s [FILE]  save (to FILE)
-  q  save and quit; an empty line asks again"""
+  q  save and quit; an empty line asks again
+  why NAME  why a location, space, cell (row R column C) or card is not offered"""
 
 
 def player_help(*, full_screen: bool) -> str:

@@ -3,7 +3,8 @@
 A long option list is asked in steps (``steps.py``); the answer to the whole
 decision is still one option index. An answer is an option number (1-based), an
 option's label (or the start of exactly one label; any full label of the whole
-decision also works at any step), or a command: ``?`` help, ``b`` back one
+decision also works at any step), or a command: ``?`` help, ``why X`` (or ``? X``)
+why X is not offered (``engine/why.py``), ``b`` back one
 step, ``u`` undo, ``s [FILE]`` save, ``q`` save and quit. The end of input
 saves and quits too.
 """
@@ -59,6 +60,8 @@ def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = ()) ->
         return Parsed(command=COMMANDS[wanted])
     if word.casefold() in ("s", "save") and rest:
         return Parsed(command="save", argument=rest)
+    if word.casefold() in ("?", "why", "?why") and rest:
+        return Parsed(command="why", argument=rest)
     if answer.isdigit():
         number = int(answer)
         if 1 <= number <= len(labels):
@@ -139,6 +142,15 @@ class HumanAgent:
                 self.help = f"{text}\n\n{player_help(full_screen=True)}"
             else:
                 self.terminal.say(f"{text}\n\n{player_help(full_screen=False)}", wrap=True)
+        elif parsed.command == "why":
+            from exlibris.engine.why import why_not
+
+            text = why_not(session.game, decision, parsed.argument)
+            if self.terminal.full is not None:
+                self.pane = "help"
+                self.help = f"Why not {parsed.argument}?\n\n{text}"
+            else:
+                self.terminal.say(text, wrap=True)
         elif parsed.command == "save":
             target = Path(parsed.argument).expanduser() if parsed.argument else None
             try:
