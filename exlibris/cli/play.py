@@ -304,6 +304,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                       log_events=bool(humans) or log_file is not None)
     if terminal is not None:
         session.humans = _humans(humans, terminal, catalog, session)
+        session.thinking = terminal.thinking
         _greet(terminal, record, save_path, resumed)
         if not resumed:
             session.save()
