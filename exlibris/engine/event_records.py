@@ -159,6 +159,7 @@ class Trade(Seat):
 
 class Look(Seat):
     count: int
+    cards: list[str]  # what was looked at (narrated to the looker only)
 
 
 class Show(SeatCards):

@@ -459,7 +459,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     @GAME.verb("look")
     def v_look(self, env: Env, cards: Value) -> list[Card]:
         seen = self.cards_of(cards)
-        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
+        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen),
+                        cards=[c.name for c in seen])
         return seen
 
     @GAME.verb("show")

@@ -133,8 +133,9 @@ def _ability(game: Game, record: dict[str, Any]) -> str:
 
 NOTATION = """How to read the screen
   A2/9:HMR  a book card: letter A, number 2 of the 9 A cards, and its books, one
-            letter per book: C F H M R S (the categories, see below). *id is an
-            artifact card; ~ marks a card lying face down; ?? a card you cannot see.
+            letter per book: C F H M R S (the categories, see below). *Hammer is
+            an artifact card (a short form of its name); ~ marks a card lying face
+            down; ?? a card you cannot see.
   Shelf     rows and columns as the options name them (row 0 is the first row
             shelved; rows above it are -1, -2...). [3] on an empty cell is
             option 3 of a "where to shelve" question.

@@ -76,6 +76,8 @@ class Narrator:
             index = self._index = {c.name: c for c in self.game.state.cards.where}
         found = index.get(name)
         books = getattr(found, "books", None)
+        if not books and name in self.game.artifact_specs:
+            return self.game.artifact_specs[name].name
         return f"{name}:{''.join(books)}" if books else name
 
     def source(self, zone: str) -> str:
@@ -172,7 +174,9 @@ class Narrator:
 
     def _ability(self, r: dict[str, Any]) -> str:
         source = str(r.get("source", ""))
-        name = self.assistant(source) if ":" in source else source.replace("-", " ")
+        spec = self.game.artifact_specs.get(source)
+        name = self.assistant(source) if ":" in source else \
+            spec.name if spec is not None else source.replace("-", " ")
         whose = "Your" if r["seat"] == self.seat else f"{self.who(r['seat'])}'s"
         name = name.removeprefix("The ")
         keyword = f" ({r['ability']})" if r.get("ability") else ""
@@ -237,7 +241,11 @@ class Narrator:
 
     def _look(self, r: dict[str, Any]) -> str:
         n = int(r.get("count", 0))
-        return f"{self.who(r['seat']).capitalize()} looked at {n} card{'s' if n != 1 else ''}."
+        said = f"{self.who(r['seat']).capitalize()} looked at {n} card{'s' if n != 1 else ''}"
+        cards = r.get("cards")
+        if cards and self.knows(r["seat"]):  # what was seen, to the looker only
+            return f"{said}: {self.cards(cards)}."
+        return f"{said}."
 
     def _trade(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()

@@ -266,7 +266,11 @@ def prompt_line(game: Game, decision: Decision) -> Text:
     """``Your decision: place an assistant`` with the decision's own words."""
     import re
 
+    from exlibris.interactive.steps import named
+
     prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
+    if decision.card is not None:  # the card a "where to shelve" asks about, with its books
+        prompt = named(prompt, [decision.card])
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
     text.append(prompt, "bold")
     return text

@@ -102,7 +102,7 @@ class Run:
                 f"{step.label!r}, but {asked} is asked to {decision.prompt!r} "
                 f"(options: {options})")
         try:
-            index = decision.labels.index(step.label)
+            index = self._option(decision, step.label)
         except ValueError:
             raise ScriptMismatch(
                 f"script step {number} (line {step.line}): {step.label!r} is not an option; "
@@ -111,6 +111,17 @@ class Run:
         self.next += 1
         self.trace.append(f"{number}. {asked}: {step.label}")
         return index
+
+    def _option(self, decision: Decision, label: str) -> int:
+        """The option a step names: by the engine's label (what scripts have always
+        named), else by the label as the screen shows it, with each card's books and
+        each artifact's name (``interactive/steps.py: player_labels``)."""
+        labels = decision.labels
+        if label in labels:
+            return labels.index(label)
+        from exlibris.interactive.steps import player_labels
+
+        return player_labels(self.game, decision).index(label)
 
     def _why_not(self, decision: Decision, label: str) -> str:
         """Why the engine refuses what a step's label names (``engine/why.py``)."""
