@@ -89,3 +89,51 @@ def test_an_artifact_acts_under_its_name(tmp_path: Path) -> None:
         "bjuildnir-automagical-hammer"])
     told = Narrator(game, 0)._ability(record)
     assert told == "Your Bjuildnir, Automagical Hammer acts."
+
+
+def test_a_card_handed_over_by_another_player_names_the_giver(tmp_path: Path) -> None:
+    run = Run(load_scenario(_write(tmp_path, SCENARIO.replace("STEP\n", ""))))
+    run.execute()
+    game = run.game
+    record = {"event": "gain", "n": 1, "seat": 0, "card": "A1", "source": "area:book-seller",
+              "hidden": False, "by": 1}
+    told = Narrator(game, 0).lines([record])
+    assert (told and told[0].startswith("Bob gave A1:") and told[0].endswith(
+        " from Book Seller (#10)'s area to you.")) or "to you." in told[0], told
+    mine = {**record, "by": 0}
+    del mine["by"]
+    assert Narrator(game, 0).lines([mine])[0].startswith("You took A1:")
+
+
+def test_a_gift_records_its_giver(tmp_path: Path) -> None:
+    """``give`` to another player records who gave (issue 27: "You took Q1 from
+    Community Centre's area" named the wrong person)."""
+    from exlibris.engine.events import EventKind
+
+    run = Run(load_scenario(_write(tmp_path, SCENARIO.replace("STEP\n", ""))))
+    run.execute()
+    game = run.game
+    game.log.enabled = True
+    area = next(loc for loc in game.state.in_play if loc.id == "book-seller").area
+    card = area.cards[0]
+    game.give(card, 0, 1)
+    record = [r for r in game.log.records if r["event"] == EventKind.GAIN][-1]
+    assert record["by"] == 1 and record["seat"] == 0
+    assert Narrator(game, 0).lines([record])[0].startswith("Bob gave ")
+    game.give(area.cards[0], 0)
+    assert "by" not in game.log.records[-1]
+
+
+def test_a_prompt_says_which_effect_asks(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "3",
+                                      "--variant", "expanded",
+                                      "--save", str(tmp_path / "save.json")],
+                                input="1\n" * 300 + "q\n")
+    prompts = {line for line in result.output.splitlines() if line.startswith("You, ")}
+    assert "You, The Necromonkey's Paw: take a home action?" in prompts
+    assert "You, place an assistant" in prompts  # the game's own questions say no source
+    assert not any(p.startswith("You, home action:") for p in prompts)

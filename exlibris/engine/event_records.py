@@ -126,6 +126,7 @@ class Gain(Seat):
     card: str
     source: str
     hidden: bool
+    by: NotRequired[int]  # the seat whose effect handed it over, when another's
 
 
 class Shelve(Seat):

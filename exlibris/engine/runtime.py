@@ -335,12 +335,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=self._removable,
                                   verb=f"give to {to.name}"):
                 self._lift(card)
-                self.game.give(card, to.seat)
+                self.game.give(card, to.seat, seat)
                 chosen.append(card)
             return chosen
         for card in chosen:
             self._lift(card)
-            self.game.give(card, to.seat)
+            self.game.give(card, to.seat, seat)
         return chosen
 
     def _lift(self, card: Card) -> None:

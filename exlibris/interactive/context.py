@@ -164,3 +164,47 @@ def player_help(*, full_screen: bool) -> str:
     codes = ", ".join(f"{c.code} {c.name}" for c in load_catalog().categories)
     keys = KEYS_FULL if full_screen else KEYS_LINE
     return f"{NOTATION}\n  Categories: {codes}.\n\n{keys}"
+
+
+_OWN_QUESTIONS = frozenset({DecisionKind.LIBRARY, DecisionKind.HOME_ACTION, DecisionKind.ORDER,
+                            DecisionKind.FLIPS, DecisionKind.ELIMINATE})
+TURN_PROMPT = "place an assistant"  # the placement turn's own question (flow.py)
+
+
+def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str | None:
+    """Which effect asks ``decision``: a running ability (the engine's own
+    ``ctx.running``), else the location or home action whose effect is being carried
+    out, read from the latest events of this placement or resolution; None for the
+    game's own questions (a placement turn, a library, a home action...)."""
+    if decision.kind in _OWN_QUESTIONS or (decision.kind is DecisionKind.PLACE
+                                           and decision.prompt == TURN_PROMPT):
+        return None
+    running = {this for _, this in game.ctx.running}
+    if running:  # the newest of the running abilities to have acted, the decider's first
+        sources = [s for s in game.sources() if id(s.this) in running]
+        newest = {str(r.get("source", "")): i for i, r in enumerate(records)
+                  if r["event"] == EventKind.ABILITY}
+        sources.sort(key=lambda s: (s.owner == decision.seat, newest.get(_source_id(s.this), -1)))
+        if sources:
+            return _source_name(game, sources[-1].this)
+    for record in reversed(records):
+        kind = record["event"]
+        if kind in (EventKind.ROUND, EventKind.PLACE) and "home" not in record:
+            return None
+        if kind == EventKind.PLACE:
+            return "home action"
+        if kind in (EventKind.ACTIVATE, EventKind.RESOLVE):
+            spec = game.location_specs.get(record.get("location", ""))
+            return spec.name if spec is not None else None
+    return None
+
+
+def _source_id(this: Any) -> str:
+    """The ``source`` an ability event names (as ``Game.run_ability`` writes it)."""
+    return str(getattr(this, "id", None) or getattr(this, "name", this))
+
+
+def _source_name(game: Game, this: Any) -> str:
+    spec = game.artifact_specs.get(getattr(this, "artifact_id", ""))
+    return spec.name if spec is not None else str(getattr(this, "name", this))
+

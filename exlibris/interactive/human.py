@@ -19,7 +19,7 @@ from typing import Any
 from rich.text import Text
 
 from exlibris.engine.decisions import Decision, DecisionKind
-from exlibris.interactive.context import help_text, player_help
+from exlibris.interactive.context import asker, help_text, player_help
 from exlibris.interactive.narrate import Narrator
 from exlibris.interactive.screen import Screen, prompt_line
 from exlibris.interactive.session import QuitRequest, Session
@@ -272,14 +272,14 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
-        term.show(prompt_line(game, decision))
+        term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
 
 def step_prompt(session: Session, decision: Decision, current: Step,
                 trail: Sequence[str]) -> Text:
     """``You, place an assistant › The Fire Imp — which location?``."""
     assert session.game is not None
-    text = prompt_line(session.game, decision)
+    text = prompt_line(session.game, decision, asker(session.game, decision, session.log.records))
     for label in trail:
         text.append(f" › {label}", "bold")
     if current.question != decision.prompt:

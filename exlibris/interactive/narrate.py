@@ -199,8 +199,12 @@ class Narrator:
             card = self.card(r["card"]) if self.knows(seat) or self.knows(giver) else "a card"
             return f"{self.who(giver).capitalize()} gave {card} to {self.who(seat)}."
         hidden = r.get("hidden", not source)
-        card = self.card(r["card"]) if self.knows(seat) or not hidden else "a card"
+        giver = r.get("by")
+        seen = self.knows(seat) or not hidden or (giver is not None and self.knows(giver))
+        card = self.card(r["card"]) if seen else "a card"
         where = f" from {self.source(source)}" if source else ""
+        if giver is not None:  # another player's effect handed it over
+            return f"{self.who(giver).capitalize()} gave {card}{where} to {self.who(seat)}."
         return f"{who} took {card}{where}."
 
     def _discard(self, r: dict[str, Any]) -> str:
