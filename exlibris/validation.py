@@ -34,6 +34,7 @@ from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
 from exlibris.model.merging import merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
+from exlibris.model.variants import resolve_settings, variant_chain
 from exlibris.paths import content_dir, rules_dir
 from exlibris.sources import outside_links, sort_files
 
@@ -307,30 +308,6 @@ def _location_numbers(catalog: Catalog, shipped: Catalog | None) -> list[Problem
         else:
             numbers[model.number] = f"{entry.loaded.filename} ({model.id!r})"
     return problems
-
-
-def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant]:
-    """The variant and its ancestors, base first; raises ValueError on a cycle or gap."""
-    chain: list[Variant] = []
-    current: str | None = variant_id
-    while current is not None:
-        if current not in variants:
-            raise ValueError(f"unknown variant {current!r}"
-                             f"{did_you_mean(current, variants)}; known: "
-                             f"{', '.join(sorted(variants))}")
-        if any(v.id == current for v in chain):
-            raise ValueError(f"variant {current!r} extends itself")
-        chain.append(variants[current])
-        current = variants[current].extends
-    return list(reversed(chain))
-
-
-def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
-    """Merge a variant's chain into validated settings."""
-    merged: dict[str, Any] = {}
-    for variant in variant_chain(variant_id, variants):
-        merged = merge(merged, variant.overlay)
-    return Settings.model_validate(merged)
 
 
 def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str]

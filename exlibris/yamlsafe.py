@@ -16,19 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import (
-    AliasEvent,
-    CollectionEndEvent,
-    CollectionStartEvent,
-    DocumentStartEvent,
-    MappingStartEvent,
-    NodeEvent,
-    ScalarEvent,
-)
-from ruamel.yaml.nodes import ScalarNode
-
 from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.limits import (
     MAX_DEPTH,
@@ -39,6 +26,7 @@ from exlibris.limits import (
     int_too_long,
 )
 from exlibris.safefile import FileRefused, read_limited
+from exlibris.shipped_cache import Record, lookup
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "LoadedYaml", "load_yaml_file", "load_yaml_text"]
 
@@ -87,6 +75,16 @@ class LoadedYaml:
             return self._content[path]
         return self.position(path)
 
+    def record(self) -> Record:
+        """The data and positions as plain JSON data (for ``shipped_cache``)."""
+        return {"data": self.data, "marks": _pairs(self._marks),
+                "content": _pairs(self._content), "keys": _pairs(self._keys)}
+
+    @classmethod
+    def from_record(cls, filename: str, text: str, record: Record) -> LoadedYaml:
+        return cls(filename, text, record["data"], _unpairs(record["marks"]),
+                   _unpairs(record["content"]), _unpairs(record["keys"]))
+
     def problem(self, path: Path_, code: str, message: str, *, at_key: bool = False
                 ) -> Problem:
         """A problem located at the node of ``path`` (or at its key)."""
@@ -94,10 +92,30 @@ class LoadedYaml:
         return Problem(self.filename, line, col, code, message)
 
 
+def _pairs(marks: dict[Path_, tuple[int, int]]) -> list[list[Any]]:
+    return [[list(path), line, col] for path, (line, col) in marks.items()]
+
+
+def _unpairs(pairs: list[list[Any]]) -> dict[Path_, tuple[int, int]]:
+    return {tuple(path): (line, col) for path, line, col in pairs}
+
+
+def record_of(text: str, filename: str) -> Record | None:
+    """What ``shipped_cache`` keeps of a file's text (None if it does not load)."""
+    try:
+        return load_yaml_text(text, filename).record()
+    except UserInputError:
+        return None
+
+
 def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> LoadedYaml:
     """Read and load one regular file, refusing it past the byte limit (counted while
-    reading, so a device or a growing file is refused too)."""
+    reading, so a device or a growing file is refused too). A shipped file comes
+    from the per-user cache when it is there (``shipped_cache``)."""
     name = display_name or str(path)
+    cached = lookup(path, record_of)
+    if cached is not None:
+        return LoadedYaml.from_record(name, *cached)
     try:
         raw = read_limited(path, MAX_FILE_BYTES)
     except FileRefused as exc:
@@ -118,6 +136,9 @@ def load_yaml_text(text: str, filename: str = "<string>") -> LoadedYaml:
                      f"text is larger than {MAX_FILE_BYTES} bytes")
     if "\x00" in text:
         raise _error(filename, 1, 1, "file/binary", "file contains a NUL byte; is it text?")
+    from ruamel.yaml import YAML  # imported only when a file is parsed
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     loaded = LoadedYaml(filename, text, None)
     yaml = YAML(typ="safe", pure=True)
     try:
@@ -162,6 +183,15 @@ class _Builder:
         self.documents = 0
 
     def run(self, events: Iterator[Any]) -> Any:
+        from ruamel.yaml.events import (
+            AliasEvent,
+            CollectionEndEvent,
+            CollectionStartEvent,
+            DocumentStartEvent,
+            MappingStartEvent,
+            NodeEvent,
+        )
+
         stack: list[_Open] = []
         root: Any = None
         for event in events:
@@ -231,6 +261,8 @@ class _Builder:
             parent.key = None
 
     def _key(self, event: Any, parent: _Open) -> str:
+        from ruamel.yaml.events import ScalarEvent
+
         if not isinstance(event, ScalarEvent):
             raise self._fail(event, "yaml/complex-key", "mapping keys must be plain words")
         if event.value == "<<" and event.style is None:
@@ -254,6 +286,8 @@ class _Builder:
                              f"{MAX_SCALAR_CHARS}")
         tag = str(event.tag or "")
         if not tag:
+            from ruamel.yaml.nodes import ScalarNode
+
             tag = (str(self.resolver.resolve(ScalarNode, value, (True, False)))
                    if event.style is None else _CORE + "str")
         if tag and not tag.startswith(_CORE) and tag != "!":

@@ -372,3 +372,49 @@ def test_a_five_player_hot_seat_job_faire_game_is_played_to_the_end_at_a_termina
     assert "Job Faire" in out and "Winner" in out
     assert table.read_text().count("  - name: ") == 5
     assert screen_totals(out) == rescored_totals(table)
+
+
+def test_a_search_bot_that_takes_long_is_shown_thinking(tmp_path: Path) -> None:
+    """An mcts seat deciding for over 0.3 s: "Mcts 2 is thinking…" is on the bottom
+    line of the screen until the next frame (issue 24)."""
+    term = Terminal(["play", "--seats", "human,mcts:2000", "--seed", "5"],
+                    environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    thinking = "Mcts 2 is thinking…".encode()
+    for _ in range(12):
+        if thinking in term.output:
+            break
+        term.press(b"\r", frames=1)
+    assert thinking in term.output
+    at = term.output.index(thinking)
+    assert term.output[max(0, at - 16):at].endswith(b"\x1b[24;1H\x1b[2K")  # the bottom line
+    assert FRAME in term.output[at:] or term.read_until(term.frames() + 1) is None
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+
+
+def test_a_quick_bot_is_never_shown_thinking(tmp_path: Path) -> None:
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5"], environment(tmp_path))
+    term.read_until(1)
+    for _ in range(4):
+        term.press(b"\r")
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+    assert b"is thinking" not in term.output
+
+
+def test_why_not_at_a_terminal_opens_on_the_answer(tmp_path: Path) -> None:
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5"], environment(tmp_path))
+    term.read_until(1)
+    term.press(b"\r")  # the library
+    for key in b"why Book Seller space 4":
+        term.press(bytes([key]))
+    term.press(b"\r")
+    screen = " ".join(" ".join(term.last_frame()).split())
+    assert "Why not Book Seller space 4?" in screen
+    assert "(PLACE-06)" in screen and "needs 4 players; this game has 2" in screen
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0

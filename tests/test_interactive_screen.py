@@ -135,11 +135,13 @@ def _a_game() -> Any:
 
 def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
     """The Artifactorium's display, the artifact deck's size, artifacts in hand by name,
-    artifacts on shelves as *id; '?' gives an offered or displayed artifact's text."""
+    artifacts on display and on shelves by a short form of their names (*Hammer); '?'
+    gives an offered or displayed artifact's text."""
     from exlibris.agents import RandomAgent
     from exlibris.engine.flow import new_game, placement_options, preparation
     from exlibris.engine.public import public
     from exlibris.interactive.context import help_text
+    from exlibris.interactive.shelf_grid import artifact_short
     from exlibris.validation import resolve_settings
 
     catalog = load_catalog()
@@ -156,9 +158,10 @@ def test_artifacts_on_the_screen_and_behind_question_mark() -> None:
     state.cards.move(shelved, me.shelf_zone, pos=(0, 0))
     text = render(Screen(game, 0, STYLES, LIBRARIES, 120).table())
     assert f"artifact deck {len(state.artifact_deck)}" in text
-    assert all(f"*{aid}" in text for aid in shown)
+    assert all(f"*{artifact_short(aid)}" in text for aid in shown)
+    assert not any(f"*{aid}" in text for aid in shown)
     assert f"Artifacts in hand: {catalog.artifacts[held.artifact_id].name}" in text
-    assert f"*{shelved.artifact_id}" in text
+    assert f"*{artifact_short(shelved.artifact_id)}" in text
     # '?' on a placement names the displayed artifacts' texts
     options = placement_options(game, 0)
     decision = Decision(0, DecisionKind.PLACE, "place an assistant",

@@ -5,13 +5,14 @@ iterations a decision; ``docs/bots.md``)."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from exlibris.agents.greedy import GreedyAgent
-from exlibris.agents.mcts import MctsAgent
-from exlibris.agents.random_agent import RandomAgent
-
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+# seat name -> (module, class): imported when a bot is made, so that a command that
+# only checks seat names (or plays against greedy) does not import the search bot
+BOTS = {"random": ("exlibris.agents.random_agent", "RandomAgent"),
+        "greedy": ("exlibris.agents.greedy", "GreedyAgent"),
+        "mcts": ("exlibris.agents.mcts", "MctsAgent")}
 MAX_ITERATIONS = 100_000  # of ``mcts:N``
 
 
@@ -33,9 +34,23 @@ def bot_kind(name: str) -> str | None:
 def make_bot(name: str, seed: int) -> Any:
     """The bot a seat name gives, seeded (``bot_kind`` must have accepted the name)."""
     kind, _, budget = name.partition(":")
+    agent = _class(kind)
     if budget:
-        return MctsAgent(seed, iterations=int(budget))
-    return BOTS[kind](seed)
+        return agent(seed, iterations=int(budget))
+    return agent(seed)
+
+
+def _class(kind: str) -> Any:
+    module, name = BOTS[kind]
+    return getattr(importlib.import_module(module), name)
+
+
+def __getattr__(name: str) -> Any:
+    """``GreedyAgent``, ``MctsAgent``, ``RandomAgent``, imported on first use."""
+    for kind, (_, class_name) in BOTS.items():
+        if class_name == name:
+            return _class(kind)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["BOTS", "GreedyAgent", "MctsAgent", "RandomAgent", "bot_kind", "make_bot"]

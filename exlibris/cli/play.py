@@ -233,7 +233,7 @@ def _claimed(path: Path | None, record: SaveRecord, *, new_game: bool,
 def _new_record(catalog: Catalog, players: int | None, seats: str | None, names: str | None,
                 seed: int | None, variant: str | None, libraries: int | None) -> SaveRecord:
     from exlibris.interactive.record import SaveRecord
-    from exlibris.validation import variant_chain
+    from exlibris.model.variants import variant_chain
 
     if players is not None and not 1 <= players <= 5:
         _fail(f"--players {players}: a game has two to five players, or one (solo)")
@@ -248,14 +248,14 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
         _fail(str(exc))
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     try:
         check_playable(resolve_settings(variant, catalog.variants), len(kinds), variant)
     except RulesError as exc:
         _fail(f"--variant {variant}: {exc}")
     if libraries is not None:
-        from exlibris.validation import resolve_settings
+        from exlibris.model.variants import resolve_settings
 
         removed = resolve_settings(variant, catalog.variants).setup.remove_libraries
         available = len(set(catalog.libraries) - set(removed))
@@ -271,7 +271,7 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
 def _difficulty(catalog: Catalog, variant: str, text: str) -> int:
     """The solo level that ``--difficulty`` names (SOLO-09)."""
     from exlibris.engine.solo import parse_difficulty
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     settings = resolve_settings(variant, catalog.variants)
     if settings.solo is None:
@@ -286,7 +286,7 @@ def _difficulty(catalog: Catalog, variant: str, text: str) -> int:
 def _library_choice(catalog: Catalog, record: SaveRecord, library_id: str) -> list[str | None]:
     """The per-seat library list for ``--library``: the first human seat takes it."""
     from exlibris.dsl.checker import did_you_mean
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     removed = resolve_settings(record.variant, catalog.variants).setup.remove_libraries
     known = [i for i in catalog.libraries if i not in removed]
@@ -341,6 +341,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                       log_events=bool(humans) or log_file is not None)
     if terminal is not None:
         session.humans = _humans(humans, terminal, catalog, session)
+        session.thinking = terminal.thinking
         _greet(terminal, record, save_path, resumed)
     try:
         if terminal is not None and not resumed:

@@ -25,10 +25,18 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
     otherwise."""
     from exlibris.sources import content_paths
-    from exlibris.validation import validate as check_content
 
     chosen = [*paths, *content_paths(content)]
+    if not chosen and _checked_before(as_json):
+        return
+    from exlibris.validation import validate as check_content
+
     report = check_content(chosen or None)
+    if not chosen and report.ok:
+        from exlibris.shipped_cache import mark_validated
+        from exlibris.yamlsafe import record_of
+
+        mark_validated(report.files, record_of)
     if report.unchecked:  # scenario files among the paths: the engine reads them
         from exlibris.scenario.check import read_scenarios
 
@@ -52,6 +60,21 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
                        err=True)
     if not report.ok:
         raise SystemExit(USER_ERROR)
+
+
+def _checked_before(as_json: bool) -> bool:
+    """Say the shipped files are clean if the per-user cache holds that check of them
+    as they are now (``shipped_cache``): nothing is parsed then."""
+    from exlibris.shipped_cache import validated_files
+
+    files = validated_files()
+    if files is None:
+        return False
+    if as_json:
+        report_problems([], as_json=True)
+    else:
+        click.echo(f"{files} files checked, no problems.")
+    return True
 
 
 def _shown(path: Path) -> str:

@@ -31,6 +31,10 @@ class CompiledRule:
     parts: tuple[RulePart, ...] = ()
     # the condition may read ``placing`` (else it says the same of every assistant)
     reads_placing: bool = True
+    # for "why not?": the rule as written, its ability's text and the clauses it rules on
+    source: str = ""
+    text: str = ""
+    rulings: tuple[str, ...] = ()
 
 
 class CompiledAbility:
@@ -132,8 +136,10 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
     compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key),
                                    _placing_is_this(rule.condition),
                                    rule_parts(rule.condition, key),
-                                   reads_placing(rule.condition))
-                      for rule in map(parse_rule, ability.placement)]
+                                   reads_placing(rule.condition), " ".join(source.split()),
+                                   " ".join(ability.text.split()), tuple(ability.rulings))
+                      for rule, source in zip(map(parse_rule, ability.placement),
+                                              ability.placement, strict=True)]
     if ability.score:
         compiled.score = compile_expression(parse_expression(ability.score), key)
     return compiled

@@ -126,6 +126,7 @@ class Gain(Seat):
     card: str
     source: str
     hidden: bool
+    by: NotRequired[int]  # the seat whose effect handed it over, when another's
 
 
 class Shelve(Seat):
@@ -159,6 +160,7 @@ class Trade(Seat):
 
 class Look(Seat):
     count: int
+    cards: list[str]  # what was looked at (narrated to the looker only)
 
 
 class Show(SeatCards):

@@ -220,16 +220,20 @@ class Game:
             raise RulesError(f"{card} is not on shelf {zone.name}")
         self.state.cards.take_off_shelf(zone, pos, dst, tucked_to=self.state.discard)
 
-    def give(self, card: Card, seat: int) -> None:
-        """Move a card into a player's hand, as an acquisition."""
+    def give(self, card: Card, seat: int, by: int = -1) -> None:
+        """Move a card into a player's hand, as an acquisition (``by``: the seat whose
+        effect hands it over, when another player's)."""
         cards = self.state.cards
         src = cards.zone_of(card)
         cards.move(card, self.state.players[seat].hand)
         if self.log.enabled:
-            self.log.add(EventKind.GAIN, seat=seat, card=card.name,
-                         source=src.name if src else "",
-                         hidden=src is None or src.face_down
-                         or src.name.startswith(("hand:", "deck")))
+            hidden = src is None or src.face_down or src.name.startswith(("hand:", "deck"))
+            if by >= 0 and by != seat:
+                self.log.add(EventKind.GAIN, seat=seat, card=card.name,
+                             source=src.name if src else "", hidden=hidden, by=by)
+            else:
+                self.log.add(EventKind.GAIN, seat=seat, card=card.name,
+                             source=src.name if src else "", hidden=hidden)
         self.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving

@@ -75,7 +75,7 @@ def hire(game: GamePort, seat: int, cards: list[Value], here: LocationState | No
     if targets:
         i = game.ask(seat, DecisionKind.PLACE, f"where does {assistant.name} go?",
                      [(assistant, t) for t in targets],
-                     lambda o: game.target_label(o[0], o[1]))
+                     lambda o: game.target_label(o[0], o[1]), resolving=here)
         game.place(seat, assistant, targets[i])
     return assistant
 

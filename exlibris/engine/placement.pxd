@@ -5,7 +5,7 @@
 from exlibris.engine.state cimport Assistant, GameState, LocationState, PlayerState
 
 cdef class _Check:
-    cdef public object at, kind, owner, parts, this, values
+    cdef public object at, kind, owner, parts, rule, this, values
 
 cdef class RuleMemo:
     cdef public object checks, mute, names, rt, shares, signature

@@ -47,11 +47,12 @@ SILENT, DENIED, ASK = "silent", "denied", "ask"
 class _Check:
     """One rule that may speak, with the values of its parts kept for one call."""
 
-    __slots__ = ("at", "kind", "owner", "parts", "this", "values")
+    __slots__ = ("at", "kind", "owner", "parts", "rule", "this", "values")
 
     def __init__(self, this: Any, owner: Any, rule: CompiledRule) -> None:
         self.this = this
         self.owner = owner
+        self.rule = rule
         self.kind = rule.kind
         self.parts = rule.parts
         self.values: list[Any] = [None] * len(rule.parts)  # None: not evaluated yet
@@ -113,6 +114,12 @@ class RuleMemo:
     def verdict(self, loc: LocationState, s: int, occupants: list[Assistant]) -> str | None:
         """The kind of the first rule, in priority order (TIME-01), whose condition holds
         for space ``s`` of ``loc`` (its parts all true, asked in order), or None."""
+        check = self.speaker(loc, s, occupants)
+        return None if check is None else check.kind
+
+    def speaker(self, loc: LocationState, s: int, occupants: list[Assistant]) -> Any:
+        """The first rule (a ``_Check``: its ``rule``, ``this`` and ``owner``) whose
+        condition holds for space ``s`` of ``loc``, or None (``verdict``)."""
         names = self.names
         names["target"] = loc
         names["occupant"] = occupants[0] if occupants else None
@@ -131,7 +138,7 @@ class RuleMemo:
                 elif not self._holds(check, j, part, loc):
                     break
             else:
-                return check.kind
+                return check
         return None
 
     def at_location(self, loc: LocationState) -> str:

@@ -355,7 +355,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=self._removable,
                                   verb=f"give to {to.name}"):
                 self._lift(card)
-                self.game.give(card, to.seat)
+                self.game.give(card, to.seat, seat)
                 chosen.append(card)
             return chosen
         given = []
@@ -363,7 +363,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if not self._removable([card]):  # the shelf changed: it would split now
                 continue
             self._lift(card)
-            self.game.give(card, to.seat)
+            self.game.give(card, to.seat, seat)
             given.append(card)
         return given
 
@@ -545,7 +545,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def v_look(self, env: Env, cards: Value) -> list[Card]:
         seen = self.cards_of(cards)
         self.game.state.cards.saw(seen, env.me.seat)
-        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen))
+        self.game.event(EventKind.LOOK, seat=env.me.seat, count=len(seen),
+                        cards=[c.name for c in seen])
         return seen
 
     @GAME.verb("show")

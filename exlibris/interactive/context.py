@@ -133,8 +133,9 @@ def _ability(game: Game, record: dict[str, Any]) -> str:
 
 NOTATION = """How to read the screen
   A2/9:HMR  a book card: letter A, number 2 of the 9 A cards, and its books, one
-            letter per book: C F H M R S (the categories, see below). *id is an
-            artifact card; ~ marks a card lying face down; ?? a card you cannot see.
+            letter per book: C F H M R S (the categories, see below). *Hammer is
+            an artifact card (a short form of its name); ~ marks a card lying face
+            down; ?? a card you cannot see.
   Shelf     rows and columns as the options name them (row 0 is the first row
             shelved; rows above it are -1, -2...). [3] on an empty cell is
             option 3 of a "where to shelve" question.
@@ -146,12 +147,14 @@ KEYS_FULL = """Keys
   a number or the start of a label, then Enter  chooses that option
   Esc or b  back one step of a long list      Tab  next view: locations, players,
   log, help (Esc returns to the decision)     ? this help
-  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit"""
+  u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit
+  why NAME  why a location, space, cell (row R column C) or card is not offered"""
 
 KEYS_LINE = """Commands
   a number or a label (or its start)  chooses;  b  back one step of a long list
   ?  this help   u  undo your last decision   s [FILE]  save (to FILE)
-  q  save and quit; an empty line asks again"""
+  q  save and quit; an empty line asks again
+  why NAME  why a location, space, cell (row R column C) or card is not offered"""
 
 
 def player_help(*, full_screen: bool) -> str:
@@ -161,3 +164,47 @@ def player_help(*, full_screen: bool) -> str:
     codes = ", ".join(f"{c.code} {c.name}" for c in load_catalog().categories)
     keys = KEYS_FULL if full_screen else KEYS_LINE
     return f"{NOTATION}\n  Categories: {codes}.\n\n{keys}"
+
+
+_OWN_QUESTIONS = frozenset({DecisionKind.LIBRARY, DecisionKind.HOME_ACTION, DecisionKind.ORDER,
+                            DecisionKind.FLIPS, DecisionKind.ELIMINATE})
+TURN_PROMPT = "place an assistant"  # the placement turn's own question (flow.py)
+
+
+def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> str | None:
+    """Which effect asks ``decision``: a running ability (the engine's own
+    ``ctx.running``), else the location or home action whose effect is being carried
+    out, read from the latest events of this placement or resolution; None for the
+    game's own questions (a placement turn, a library, a home action...)."""
+    if decision.kind in _OWN_QUESTIONS or (decision.kind is DecisionKind.PLACE
+                                           and decision.prompt == TURN_PROMPT):
+        return None
+    running = {this for _, this in game.ctx.running}
+    if running:  # the newest of the running abilities to have acted, the decider's first
+        sources = [s for s in game.sources() if id(s.this) in running]
+        newest = {str(r.get("source", "")): i for i, r in enumerate(records)
+                  if r["event"] == EventKind.ABILITY}
+        sources.sort(key=lambda s: (s.owner == decision.seat, newest.get(_source_id(s.this), -1)))
+        if sources:
+            return _source_name(game, sources[-1].this)
+    for record in reversed(records):
+        kind = record["event"]
+        if kind in (EventKind.ROUND, EventKind.PLACE) and "home" not in record:
+            return None
+        if kind == EventKind.PLACE:
+            return "home action"
+        if kind in (EventKind.ACTIVATE, EventKind.RESOLVE):
+            spec = game.location_specs.get(record.get("location", ""))
+            return spec.name if spec is not None else None
+    return None
+
+
+def _source_id(this: Any) -> str:
+    """The ``source`` an ability event names (as ``Game.run_ability`` writes it)."""
+    return str(getattr(this, "id", None) or getattr(this, "name", this))
+
+
+def _source_name(game: Game, this: Any) -> str:
+    spec = game.artifact_specs.get(getattr(this, "artifact_id", ""))
+    return spec.name if spec is not None else str(getattr(this, "name", this))
+

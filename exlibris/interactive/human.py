@@ -3,7 +3,8 @@
 A long option list is asked in steps (``steps.py``); the answer to the whole
 decision is still one option index. An answer is an option number (1-based), an
 option's label (or the start of exactly one label; any full label of the whole
-decision also works at any step), or a command: ``?`` help, ``b`` back one
+decision also works at any step), or a command: ``?`` help, ``why X`` (or ``? X``)
+why X is not offered (``engine/why.py``), ``b`` back one
 step, ``u`` undo, ``s [FILE]`` save, ``q`` save and quit. The end of input
 saves and quits too.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from rich.text import Text
 
 from exlibris.engine.decisions import Decision, DecisionKind
-from exlibris.interactive.context import help_text, player_help
+from exlibris.interactive.context import asker, help_text, player_help
 from exlibris.interactive.narrate import Narrator
 from exlibris.interactive.record import SaveError
 from exlibris.interactive.screen import Screen, prompt_line
@@ -60,6 +61,8 @@ def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = ()) ->
         return Parsed(command=COMMANDS[wanted])
     if word.casefold() in ("s", "save") and rest:
         return Parsed(command="save", argument=rest)
+    if word.casefold() in ("?", "why", "?why") and rest:
+        return Parsed(command="why", argument=rest)
     if answer.isdigit():
         number = int(answer)
         if 1 <= number <= len(labels):
@@ -140,6 +143,15 @@ class HumanAgent:
                 self.help = f"{text}\n\n{player_help(full_screen=True)}"
             else:
                 self.terminal.say(f"{text}\n\n{player_help(full_screen=False)}", wrap=True)
+        elif parsed.command == "why":
+            from exlibris.engine.why import why_not
+
+            text = why_not(session.game, decision, parsed.argument)
+            if self.terminal.full is not None:
+                self.pane = "help"
+                self.help = f"Why not {parsed.argument}?\n\n{text}"
+            else:
+                self.terminal.say(text, wrap=True)
         elif parsed.command == "save":
             target = Path(parsed.argument).expanduser() if parsed.argument else None
             try:
@@ -261,14 +273,14 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
-        term.show(prompt_line(game, decision))
+        term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
 
 def step_prompt(session: Session, decision: Decision, current: Step,
                 trail: Sequence[str]) -> Text:
     """``You, place an assistant › The Fire Imp — which location?``."""
     assert session.game is not None
-    text = prompt_line(session.game, decision)
+    text = prompt_line(session.game, decision, asker(session.game, decision, session.log.records))
     for label in trail:
         text.append(f" › {label}", "bold")
     if current.question != decision.prompt:

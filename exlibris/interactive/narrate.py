@@ -76,6 +76,8 @@ class Narrator:
             index = self._index = {c.name: c for c in self.game.state.cards.where}
         found = index.get(name)
         books = getattr(found, "books", None)
+        if not books and name in self.game.artifact_specs:
+            return self.game.artifact_specs[name].name
         return f"{name}:{''.join(books)}" if books else name
 
     def source(self, zone: str) -> str:
@@ -172,7 +174,9 @@ class Narrator:
 
     def _ability(self, r: dict[str, Any]) -> str:
         source = str(r.get("source", ""))
-        name = self.assistant(source) if ":" in source else source.replace("-", " ")
+        spec = self.game.artifact_specs.get(source)
+        name = self.assistant(source) if ":" in source else \
+            spec.name if spec is not None else source.replace("-", " ")
         whose = "Your" if r["seat"] == self.seat else f"{self.who(r['seat'])}'s"
         name = name.removeprefix("The ")
         keyword = f" ({r['ability']})" if r.get("ability") else ""
@@ -195,8 +199,12 @@ class Narrator:
             card = self.card(r["card"]) if self.knows(seat) or self.knows(giver) else "a card"
             return f"{self.who(giver).capitalize()} gave {card} to {self.who(seat)}."
         hidden = r.get("hidden", not source)
-        card = self.card(r["card"]) if self.knows(seat) or not hidden else "a card"
+        giver = r.get("by")
+        seen = self.knows(seat) or not hidden or (giver is not None and self.knows(giver))
+        card = self.card(r["card"]) if seen else "a card"
         where = f" from {self.source(source)}" if source else ""
+        if giver is not None:  # another player's effect handed it over
+            return f"{self.who(giver).capitalize()} gave {card}{where} to {self.who(seat)}."
         return f"{who} took {card}{where}."
 
     def _discard(self, r: dict[str, Any]) -> str:
@@ -237,7 +245,11 @@ class Narrator:
 
     def _look(self, r: dict[str, Any]) -> str:
         n = int(r.get("count", 0))
-        return f"{self.who(r['seat']).capitalize()} looked at {n} card{'s' if n != 1 else ''}."
+        said = f"{self.who(r['seat']).capitalize()} looked at {n} card{'s' if n != 1 else ''}"
+        cards = r.get("cards")
+        if cards and self.knows(r["seat"]):  # what was seen, to the looker only
+            return f"{said}: {self.cards(cards)}."
+        return f"{said}."
 
     def _trade(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()

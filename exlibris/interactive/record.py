@@ -260,7 +260,7 @@ def check_setup(record: SaveRecord, catalog: Any) -> None:
     ``play --resume`` and ``replay`` check this before anything replays."""
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
-    from exlibris.validation import resolve_settings, variant_chain
+    from exlibris.model.variants import resolve_settings, variant_chain
 
     try:
         variant_chain(record.variant, catalog.variants)

@@ -262,11 +262,18 @@ def position_marks(decision: Decision) -> dict[Pos, str]:
     return {tuple(pos): str(i) for i, pos in enumerate(decision.values, 1)}  # type: ignore[misc]
 
 
-def prompt_line(game: Game, decision: Decision) -> Text:
-    """``Your decision: place an assistant`` with the decision's own words."""
+def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> Text:
+    """``You, place an assistant`` with the decision's own words, and the effect that
+    asks when one does (``You, The Trash Golem: choose one``)."""
     import re
 
+    from exlibris.interactive.steps import named
+
     prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
+    if decision.card is not None:  # the card a "where to shelve" asks about, with its books
+        prompt = named(prompt, [decision.card])
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
+    if asked_by:
+        text.append(f"{asked_by}: ")
     text.append(prompt, "bold")
     return text

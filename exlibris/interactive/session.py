@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ def bot_seed(seed: int, seat: int) -> int:
 
 def settings_for(record: SaveRecord, catalog: Catalog) -> Settings:
     """The variant's settings, with the number of library tiles dealt if chosen."""
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     settings = resolve_settings(record.variant, catalog.variants)
     if record.libraries is not None:
@@ -84,6 +85,9 @@ class Session:
     seen: dict[int, int] = field(default_factory=dict)  # seat -> log length at its last answer
     bot_seconds: float = 0.0  # the slowest bot answer so far
     agents: list[Recorder] = field(default_factory=list)
+    # while a bot decides live: a context manager given the bot's name (the terminal's
+    # "thinking" line, ``Terminal.thinking``); None plays without one
+    thinking: Callable[[str], AbstractContextManager[None]] | None = None
 
     # ------------------------------------------------------------------ running
     def run(self) -> Outcome:
@@ -164,7 +168,11 @@ class Session:
         if agent is None or self.replay_only:
             raise ReplayExhausted(f"the record ends at decision {number + 1}")
         started = time.perf_counter()
-        index = agent.decide(view, decision)
+        if self.thinking is not None and self.record.seats[seat] != "human":
+            with self.thinking(self.record.names[seat]):
+                index = agent.decide(view, decision)
+        else:
+            index = agent.decide(view, decision)
         if self.record.seats[seat] != "human":
             self.bot_seconds = max(self.bot_seconds, time.perf_counter() - started)
         self.asked += 1

@@ -36,10 +36,31 @@ def books_text(books: Iterable[str], styles: Styles) -> Text:
 
 
 def card_name(card: Card) -> str:
-    """``M3/8`` (letter, order, cards of that letter) or ``*artifact-id``."""
+    """``M3/8`` (letter, order, cards of that letter) or an artifact's short name
+    (``*Hammer``)."""
     if isinstance(card, BookCard):
         return f"{card.name}/{card.of}" if card.of else card.name
+    if isinstance(card, ArtifactCard):
+        return f"*{artifact_short(card.artifact_id)}"
     return f"*{card.name}"
+
+
+def artifact_name(artifact_id: str) -> str:
+    """An artifact's name from the content in use (its id if there is none)."""
+    from exlibris.catalog import load_catalog
+
+    spec = load_catalog().artifacts.get(artifact_id)
+    return spec.name if spec is not None else artifact_id
+
+
+def artifact_short(artifact_id: str) -> str:
+    """A short form of an artifact's name that fits a shelf cell: the word before
+    " of ", else its last word (``Hammer``, ``Void``, ``Ball``)."""
+    name = artifact_name(artifact_id)
+    if name == artifact_id:
+        return artifact_id
+    head = name.split(" of ")[0] if " of " in name else name
+    return head.replace(",", " ").split()[-1]
 
 
 def card_text(card: Card, styles: Styles) -> Text:

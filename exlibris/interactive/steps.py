@@ -156,8 +156,42 @@ def levels(game: Game | None, decision: Decision) -> Levels:
 
 
 def player_labels(game: Game | None, decision: Decision) -> list[str]:
-    """The options' labels, a card offered by a ``pick`` saying where it is:
-    ``discard C5 from your hand``, ``give P4 from your hand to Greedy 2``."""
+    """The options' labels as the player reads them: each card with its books and each
+    artifact by its name (``take G4/9:FC from Community Centre's area``), and a card
+    offered by a ``pick`` saying where it is (``discard C5/7:HM from your hand``).
+    The engine's labels (saves, scripts) stay as they are; an answer may use either."""
+    told = _placed_labels(game, decision)
+    return [named(label, _cards_in(value))
+            for label, value in zip(told, decision.handles, strict=True)]
+
+
+def _cards_in(value: Any) -> list[Any]:
+    if isinstance(value, BookCard | ArtifactCard):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [v for v in value if isinstance(v, BookCard | ArtifactCard)]
+    return []
+
+
+def named(label: str, cards: Sequence[Any]) -> str:
+    """``label`` with each card's name (as a whole word) given its books, or an
+    artifact's id its name."""
+    import re
+
+    from exlibris.interactive.shelf_grid import artifact_name, card_name
+
+    for card in dict.fromkeys(cards):
+        if isinstance(card, BookCard):
+            shown = card_name(card) + (":" + "".join(card.books) if card.books else "")
+        else:
+            shown = artifact_name(card.artifact_id)
+        label = re.sub(rf"(?<![\w*/-]){re.escape(card.name)}(?![\w/:-])",
+                       lambda _, shown=shown: shown, label, count=1)
+    return label
+
+
+def _placed_labels(game: Game | None, decision: Decision) -> list[str]:
+    """The labels, a card offered by a ``pick`` saying where it is."""
     labels = decision.labels
     verb = str(decision.data.get("verb", ""))
     if game is None or decision.kind is not DecisionKind.PICK or not verb:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 from rich.console import Console, RenderableType
@@ -20,6 +23,7 @@ from exlibris.interactive.fullscreen import FullScreen
 KEYS_HINT = ("↑/↓ Enter choose · type a number or label · Esc back · Tab views · "
              "? help · u undo · s save · q quit")
 TYPE_HINT = "Type a number or a label · b back · ? help · u undo · s [FILE] save · q quit"
+THINKING_AFTER = 0.3  # seconds a bot decides before the screen says it is thinking
 
 
 def interactive(stdin: TextIO, out: TextIO) -> bool:
@@ -49,6 +53,39 @@ class Terminal:
     def say(self, text: str, *, wrap: bool = False) -> None:
         """A message; unwrapped unless ``wrap`` (paths and commands stay whole)."""
         self.console.print(text, soft_wrap=not wrap)
+
+    @contextmanager
+    def thinking(self, name: str, after: float = THINKING_AFTER) -> Iterator[None]:
+        """While a bot decides: once it has taken ``after`` seconds, a line on screen
+        says it is thinking (on the bottom line of the full screen, which the next
+        frame draws over; a line of its own at a line-mode terminal; nothing in a pipe)."""
+        if not self.tty:
+            yield
+            return
+        lock = threading.Lock()
+        done = False
+
+        def show() -> None:
+            with lock:
+                if done:
+                    return
+                text = f"{name} is thinking…"
+                if self.full is not None and self.full.active:
+                    rows = self.full.size()[1]
+                    self.out.write(f"\x1b7\x1b[{rows};1H\x1b[2K{text}\x1b8")
+                else:
+                    self.out.write(text + "\n")
+                self.out.flush()
+
+        timer = threading.Timer(after, show)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            with lock:
+                done = True
+            timer.cancel()
 
     def clear(self) -> None:
         if self.tty:

@@ -146,6 +146,9 @@ class Ability(Strict):
         "artifacts (B6, the default) or entombed (beside B1, counted from the shelf).",
     )
     text: Text
+    rulings: list[str] = Field(
+        default_factory=list,
+        description="Clause ids the ability's placement rules enforce (said by 'why not?').")
 
 
 class Location(Strict):

@@ -355,26 +355,57 @@ class Shelf:
                             pos=pos, card=card)
         self._put(pos, Slot(card, face_down))
 
+    def shelving_refusal(self, card: Card, pos: Pos) -> ShelfError | None:
+        """Why ``card`` may not be shelved at ``pos`` (the error ``shelve`` raises), or
+        None when it may: what "why not?" answers about a cell."""
+        held = self._slots.get(pos)
+        if held is not None:
+            return OccupiedError(f"cannot shelve {card} at {where(pos)}: the cell holds "
+                                 f"{held.card}", pos=pos, card=card)
+        return self._new_cell_refusal(card, pos, self._slots.keys(), self._rows)
+
+    def removal_refusal(self, pos: Pos) -> ShelfError | None:
+        """Why the visible card at ``pos`` may not be taken off (the error ``remove``
+        raises), or None when it may."""
+        slot = self._slots.get(pos)
+        if slot is None:
+            return EmptyCellError(f"cannot remove {where(pos)}: the cell is empty", pos=pos)
+        if slot.beneath is None and not self.rules.removal_may_split \
+                and pos not in self.removable_positions():
+            return WouldSplitError(
+                f"cannot remove {slot.card} at {where(pos)}: the shelf would split in two",
+                pos=pos, card=slot.card)
+        return None
+
     def _check_new_cell(
         self, card: Card, pos: Pos, occupied: Iterable[Pos] | Mapping[Pos, object],
         rows: Mapping[int, int],
     ) -> None:
+        refusal = self._new_cell_refusal(card, pos, occupied, rows)
+        if refusal is not None:
+            raise refusal
+
+    def _new_cell_refusal(
+        self, card: Card, pos: Pos, occupied: Iterable[Pos] | Mapping[Pos, object],
+        rows: Mapping[int, int],
+    ) -> ShelfError | None:
         if pos in occupied:
-            raise OccupiedError(f"cannot shelve {card} at {where(pos)}: the cell holds a card",
-                                pos=pos, card=card)
+            return OccupiedError(f"cannot shelve {card} at {where(pos)}: the cell holds a card",
+                                 pos=pos, card=card)
         if not rows:
-            return
+            return None
         r, c = pos
         if ((r - 1, c) not in occupied and (r, c - 1) not in occupied
                 and (r, c + 1) not in occupied and (r + 1, c) not in occupied):
-            raise NotAdjacentError(
+            return NotAdjacentError(
                 f"cannot shelve {card} at {where(pos)}: no shelved card touches it along an edge",
                 pos=pos, card=card)
         span = max(max(rows), r) - min(min(rows), r) + 1
         if span > self.rules.max_rows:
-            raise TooTallError(
+            return TooTallError(
                 f"cannot shelve {card} at {where(pos)}: the shelf would span {span} rows "
                 f"(at most {self.rules.max_rows})", pos=pos, card=card)
+        return None
 
     def remove(self, pos: Pos) -> Slot:
         """Take the visible card at ``pos`` off the shelf and return it (with its tucked cards).
@@ -385,10 +416,9 @@ class Shelf:
         if slot.beneath is not None:
             self._put(pos, Slot(slot.beneath, face_down=True))
             return replace(slot, beneath=None)
-        if not self.rules.removal_may_split and pos not in self.removable_positions():
-            raise WouldSplitError(
-                f"cannot remove {slot.card} at {where(pos)}: the shelf would split in two",
-                pos=pos, card=slot.card)
+        refusal = self.removal_refusal(pos)
+        if refusal is not None:
+            raise refusal
         self._take(pos)
         return slot
 
@@ -663,22 +693,32 @@ class Shelf:
         The lower card of the stack is face down; a cell holds at most one card
         beneath its top card (LIB-MUMMY-1..3).
         """
-        slot = self._need(pos, "entomb at")
-        if slot.beneath is not None:
-            raise EntombError(
-                f"cannot entomb {card} at {where(pos)}: {slot.beneath} already lies beneath "
-                f"{slot.card}", pos=pos, card=card)
+        refusal = self.entomb_refusal(card, pos, under=under)
+        if refusal is not None:
+            raise refusal
+        slot = self._slots[pos]
         if under:
-            if not isinstance(card, BookCard):
-                raise EntombError(f"cannot entomb {card} beneath {slot.card}: only book cards "
-                                  "are entombed", pos=pos, card=card)
             self._slots[pos] = replace(slot, beneath=card)
         else:
-            if not isinstance(slot.card, BookCard):
-                raise EntombError(f"cannot entomb on top of {slot.card} at {where(pos)}: "
-                                  "an artifact cannot lie beneath", pos=pos, card=card)
             self._slots[pos] = Slot(card, beneath=slot.card)
         self._restocked()
+
+    def entomb_refusal(self, card: Card, pos: Pos, *, under: bool) -> ShelfError | None:
+        """Why ``entomb(card, pos, under=under)`` may not be done, or None."""
+        slot = self._slots.get(pos)
+        if slot is None:
+            return EmptyCellError(f"cannot entomb at {where(pos)}: the cell is empty", pos=pos)
+        if slot.beneath is not None:
+            return EntombError(
+                f"cannot entomb {card} at {where(pos)}: {slot.beneath} already lies beneath "
+                f"{slot.card}", pos=pos, card=card)
+        if under and not isinstance(card, BookCard):
+            return EntombError(f"cannot entomb {card} beneath {slot.card}: only book cards "
+                               "are entombed", pos=pos, card=card)
+        if not under and not isinstance(slot.card, BookCard):
+            return EntombError(f"cannot entomb on top of {slot.card} at {where(pos)}: "
+                               "an artifact cannot lie beneath", pos=pos, card=card)
+        return None
 
     def entomb_options(self, card: Card) -> list[tuple[Pos, bool]]:
         """Every ``(cell, under)`` where ``entomb(card, cell, under=under)`` would succeed,
@@ -693,21 +733,41 @@ class Shelf:
     def flip(self, pos: Pos) -> None:
         """Turn the visible card at ``pos`` face down (a book, or an artifact by a
         voluntary flip: SCORE-00-2)."""
-        slot = self._need(pos, "flip")
-        if slot.face_down:
-            raise FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
-                            pos=pos, card=slot.card)
+        refusal = self.flip_refusal(pos)
+        if refusal is not None:
+            raise refusal
+        slot = self._slots[pos]
         self._slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)  # not replace(): slow
         self._restocked()
 
+    def flip_refusal(self, pos: Pos) -> ShelfError | None:
+        """Why the card at ``pos`` may not be turned face down, or None."""
+        slot = self._slots.get(pos)
+        if slot is None:
+            return EmptyCellError(f"cannot flip {where(pos)}: the cell is empty", pos=pos)
+        if slot.face_down:
+            return FlipError(f"cannot flip {slot.card} at {where(pos)}: it is already face down",
+                             pos=pos, card=slot.card)
+        return None
+
     def tuck(self, pos: Pos, cards: Iterable[Card]) -> None:
         """Tuck ``cards`` beneath the artifact at ``pos``."""
-        slot = self._need(pos, "tuck under")
-        if not isinstance(slot.card, ArtifactCard):
-            raise TuckError(f"cannot tuck cards under {slot.card} at {where(pos)}: "
-                            "it is not an artifact", pos=pos, card=slot.card)
+        refusal = self.tuck_refusal(pos)
+        if refusal is not None:
+            raise refusal
+        slot = self._slots[pos]
         self._slots[pos] = replace(slot, tucked=slot.tucked + tuple(cards))
         self._restocked()
+
+    def tuck_refusal(self, pos: Pos) -> ShelfError | None:
+        """Why cards may not be tucked under the card at ``pos``, or None."""
+        slot = self._slots.get(pos)
+        if slot is None:
+            return EmptyCellError(f"cannot tuck under {where(pos)}: the cell is empty", pos=pos)
+        if not isinstance(slot.card, ArtifactCard):
+            return TuckError(f"cannot tuck cards under {slot.card} at {where(pos)}: "
+                             "it is not an artifact", pos=pos, card=slot.card)
+        return None
 
     # ------------------------------------------------------------ internals
     def _need(self, pos: Pos, verb: str) -> Slot:

@@ -25,13 +25,16 @@ from exlibris.scoring.report import to_json
 
 def compare(scenario: Scenario, game: Game, pending: Decision | None,
             outcome: Outcome | None = None,
-            asked: list[Decision] | None = None) -> str | None:
+            asked: list[Decision] | None = None,
+            offered_why: dict[int, str] | None = None) -> str | None:
     """The first expectation that does not hold, in words; None when all hold.
 
-    ``asked`` is every decision of the run, in order (for ``never_offered``).
+    ``asked`` is every decision of the run, in order (for ``never_offered``), and
+    ``offered_why`` why an option it names was offered, by ``id`` of the decision.
     """
     checker = _Checker(scenario, game, pending, outcome)
     checker.asked = asked or []
+    checker.offered_why = offered_why or {}
     for expectation in scenario.expect:
         check: Callable[[Any], str | None] = getattr(checker, f"check_{expectation.key}")
         difference = check(expectation.value)
@@ -105,6 +108,7 @@ class _Checker:
         self.pending = pending
         self.seats = {p.name: p.seat for p in self.state.players}
         self.asked: list[Decision] = []
+        self.offered_why: dict[int, str] = {}
 
     def player(self, name: str) -> PlayerState:
         return self.state.players[self.seats[name]]
@@ -272,8 +276,10 @@ class _Checker:
             asked = self.name(decision.seat)
             for player, label in expected:
                 if label in decision.labels and player in (None, asked):
+                    why = self.offered_why.get(id(decision))
                     return (f"decision {number} ({asked}, {decision.prompt!r}) offered "
-                            f"{label!r}, which no decision of the run should offer")
+                            f"{label!r}, which no decision of the run should offer"
+                            + (f"\nwhy: {why}" if why else ""))
         return None
 
     def check_in_play(self, expected: list[str]) -> str | None:

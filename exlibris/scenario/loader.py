@@ -264,7 +264,7 @@ class _Reader:
         return catalog
 
     def read_rules(self, rules: Any) -> Any:
-        from exlibris.validation import resolve_settings
+        from exlibris.model.variants import resolve_settings
 
         assert self.catalog is not None
         variants = self.catalog.variants

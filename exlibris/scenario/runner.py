@@ -106,12 +106,17 @@ class Run:
         self.game: Game | None = None
         self.outcome: flow.Outcome | None = None
         self.asked: list[Decision] = []  # every decision of the run, the pending one too
+        self.never_offered: list[tuple[str | None, str]] = [
+            item for e in scenario.expect if e.key == "never_offered" for item in e.value]
+        self.offered_why: dict[int, str] = {}  # id(decision) -> why a never_offered is there
 
     def who(self, seat: int) -> str:
         return self.scenario.setup.players[seat].name
 
     def answer(self, decision: Decision) -> int:
         self.asked.append(decision)
+        if self.never_offered:
+            self._offered(decision)
         if self.next >= len(self.steps):
             self.pending = decision
             raise ScriptDone(decision)
@@ -125,14 +130,47 @@ class Run:
                 f"{step.label!r}, but {asked} is asked to {decision.prompt!r} "
                 f"(options: {options})")
         try:
-            index = decision.labels.index(step.label)
+            index = self._option(decision, step.label)
         except ValueError:
             raise ScriptMismatch(
                 f"script step {number} (line {step.line}): {step.label!r} is not an option; "
-                f"{asked} is asked to {decision.prompt!r} (options: {options})") from None
+                f"{asked} is asked to {decision.prompt!r} (options: {options})"
+                f"{self._why_not(decision, step.label)}") from None
         self.next += 1
         self.trace.append(f"{number}. {asked}: {step.label}")
         return index
+
+    def _option(self, decision: Decision, label: str) -> int:
+        """The option a step names: by the engine's label (what scripts have always
+        named), else by the label as the screen shows it, with each card's books and
+        each artifact's name (``interactive/steps.py: player_labels``)."""
+        labels = decision.labels
+        if label in labels:
+            return labels.index(label)
+        from exlibris.interactive.steps import player_labels
+
+        return player_labels(self.game, decision).index(label)
+
+    def _why_not(self, decision: Decision, label: str) -> str:
+        """Why the engine refuses what a step's label names (``engine/why.py``)."""
+        if self.game is None:
+            return ""
+        from exlibris.engine.why import why_not
+
+        return "\nwhy not: " + why_not(self.game, decision, label).replace("\n", "\n  ")
+
+    def _offered(self, decision: Decision) -> None:
+        """Keep why a label the scenario expects never offered is offered, said now
+        while the position is the one it was offered in."""
+        if self.game is None:
+            return
+        labels = decision.labels
+        for player, label in self.never_offered:
+            if label in labels and player in (None, self.who(decision.seat)):
+                from exlibris.engine.why import why_offered
+
+                self.offered_why[id(decision)] = why_offered(self.game, decision,
+                                                             labels.index(label))
 
     def execute(self) -> Result:
         scenario = self.scenario
@@ -184,7 +222,8 @@ class Run:
                 f"script line(s) unused, from step {self.next + 1} (line {step.line}): "
                 f"{step}")
             return result
-        difference = compare(scenario, game, self.pending, self.outcome, self.asked)
+        difference = compare(scenario, game, self.pending, self.outcome, self.asked,
+                             self.offered_why)
         result.passed = difference is None
         result.difference = difference or ""
         return result

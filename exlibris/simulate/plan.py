@@ -78,7 +78,7 @@ def playable(catalog: Catalog, variant: str, players: int) -> str | None:
     """None if the engine plays ``variant`` at ``players``; otherwise its reason."""
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     try:
         check_playable(resolve_settings(variant, catalog.variants), players, variant)
@@ -89,7 +89,7 @@ def playable(catalog: Catalog, variant: str, players: int) -> str | None:
 
 def player_counts(catalog: Catalog, variant: str) -> list[int]:
     """The player counts ``variant``'s rules are written for."""
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     return list(resolve_settings(variant, catalog.variants).players)
 
@@ -100,7 +100,7 @@ def cells(catalog: Catalog, variants: Sequence[str], players: Sequence[int] | No
     it. ``variants`` may hold ``all`` (every variant the catalog has) and ``players``
     None (every count each variant's rules allow). A variant or count named
     explicitly that the engine refuses is an error, not a note."""
-    from exlibris.validation import variant_chain
+    from exlibris.model.variants import variant_chain
 
     every = "all" in variants
     names = sorted(catalog.variants) if every else list(dict.fromkeys(variants))

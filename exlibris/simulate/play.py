@@ -75,7 +75,7 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     from exlibris.agents.view import player_view
     from exlibris.engine.flow import new_game, play
     from exlibris.interactive.session import bot_seed
-    from exlibris.validation import resolve_settings
+    from exlibris.model.variants import resolve_settings
 
     cat = catalog(spec.content)
     key = (spec.content, spec.cell.variant)

@@ -1,0 +1,200 @@
+"""A per-user cache of the shipped content and rules files, read and checked.
+
+Every command reads the shipped YAML (85 files) and ``validate`` checks it; both
+take most of a command's start-up. The cache keeps, for each shipped file, the
+plain data and node positions ``yamlsafe`` built from it, and whether
+``exlibris validate`` found the whole set clean. It is one JSON file (plain data,
+never pickled objects) in ``$XDG_CACHE_HOME/exlibris`` (else ``~/.cache/exlibris``),
+a folder made ``0700`` and used only when it belongs to the user and nobody else
+may write to it.
+
+It is keyed by the exlibris version, the package's own files (names, sizes and
+modification times, so an edited checkout does not read a stale check) and the
+SHA-256 of each shipped file's bytes, which are read every time: a changed file
+misses. A missing, damaged or unwritable cache is passed over silently and the
+files are parsed as without it; ``EXLIBRIS_NO_CACHE=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from exlibris import __version__
+from exlibris.limits import MAX_FILE_BYTES
+from exlibris.paths import content_dir, rules_dir
+from exlibris.safefile import FileRefused, read_limited
+from exlibris.sources import yaml_files
+
+Record = dict[str, Any]  # a file's "data", "marks", "content" and "keys"
+Parse = Callable[[str, str], Record | None]  # (text, filename) -> record, None if broken
+_PACKAGE = Path(__file__).resolve().parent
+_FORMAT = 1
+
+
+def enabled() -> bool:
+    return os.environ.get("EXLIBRIS_NO_CACHE", "") in ("", "0")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "exlibris"
+
+
+class _Shipped:
+    """The shipped files' bytes and the cache's key for them (read once a process)."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}  # resolved path -> text
+        digest = hashlib.sha256(f"{_FORMAT}\0{__version__}\0{_code_stamp()}".encode())
+        for path in yaml_files([content_dir(), rules_dir()]):
+            try:
+                raw = read_limited(path, MAX_FILE_BYTES)
+                text = raw.decode("utf-8")
+            except (FileRefused, UnicodeDecodeError):
+                continue  # parsed (and refused) as without a cache
+            name = str(path.resolve())
+            self.texts[name] = text
+            digest.update(f"\0{name}\0".encode() + hashlib.sha256(raw).digest())
+        self.key = digest.hexdigest()
+        self.records: dict[str, Record] | None = None
+        self.validated: int | None = None
+        self._read()
+
+    @property
+    def file(self) -> Path:
+        return cache_dir() / f"shipped-{self.key[:32]}.json"
+
+    def _read(self) -> None:
+        try:
+            raw = read_limited(self.file, 64 * MAX_FILE_BYTES)
+            stored = json.loads(raw)
+            if stored.get("key") != self.key or not isinstance(stored.get("files"), dict):
+                return
+            self.records = stored["files"]
+            validated = stored.get("validated")
+            self.validated = validated if isinstance(validated, int) else None
+        except (FileRefused, ValueError, AttributeError, RecursionError):
+            self.records = None
+
+    def fill(self, parse: Parse) -> None:
+        """Parse every shipped file and write the cache (files that fail are left out)."""
+        records: dict[str, Record] = {}
+        for name, text in self.texts.items():
+            record = parse(text, name)
+            if record is not None and _round_trips(record):
+                records[name] = record
+        self.records = records
+        self.write()
+
+    def write(self) -> None:
+        folder = _private_folder()
+        if folder is None or self.records is None:
+            return
+        body = json.dumps({"key": self.key, "files": self.records,
+                           "validated": self.validated}, separators=(",", ":"))
+        try:
+            for old in folder.glob("shipped-*.json"):
+                old.unlink(missing_ok=True)
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=".shipped-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(body)
+            os.replace(temp, self.file)
+        except OSError:
+            pass
+
+
+def _round_trips(record: Record) -> bool:
+    """True if JSON gives the record back unchanged (keys that are not strings, NaN...)."""
+    try:
+        return bool(json.loads(json.dumps(record)) == record)
+    except (ValueError, TypeError):
+        return False
+
+
+def _code_stamp() -> str:
+    """The names, sizes and modification times of the package's own files."""
+    found = []
+    for folder, dirs, files in os.walk(_PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith((".py", ".lark", ".json", ".so", ".pyd")):
+                info = os.stat(os.path.join(folder, name))
+                found.append(f"{folder[len(str(_PACKAGE)):]}/{name}:{info.st_size}:"
+                             f"{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join(found).encode()).hexdigest()
+
+
+def _private_folder() -> Path | None:
+    """The cache folder, made 0700; None unless it is the user's and only theirs."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022:
+        return None
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return None
+    return folder
+
+
+@cache
+def _shipped() -> _Shipped:
+    return _Shipped()
+
+
+def lookup(path: Path | str, parse: Parse) -> tuple[str, Record] | None:
+    """The text and cached record of a shipped file, or None (not shipped, no cache).
+
+    With no cache yet, every shipped file is parsed with ``parse`` and the cache
+    written, so that the next command finds it.
+    """
+    if not enabled():
+        return None
+    try:
+        name = str(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return None
+    if not _is_shipped_name(name):
+        return None
+    shipped = _shipped()
+    if name not in shipped.texts:
+        return None
+    if shipped.records is None:
+        shipped.fill(parse)
+    record = shipped.records.get(name) if shipped.records is not None else None
+    return (shipped.texts[name], record) if record is not None else None
+
+
+def _is_shipped_name(name: str) -> bool:
+    return any(name.startswith(str(folder.resolve()) + os.sep)
+               for folder in (content_dir(), rules_dir()))
+
+
+def validated_files() -> int | None:
+    """How many files ``exlibris validate`` checked and found clean in the shipped set
+    as it is now, or None if that is not known."""
+    if not enabled():
+        return None
+    shipped = _shipped()
+    return shipped.validated if shipped.records is not None else None
+
+
+def mark_validated(files: int, parse: Parse) -> None:
+    """Remember that the shipped set as it is now was checked and found clean."""
+    if not enabled():
+        return
+    shipped = _shipped()
+    if shipped.records is None:
+        shipped.fill(parse)
+    shipped.validated = files
+    shipped.write()
