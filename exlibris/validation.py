@@ -32,7 +32,7 @@ from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
 from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
-from exlibris.model.merging import merge
+from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.paths import content_dir, rules_dir
 from exlibris.sources import outside_links, sort_files
@@ -310,19 +310,17 @@ def _location_numbers(catalog: Catalog, shipped: Catalog | None) -> list[Problem
 
 
 def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant]:
-    """The variant and its ancestors, base first; raises ValueError on a cycle or gap."""
-    chain: list[Variant] = []
-    current: str | None = variant_id
-    while current is not None:
-        if current not in variants:
-            raise ValueError(f"unknown variant {current!r}"
-                             f"{did_you_mean(current, variants)}; known: "
-                             f"{', '.join(sorted(variants))}")
-        if any(v.id == current for v in chain):
-            raise ValueError(f"variant {current!r} extends itself")
-        chain.append(variants[current])
-        current = variants[current].extends
-    return list(reversed(chain))
+    """The variant and its ancestors, base first, each once (a later parent after an
+    earlier one, so that it wins); raises ValueError on a cycle or gap."""
+    try:
+        order = linearize(variant_id, lambda v: variants[v].parents if v in variants else None)
+    except ChainError as exc:
+        if exc.missing is None:
+            raise
+        raise ValueError(f"unknown variant {exc.missing!r}"
+                         f"{did_you_mean(exc.missing, set(variants) - {variant_id})}; known: "
+                         f"{', '.join(sorted(variants))}") from None
+    return [variants[v] for v in order]
 
 
 def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
@@ -339,6 +337,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     loaded = entry.loaded
     try:
         chain = variant_chain(variant.id, {**variants, variant.id: variant})
+    except ChainError as exc:  # a cycle
+        return [loaded.problem(("extends",), "rules/variant-cycle", str(exc))]
     except ValueError as exc:
         return [loaded.problem(("extends",), "rules/unknown-variant", str(exc))]
     problems: list[Problem] = []
@@ -349,6 +349,7 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
         for path in unknown_keys(base, variant.overlay):
             problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
                                            f"unknown setting {'.'.join(path)!r}", at_key=True))
+        problems.extend(_parent_conflicts(entry, {**variants, variant.id: variant}))
         if problems:
             return problems
     try:
@@ -381,6 +382,50 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     return problems
 
 
+
+
+def _leaves(data: dict[str, Any], path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    """Every setting a plain settings map sets, by its dotted path."""
+    found: dict[tuple[str, ...], Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            found.update(_leaves(value, (*path, str(key))))
+        else:
+            found[(*path, str(key))] = value
+    return found
+
+
+def _parent_conflicts(entry: Entry, variants: dict[str, Variant]) -> list[Problem]:
+    """Two parents of one variant that set one setting to different values, where the
+    variant itself does not say which: the later parent wins, but the author may not
+    know it, so the choice must be written down."""
+    variant: Variant = entry.model
+    parents = variant.parents
+    if len(parents) < 2:
+        return []
+    chains = {p: [v.id for v in variant_chain(p, variants)] for p in parents}
+    own_settings = _leaves(variant.overlay)
+    setters: dict[tuple[str, ...], tuple[str, Any]] = {}
+    clashes: dict[tuple[str, str], list[str]] = {}
+    for parent in parents:
+        shared = {v for other in parents if other != parent for v in chains[other]}
+        brought: dict[str, Any] = {}
+        for vid in chains[parent]:
+            if vid not in shared:
+                brought = merge(brought, variants[vid].overlay)
+        for path, value in _leaves(brought).items():
+            if path in setters and setters[path][1] != value and path not in own_settings:
+                clashes.setdefault((setters[path][0], parent), []).append(".".join(path))
+            setters[path] = (parent, value)
+    problems: list[Problem] = []
+    for (first, later), where in clashes.items():
+        shown = ", ".join(repr(w) for w in where[:3]) + (", ..." if len(where) > 3 else "")
+        problems.append(entry.loaded.problem(
+            ("extends", parents.index(later)), "rules/parents-conflict",
+            f"{first!r} and {later!r} set {shown} differently; the later parent "
+            f"({later!r}) would win: say which you mean by setting {where[0]!r} "
+            f"{'and the others ' if len(where) > 1 else ''}in this variant"))
+    return problems
 
 
 def _check_scoring(entry: Entry, settings: Settings) -> list[Problem]:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Optional, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
 from exlibris.model.content import Module, Slug, Text
+from exlibris.model.merging import parents_of
 
 
 class _Strict(BaseModel):
@@ -176,11 +177,17 @@ class Variant(_Strict):
     kind: Literal["variant"]
     id: Slug
     name: str
-    extends: Slug | None = Field(default=None, description="The rules this variant changes "
-                                 "(standard, beginner...); only rules/standard.yaml has none.")
+    extends: Slug | list[Slug] | None = Field(
+        default=None, description="The rules this variant changes (standard, beginner...): "
+        "one id, or a list whose later entries win; only rules/standard.yaml has none.")
     text: Text
     settings: VariantSettings = Field(  # type: ignore[valid-type]
         default_factory=VariantSettings)
+
+    @property
+    def parents(self) -> list[str]:
+        """The ids ``extends:`` names, in order (a later one wins)."""
+        return parents_of(self.extends)
 
     @property
     def overlay(self) -> dict[str, Any]:
