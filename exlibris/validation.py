@@ -85,7 +85,9 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")
     rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
-    id_catalog = IdCatalog(ids, rulings)
+    codes = {c.code: c.id for c in [*(shipped.categories if shipped else []),
+                                    *catalog.categories]}
+    id_catalog = IdCatalog(ids, rulings, codes)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     report.problems.extend(check_references(catalog, shipped))

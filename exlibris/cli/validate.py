@@ -43,15 +43,20 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
                        err=True)
         report_problems(report.problems)
         if report.unchecked:
-            click.echo(f"note: {len(report.unchecked)} scenario file(s) not checked until the "
-                       "content problems above are fixed", err=True)
+            unchecked = _count(len(report.unchecked), "scenario file")
+            click.echo(f"note: {unchecked} not checked until the content problems above are "
+                       "fixed", err=True)
         if report.ok:
-            click.echo(f"{report.files} files checked, no problems.")
+            click.echo(f"{_count(report.files, 'file')} checked, no problems.")
         else:
-            click.echo(f"{report.files} files checked, {len(report.problems)} problems.",
-                       err=True)
+            click.echo(f"{_count(report.files, 'file')} checked, "
+                       f"{_count(len(report.problems), 'problem')}.", err=True)
     if not report.ok:
         raise SystemExit(USER_ERROR)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _shown(path: Path) -> str:

@@ -22,6 +22,12 @@ class Catalog:
 
     ids: Mapping[str, str] = field(default_factory=dict)
     settings: frozenset[str] = frozenset()
+    codes: Mapping[str, str] = field(default_factory=dict)  # category code -> id; empty:
+    # the categories are not known here, and any code letter is accepted
+
+    def categories_in_reach(self) -> str:
+        """The categories an effect may name, as a clause of a message."""
+        return ", ".join(f"@{code} ({cid})" for code, cid in sorted(self.codes.items()))
 
     def kind_of(self, ref: str) -> str | None:
         return self.ids.get(ref)
@@ -126,10 +132,12 @@ class Checker:
             case ast.Name(id=name):
                 if name in self.scope:
                     return self.scope[name]
-                if len(name) == 1 and name.isupper():
+                if len(name) == 1 and name.isupper() and (
+                        not self.catalog.codes or name in self.catalog.codes):
+                    cid = self.catalog.codes.get(name, "monster-manuals")
                     self.fail(expr, "dsl/unknown-name",
                               f"unknown name {name!r}; a category is written with '@': "
-                              f"@{name}, or by its id (@monster-manuals)")
+                              f"@{name}, or by its id (@{cid})")
                     return "category"
                 choices = list(self.scope)
                 self.fail(expr, "dsl/unknown-name",
@@ -137,11 +145,18 @@ class Checker:
                 return "any"
             case ast.Ref(id=ref):
                 if len(ref) == 1 and ref.isupper():  # @M: a category by its code
+                    if self.catalog.codes and ref not in self.catalog.codes:
+                        self.fail(expr, "dsl/unknown-category",
+                                  f"no category has the code '@{ref}'; the categories are "
+                                  f"{self.catalog.categories_in_reach()}")
                     return "category"
                 kind = self.catalog.kind_of(ref)
                 if kind is None:
                     if self.catalog.ids:
                         hint = did_you_mean(ref, self.catalog.ids)
+                        if not hint and self.catalog.codes:
+                            hint = (f"; the categories are "
+                                    f"{self.catalog.categories_in_reach()}")
                         self.fail(expr, "dsl/unknown-id", f"unknown id '@{ref}'{hint}")
                     return "any"
                 return _REF_TYPES.get(kind, "any")

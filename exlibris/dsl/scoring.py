@@ -202,7 +202,8 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     """Check and compile a ``score:`` expression. Raises ``DslError`` if it is wrong."""
     cats = dict(categories) if categories is not None else default_categories()
     expr = parse_expression(source)
-    errors = check_score(expr, Catalog({cid: "category" for cid in cats}))
+    errors = check_score(expr, Catalog({cid: "category" for cid in cats},
+                                         codes={c.code: cid for cid, c in cats.items()}))
     if errors:
         raise errors[0]
     handler = compile_expression(expr)
