@@ -156,7 +156,7 @@ def test_b6_uses_the_points_function_it_is_given() -> None:
     table, rules = parse_table_text(TABLE)
     calls = []
 
-    def fake(shelf, pos, artifact_id, rules_):
+    def fake(shelf, pos, artifact_id, rules_, town=None):
         calls.append((pos, artifact_id))
         return 5
 

@@ -117,6 +117,15 @@ class Where(Expr):
     name: str = "it"
 
 
+@dataclass(slots=True)
+class IfExpr(Expr):
+    """``then if test else otherwise``: one of two values, by a condition."""
+
+    then: Expr
+    test: Expr
+    otherwise: Expr
+
+
 # ---- statements ----------------------------------------------------------------
 
 

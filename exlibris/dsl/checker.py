@@ -182,6 +182,17 @@ class Checker:
             case ast.Neg(operand=operand):
                 self.expect(operand, "int", "'-'")
                 return "int"
+            case ast.IfExpr(then=then, test=test, otherwise=otherwise):
+                self.condition(test)
+                yes, no = self.expr(then), self.expr(otherwise)
+                if vocab.accepts(yes, no):
+                    return yes
+                if vocab.accepts(no, yes):
+                    return no
+                self.fail(otherwise, "dsl/arg-kind",
+                          f"'if ... else' gives {_a(yes)} one way and {_a(no)} the other; "
+                          "give the same kind of value both ways (0 for no points)")
+                return "any"
             case ast.Where(source=source, condition=cond, name=name):
                 kind = self.expr(source)
                 if name != "it" and (name in vocab.GLOBAL_NAMES or name in self.scope):
@@ -231,7 +242,8 @@ class Checker:
             self.fail(node, "dsl/unknown-attribute",
                       f"{_a(base)} has no attribute {name!r}{did_you_mean(name, table)}")
             return "any"
-        if self.in_score and base not in vocab.SCORE_TYPES:
+        if self.in_score and base not in vocab.SCORE_TYPES and not (
+                base == "player" and name in vocab.SCORE_PLAYER_ATTRIBUTES):
             self.fail(node, "dsl/not-in-scoring",
                       f"{name!r} of {_a(base)} cannot be read in a score, which sees only "
                       "the cards of a shelf and the categories")

@@ -239,6 +239,10 @@ class _ToAst(Transformer):
                     ) -> ast.Where:
         return ast.Where(source, cond, str(name)[:-1], **_pos(meta))
 
+    def if_expr(self, meta: Any, then: ast.Expr, test: ast.Expr, otherwise: ast.Expr
+                ) -> ast.IfExpr:
+        return ast.IfExpr(then, test, otherwise, **_pos(meta))
+
     def or_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
         return ast.BinOp("or", left, right, **_pos(meta))
 

@@ -8,7 +8,12 @@ from dataclasses import dataclass, field, replace
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import ArtifactPoints, artifact_points, shelf_artifact_points
+from exlibris.scoring.artifacts import (
+    ArtifactPoints,
+    Town,
+    artifact_points,
+    shelf_artifact_points,
+)
 from exlibris.scoring.assistant_points import adds_to, assistant_row_points
 from exlibris.scoring.settings import ScoringRules
 
@@ -119,11 +124,17 @@ def inspect_player(
         banned=steps.b3_banned(tally, table.banned, rules),
         variety=steps.b4_variety(tally, table.banned, rules),
         focus=steps.b5_focus(tally, player.focus, rules),
-        artifacts=shelf_artifact_points(shelf, rules, points)
+        artifacts=shelf_artifact_points(shelf, rules, points, town_of(table, player))
         + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
     )
+
+
+def town_of(table: Table, player: PlayerTable) -> Town:
+    """The table as a score of ``player``'s sees it."""
+    return Town(table.prominent, table.banned, player.name,
+                tuple((p.name, p.shelf) for p in table.players if p is not player))
 
 
 def entombed_row(player: PlayerTable, shelf: Shelf, rules: ScoringRules) -> int:
