@@ -31,7 +31,15 @@ from exlibris.dsl.checker import (
 from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
 from exlibris.errors import Problem, UserInputError, caret_context
-from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
+from exlibris.model.content import (
+    SHIPPED_MODULES,
+    Ability,
+    Artifact,
+    AssistantCard,
+    GameModule,
+    Library,
+    Location,
+)
 from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.paths import content_dir, rules_dir
@@ -242,11 +250,30 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
                     problems.append(entry.loaded.problem(
                         (field_, index), "content/unknown-id",
                         f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+    modules = {*SHIPPED_MODULES, *_of(known, "module")}
+    for entry in catalog.entries:
+        model = entry.model
+        if isinstance(model, Location) and model.module not in modules:
+            problems.append(entry.loaded.problem(("module",), "content/unknown-module",
+                                                 _unknown_module(model.module, modules)))
+        if isinstance(model, AssistantCard):
+            problems.extend(entry.loaded.problem(("requires", i), "content/unknown-module",
+                                                 _unknown_module(m, modules))
+                            for i, m in enumerate(model.requires) if m not in modules)
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     for entry in catalog.entries:
         if isinstance(entry.model, Variant):
             problems.extend(_check_variant(entry, variants, known))
+            problems.extend(entry.loaded.problem(
+                ("settings", "modules", i), "rules/unknown-module", _unknown_module(m, modules))
+                for i, m in enumerate(entry.model.overlay.get("modules") or [])
+                if m not in modules)
     return problems
+
+
+def _unknown_module(module: str, modules: set[str]) -> str:
+    return (f"unknown module {module!r}{did_you_mean(module, modules)}; the modules are "
+            f"{', '.join(sorted(modules))} (your own: a file with 'kind: module')")
 
 
 def _of(known: dict[str, str], kind: str) -> list[str]:

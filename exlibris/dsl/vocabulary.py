@@ -134,6 +134,8 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "area": "zone",
         "spaces": "spaces",
         "assistants": "assistants",
+        "visits_this_round": "int",
+        "visitors_this_round": "players",
     },
     "space": {"occupant": "assistant", "occupants": "assistants", "location": "location",
               "index": "int", "open": "bool", "bid": "int"},

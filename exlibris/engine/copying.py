@@ -84,6 +84,7 @@ class _Copier:
             found.area = self.zone(old.area)
             found.spaces = [[self.assistant(a) for a in space] for space in old.spaces]
             found.open_targets = {}
+            found.visitors = list(old.visitors)
             found.version = next(_VERSIONS)
             found.bids = None
         return found

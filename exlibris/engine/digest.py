@@ -54,7 +54,8 @@ def state_data(game: Any) -> tuple[Any, ...]:
                         _lid(a.location), a.space, a.home_index, a.placed_at, a.bid,
                         tuple(map(_aid, a.sharing_with))) for a in tokens)
     locations = tuple((loc.id, loc.permanent, loc.resolved, loc.held,
-                       tuple(tuple(map(_aid, space)) for space in loc.spaces))
+                       tuple(tuple(map(_aid, space)) for space in loc.spaces),
+                       tuple(loc.visitors))
                       for loc in state.in_play)
     scalars = (state.prominent, state.banned, state.first_player, state.next_first_player,
                state.round, state.phase, state.final_round, state.placement_counter,

@@ -457,6 +457,7 @@ def resolution(game: Game) -> None:
         game.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
+        loc.visitors = []  # a new round: no one has visited yet
     hiring.dismiss_temps(game)
     cursor.order = []
     cursor.entered = False

@@ -16,7 +16,7 @@ cdef class LocationState:
     cdef public object area, auction, bids, effect, held, id, instant, number, permanent
     cdef public object preparation, resolved, spec, version
     cdef public tuple opens_at
-    cdef public list spaces
+    cdef public list spaces, visitors
     cdef public dict open_targets
 
 cdef class PlayerState:

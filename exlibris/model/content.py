@@ -22,7 +22,13 @@ Source = Annotated[
     Field(description="Source text in the exlibris effect language (see docs/language.md)."),
 ]
 Timing = Literal["on-placement", "reaction", "ongoing", "end-of-game"]
-Module = Literal["base", "five-player", "job-faire", "artifactorium"]
+SHIPPED_MODULES = ("base", "five-player", "job-faire", "artifactorium")
+Module = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),
+    Field(description="A module: base, five-player, job-faire, artifactorium, or the id "
+          "of an author's own 'kind: module' file (validate checks that it exists)."),
+]
 Edition = Literal["base", "expanded"]
 
 
@@ -133,7 +139,8 @@ class Location(Strict):
     id: Slug
     name: str
     number: int = Field(ge=1, le=99)
-    module: Module = "base"
+    module: Module = Field(default="base", description="The module the tile comes with: "
+                           "in play only in games whose rules name it (base: every game).")
     timing: Literal["instant", "delayed"]
     preparation: Preparation | None = None
     spaces: list[int] = Field(
