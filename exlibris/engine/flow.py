@@ -210,9 +210,40 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     cards = list(_deck_cards(deck))
     shuffle(game.rng, cards)
     state.cards.put_pile(cards, state.deck)
+    if game.settings.setup.hand_draft:
+        _draft_hands(game)
+        return
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
         game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])
+
+
+def _draft_hands(game: Game) -> None:
+    """A draft of starting hands (``setup.hand_draft``): each player is dealt a packet
+    of ``hand_size`` cards, keeps one of it, and passes the rest to the next seat; the
+    first player keeps first. Until every card is kept; a last card is kept unasked."""
+    state = game.state
+    n = len(state.players)
+    packets = [game.deal_to(p.hand, game.settings.setup.hand_size) for p in state.players]
+    kept: list[list[Any]] = [[] for _ in range(n)]
+    order = state.seats_from(state.first_player)
+    while any(packets):
+        for seat in order:
+            packet = packets[seat]
+            if packet:
+                index = game.ask(seat, DecisionKind.PICK, "which card to keep?", packet,
+                                 _keep_label, verb="keep", purpose=Purpose.TAKE)
+                kept[seat].append(packet.pop(index))
+        packets = [packets[(seat - 1) % n] for seat in range(n)]  # passed on
+        for seat, packet in enumerate(packets):
+            for card in packet:
+                state.cards.move(card, state.players[seat].hand)
+    for seat, cards in enumerate(kept):
+        game.event(EventKind.DEAL_HAND, seat=seat, cards=[c.name for c in cards])
+
+
+def _keep_label(card: Any) -> str:
+    return f"keep {card.name}"
 
 
 _DECKS: dict[int, tuple[Any, tuple[BookCard, ...]]] = {}
@@ -538,14 +569,17 @@ def clear_home_spaces(game: Game) -> None:
 
 
 def final_round_check(game: Game) -> None:
-    """A fixed number of rounds, or a shelf at the threshold, or an empty deck
-    (FINAL-01..03, SETUP-14)."""
+    """A fixed number of rounds, or a shelf at the threshold (both, whichever comes
+    first, with ``or_shelf_trigger``), or an empty deck (FINAL-01..03, SETUP-14)."""
     state = game.state
     final = game.settings.final_round
     threshold = final.shelf_cards.get(len(state.players))
     if final.rounds is not None:
         state.final_round = state.round + 1 >= final.rounds
-    elif threshold is not None:
+        if state.final_round:
+            game.event(EventKind.FINAL_ROUND, reason="the last round", rounds=final.rounds)
+    if threshold is not None and not state.final_round and (
+            final.rounds is None or final.or_shelf_trigger):
         # card_count() counts one card per cell: entombed lower cards are left out
         counts = [p.shelf.card_count() for p in state.players]
         if final.count_entombed:

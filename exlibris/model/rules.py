@@ -24,6 +24,10 @@ class SetupSettings(_Strict):
     """Setup: hands, assistants, libraries, locations."""
 
     hand_size: int = Field(ge=0, le=20)
+    hand_draft: bool = Field(
+        default=False, description="Starting hands are drafted: each player is dealt "
+        "hand_size cards, keeps one and passes the rest to the next seat, until all are "
+        "kept.")
     standard_assistants: int = Field(ge=0, le=6)
     special_assistant: bool = Field(description="Each player gets their library's assistant.")
     libraries_dealt: int = Field(ge=1, le=4, description="Library tiles dealt to each player.")
@@ -39,6 +43,9 @@ class FinalRoundSettings(_Strict):
 
     shelf_cards: dict[int, int] = Field(description="Shelf cards that trigger the final round.")
     rounds: int | None = Field(default=None, description="A fixed number of rounds (solo).")
+    or_shelf_trigger: bool = Field(
+        default=False, description="With 'rounds': the shelf cards also start the final "
+        "round, whichever comes first.")
     count_entombed: bool = Field(description="Entombed cards count toward the trigger.")
 
 
