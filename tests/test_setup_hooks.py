@@ -52,7 +52,7 @@ def test_a_hand_without_the_draft_is_dealt_as_before(tmp_path: Path) -> None:
 
 
 def test_six_rounds_at_most_with_the_shelf_trigger_too(tmp_path: Path) -> None:
-    data, events = played(EXAMPLES, "quick-draft", 3, tmp_path / "g.jsonl")
+    _, events = played(EXAMPLES, "quick-draft", 3, tmp_path / "g.jsonl")
     rounds = [e for e in events if e["event"] == "round"]
     assert len(rounds) <= 6
     (final,) = [e for e in events if e["event"] == "final-round"]
