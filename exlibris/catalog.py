@@ -96,7 +96,7 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
                            f"unknown setting {name!r}"
                            f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
         return Problem(loaded.filename, line, col, "rules/invalid-settings",
-                       f"setting {name!r}: {err['msg']}")
+                       f"setting {name!r}: {err['msg']}{setting_shape(loc[1:], kind)}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -113,6 +113,40 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
+
+
+def setting_shape(loc: tuple[Any, ...], kind: str) -> str:
+    """For a setting of the wrong type: how rules/standard.yaml writes it (or nothing)."""
+    if not kind.endswith("_type") and kind not in ("int_parsing", "bool_parsing",
+                                                  "literal_error"):
+        return ""
+    value: Any = _standard_settings()
+    for part in loc:
+        if not isinstance(value, dict) or part not in value:
+            return ""
+        value = value[part]
+    return f"; rules/standard.yaml writes it as {loc[-1]}: {_flow(value)}"
+
+
+@cache
+def _standard_settings() -> dict[str, Any]:
+    try:
+        data = load_yaml_file(rules_dir() / "standard.yaml").data
+    except UserInputError:
+        return {}
+    settings = data.get("settings") if isinstance(data, dict) else None
+    return settings if isinstance(settings, dict) else {}
+
+
+def _flow(value: Any) -> str:
+    """A settings value as one line of YAML."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
 
 
 def _setting_names(loc: tuple[str | int, ...]) -> list[str]:

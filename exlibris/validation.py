@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog
+from exlibris.catalog import Catalog, Entry, join, read_catalog, setting_shape, shipped_catalog
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
     Catalog as IdCatalog,
@@ -391,8 +391,9 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
                                    "rules/standard.yaml stands alone)", at_key=True)]
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"])
+            shape = setting_shape(err["loc"], err["type"])
             problems.append(loaded.problem(("settings", *err["loc"]), "rules/invalid-settings",
-                                           f"setting {where!r}: {err['msg']}"))
+                                           f"setting {where!r}: {err['msg']}{shape}"))
         return problems
     problems.extend(_check_scoring(entry, settings))
     for key in ("starting_locations", "remove_locations"):

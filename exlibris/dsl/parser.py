@@ -397,6 +397,24 @@ def _phrase_hint(source: str, line: int, col: int) -> tuple[str, int] | None:
     return None
 
 
+def _unindented_block(source: str, line: int) -> str | None:
+    """The line that opens a block (ends with ':'), shortened, when ``line``, the first
+    after it, is not indented further than it: the block's body was not indented."""
+    lines = source.split("\n")
+    if not 2 <= line <= len(lines):
+        return None
+    before = next((n for n in range(line - 1, 0, -1)
+                   if lines[n - 1].split("#")[0].strip()), None)
+    if before is None or not lines[before - 1].split("#")[0].rstrip().endswith(":"):
+        return None
+    def indent(text: str) -> int:
+        return len(text) - len(text.lstrip(" \t"))
+    if indent(lines[line - 1]) > indent(lines[before - 1]):
+        return None
+    opener = lines[before - 1].split("#")[0].strip()
+    return opener if len(opener) <= 40 else opener[:37] + "...:"
+
+
 def _describe(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
@@ -417,6 +435,11 @@ def _describe(exc: UnexpectedInput) -> str:
             return "unexpected indentation"
         if token.type == "_DEDENT":
             return "a block must hold at least one statement"
+        if token.type == "EQUAL":  # '=' only ever assigns: a slip for '==' or 'name:'
+            return ("unexpected '='; to compare, write '==' (if count(hand) == 1:); "
+                    "'=' only gives a name a value (drawn = draw(2)), and a keyword "
+                    "argument is written 'name: value'")
+
         expected = sorted(e for e in exc.expected if not e.startswith("_"))
         shown = ", ".join(_token_word(e) for e in expected[:6])
         return f"unexpected {str(token)!r}" + (f"; expected {shown}" if shown else "")
@@ -475,8 +498,16 @@ def _parse(text: str, start: str) -> Any:
         hint = None if phrase else _friendly(exc, source, start)
         if phrase:
             col = phrase[1]
-        message = (f"syntax error: {phrase[0]}" if phrase else
-                   f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else ""))
+        opener = _unindented_block(source, line) if start == "program" else None
+        if phrase:
+            message = f"syntax error: {phrase[0]}"
+        elif opener is not None:
+            message = (f"syntax error: the lines under '{opener}' are not indented; "
+                       "indent the body of a line that ends with ':' under it")
+        elif hint and isinstance(exc, UnexpectedToken) and exc.token.type == "EQUAL":
+            message = f"syntax error: unexpected '=' ({hint})"
+        else:
+            message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
         raise DslError("dsl/syntax", message, line, col, source) from None
     except DedentError:
         line, col = _bad_dedent(source)
