@@ -425,8 +425,9 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
     """Check a trigger and that it fits the ability's timing kind."""
     errors: list[DslError] = []
 
-    def fail(code: str, message: str) -> None:
-        errors.append(DslError(code, message, trigger.line, trigger.col))
+    def fail(code: str, message: str, part: str = "event") -> None:
+        line, col = trigger.spots.get(part, (trigger.line, trigger.col))
+        errors.append(DslError(code, message, line, col))
 
     event = vocab.EVENTS.get(trigger.event)
     if event is None:
@@ -435,7 +436,8 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         return errors
     mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
     if trigger.mode not in event.modes:
-        fail("dsl/trigger-mode", f"'{mode_word}' does not apply to the event {trigger.event!r}")
+        fail("dsl/trigger-mode", f"'{mode_word}' does not apply to the event {trigger.event!r}",
+             "mode")
     allowed_modes = vocab.TIMING_MODES.get(timing)
     allowed_events = vocab.TIMING_EVENTS.get(timing)
     if allowed_modes is None:
@@ -445,13 +447,13 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         if trigger.mode not in allowed_modes:
             fail("dsl/trigger-timing",
                  f"{_article(timing)} ability cannot use a '{mode_word}' trigger "
-                 f"(use one of: {', '.join(sorted(allowed_modes))})")
+                 f"(use one of: {', '.join(sorted(allowed_modes))})", "mode")
         if allowed_events is not None and trigger.event not in allowed_events:
             fail("dsl/trigger-timing",
                  f"{_article(timing)} ability cannot trigger on {trigger.event!r}")
     if trigger.subject is not None and trigger.subject not in vocab.SUBJECTS:
         fail("dsl/unknown-subject", f"unknown subject {trigger.subject!r}"
-             f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}")
+             f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}", "subject")
     if trigger.place is not None:
         place = trigger.place
         if place.startswith("@"):
@@ -459,16 +461,19 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
             if catalog.ids and kind != "location":
                 locations = [i for i, k in catalog.ids.items() if k == "location"]
                 fail("dsl/unknown-id",
-                     f"unknown location '{place}'{did_you_mean(place[1:], locations)}")
+                     f"unknown location '{place}'{did_you_mean(place[1:], locations)}",
+                     "place")
         elif place not in vocab.PLACES:
             fail("dsl/unknown-place",
-                 f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}")
+                 f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}", "place")
     if trigger.once_per is not None and trigger.once_per not in vocab.LIMITS:
         fail("dsl/unknown-limit", f"'once per {trigger.once_per}': write once per turn, once "
-             f"per round or once per game{did_you_mean(trigger.once_per, vocab.LIMITS)}")
+             f"per round or once per game{did_you_mean(trigger.once_per, vocab.LIMITS)}",
+             "once")
     if trigger.during is not None and trigger.during not in vocab.PHASES:
         fail("dsl/unknown-phase",
-             f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}")
+             f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}",
+             "during")
     if trigger.condition is not None:
         checker = Checker(program_names(location=False, event=event), catalog,
                           verbs_allowed=False)

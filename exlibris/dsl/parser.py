@@ -102,6 +102,14 @@ def _tpos(token: Token) -> dict[str, int]:
     return {"line": token.line or 1, "col": token.column or 1}
 
 
+def _spot(meta: Any) -> tuple[int, int]:
+    return getattr(meta, "line", 1), getattr(meta, "column", 1)
+
+
+def _token_spot(token: Token) -> tuple[int, int]:
+    return token.line or 1, token.column or 1
+
+
 @v_args(meta=True, inline=True)
 class _ToAst(Transformer):
     """Builds AST nodes; each method is one grammar rule."""
@@ -182,8 +190,10 @@ class _ToAst(Transformer):
         for part in parts:
             if isinstance(part, Token) and part.type == "NAME":
                 trig.event = str(part)
+                trig.spots["event"] = (part.line or 1, part.column or 1)
             elif isinstance(part, tuple):
-                key, value = part
+                key, value, spot = part
+                trig.spots[key] = spot
                 if key == "mode":
                     trig.mode = value
                 elif key == "subject":
@@ -199,31 +209,31 @@ class _ToAst(Transformer):
         return trig
 
     def mode_after(self, meta: Any) -> tuple:
-        return ("mode", "after")
+        return ("mode", "after", _spot(meta))
 
     def mode_before(self, meta: Any) -> tuple:
-        return ("mode", "before")
+        return ("mode", "before", _spot(meta))
 
     def mode_instead(self, meta: Any) -> tuple:
-        return ("mode", "instead")
+        return ("mode", "instead", _spot(meta))
 
     def mode_modify(self, meta: Any) -> tuple:
-        return ("mode", "modify")
+        return ("mode", "modify", _spot(meta))
 
     def subject(self, meta: Any, who: Token) -> tuple:
-        return ("subject", str(who))
+        return ("subject", str(who), _token_spot(who))
 
     def place(self, meta: Any, where: Token) -> tuple:
-        return ("place", str(where))
+        return ("place", str(where), _token_spot(where))
 
     def once_per(self, meta: Any, span: Token) -> tuple:
-        return ("once", str(span))
+        return ("once", str(span), _token_spot(span))
 
     def during(self, meta: Any, phase: Token) -> tuple:
-        return ("during", str(phase))
+        return ("during", str(phase), _token_spot(phase))
 
     def condition(self, meta: Any, cond: ast.Expr) -> tuple:
-        return ("if", cond)
+        return ("if", cond, _spot(meta))
 
     def rule(self, meta: Any, kind: Token, cond: ast.Expr) -> ast.PlacementRule:
         return ast.PlacementRule(str(kind), cond, **_pos(meta))  # type: ignore[arg-type]
