@@ -190,6 +190,9 @@ class Catalog:
     entries: list[Entry] = field(default_factory=list)
     # author entries that replace a shipped entry of the same kind and id: (id, file)
     replaced: list[tuple[str, str]] = field(default_factory=list)
+    # files of a known kind that the schema refused: their effect-language fields are
+    # still checked (``validation.py``), so that one fix shows every problem
+    unfit: list[LoadedYaml] = field(default_factory=list)
     # the entries of each model, with how many entries there were when they were
     # gathered (entries are only ever appended): every new game asks for them
     _by_model: dict[type, tuple[int, tuple[Any, ...]]] = field(
@@ -259,6 +262,8 @@ def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
         problems.extend(found)
         if entry is not None:
             catalog.entries.append(entry)
+        elif any(p.code.startswith("schema/") for p in found):  # loads; the schema refused
+            catalog.unfit.append(load_yaml_file(path, display_name=_display(path)))
     return catalog, problems
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
@@ -39,11 +39,13 @@ from exlibris.model.content import (
     GameModule,
     Library,
     Location,
+    Timing,
 )
 from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.paths import content_dir, rules_dir
 from exlibris.sources import outside_links, sort_files
+from exlibris.yamlsafe import LoadedYaml
 
 
 @dataclass
@@ -98,6 +100,8 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     id_catalog = IdCatalog(ids, rulings, codes)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
+    for loaded in catalog.unfit:
+        report.problems.extend(check_unfit(loaded, id_catalog))
     report.problems.extend(check_references(catalog, shipped))
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
@@ -146,19 +150,65 @@ def _value(data: Any, path: tuple[Any, ...]) -> Any:
 
 def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
     """Parse and check every effect-language field of one entry."""
-    problems: list[Problem] = []
-    data = entry.loaded.data
     holder = "artifact" if isinstance(entry.model, Artifact) else "assistant"
-    for path, kind, ability in _sources(entry):
-        source = _value(data, path)
+    problems = _check_fields(entry.loaded, _sources(entry), catalog, holder)
+    if isinstance(entry.model, Library | AssistantCard | Artifact):
+        problems.extend(_ability_shape(entry))
+    return problems
+
+
+def _check_fields(loaded: LoadedYaml, sources: Iterable[tuple[tuple[Any, ...], str, Any]],
+                  catalog: IdCatalog, holder: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for path, kind, ability in sources:
+        source = _value(loaded.data, path)
         try:
             errors = _check_one(kind, source, ability, catalog, is_location=ability is None,
                                 holder=holder)
         except DslError as exc:
             errors = [exc]
-        problems.extend(_locate(entry, path, source, e) for e in errors)
-    if isinstance(entry.model, Library | AssistantCard | Artifact):
-        problems.extend(_ability_shape(entry))
+        problems.extend(_locate(loaded, path, source, e) for e in errors)
+    return problems
+
+
+@dataclass(frozen=True)
+class _RawAbility:
+    """What ``_check_one`` reads of an ability the schema refused."""
+
+    when: str | None
+    timing: str
+
+
+def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
+    """The effect-language fields of a file the schema refused, read from its data:
+    their problems are reported beside the schema's, not after it is fixed."""
+    data = loaded.data
+    kind = data.get("kind") if isinstance(data, dict) else None
+    sources: list[tuple[tuple[Any, ...], str, Any]] = []
+    if kind == "location" and isinstance(data.get("effect"), str):
+        sources.append((("effect",), "effect", None))
+    base: tuple[Any, ...] = ("assistant", "abilities") if kind == "library" else ("abilities",)
+    holder = data.get("assistant") if kind == "library" else data
+    abilities = holder.get("abilities") if isinstance(holder, dict) else None
+    for i, ability in enumerate(abilities if isinstance(abilities, list) else []):
+        if not isinstance(ability, dict) or ability.get("timing") not in get_args(Timing):
+            continue  # the schema's error says what the timing must be
+        when = ability.get("when") if isinstance(ability.get("when"), str) else None
+        raw = _RawAbility(when, ability["timing"])
+        for key, field_kind in (("when", "when"), ("effect", "effect"), ("score", "score")):
+            if isinstance(ability.get(key), str):
+                sources.append(((*base, i, key), field_kind, raw))
+        rules = ability.get("placement")
+        for j, rule in enumerate(rules if isinstance(rules, list) else []):
+            if isinstance(rule, str):
+                sources.append(((*base, i, "placement", j), "placement", raw))
+    problems = _check_fields(loaded, sources, catalog,
+                             "artifact" if kind == "artifact" else "assistant")
+    entry_id = data.get("id")
+    stem = Path(loaded.filename).stem
+    if isinstance(entry_id, str) and kind not in ("categories", "books") and stem != entry_id:
+        problems.append(loaded.problem(("id",), "content/file-name", _file_name_message(
+            Path(loaded.filename).name, entry_id)))
     return problems
 
 
@@ -185,15 +235,15 @@ def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatal
     return check_score(parse_expression(source), catalog)
 
 
-def _locate(entry: Entry, path: tuple[Any, ...], source: str, error: DslError) -> Problem:
+def _locate(loaded: LoadedYaml, path: tuple[Any, ...], source: str, error: DslError
+            ) -> Problem:
     """Turn a position inside a source field into a position in the file."""
-    line, col = entry.loaded.content_position(path)
+    line, col = loaded.content_position(path)
     # a block scalar keeps its lines and shifts every column by its indentation
     file_line = line + error.line - 1
     file_col = col + error.col - 1
-    context = caret_context(entry.loaded.text, file_line, file_col)
-    return Problem(entry.loaded.filename, file_line, file_col, error.code, error.message,
-                   context)
+    context = caret_context(loaded.text, file_line, file_col)
+    return Problem(loaded.filename, file_line, file_col, error.code, error.message, context)
 
 
 def _ability_shape(entry: Entry) -> list[Problem]:
@@ -239,9 +289,7 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
         if hasattr(model, "id") and entry.path.stem != model.id and model.kind not in (
                 "categories", "books"):
             problems.append(entry.loaded.problem(
-                ("id",), "content/file-name",
-                f"the file name {entry.path.name!r} does not match its id {model.id!r}; "
-                f"rename it to {model.id}.yaml"))
+                ("id",), "content/file-name", _file_name_message(entry.path.name, model.id)))
         if isinstance(model, GameModule):
             for i, loc in enumerate([*model.locations, *model.permanent_locations]):
                 if known.get(loc) != "location":
@@ -274,6 +322,11 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
 def _unknown_module(module: str, modules: set[str]) -> str:
     return (f"unknown module {module!r}{did_you_mean(module, modules)}; the modules are "
             f"{', '.join(sorted(modules))} (your own: a file with 'kind: module')")
+
+
+def _file_name_message(name: str, entry_id: str) -> str:
+    return (f"the file name {name!r} does not match its id {entry_id!r}; rename it to "
+            f"{entry_id}.yaml")
 
 
 def _of(known: dict[str, str], kind: str) -> list[str]:
