@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR, note_skipped, report_problems
 from exlibris.cli.own_content import content_option
 
 
@@ -38,9 +38,7 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     else:
         for entry_id, file in report.replaced:
             click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
-        for path in report.skipped:
-            click.echo(f"note: {_shown(path)}: no 'kind:' line, not content; skipped",
-                       err=True)
+        note_skipped([Path(_shown(path)) for path in report.skipped])
         report_problems(report.problems)
         if report.unchecked:
             unchecked = _count(len(report.unchecked), "scenario file")
