@@ -257,6 +257,17 @@ def shelf_artifact_points(
     return total
 
 
+def artifact_lines(
+    shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points,
+    town: Town = NO_TOWN,
+) -> tuple[tuple[str, int], ...]:
+    """B6/B7 line by line: ``(artifact id, points)`` for each artifact on ``shelf``, in
+    reading order (an ongoing artifact scores 0)."""
+    return tuple((slot.card.artifact_id, points(shelf, pos, slot.card.artifact_id, rules,
+                                                town=town))
+                 for pos, slot in sorted(shelf.items()) if isinstance(slot.card, ArtifactCard))
+
+
 def _score_fn(artifact_id: str) -> ScoreFn | None:
     own = own_entries("artifact").get(artifact_id)
     return _score_fn_at(artifact_id, str(own or artifacts_dir() / f"{artifact_id}.yaml"))

@@ -11,8 +11,8 @@ from exlibris.scoring import steps
 from exlibris.scoring.artifacts import (
     ArtifactPoints,
     Town,
+    artifact_lines,
     artifact_points,
-    shelf_artifact_points,
 )
 from exlibris.scoring.assistant_points import adds_to, assistant_row_points
 from exlibris.scoring.settings import ScoringRules
@@ -76,6 +76,8 @@ class Form:
     hand: int = 0
     banned_books: int = 0
     flipped_at: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    # B6 (B7 solo) line by line: (artifact id, points) of each artifact on the shelf
+    artifact_lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     @property
     def books(self) -> int:
@@ -114,6 +116,7 @@ def inspect_player(
     flips = steps.a1_alphabetical(player.shelf)
     shelf = steps.with_flips(player.shelf, flips)
     tally = steps.a2_tally(shelf)
+    lines = artifact_lines(shelf, rules, points, town_of(table, player))
     return Form(
         name=player.name,
         tally=tally,
@@ -124,10 +127,11 @@ def inspect_player(
         banned=steps.b3_banned(tally, table.banned, rules),
         variety=steps.b4_variety(tally, table.banned, rules),
         focus=steps.b5_focus(tally, player.focus, rules),
-        artifacts=shelf_artifact_points(shelf, rules, points, town_of(table, player))
+        artifacts=sum(p for _, p in lines)
         + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
+        artifact_lines=lines,
     )
 
 
