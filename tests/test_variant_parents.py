@@ -84,3 +84,13 @@ def test_bots_play_a_variant_that_extends_two(tmp_path: Path) -> None:
                                       "--workers", "1", "--out", str(tmp_path / "out.csv")])
     assert result.exit_code == 0, result.output
     assert "both, 2 players, 2 games" in result.output
+
+
+def test_the_shipped_beginner_friendlier_game_takes_both_parents() -> None:
+    from exlibris.validation import resolve_settings
+
+    variants = shipped_catalog().variants
+    settings = resolve_settings("beginner-friendlier", variants)
+    assert settings.setup.standard_assistants == 3  # beginner
+    assert "igloo-of-information" in settings.setup.remove_libraries  # friendlier
+    assert {"tax-collector", "yard-sale"} <= set(settings.setup.remove_locations)  # both
