@@ -399,9 +399,10 @@ def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant
     except ChainError as exc:
         if exc.missing is None:
             raise
+        others = sorted(set(variants) - {variant_id})  # never the file's own id
         raise ValueError(f"unknown variant {exc.missing!r}"
-                         f"{did_you_mean(exc.missing, set(variants) - {variant_id})}; known: "
-                         f"{', '.join(sorted(variants))}") from None
+                         f"{did_you_mean(exc.missing, others)}; known: "
+                         f"{', '.join(others)}") from None
     return [variants[v] for v in order]
 
 
