@@ -94,3 +94,10 @@ def test_the_shipped_beginner_friendlier_game_takes_both_parents() -> None:
     assert settings.setup.standard_assistants == 3  # beginner
     assert "igloo-of-information" in settings.setup.remove_libraries  # friendlier
     assert {"tax-collector", "yard-sale"} <= set(settings.setup.remove_locations)  # both
+
+
+def test_a_very_long_chain_is_followed_without_recursion() -> None:
+    chain = {f"v{i}": [f"v{i + 1}"] for i in range(5000)}
+    chain["v5000"] = []
+    order = linearize("v0", chain.get)
+    assert order[0] == "v5000" and order[-1] == "v0" and len(order) == 5001

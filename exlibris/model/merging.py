@@ -44,8 +44,13 @@ def linearize(start: str, parents: Callable[[str], list[str] | None]) -> list[st
     wins over an earlier one. ``parents(id)`` is None for an unknown id (``ChainError``
     names it); a cycle raises ``ChainError`` naming the ids around it."""
     order: list[str] = []
+    done: set[str] = set()
+    # an explicit stack of (id, its parents, the next parent to visit): no recursion,
+    # so a long chain of rules files cannot exhaust Python's stack
+    stack: list[tuple[str, list[str], int]] = []
+    path: list[str] = []
 
-    def visit(current: str, path: list[str]) -> None:
+    def enter(current: str) -> None:
         if current in path:
             loop = [*path[path.index(current):], current]
             if len(loop) == 2:
@@ -53,14 +58,22 @@ def linearize(start: str, parents: Callable[[str], list[str] | None]) -> list[st
             raise ChainError(f"these variants extend each other in a cycle: "
                              f"{' -> '.join(loop)}; one of them must extend another "
                              "(standard, for example)")
-        if current in order:
-            return
         found = parents(current)
         if found is None:
             raise ChainError(f"unknown variant {current!r}", missing=current)
-        for parent in found:
-            visit(parent, [*path, current])
-        order.append(current)
+        stack.append((current, found, 0))
+        path.append(current)
 
-    visit(start, [])
+    enter(start)
+    while stack:
+        current, found, i = stack[-1]
+        if i < len(found):
+            stack[-1] = (current, found, i + 1)
+            if found[i] not in done:
+                enter(found[i])
+            continue
+        stack.pop()
+        path.pop()
+        done.add(current)
+        order.append(current)
     return order
