@@ -5,11 +5,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from exlibris.cli.main import cli
+from exlibris.sources import use_content
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _no_own_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts and leaves the process with the shipped content only."""
+    monkeypatch.delenv("EXLIBRIS_CONTENT", raising=False)
+    use_content(())
+    yield
+    use_content(())
 
 ECHO = """kind: assistant
 id: echo-{x}

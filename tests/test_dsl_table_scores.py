@@ -16,8 +16,18 @@ from exlibris.dsl.scoring import compile_score
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf, Slot
 from exlibris.scoring.artifacts import NO_TOWN, ScoreEnv, Town
+from exlibris.sources import use_content
 
 IDS = Catalog(load_catalog().ids())
+
+
+@pytest.fixture(autouse=True)
+def _no_own_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts and leaves the process with the shipped content only."""
+    monkeypatch.delenv("EXLIBRIS_CONTENT", raising=False)
+    use_content(())
+    yield
+    use_content(())
 
 
 def shelf(*cells: tuple[tuple[int, int], str]) -> Shelf:

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from exlibris.catalog import shipped_catalog
 from exlibris.cli.main import cli
 from exlibris.model.merging import ChainError, linearize
+from exlibris.sources import use_content
 from exlibris.validation import validate, variant_chain
+
+
+@pytest.fixture(autouse=True)
+def _no_own_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts and leaves the process with the shipped content only."""
+    monkeypatch.delenv("EXLIBRIS_CONTENT", raising=False)
+    use_content(())
+    yield
+    use_content(())
 
 
 def variant(folder: Path, vid: str, extends: str, settings: str = "") -> None:

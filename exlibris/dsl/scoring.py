@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from exlibris.dsl.ast import names_read
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -221,19 +222,21 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     if errors:
         raise errors[0]
     handler = compile_expression(expr)
+    others = bool({"opponents", "players"} & names_read(expr))  # built only if read
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
-        return int(handler(rt, None, score_names(rt, env)) or 0)
+        return int(handler(rt, None, score_names(rt, env, others=others)) or 0)
 
     return score
 
 
-def score_names(rt: ScoreRuntime, env: ScoreEnv) -> dict[str, Any]:
+def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True) -> dict[str, Any]:
     """The names a score reads, one for each of ``vocabulary.SCORE_NAMES``: the scored
     card and the shelf's cards, and from the table (``env.town``, where known) the
     town board's categories, the owner and the opponents with their shelves. Without
-    a table, the owner is nothing and there is no one else."""
+    a table, the owner is nothing and there is no one else. ``others``: False when the
+    score reads neither ``opponents`` nor ``players`` (their shelves are not listed)."""
     this = rt.card_at(env.this)
     shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
     town = getattr(env, "town", None)
@@ -241,7 +244,8 @@ def score_names(rt: ScoreRuntime, env: ScoreEnv) -> dict[str, Any]:
         return {"this": this, "shelf": shelf_cards, "owner": None, "players": [],
                 "opponents": [], "prominent": None, "banned": None}
     owner = ShelfOwner(town.owner, shelf_cards)
-    opponents = [ShelfOwner(name, _cards_of(shelf)) for name, shelf in town.opponents]
+    opponents = [ShelfOwner(name, _cards_of(shelf)) for name, shelf in town.opponents
+                 ] if others else []
     return {"this": this, "shelf": shelf_cards, "owner": owner,
             "players": [owner, *opponents], "opponents": opponents,
             "prominent": rt.by_code.get(town.prominent or ""),
