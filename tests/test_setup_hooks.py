@@ -68,3 +68,23 @@ def test_rounds_alone_ignore_the_shelf(tmp_path: Path) -> None:
     assert len([e for e in events if e["event"] == "round"]) == 2
     (final,) = [e for e in events if e["event"] == "final-round"]
     assert final["rounds"] == 2
+
+
+def test_a_second_prominent_category_is_dealt_and_awarded(tmp_path: Path) -> None:
+    data, events = played(EXAMPLES, "two-crowns", 1, tmp_path / "g.jsonl")
+    (dealt,) = [e for e in events if e["event"] == "categories"]
+    assert dealt["also_prominent"] not in (dealt["prominent"], dealt["banned"])
+    # with two players each award is first or second place, so B2 sums two of them
+    awards = {15 + 15, 15 + 9, 9 + 9, 12 + 15, 12 + 9, 12 + 12}
+    assert all(player["prominent"] in awards for player in data["players"])
+
+
+def test_two_prominent_categories_need_enough_category_cards(tmp_path: Path) -> None:
+    text = (EXAMPLES / "two-crowns.yaml").read_text("utf-8")
+    (tmp_path / "two-crowns.yaml").write_text(text.replace("players: [2, 3]",
+                                                           "players: [2, 3, 4]"), "utf-8")
+    result = CliRunner().invoke(cli, ["play", "--content", str(tmp_path), "--variant",
+                                      "two-crowns", "--seats", "random,random,random,random",
+                                      "--seed", "1"])
+    assert result.exit_code == 2
+    assert "the six category cards are not enough for 4 players" in result.output

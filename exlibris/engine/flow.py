@@ -97,6 +97,15 @@ def check_playable(settings: Settings, players: int, variant: str) -> None:
     if players not in settings.players:
         counts = ", ".join(str(n) for n in settings.players)
         raise RulesError(f"the {variant} rules are for {counts} players, not {players}")
+    if settings.setup.prominent_categories > 1:
+        if settings.solo is not None:
+            raise RulesError(f"the {variant} rules deal a second prominent category, which "
+                             "solo play does not have")
+        banned = 1 if settings.scoring.get("banned_books", True) else 0
+        if 2 + banned + players > 6:
+            raise RulesError(f"the {variant} rules deal two prominent categories, "
+                             f"{'a banned one, ' if banned else ''}and a focus each: the six "
+                             f"category cards are not enough for {players} players")
     for module in settings.modules:
         if module in NOT_PLAYABLE_YET:
             raise RulesError(f"the {variant} rules use {NOT_PLAYABLE_YET[module]}, which "
@@ -196,10 +205,16 @@ def _deal_categories(game: Game) -> None:
         solo.deal_categories(game, codes)
         return
     state.prominent = codes.pop()
+    if game.settings.setup.prominent_categories > 1:
+        state.also_prominent = codes.pop()
     state.banned = codes.pop() if scoring.banned_books else None
     for player in state.players:
         player.focus = codes.pop()
-    game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned)
+    if state.also_prominent is not None:
+        game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned,
+                   also_prominent=state.also_prominent)
+    else:
+        game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned)
 
 
 def _deal_books(game: Game, catalog: Catalog) -> None:
@@ -608,6 +623,7 @@ def table_of(game: Game) -> Table:
         variant=getattr(game, "variant", "standard"),
         difficulty=game.solo.difficulty if game.solo is not None else 0,
         public_library=solo.public_library(game) if game.solo is not None else None,
+        also_prominent=state.also_prominent,
     )
 
 

@@ -28,6 +28,7 @@ cdef class PlayerState:
 
 cdef class GameState:
     cdef public object rng, deck, discard, assistant_deck, artifact_deck, prominent, banned
+    cdef public object also_prominent
     cdef public object first_player, next_first_player, round, phase, final_round
     cdef public object placement_counter, returns, turn_counter, cursor
     cdef public Cards cards

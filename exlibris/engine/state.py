@@ -220,8 +220,8 @@ class FlowCursor:
 class GameState:
     """Everything on the table."""
 
-    __slots__ = ("artifact_deck", "assistant_deck", "banned", "cards", "cursor", "deck",
-                 "discard", "final_round", "first_player", "in_play", "limbo",
+    __slots__ = ("also_prominent", "artifact_deck", "assistant_deck", "banned", "cards",
+                 "cursor", "deck", "discard", "final_round", "first_player", "in_play", "limbo",
                  "location_discard",
                  "location_stack", "next_first_player", "phase", "placement_counter",
                  "players", "prominent", "returns", "rng", "round", "temps", "turn_counter")
@@ -238,6 +238,7 @@ class GameState:
         self.location_stack: list[str] = []
         self.location_discard: list[str] = []
         self.prominent = ""
+        self.also_prominent: str | None = None  # a second prominent category (a variant's)
         self.banned: str | None = None
         self.first_player = 0
         self.next_first_player: int | None = None

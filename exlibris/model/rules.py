@@ -24,6 +24,9 @@ class SetupSettings(_Strict):
     """Setup: hands, assistants, libraries, locations."""
 
     hand_size: StrictInt = Field(ge=0, le=20)
+    prominent_categories: StrictInt = Field(
+        default=1, ge=1, le=2, description="Prominent categories on the town board; with "
+        "2, Prominent Works is awarded for each (not in solo).")
     hand_draft: StrictBool = Field(
         default=False, description="Starting hands are drafted: each player is dealt "
         "hand_size cards, keeps one and passes the rest to the next seat, until all are "

@@ -37,6 +37,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent]) -> Game:
     state.final_round = setup.final_round
     state.first_player = setup.first_player
     state.prominent = setup.prominent
+    state.also_prominent = setup.also_prominent
     state.banned = setup.banned
     cards = state.cards
     for card in reversed(setup.deck):  # the top of a deck zone is its last card

@@ -52,10 +52,17 @@ class Table:
     variant: str = "standard"
     difficulty: int = 0
     public_library: PublicLibrary | None = None
+    also_prominent: str | None = None  # a second prominent category (a variant's)
 
     @property
     def solo(self) -> bool:
         return self.public_library is not None
+
+    @property
+    def prominent_codes(self) -> tuple[str, ...]:
+        """The prominent categories: Prominent Works is awarded for each."""
+        return (self.prominent,) if self.also_prominent is None else (
+            self.prominent, self.also_prominent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +217,11 @@ def inspect_table(
     forms = [inspect_player(p, table, rules, points) for p in table.players]
     library = (inspect_library(table.public_library, table, rules)
                if table.public_library is not None else None)
-    awards, library_award = prominent_awards(forms, library, table.prominent, rules)
+    awards, library_award = [0] * len(forms), 0
+    for code in table.prominent_codes:  # B2 for each prominent category
+        these, theirs = prominent_awards(forms, library, code, rules)
+        awards = [a + b for a, b in zip(awards, these, strict=True)]
+        library_award += theirs
     forms = [replace(form, prominent=award) for form, award in zip(forms, awards, strict=True)]
     if library is not None:
         library = replace(library, prominent=library_award)

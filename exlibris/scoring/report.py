@@ -69,7 +69,7 @@ def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
 
     rows = [row("A1 flipped", [", ".join(f.flipped) or "-" for f in columns])]
     for code in CATEGORY_CODES:
-        mark = (" (prominent)" if code == table.prominent
+        mark = (" (prominent)" if code in table.prominent_codes
                 else " (banned)" if code == table.banned else "")
         rows.append(row(f"A2 {CATEGORY_NAMES[code]}{mark}", [f.tally[code] for f in columns]))
     rows.append(row("A2 books", [f.books for f in columns]))
