@@ -96,7 +96,7 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
                            f"unknown setting {name!r}"
                            f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
         return Problem(loaded.filename, line, col, "rules/invalid-settings",
-                       f"setting {name!r}: {err['msg']}")
+                       f"setting {name!r}: {err['msg']}{setting_shape(loc[1:], kind)}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -113,6 +113,40 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
+
+
+def setting_shape(loc: tuple[Any, ...], kind: str) -> str:
+    """For a setting of the wrong type: how rules/standard.yaml writes it (or nothing)."""
+    if not kind.endswith("_type") and kind not in ("int_parsing", "bool_parsing",
+                                                  "literal_error"):
+        return ""
+    value: Any = _standard_settings()
+    for part in loc:
+        if not isinstance(value, dict) or part not in value:
+            return ""
+        value = value[part]
+    return f"; rules/standard.yaml writes it as {loc[-1]}: {_flow(value)}"
+
+
+@cache
+def _standard_settings() -> dict[str, Any]:
+    try:
+        data = load_yaml_file(rules_dir() / "standard.yaml").data
+    except UserInputError:
+        return {}
+    settings = data.get("settings") if isinstance(data, dict) else None
+    return settings if isinstance(settings, dict) else {}
+
+
+def _flow(value: Any) -> str:
+    """A settings value as one line of YAML."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
 
 
 def _setting_names(loc: tuple[str | int, ...]) -> list[str]:
@@ -156,6 +190,9 @@ class Catalog:
     entries: list[Entry] = field(default_factory=list)
     # author entries that replace a shipped entry of the same kind and id: (id, file)
     replaced: list[tuple[str, str]] = field(default_factory=list)
+    # files of a known kind that the schema refused: their effect-language fields are
+    # still checked (``validation.py``), so that one fix shows every problem
+    unfit: list[LoadedYaml] = field(default_factory=list)
     # the entries of each model, with how many entries there were when they were
     # gathered (entries are only ever appended): every new game asks for them
     _by_model: dict[type, tuple[int, tuple[Any, ...]]] = field(
@@ -225,6 +262,8 @@ def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
         problems.extend(found)
         if entry is not None:
             catalog.entries.append(entry)
+        elif any(p.code.startswith("schema/") for p in found):  # loads; the schema refused
+            catalog.unfit.append(load_yaml_file(path, display_name=_display(path)))
     return catalog, problems
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,8 +20,10 @@ from exlibris.safefile import FileRefused, is_symlink_escape, read_limited
 def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The YAML files named, or found (recursively, sorted) in the folders named.
 
-    Hidden folders inside a folder (``.git/``, ``.github/``) are left out, and so
-    are links that lead out of the folder (:func:`outside_links` lists them).
+    Hidden folders and files inside a folder (``.git/``, ``.github/``,
+    ``.pre-commit-config.yaml``) are left out, and so are the paths git ignores there
+    (a parked draft in an ignored folder) and links that lead out of the folder
+    (:func:`outside_links` lists them).
     """
     found: list[Path] = []
     for path in paths:
@@ -41,7 +45,8 @@ def _in_folder(folder: Path) -> list[Path]:
     """The YAML files under ``folder``, hidden folders left out: walked without
     recursion, each folder once (a link back up is not a loop), an entry that vanishes
     or cannot be read passed over; past ``MAX_FOLDER_DEPTH`` levels or
-    ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``."""
+    ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``. Outside the package's own
+    folders, the files git ignores are left out (``git_ignored``)."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
     stack = [(folder, 0)]
@@ -75,7 +80,11 @@ def _in_folder(folder: Path) -> list[Path]:
                 stack.append((Path(entry.path), depth + 1))
             elif is_file and Path(entry.name).suffix in (".yaml", ".yml"):
                 found.append(Path(entry.path))
-    return sorted(found)
+    found.sort()
+    if _shipped(folder):  # the package's own folders: nothing of them is ignored
+        return found
+    ignored = git_ignored(folder, found)
+    return [p for p in found if p not in ignored] if ignored else found
 
 
 def _refuse(path: Path, code: str, message: str) -> NoReturn:
@@ -83,6 +92,30 @@ def _refuse(path: Path, code: str, message: str) -> NoReturn:
     from exlibris.safefile import shown_path
 
     raise UserInputError([Problem(shown_path(path), 1, 1, code, message)])
+
+
+def _shipped(folder: Path) -> bool:
+    from exlibris.paths import content_dir, rules_dir
+
+    return folder.resolve() in (content_dir().resolve(), rules_dir().resolve())
+
+
+def git_ignored(folder: Path, files: list[Path]) -> set[Path]:
+    """Those of ``files`` that git ignores, when ``folder`` is in a git work tree and
+    git is installed (otherwise none): ``git check-ignore`` answers as git would."""
+    if not files or shutil.which("git") is None:
+        return set()
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), "check-ignore", "--stdin", "-z"],
+            input="\0".join(str(p.resolve()) for p in files) + "\0",
+            capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if done.returncode not in (0, 1):  # 128: not a work tree
+        return set()
+    named = {str(p.resolve()): p for p in files}
+    return {named[n] for n in done.stdout.split("\0") if n in named}
 
 
 _KIND_LINE = re.compile(r"^kind:[ \t]*[\"']?([A-Za-z0-9_-]*)", re.MULTILINE)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from exlibris.catalog import Catalog, Entry, join, read_catalog, shipped_catalog
+from exlibris.catalog import Catalog, Entry, join, read_catalog, setting_shape, shipped_catalog
 from exlibris.dsl import vocabulary as vocab
 from exlibris.dsl.checker import (
     Catalog as IdCatalog,
@@ -31,12 +31,22 @@ from exlibris.dsl.checker import (
 from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
 from exlibris.errors import Problem, UserInputError, caret_context
-from exlibris.model.content import Ability, Artifact, AssistantCard, GameModule, Library, Location
-from exlibris.model.merging import merge
+from exlibris.model.content import (
+    SHIPPED_MODULES,
+    Ability,
+    Artifact,
+    AssistantCard,
+    GameModule,
+    Library,
+    Location,
+    Timing,
+)
+from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.model.variants import resolve_settings, variant_chain
 from exlibris.paths import content_dir, rules_dir
 from exlibris.sources import outside_links, sort_files
+from exlibris.yamlsafe import LoadedYaml
 
 
 @dataclass
@@ -86,9 +96,13 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")
     rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
-    id_catalog = IdCatalog(ids, rulings)
+    codes = {c.code: c.id for c in [*(shipped.categories if shipped else []),
+                                    *catalog.categories]}
+    id_catalog = IdCatalog(ids, rulings, codes)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
+    for loaded in catalog.unfit:
+        report.problems.extend(check_unfit(loaded, id_catalog))
     report.problems.extend(check_references(catalog, shipped))
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
@@ -137,19 +151,65 @@ def _value(data: Any, path: tuple[Any, ...]) -> Any:
 
 def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
     """Parse and check every effect-language field of one entry."""
-    problems: list[Problem] = []
-    data = entry.loaded.data
     holder = "artifact" if isinstance(entry.model, Artifact) else "assistant"
-    for path, kind, ability in _sources(entry):
-        source = _value(data, path)
+    problems = _check_fields(entry.loaded, _sources(entry), catalog, holder)
+    if isinstance(entry.model, Library | AssistantCard | Artifact):
+        problems.extend(_ability_shape(entry))
+    return problems
+
+
+def _check_fields(loaded: LoadedYaml, sources: Iterable[tuple[tuple[Any, ...], str, Any]],
+                  catalog: IdCatalog, holder: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for path, kind, ability in sources:
+        source = _value(loaded.data, path)
         try:
             errors = _check_one(kind, source, ability, catalog, is_location=ability is None,
                                 holder=holder)
         except DslError as exc:
             errors = [exc]
-        problems.extend(_locate(entry, path, source, e) for e in errors)
-    if isinstance(entry.model, Library | AssistantCard | Artifact):
-        problems.extend(_ability_shape(entry))
+        problems.extend(_locate(loaded, path, source, e) for e in errors)
+    return problems
+
+
+@dataclass(frozen=True)
+class _RawAbility:
+    """What ``_check_one`` reads of an ability the schema refused."""
+
+    when: str | None
+    timing: str
+
+
+def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
+    """The effect-language fields of a file the schema refused, read from its data:
+    their problems are reported beside the schema's, not after it is fixed."""
+    data = loaded.data
+    kind = data.get("kind") if isinstance(data, dict) else None
+    sources: list[tuple[tuple[Any, ...], str, Any]] = []
+    if kind == "location" and isinstance(data.get("effect"), str):
+        sources.append((("effect",), "effect", None))
+    base: tuple[Any, ...] = ("assistant", "abilities") if kind == "library" else ("abilities",)
+    holder = data.get("assistant") if kind == "library" else data
+    abilities = holder.get("abilities") if isinstance(holder, dict) else None
+    for i, ability in enumerate(abilities if isinstance(abilities, list) else []):
+        if not isinstance(ability, dict) or ability.get("timing") not in get_args(Timing):
+            continue  # the schema's error says what the timing must be
+        when = ability.get("when") if isinstance(ability.get("when"), str) else None
+        raw = _RawAbility(when, ability["timing"])
+        for key, field_kind in (("when", "when"), ("effect", "effect"), ("score", "score")):
+            if isinstance(ability.get(key), str):
+                sources.append(((*base, i, key), field_kind, raw))
+        rules = ability.get("placement")
+        for j, rule in enumerate(rules if isinstance(rules, list) else []):
+            if isinstance(rule, str):
+                sources.append(((*base, i, "placement", j), "placement", raw))
+    problems = _check_fields(loaded, sources, catalog,
+                             "artifact" if kind == "artifact" else "assistant")
+    entry_id = data.get("id")
+    stem = Path(loaded.filename).stem
+    if isinstance(entry_id, str) and kind not in ("categories", "books") and stem != entry_id:
+        problems.append(loaded.problem(("id",), "content/file-name", _file_name_message(
+            Path(loaded.filename).name, entry_id)))
     return problems
 
 
@@ -176,15 +236,15 @@ def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatal
     return check_score(parse_expression(source), catalog)
 
 
-def _locate(entry: Entry, path: tuple[Any, ...], source: str, error: DslError) -> Problem:
+def _locate(loaded: LoadedYaml, path: tuple[Any, ...], source: str, error: DslError
+            ) -> Problem:
     """Turn a position inside a source field into a position in the file."""
-    line, col = entry.loaded.content_position(path)
+    line, col = loaded.content_position(path)
     # a block scalar keeps its lines and shifts every column by its indentation
     file_line = line + error.line - 1
     file_col = col + error.col - 1
-    context = caret_context(entry.loaded.text, file_line, file_col)
-    return Problem(entry.loaded.filename, file_line, file_col, error.code, error.message,
-                   context)
+    context = caret_context(loaded.text, file_line, file_col)
+    return Problem(loaded.filename, file_line, file_col, error.code, error.message, context)
 
 
 def _ability_shape(entry: Entry) -> list[Problem]:
@@ -230,9 +290,7 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
         if hasattr(model, "id") and entry.path.stem != model.id and model.kind not in (
                 "categories", "books"):
             problems.append(entry.loaded.problem(
-                ("id",), "content/file-name",
-                f"the file name {entry.path.name!r} does not match its id {model.id!r}; "
-                f"rename it to {model.id}.yaml"))
+                ("id",), "content/file-name", _file_name_message(entry.path.name, model.id)))
         if isinstance(model, GameModule):
             for i, loc in enumerate([*model.locations, *model.permanent_locations]):
                 if known.get(loc) != "location":
@@ -241,11 +299,35 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
                     problems.append(entry.loaded.problem(
                         (field_, index), "content/unknown-id",
                         f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+    modules = {*SHIPPED_MODULES, *_of(known, "module")}
+    for entry in catalog.entries:
+        model = entry.model
+        if isinstance(model, Location) and model.module not in modules:
+            problems.append(entry.loaded.problem(("module",), "content/unknown-module",
+                                                 _unknown_module(model.module, modules)))
+        if isinstance(model, AssistantCard):
+            problems.extend(entry.loaded.problem(("requires", i), "content/unknown-module",
+                                                 _unknown_module(m, modules))
+                            for i, m in enumerate(model.requires) if m not in modules)
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     for entry in catalog.entries:
         if isinstance(entry.model, Variant):
             problems.extend(_check_variant(entry, variants, known))
+            problems.extend(entry.loaded.problem(
+                ("settings", "modules", i), "rules/unknown-module", _unknown_module(m, modules))
+                for i, m in enumerate(entry.model.overlay.get("modules") or [])
+                if m not in modules)
     return problems
+
+
+def _unknown_module(module: str, modules: set[str]) -> str:
+    return (f"unknown module {module!r}{did_you_mean(module, modules)}; the modules are "
+            f"{', '.join(sorted(modules))} (your own: a file with 'kind: module')")
+
+
+def _file_name_message(name: str, entry_id: str) -> str:
+    return (f"the file name {name!r} does not match its id {entry_id!r}; rename it to "
+            f"{entry_id}.yaml")
 
 
 def _of(known: dict[str, str], kind: str) -> list[str]:
@@ -316,6 +398,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     loaded = entry.loaded
     try:
         chain = variant_chain(variant.id, {**variants, variant.id: variant})
+    except ChainError as exc:  # a cycle
+        return [loaded.problem(("extends",), "rules/variant-cycle", str(exc))]
     except ValueError as exc:
         return [loaded.problem(("extends",), "rules/unknown-variant", str(exc))]
     problems: list[Problem] = []
@@ -326,6 +410,7 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
         for path in unknown_keys(base, variant.overlay):
             problems.append(loaded.problem(("settings", *path), "rules/unknown-setting",
                                            f"unknown setting {'.'.join(path)!r}", at_key=True))
+        problems.extend(_parent_conflicts(entry, {**variants, variant.id: variant}))
         if problems:
             return problems
     try:
@@ -338,8 +423,9 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
                                    "rules/standard.yaml stands alone)", at_key=True)]
         for err in exc.errors():
             where = ".".join(str(p) for p in err["loc"])
+            shape = setting_shape(err["loc"], err["type"])
             problems.append(loaded.problem(("settings", *err["loc"]), "rules/invalid-settings",
-                                           f"setting {where!r}: {err['msg']}"))
+                                           f"setting {where!r}: {err['msg']}{shape}"))
         return problems
     problems.extend(_check_scoring(entry, settings))
     for key in ("starting_locations", "remove_locations"):
@@ -358,6 +444,50 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
     return problems
 
 
+
+
+def _leaves(data: dict[str, Any], path: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    """Every setting a plain settings map sets, by its dotted path."""
+    found: dict[tuple[str, ...], Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            found.update(_leaves(value, (*path, str(key))))
+        else:
+            found[(*path, str(key))] = value
+    return found
+
+
+def _parent_conflicts(entry: Entry, variants: dict[str, Variant]) -> list[Problem]:
+    """Two parents of one variant that set one setting to different values, where the
+    variant itself does not say which: the later parent wins, but the author may not
+    know it, so the choice must be written down."""
+    variant: Variant = entry.model
+    parents = variant.parents
+    if len(parents) < 2:
+        return []
+    chains = {p: [v.id for v in variant_chain(p, variants)] for p in parents}
+    own_settings = _leaves(variant.overlay)
+    setters: dict[tuple[str, ...], tuple[str, Any]] = {}
+    clashes: dict[tuple[str, str], list[str]] = {}
+    for parent in parents:
+        shared = {v for other in parents if other != parent for v in chains[other]}
+        brought: dict[str, Any] = {}
+        for vid in chains[parent]:
+            if vid not in shared:
+                brought = merge(brought, variants[vid].overlay)
+        for path, value in _leaves(brought).items():
+            if path in setters and setters[path][1] != value and path not in own_settings:
+                clashes.setdefault((setters[path][0], parent), []).append(".".join(path))
+            setters[path] = (parent, value)
+    problems: list[Problem] = []
+    for (first, later), where in clashes.items():
+        shown = ", ".join(repr(w) for w in where[:3]) + (", ..." if len(where) > 3 else "")
+        problems.append(entry.loaded.problem(
+            ("extends", parents.index(later)), "rules/parents-conflict",
+            f"{first!r} and {later!r} set {shown} differently; the later parent "
+            f"({later!r}) would win: say which you mean by setting {where[0]!r} "
+            f"{'and the others ' if len(where) > 1 else ''}in this variant"))
+    return problems
 
 
 def _check_scoring(entry: Entry, settings: Settings) -> list[Problem]:

@@ -129,6 +129,43 @@ def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> Load
     return load_yaml_text(text, name)
 
 
+# The YAML parser's words for common slips, and what to do about each (its own words
+# follow, for a search).
+_YAML_ADVICE: tuple[tuple[str, str], ...] = (
+    ("found character '\\t' that cannot start any token",
+     "a tab character; YAML indents with spaces only: replace the tab with spaces"),
+    ("but found '<block mapping start>'",
+     "this line is indented differently from the keys before it; give the keys of one "
+     "mapping the same indentation"),
+    ("but found '<block sequence start>'",
+     "this list item is indented differently from the items before it; indent the "
+     "'- ' items of one list alike"),
+    ("expected <block end>, but found '-'",
+     "a list item ('- ...') where a key was expected; indent it under the key whose "
+     "list it is"),
+    ("mapping values are not allowed here",
+     "a ':' where no key can start: this line is indented more than the keys around "
+     "it, or a value holding ': ' needs quotes"),
+    ("could not find expected ':'",
+     "a key without its ':' (write 'key: value'), or a line that continues the one "
+     "before without being indented"),
+    ("found unexpected end of stream",
+     "the file ends too early: a quote or a bracket is left open"),
+    ("expected ',' or ']'",
+     "a list in [ ] that is not closed, or a ',' missing between its items"),
+    ("expected ',' or '}'",
+     "a mapping in { } that is not closed, or a ',' missing between its entries"),
+)
+
+
+def plain_yaml_message(problem: str) -> str:
+    """The YAML parser's message in plain words, where the slip is a known one."""
+    for words, advice in _YAML_ADVICE:
+        if words in problem:
+            return f"{advice} (the parser: {problem})"
+    return problem
+
+
 def load_yaml_text(text: str, filename: str = "<string>") -> LoadedYaml:
     """Load one YAML document from ``text``; ``filename`` is used in errors."""
     if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
@@ -148,7 +185,7 @@ def load_yaml_text(text: str, filename: str = "<string>") -> LoadedYaml:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        message = (exc.problem or exc.context or "invalid YAML").strip()
+        message = plain_yaml_message((exc.problem or exc.context or "invalid YAML").strip())
         raise _error(filename, line, col, "yaml/syntax", f"YAML syntax error: {message}",
                      text) from None
     except (YAMLError, RecursionError, ValueError) as exc:

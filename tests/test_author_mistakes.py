@@ -77,7 +77,7 @@ MISTAKES = [
      "10:11", "dsl/never-fires", "'draw' never happens during preparation"),
     ("night-owl.yaml", ASSISTANT.format(timing="reaction", when="after shelve once per rund",
                                         effect="draw(1)"),
-     "10:11", "dsl/unknown-limit", "did you mean 'round'"),
+     "10:33", "dsl/unknown-limit", "did you mean 'round'"),  # the caret at the bad word
     ("night-owl.yaml", ASSISTANT.format(timing="reaction", when="after shelve once pr round",
                                         effect="draw(1)"),
      "10:24", "dsl/syntax", "did you mean `once per`?"),

@@ -58,6 +58,18 @@ def test_a_new_location_takes_a_free_number() -> None:
     assert "number: 24 " in Path("second-nook.yaml").read_text("utf-8")
 
 
+def test_a_new_location_sees_the_folder_it_is_written_to_without_content() -> None:
+    assert new("location", "first-nook").exit_code == 0
+    assert new("location", "second-nook").exit_code == 0  # no --content: the folder
+    assert "number: 24 " in Path("second-nook.yaml").read_text("utf-8")
+    Path("tiles").mkdir()
+    Path("tiles/third-nook.yaml").write_text(
+        Path("first-nook.yaml").read_text("utf-8").replace("first-nook", "third-nook")
+        .replace("number: 23", "number: 40"), "utf-8")
+    assert new("location", "fourth-nook", "--dir", "tiles").exit_code == 0
+    assert "number: 23 " in Path("tiles/fourth-nook.yaml").read_text("utf-8")
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("location", "Reading Nook"), "is not an id"),
     (("location", "wishing-well"), "already the id of a location"),

@@ -37,6 +37,19 @@ def test_schema_check_says_so_either_way(tmp_path: Path) -> None:
     stale = invoke("schema", "--check", "--out", str(tmp_path))
     assert stale.exit_code == 2
     assert stale.stderr.startswith("exlibris schema: stale: location.json;")
+    assert f"`exlibris schema --out {tmp_path}`" in stale.stderr  # a command that works
+
+
+def test_schema_check_without_a_schemas_folder_says_so(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke("schema", "--check")
+    assert result.exit_code == 2
+    assert "no schemas in schemas/" in result.stderr
+    assert "exlibris schema --out schemas" in result.stderr
+    (tmp_path / "schemas").mkdir()
+    missing = invoke("schema", "--check")
+    assert missing.exit_code == 2 and "missing: artifact.json" in missing.stderr
 
 
 def test_s_file_saves_a_copy_and_an_empty_answer_asks_again(tmp_path: Path) -> None:

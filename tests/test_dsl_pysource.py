@@ -68,7 +68,8 @@ _VALUES = ["0", "2", "-1", "999999999999", '"a"', "true", "hand", "shelf", "area
            "categories(hand)", "hand where has(it, @monster-manuals)",
            "hand where c: c.vowel", "max(count(hand), 3, count(x))", "sum(hand, it.order)",
            "best(players, by: count(it.hand))", "x + y", "x | y", "x in y", "count(x) > 1",
-           "first(x).letter", "y.letter", "not x"]
+           "first(x).letter", "y.letter", "not x", "x if count(hand) > 1 else y",
+           "2 if x else count(deck)"]
 
 _STATEMENTS = [
     "x = {v}", "y = {v}", "require {v}", "draw({v})", "x = draw({v})",

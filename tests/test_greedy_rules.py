@@ -243,7 +243,8 @@ def test_bounded_flips_find_the_rulebook_flips() -> None:
     assert set(found.cards) == set(exact.cards) and found.gain == exact.gain > 0
 
 
-def fake_points(shelf: Shelf, pos: tuple[int, int], artifact_id: str, rules: Any) -> int:
+def fake_points(shelf: Shelf, pos: tuple[int, int], artifact_id: str, rules: Any,
+                town: Any = None) -> int:
     """A stand-in adjacency artifact: 2 points per face-down card next to it."""
     return 2 * sum(1 for p in shelf.neighbours(pos) if shelf.at(p).face_down)  # type: ignore[union-attr]
 

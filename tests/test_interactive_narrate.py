@@ -65,3 +65,10 @@ def test_an_ability_that_did_nothing_is_not_told(game: Any) -> None:
     assert not any("acts" in line for line in told(game, 0, idle, after))
     busy = told(game, 0, idle, {"event": "draw", "seat": 0, "cards": ["M3"]}, after)
     assert any("acts" in line for line in busy)
+
+
+def test_a_card_taken_off_a_shelf_says_whose_shelf(game: Any) -> None:
+    straight = {"event": "gain", "seat": 0, "card": "H7", "source": "shelf:1", "hidden": False}
+    assert told(game, 0, straight) == [f"You took {books(game, 'H7')} from Greta's shelf."]
+    lifted = straight | {"source": "lifted-1:0"}
+    assert told(game, 1, lifted) == [f"Me took {books(game, 'H7')} from your shelf."]

@@ -134,11 +134,13 @@ def test_score_with_own_artifact_and_variant(author: Path) -> None:
 def test_scenario_run_on_a_mixed_folder(author: Path) -> None:
     result = invoke("scenario", "run", str(author))
     assert result.exit_code == 0, result.output
-    assert result.stdout.count("PASS") == 5
-    assert "table.yaml: no 'kind:' line" in result.stderr
-    assert ".pre-commit-config.yaml: no 'kind:' line" in result.stderr
+    scenarios = len(list((author / "scenarios").glob("*.yaml")))
+    assert result.stdout.count("PASS") == scenarios
+    assert "note: skipped 1 YAML file without a 'kind:' line (not content): " in result.stderr
+    assert "table.yaml" in result.stderr
+    assert ".pre-commit-config.yaml" not in result.stderr  # hidden: not read at all
     alone = invoke("scenario", "run", str(author / "scenarios"), "--content", str(author))
-    assert alone.exit_code == 0 and alone.stdout.count("PASS") == 5
+    assert alone.exit_code == 0 and alone.stdout.count("PASS") == scenarios
 
 
 def test_validate_a_mixed_folder_checks_scenarios_too(author: Path) -> None:
@@ -208,3 +210,18 @@ def test_a_moved_folder_resumes_with_content(author: Path, tmp_path: Path) -> No
     again = CliRunner().invoke(cli, ["play", "--resume", str(save), "--content", str(moved)],
                                input="q\n")
     assert again.exit_code == 0, again.output
+
+
+def test_validate_skips_what_git_ignores(author: Path) -> None:
+    import shutil as sh
+    import subprocess
+
+    if sh.which("git") is None:
+        pytest.skip("git is not installed")
+    subprocess.run(["git", "init", "-q", str(author)], check=True)
+    (author / "parked").mkdir()
+    (author / "parked" / "draft.yaml").write_text("kind: location\nid: draft\n", "utf-8")
+    assert invoke("validate", str(author)).exit_code == 2  # the draft is read
+    (author / ".gitignore").write_text("parked/\n", "utf-8")
+    result = invoke("validate", str(author))
+    assert result.exit_code == 0, result.output

@@ -156,7 +156,7 @@ def test_b6_uses_the_points_function_it_is_given() -> None:
     table, rules = parse_table_text(TABLE)
     calls = []
 
-    def fake(shelf, pos, artifact_id, rules_):
+    def fake(shelf, pos, artifact_id, rules_, town=None):
         calls.append((pos, artifact_id))
         return 5
 
@@ -207,3 +207,20 @@ players:
     ann = inspect_table(table, rules).forms[0]
     assert ann.artifacts == 3  # B1's two C and C1's one C touch the skull
     assert ann.banned == -3
+
+
+def test_the_form_has_a_line_for_each_artifact(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    table = tmp_path / "t.yaml"
+    table.write_text("variant: standard\nprominent: R\nbanned: M\nplayers:\n"
+                     "  - {name: Ada, focus: H, hand: 0, shelf: 'A1:RR *foul-vowel-towel'}\n"
+                     "  - {name: Bo, focus: S, hand: 0, shelf: 'A2:CF'}\n", "utf-8")
+    result = CliRunner().invoke(cli, ["score", str(table)])
+    assert result.exit_code == 0, result.output
+    rows = {cells[1].strip(): [c.strip() for c in cells[2:4]]
+            for x in result.output.splitlines() if len(cells := x.split("|")) > 4}
+    assert rows["foul-vowel-towel"][1] == "-"  # Bo has no such artifact
+    assert rows["foul-vowel-towel"][0] == rows["B6 artifacts"][0]  # Ada's only artifact

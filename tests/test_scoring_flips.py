@@ -16,7 +16,7 @@ from exlibris.scoring.settings import ScoringRules
 from exlibris.scoring.table import parse_table_text
 
 
-def fake_points(shelf: Shelf, pos, artifact_id: str, rules) -> int:
+def fake_points(shelf: Shelf, pos, artifact_id: str, rules, town=None) -> int:
     """Python stand-ins for adjacency artifacts: C books next to it, or 2 per face-down."""
     slots = [shelf.at(p) for p in shelf.neighbours(pos)]
     if artifact_id == "void":

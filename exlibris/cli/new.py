@@ -31,7 +31,8 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
         content: tuple[Path, ...]) -> None:
     """Write ID.yaml: a commented skeleton of a location, assistant, artifact,
     variant or scenario that validates as it is. A new location takes the lowest
-    number that no shipped or --content location uses."""
+    number that no location uses: shipped, --content, or already in the --dir
+    folder."""
     from exlibris.authoring import free_number, skeleton
     from exlibris.cli.own_content import activate
 
@@ -57,7 +58,8 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
             click.echo(f"exlibris new: {entry_id!r} is already the id of a {kind_of}; "
                        "choose another", err=True)
             raise SystemExit(USER_ERROR)
-    number = free_number({loc.number for loc in catalog.locations.values()})
+    number = free_number({loc.number for loc in catalog.locations.values()}
+                         | _numbers_in(folder))
     try:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomic(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
@@ -70,3 +72,13 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
     if not schemas.exists():
         click.echo(f"The editor line points at {schemas}/; write the schemas there with: "
                    f"exlibris schema --out {schemas}", err=True)
+
+
+def _numbers_in(folder: Path) -> set[int]:
+    """The numbers of the locations already in ``folder`` (the author's own, even
+    without --content); files that do not read are left to `validate`."""
+    if not folder.is_dir():
+        return set()
+    from exlibris.catalog import read_catalog
+
+    return {loc.number for loc in read_catalog([folder])[0].locations.values()}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 import click
 
@@ -31,3 +32,13 @@ def fail(problems: Iterable[Problem]) -> None:
     """Report problems and exit with the user-error status."""
     report_problems(problems)
     sys.exit(USER_ERROR)
+
+
+def note_skipped(paths: list[Path]) -> None:
+    """One note for the YAML files that are not content (no ``kind:`` line)."""
+    if not paths:
+        return
+    names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
+    what = "file" if len(paths) == 1 else "files"
+    click.echo(f"note: skipped {len(paths)} YAML {what} without a 'kind:' line (not "
+               f"content): {names}", err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR, note_skipped, report_problems
 from exlibris.cli.own_content import activate, content_option
 
 
@@ -41,8 +41,7 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
     moved = [p for p in own if p.resolve() in named and _named_scenario(p)]
     files += moved
     activate((*content, *(p for p in own if p not in moved)))
-    for path in other:
-        click.echo(f"note: {path}: no 'kind:' line, not content; skipped", err=True)
+    note_skipped(other)
     if not files:
         click.echo("exlibris scenario run: no scenario files found", err=True)
         raise SystemExit(USER_ERROR)

@@ -14,7 +14,8 @@ from exlibris.cli.output import USER_ERROR
               help="Folder to write into, e.g. `schemas` in your own repository (default: "
                    "the schemas/ folder of a source checkout).")
 @click.option("--check", is_flag=True,
-              help="Only report stale schemas: one line either way; exit 2 if any is stale.")
+              help="Only report stale schemas, of --out or else of ./schemas: one line "
+                   "either way; exit 2 if any is stale or missing, or there is no folder.")
 def schema(out: Path | None, check: bool) -> None:
     """Write one JSON Schema per kind of file (draft 2020-12): location, library,
     assistant, artifact, module, variant, scenario, categories, books.
@@ -26,16 +27,27 @@ def schema(out: Path | None, check: bool) -> None:
     from exlibris.paths import data_root
     from exlibris.schemas import write_schemas
 
-    if out is None and not check and (data_root() / "exlibris").is_dir() is False:
-        click.echo("exlibris schema: this is an installed copy; choose a folder with --out "
-                   "(e.g. --out schemas)", err=True)
-        raise SystemExit(USER_ERROR)
-    stale = write_schemas(out, check=check)
     if check:
+        folder = out or Path("schemas")  # what an author's editor line points at
+        if not folder.is_dir():
+            click.echo(f"exlibris schema: no schemas in {folder}/ to check; write them with "
+                       f"`exlibris schema --out {folder}`", err=True)
+            raise SystemExit(USER_ERROR)
+        stale = write_schemas(folder, check=True)
         if stale:
-            click.echo(f"exlibris schema: stale: {', '.join(stale)}; regenerate them with "
-                       "`exlibris schema`", err=True)
+            missing = [n for n in stale if not (folder / n).exists()]
+            changed = [n for n in stale if n not in missing]
+            said = "; ".join(part for part in (
+                f"stale: {', '.join(changed)}" if changed else "",
+                f"missing: {', '.join(missing)}" if missing else "") if part)
+            click.echo(f"exlibris schema: {said}; regenerate them with "
+                       f"`exlibris schema --out {folder}`", err=True)
             raise SystemExit(USER_ERROR)
         click.echo("schemas are up to date")
         return
+    if out is None and (data_root() / "exlibris").is_dir() is False:
+        click.echo("exlibris schema: this is an installed copy; choose a folder with --out "
+                   "(e.g. --out schemas)", err=True)
+        raise SystemExit(USER_ERROR)
+    stale = write_schemas(out)
     click.echo(f"wrote {len(stale)} schemas to {out or 'schemas'}")

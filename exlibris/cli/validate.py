@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR, note_skipped, report_problems
 from exlibris.cli.own_content import content_option
 
 
@@ -46,18 +46,17 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     else:
         for entry_id, file in report.replaced:
             click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
-        for path in report.skipped:
-            click.echo(f"note: {_shown(path)}: no 'kind:' line, not content; skipped",
-                       err=True)
+        note_skipped([Path(_shown(path)) for path in report.skipped])
         report_problems(report.problems)
         if report.unchecked:
-            click.echo(f"note: {len(report.unchecked)} scenario file(s) not checked until the "
-                       "content problems above are fixed", err=True)
+            unchecked = _count(len(report.unchecked), "scenario file")
+            click.echo(f"note: {unchecked} not checked until the content problems above are "
+                       "fixed", err=True)
         if report.ok:
-            click.echo(f"{report.files} files checked, no problems.")
+            click.echo(f"{_count(report.files, 'file')} checked, no problems.")
         else:
-            click.echo(f"{report.files} files checked, {len(report.problems)} problems.",
-                       err=True)
+            click.echo(f"{_count(report.files, 'file')} checked, "
+                       f"{_count(len(report.problems), 'problem')}.", err=True)
     if not report.ok:
         raise SystemExit(USER_ERROR)
 
@@ -73,8 +72,12 @@ def _checked_before(as_json: bool) -> bool:
     if as_json:
         report_problems([], as_json=True)
     else:
-        click.echo(f"{files} files checked, no problems.")
+        click.echo(f"{_count(files, 'file')} checked, no problems.")
     return True
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _shown(path: Path) -> str:

@@ -117,6 +117,15 @@ class Where(Expr):
     name: str = "it"
 
 
+@dataclass(slots=True)
+class IfExpr(Expr):
+    """``then if test else otherwise``: one of two values, by a condition."""
+
+    then: Expr
+    test: Expr
+    otherwise: Expr
+
+
 # ---- statements ----------------------------------------------------------------
 
 
@@ -214,6 +223,9 @@ class Trigger(Node):
     once_per: str | None = None  # turn, round or game
     during: str | None = None
     condition: Expr | None = None
+    # where each word was written, (line, col) by part (event, mode, subject, place,
+    # once, during): errors point at the word, not at the start of the trigger
+    spots: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
 
 
 @dataclass(slots=True)

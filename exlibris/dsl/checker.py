@@ -22,6 +22,12 @@ class Catalog:
 
     ids: Mapping[str, str] = field(default_factory=dict)
     settings: frozenset[str] = frozenset()
+    codes: Mapping[str, str] = field(default_factory=dict)  # category code -> id; empty:
+    # the categories are not known here, and any code letter is accepted
+
+    def categories_in_reach(self) -> str:
+        """The categories an effect may name, as a clause of a message."""
+        return ", ".join(f"@{code} ({cid})" for code, cid in sorted(self.codes.items()))
 
     def kind_of(self, ref: str) -> str | None:
         return self.ids.get(ref)
@@ -126,10 +132,12 @@ class Checker:
             case ast.Name(id=name):
                 if name in self.scope:
                     return self.scope[name]
-                if len(name) == 1 and name.isupper():
+                if len(name) == 1 and name.isupper() and (
+                        not self.catalog.codes or name in self.catalog.codes):
+                    cid = self.catalog.codes.get(name, "monster-manuals")
                     self.fail(expr, "dsl/unknown-name",
                               f"unknown name {name!r}; a category is written with '@': "
-                              f"@{name}, or by its id (@monster-manuals)")
+                              f"@{name}, or by its id (@{cid})")
                     return "category"
                 choices = list(self.scope)
                 self.fail(expr, "dsl/unknown-name",
@@ -137,11 +145,18 @@ class Checker:
                 return "any"
             case ast.Ref(id=ref):
                 if len(ref) == 1 and ref.isupper():  # @M: a category by its code
+                    if self.catalog.codes and ref not in self.catalog.codes:
+                        self.fail(expr, "dsl/unknown-category",
+                                  f"no category has the code '@{ref}'; the categories are "
+                                  f"{self.catalog.categories_in_reach()}")
                     return "category"
                 kind = self.catalog.kind_of(ref)
                 if kind is None:
                     if self.catalog.ids:
                         hint = did_you_mean(ref, self.catalog.ids)
+                        if not hint and self.catalog.codes:
+                            hint = (f"; the categories are "
+                                    f"{self.catalog.categories_in_reach()}")
                         self.fail(expr, "dsl/unknown-id", f"unknown id '@{ref}'{hint}")
                     return "any"
                 return _REF_TYPES.get(kind, "any")
@@ -167,6 +182,17 @@ class Checker:
             case ast.Neg(operand=operand):
                 self.expect(operand, "int", "'-'")
                 return "int"
+            case ast.IfExpr(then=then, test=test, otherwise=otherwise):
+                self.condition(test)
+                yes, no = self.expr(then), self.expr(otherwise)
+                if vocab.accepts(yes, no):
+                    return yes
+                if vocab.accepts(no, yes):
+                    return no
+                self.fail(otherwise, "dsl/arg-kind",
+                          f"'if ... else' gives {_a(yes)} one way and {_a(no)} the other; "
+                          "give the same kind of value both ways (0 for no points)")
+                return "any"
             case ast.Where(source=source, condition=cond, name=name):
                 kind = self.expr(source)
                 if name != "it" and (name in vocab.GLOBAL_NAMES or name in self.scope):
@@ -216,7 +242,8 @@ class Checker:
             self.fail(node, "dsl/unknown-attribute",
                       f"{_a(base)} has no attribute {name!r}{did_you_mean(name, table)}")
             return "any"
-        if self.in_score and base not in vocab.SCORE_TYPES:
+        if self.in_score and base not in vocab.SCORE_TYPES and not (
+                base == "player" and name in vocab.SCORE_PLAYER_ATTRIBUTES):
             self.fail(node, "dsl/not-in-scoring",
                       f"{name!r} of {_a(base)} cannot be read in a score, which sees only "
                       "the cards of a shelf and the categories")
@@ -398,8 +425,9 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
     """Check a trigger and that it fits the ability's timing kind."""
     errors: list[DslError] = []
 
-    def fail(code: str, message: str) -> None:
-        errors.append(DslError(code, message, trigger.line, trigger.col))
+    def fail(code: str, message: str, part: str = "event") -> None:
+        line, col = trigger.spots.get(part, (trigger.line, trigger.col))
+        errors.append(DslError(code, message, line, col))
 
     event = vocab.EVENTS.get(trigger.event)
     if event is None:
@@ -408,7 +436,8 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         return errors
     mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
     if trigger.mode not in event.modes:
-        fail("dsl/trigger-mode", f"'{mode_word}' does not apply to the event {trigger.event!r}")
+        fail("dsl/trigger-mode", f"'{mode_word}' does not apply to the event {trigger.event!r}",
+             "mode")
     allowed_modes = vocab.TIMING_MODES.get(timing)
     allowed_events = vocab.TIMING_EVENTS.get(timing)
     if allowed_modes is None:
@@ -418,13 +447,13 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
         if trigger.mode not in allowed_modes:
             fail("dsl/trigger-timing",
                  f"{_article(timing)} ability cannot use a '{mode_word}' trigger "
-                 f"(use one of: {', '.join(sorted(allowed_modes))})")
+                 f"(use one of: {', '.join(sorted(allowed_modes))})", "mode")
         if allowed_events is not None and trigger.event not in allowed_events:
             fail("dsl/trigger-timing",
                  f"{_article(timing)} ability cannot trigger on {trigger.event!r}")
     if trigger.subject is not None and trigger.subject not in vocab.SUBJECTS:
         fail("dsl/unknown-subject", f"unknown subject {trigger.subject!r}"
-             f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}")
+             f"{did_you_mean(trigger.subject, vocab.SUBJECTS)}", "subject")
     if trigger.place is not None:
         place = trigger.place
         if place.startswith("@"):
@@ -432,16 +461,19 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
             if catalog.ids and kind != "location":
                 locations = [i for i, k in catalog.ids.items() if k == "location"]
                 fail("dsl/unknown-id",
-                     f"unknown location '{place}'{did_you_mean(place[1:], locations)}")
+                     f"unknown location '{place}'{did_you_mean(place[1:], locations)}",
+                     "place")
         elif place not in vocab.PLACES:
             fail("dsl/unknown-place",
-                 f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}")
+                 f"unknown place {place!r}{did_you_mean(place, vocab.PLACES)}", "place")
     if trigger.once_per is not None and trigger.once_per not in vocab.LIMITS:
         fail("dsl/unknown-limit", f"'once per {trigger.once_per}': write once per turn, once "
-             f"per round or once per game{did_you_mean(trigger.once_per, vocab.LIMITS)}")
+             f"per round or once per game{did_you_mean(trigger.once_per, vocab.LIMITS)}",
+             "once")
     if trigger.during is not None and trigger.during not in vocab.PHASES:
         fail("dsl/unknown-phase",
-             f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}")
+             f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}",
+             "during")
     if trigger.condition is not None:
         checker = Checker(program_names(location=False, event=event), catalog,
                           verbs_allowed=False)

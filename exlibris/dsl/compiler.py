@@ -420,6 +420,9 @@ def compile_expr(node: ast.Expr) -> Eval:
         case ast.Neg(operand=x):
             a = compile_expr(x)
             return lambda env: -number(a(env), "'-'")
+        case ast.IfExpr(then=then, test=test, otherwise=otherwise):
+            yes, cond, no = compile_expr(then), compile_expr(test), compile_expr(otherwise)
+            return lambda env: yes(env) if cond(env) else no(env)
         case ast.Where(source=source, condition=cond, name=name):
             return _compile_where(compile_expr(source), compile_expr(cond), name)
         case ast.Amount(kind=kind, value=value):

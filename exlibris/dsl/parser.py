@@ -102,6 +102,14 @@ def _tpos(token: Token) -> dict[str, int]:
     return {"line": token.line or 1, "col": token.column or 1}
 
 
+def _spot(meta: Any) -> tuple[int, int]:
+    return getattr(meta, "line", 1), getattr(meta, "column", 1)
+
+
+def _token_spot(token: Token) -> tuple[int, int]:
+    return token.line or 1, token.column or 1
+
+
 @v_args(meta=True, inline=True)
 class _ToAst(Transformer):
     """Builds AST nodes; each method is one grammar rule."""
@@ -182,8 +190,10 @@ class _ToAst(Transformer):
         for part in parts:
             if isinstance(part, Token) and part.type == "NAME":
                 trig.event = str(part)
+                trig.spots["event"] = (part.line or 1, part.column or 1)
             elif isinstance(part, tuple):
-                key, value = part
+                key, value, spot = part
+                trig.spots[key] = spot
                 if key == "mode":
                     trig.mode = value
                 elif key == "subject":
@@ -199,31 +209,31 @@ class _ToAst(Transformer):
         return trig
 
     def mode_after(self, meta: Any) -> tuple:
-        return ("mode", "after")
+        return ("mode", "after", _spot(meta))
 
     def mode_before(self, meta: Any) -> tuple:
-        return ("mode", "before")
+        return ("mode", "before", _spot(meta))
 
     def mode_instead(self, meta: Any) -> tuple:
-        return ("mode", "instead")
+        return ("mode", "instead", _spot(meta))
 
     def mode_modify(self, meta: Any) -> tuple:
-        return ("mode", "modify")
+        return ("mode", "modify", _spot(meta))
 
     def subject(self, meta: Any, who: Token) -> tuple:
-        return ("subject", str(who))
+        return ("subject", str(who), _token_spot(who))
 
     def place(self, meta: Any, where: Token) -> tuple:
-        return ("place", str(where))
+        return ("place", str(where), _token_spot(where))
 
     def once_per(self, meta: Any, span: Token) -> tuple:
-        return ("once", str(span))
+        return ("once", str(span), _token_spot(span))
 
     def during(self, meta: Any, phase: Token) -> tuple:
-        return ("during", str(phase))
+        return ("during", str(phase), _token_spot(phase))
 
     def condition(self, meta: Any, cond: ast.Expr) -> tuple:
-        return ("if", cond)
+        return ("if", cond, _spot(meta))
 
     def rule(self, meta: Any, kind: Token, cond: ast.Expr) -> ast.PlacementRule:
         return ast.PlacementRule(str(kind), cond, **_pos(meta))  # type: ignore[arg-type]
@@ -238,6 +248,10 @@ class _ToAst(Transformer):
     def where_named(self, meta: Any, source: ast.Expr, name: Token, cond: ast.Expr
                     ) -> ast.Where:
         return ast.Where(source, cond, str(name)[:-1], **_pos(meta))
+
+    def if_expr(self, meta: Any, then: ast.Expr, test: ast.Expr, otherwise: ast.Expr
+                ) -> ast.IfExpr:
+        return ast.IfExpr(then, test, otherwise, **_pos(meta))
 
     def or_(self, meta: Any, left: ast.Expr, right: ast.Expr) -> ast.BinOp:
         return ast.BinOp("or", left, right, **_pos(meta))
@@ -393,6 +407,24 @@ def _phrase_hint(source: str, line: int, col: int) -> tuple[str, int] | None:
     return None
 
 
+def _unindented_block(source: str, line: int) -> str | None:
+    """The line that opens a block (ends with ':'), shortened, when ``line``, the first
+    after it, is not indented further than it: the block's body was not indented."""
+    lines = source.split("\n")
+    if not 2 <= line <= len(lines):
+        return None
+    before = next((n for n in range(line - 1, 0, -1)
+                   if lines[n - 1].split("#")[0].strip()), None)
+    if before is None or not lines[before - 1].split("#")[0].rstrip().endswith(":"):
+        return None
+    def indent(text: str) -> int:
+        return len(text) - len(text.lstrip(" \t"))
+    if indent(lines[line - 1]) > indent(lines[before - 1]):
+        return None
+    opener = lines[before - 1].split("#")[0].strip()
+    return opener if len(opener) <= 40 else opener[:37] + "...:"
+
+
 def _describe(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
         char = exc.char
@@ -413,6 +445,11 @@ def _describe(exc: UnexpectedInput) -> str:
             return "unexpected indentation"
         if token.type == "_DEDENT":
             return "a block must hold at least one statement"
+        if token.type == "EQUAL":  # '=' only ever assigns: a slip for '==' or 'name:'
+            return ("unexpected '='; to compare, write '==' (if count(hand) == 1:); "
+                    "'=' only gives a name a value (drawn = draw(2)), and a keyword "
+                    "argument is written 'name: value'")
+
         expected = sorted(e for e in exc.expected if not e.startswith("_"))
         shown = ", ".join(_token_word(e) for e in expected[:6])
         return f"unexpected {str(token)!r}" + (f"; expected {shown}" if shown else "")
@@ -471,8 +508,16 @@ def _parse(text: str, start: str) -> Any:
         hint = None if phrase else _friendly(exc, source, start)
         if phrase:
             col = phrase[1]
-        message = (f"syntax error: {phrase[0]}" if phrase else
-                   f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else ""))
+        opener = _unindented_block(source, line) if start == "program" else None
+        if phrase:
+            message = f"syntax error: {phrase[0]}"
+        elif opener is not None:
+            message = (f"syntax error: the lines under '{opener}' are not indented; "
+                       "indent the body of a line that ends with ':' under it")
+        elif hint and isinstance(exc, UnexpectedToken) and exc.token.type == "EQUAL":
+            message = f"syntax error: unexpected '=' ({hint})"
+        else:
+            message = f"syntax error: {_describe(exc)}" + (f" ({hint})" if hint else "")
         raise DslError("dsl/syntax", message, line, col, source) from None
     except DedentError:
         line, col = _bad_dedent(source)

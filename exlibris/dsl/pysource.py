@@ -150,6 +150,8 @@ class _Writer:
                 return f"(not {self.expr(x)})"
             case ast.Neg(operand=x):
                 return f"(-_num({self.expr(x)}, \"'-'\"))"
+            case ast.IfExpr(then=then, test=test, otherwise=otherwise):
+                return f"({self.expr(then)} if {self.expr(test)} else {self.expr(otherwise)})"
             case ast.Where(source=source, condition=cond, name=name):
                 self.iterable += 1
                 items = self.expr(source)  # evaluated outside the comprehension, as first

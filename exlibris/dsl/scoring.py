@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from exlibris.dsl.ast import names_read
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -32,6 +33,16 @@ class ShelfView(Protocol):
 class ScoreEnv(Protocol):
     shelf: ShelfView
     this: Pos
+    # optional: ``town`` (``scoring/artifacts.py: Town``): prominent, banned, owner and
+    # opponents (name, shelf); a score without one sees no town board and no one
+
+
+@dataclass(frozen=True, slots=True)
+class ShelfOwner:
+    """A player as a score sees them: a name and the cards of a shelf."""
+
+    name: str
+    shelf: list[Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +129,10 @@ SCORE.attributes_of("card", ShelfCard, {
     "letter": _book_or(None, lambda card: card.letter),
     "order": _book_or(None, lambda card: card.order),
 })
+SCORE.attributes_of("player", ShelfOwner, {
+    "name": lambda rt, player: player.name,
+    "shelf": lambda rt, player: player.shelf,
+})
 SCORE.attributes_of("category", CategoryValue, {
     "id": lambda rt, category: category.id,
     "code": lambda rt, category: category.code,
@@ -202,24 +217,45 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     """Check and compile a ``score:`` expression. Raises ``DslError`` if it is wrong."""
     cats = dict(categories) if categories is not None else default_categories()
     expr = parse_expression(source)
-    errors = check_score(expr, Catalog({cid: "category" for cid in cats}))
+    errors = check_score(expr, Catalog({cid: "category" for cid in cats},
+                                         codes={c.code: cid for cid, c in cats.items()}))
     if errors:
         raise errors[0]
     handler = compile_expression(expr)
+    others = bool({"opponents", "players"} & names_read(expr))  # built only if read
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
         # checked as an effect's numbers are where the checker could only say "any"
         # (``first(["a", 1])``): a number within the limit, text that reads as one too
-        return number(handler(rt, None, score_names(rt, env)), "a score")
+        return number(handler(rt, None, score_names(rt, env, others=others)), "a score")
 
     return score
 
 
-def score_names(rt: ScoreRuntime, env: ScoreEnv) -> dict[str, Any]:
+def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True) -> dict[str, Any]:
     """The names a score reads, one for each of ``vocabulary.SCORE_NAMES``: the scored
-    card and the shelf's cards; a score does not know its owner (nothing) nor the
-    other players (no one)."""
+    card and the shelf's cards, and from the table (``env.town``, where known) the
+    town board's categories, the owner and the opponents with their shelves. Without
+    a table, the owner is nothing and there is no one else. ``others``: False when the
+    score reads neither ``opponents`` nor ``players`` (their shelves are not listed)."""
     this = rt.card_at(env.this)
     shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
-    return {"this": this, "shelf": shelf_cards, "owner": None, "players": []}
+    town = getattr(env, "town", None)
+    if town is None:
+        return {"this": this, "shelf": shelf_cards, "owner": None, "players": [],
+                "opponents": [], "prominent": None, "banned": None}
+    owner = ShelfOwner(town.owner, shelf_cards)
+    opponents = [ShelfOwner(name, _cards_of(shelf)) for name, shelf in town.opponents
+                 ] if others else []
+    return {"this": this, "shelf": shelf_cards, "owner": owner,
+            "players": [owner, *opponents], "opponents": opponents,
+            "prominent": rt.by_code.get(town.prominent or ""),
+            "banned": rt.by_code.get(town.banned or "")}
+
+
+def _cards_of(shelf: ShelfView) -> list[ShelfCard]:
+    """Another player's shelf cards: they have no place on the scored shelf, so
+    ``adjacent`` finds nothing next to them."""
+    return [ShelfCard(None, slot.card, bool(slot.face_down))
+            for pos in shelf.positions() if (slot := shelf.at(pos)) is not None]

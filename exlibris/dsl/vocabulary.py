@@ -72,7 +72,12 @@ SCORE_NAMES: dict[str, str] = {  # what ``dsl/scoring.py: score_names`` binds
     "owner": "player",
     "shelf": "zone",
     "players": "players",
+    "opponents": "players",
+    "prominent": "category",
+    "banned": "category",
 }
+# What a score may read of a player: a name and a shelf (``dsl/scoring.py: ShelfOwner``).
+SCORE_PLAYER_ATTRIBUTES = frozenset({"name", "shelf"})
 PLACEMENT_NAMES: dict[str, str] = {
     "placing": "assistant",
     "target": "location",
@@ -129,6 +134,8 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "area": "zone",
         "spaces": "spaces",
         "assistants": "assistants",
+        "visits_this_round": "int",
+        "visitors_this_round": "players",
     },
     "space": {"occupant": "assistant", "occupants": "assistants", "location": "location",
               "index": "int", "open": "bool", "bid": "int"},

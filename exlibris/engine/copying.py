@@ -84,6 +84,7 @@ class _Copier:
             found.area = self.zone(old.area)
             found.spaces = [[self.assistant(a) for a in space] for space in old.spaces]
             found.open_targets = {}
+            found.visitors = list(old.visitors)
             found.version = next(_VERSIONS)
             found.bids = None
         return found
@@ -123,8 +124,8 @@ def copy_state(state: GameState, copier: _Copier) -> GameState:
     new.temps = [copier.assistant(a) for a in state.temps]
     new.location_stack = list(state.location_stack)
     new.location_discard = list(state.location_discard)
-    for name in ("prominent", "banned", "first_player", "next_first_player", "round", "phase",
-                 "final_round", "placement_counter", "returns", "turn_counter"):
+    for name in ("prominent", "also_prominent", "banned", "first_player", "next_first_player",
+                 "round", "phase", "final_round", "placement_counter", "returns", "turn_counter"):
         setattr(new, name, getattr(state, name))
     new.cards.copy_from(state.cards, copier.zones)
     new.cursor = copy_cursor(state.cursor, copier)

@@ -54,13 +54,14 @@ def state_data(game: Any) -> tuple[Any, ...]:
                         _lid(a.location), a.space, a.home_index, a.placed_at, a.bid,
                         tuple(map(_aid, a.sharing_with))) for a in tokens)
     locations = tuple((loc.id, loc.permanent, loc.resolved, loc.held,
-                       tuple(tuple(map(_aid, space)) for space in loc.spaces))
+                       tuple(tuple(map(_aid, space)) for space in loc.spaces),
+                       tuple(loc.visitors))
                       for loc in state.in_play)
-    scalars = (state.prominent, state.banned, state.first_player, state.next_first_player,
-               state.round, state.phase, state.final_round, state.placement_counter,
-               state.returns, state.turn_counter, tuple(state.location_stack),
-               tuple(state.location_discard), tuple(z.name for z in state.limbo),
-               tuple(map(_aid, state.temps)))
+    scalars = (state.prominent, state.also_prominent, state.banned, state.first_player,
+               state.next_first_player, state.round, state.phase, state.final_round,
+               state.placement_counter, state.returns, state.turn_counter,
+               tuple(state.location_stack), tuple(state.location_discard),
+               tuple(z.name for z in state.limbo), tuple(map(_aid, state.temps)))
     cur = state.cursor
     cursor = (cur.step, cur.entered, cur.highest, cur.stalled, str(cur.reason),
               tuple(cur.sweep), cur.at, cur.placed_any, cur.turns,

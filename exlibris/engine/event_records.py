@@ -66,6 +66,7 @@ class Library(Seat):
 class Categories(TypedDict):
     prominent: str
     banned: str
+    also_prominent: NotRequired[str]  # a second prominent category (a variant's)
     difficulty: NotRequired[int]  # solo
     hidden: NotRequired[int]  # solo: categories of the public library still hidden
 

@@ -97,6 +97,15 @@ def check_playable(settings: Settings, players: int, variant: str) -> None:
     if players not in settings.players:
         counts = ", ".join(str(n) for n in settings.players)
         raise RulesError(f"the {variant} rules are for {counts} players, not {players}")
+    if settings.setup.prominent_categories > 1:
+        if settings.solo is not None:
+            raise RulesError(f"the {variant} rules deal a second prominent category, which "
+                             "solo play does not have")
+        banned = 1 if settings.scoring.get("banned_books", True) else 0
+        if 2 + banned + players > 6:
+            raise RulesError(f"the {variant} rules deal two prominent categories, "
+                             f"{'a banned one, ' if banned else ''}and a focus each: the six "
+                             f"category cards are not enough for {players} players")
     for module in settings.modules:
         if module in NOT_PLAYABLE_YET:
             raise RulesError(f"the {variant} rules use {NOT_PLAYABLE_YET[module]}, which "
@@ -196,10 +205,16 @@ def _deal_categories(game: Game) -> None:
         solo.deal_categories(game, codes)
         return
     state.prominent = codes.pop()
+    if game.settings.setup.prominent_categories > 1:
+        state.also_prominent = codes.pop()
     state.banned = codes.pop() if scoring.banned_books else None
     for player in state.players:
         player.focus = codes.pop()
-    game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned)
+    if state.also_prominent is not None:
+        game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned,
+                   also_prominent=state.also_prominent)
+    else:
+        game.event(EventKind.CATEGORIES, prominent=state.prominent, banned=state.banned)
 
 
 def _deal_books(game: Game, catalog: Catalog) -> None:
@@ -210,9 +225,40 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     cards = list(_deck_cards(deck))
     shuffle(game.rng, cards)
     state.cards.put_pile(cards, state.deck)
+    if game.settings.setup.hand_draft:
+        _draft_hands(game)
+        return
     for player in state.players:
         dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
         game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])
+
+
+def _draft_hands(game: Game) -> None:
+    """A draft of starting hands (``setup.hand_draft``): each player is dealt a packet
+    of ``hand_size`` cards, keeps one of it, and passes the rest to the next seat; the
+    first player keeps first. Until every card is kept; a last card is kept unasked."""
+    state = game.state
+    n = len(state.players)
+    packets = [game.deal_to(p.hand, game.settings.setup.hand_size) for p in state.players]
+    kept: list[list[Any]] = [[] for _ in range(n)]
+    order = state.seats_from(state.first_player)
+    while any(packets):
+        for seat in order:
+            packet = packets[seat]
+            if packet:
+                index = game.ask(seat, DecisionKind.PICK, "which card to keep?", packet,
+                                 _keep_label, verb="keep", purpose=Purpose.TAKE)
+                kept[seat].append(packet.pop(index))
+        packets = [packets[(seat - 1) % n] for seat in range(n)]  # passed on
+        for seat, packet in enumerate(packets):
+            for card in packet:
+                state.cards.move(card, state.players[seat].hand)
+    for seat, cards in enumerate(kept):
+        game.event(EventKind.DEAL_HAND, seat=seat, cards=[c.name for c in cards])
+
+
+def _keep_label(card: Any) -> str:
+    return f"keep {card.name}"
 
 
 _DECKS: dict[int, tuple[Any, tuple[BookCard, ...]]] = {}
@@ -460,6 +506,7 @@ def resolution(game: Game) -> None:
         game.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
+        loc.visitors = []  # a new round: no one has visited yet
     hiring.dismiss_temps(game)
     cursor.order = []
     cursor.entered = False
@@ -540,14 +587,17 @@ def clear_home_spaces(game: Game) -> None:
 
 
 def final_round_check(game: Game) -> None:
-    """A fixed number of rounds, or a shelf at the threshold, or an empty deck
-    (FINAL-01..03, SETUP-14)."""
+    """A fixed number of rounds, or a shelf at the threshold (both, whichever comes
+    first, with ``or_shelf_trigger``), or an empty deck (FINAL-01..03, SETUP-14)."""
     state = game.state
     final = game.settings.final_round
     threshold = final.shelf_cards.get(len(state.players))
     if final.rounds is not None:
         state.final_round = state.round + 1 >= final.rounds
-    elif threshold is not None:
+        if state.final_round:
+            game.event(EventKind.FINAL_ROUND, reason="the last round", rounds=final.rounds)
+    if threshold is not None and not state.final_round and (
+            final.rounds is None or final.or_shelf_trigger):
         # card_count() counts one card per cell: entombed lower cards are left out
         counts = [p.shelf.card_count() for p in state.players]
         if final.count_entombed:
@@ -576,6 +626,7 @@ def table_of(game: Game) -> Table:
         variant=getattr(game, "variant", "standard"),
         difficulty=game.solo.difficulty if game.solo is not None else 0,
         public_library=solo.public_library(game) if game.solo is not None else None,
+        also_prominent=state.also_prominent,
     )
 
 

@@ -764,6 +764,7 @@ class Game:
         finally:
             ctx.activating -= 1
             ctx.cause = saved
+        loc.visitors.append(seat)  # remembered for the round (``visitors_this_round``)
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""

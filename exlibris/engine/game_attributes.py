@@ -79,6 +79,9 @@ GAME.attributes_of("location", LocationState, {
     "area": lambda rt, loc: loc.area,
     "spaces": lambda rt, loc: [Space(loc, i) for i in range(len(loc.spaces))],
     "assistants": lambda rt, loc: loc.assistants(),
+    "visits_this_round": lambda rt, loc: len(loc.visitors),
+    "visitors_this_round": lambda rt, loc: [rt.game.player(s) for s in dict.fromkeys(
+        loc.visitors)],
 })
 GAME.attributes_of("space", Space, {
     "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,

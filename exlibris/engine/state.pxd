@@ -16,7 +16,7 @@ cdef class LocationState:
     cdef public object area, auction, bids, effect, held, id, instant, number, permanent
     cdef public object preparation, resolved, spec, version
     cdef public tuple opens_at
-    cdef public list spaces
+    cdef public list spaces, visitors
     cdef public dict open_targets
 
 cdef class PlayerState:
@@ -28,6 +28,7 @@ cdef class PlayerState:
 
 cdef class GameState:
     cdef public object rng, deck, discard, assistant_deck, artifact_deck, prominent, banned
+    cdef public object also_prominent
     cdef public object first_player, next_first_player, round, phase, final_round
     cdef public object placement_counter, returns, turn_counter, cursor
     cdef public Cards cards

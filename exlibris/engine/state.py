@@ -76,7 +76,7 @@ class LocationState:
 
     __slots__ = ("area", "auction", "bids", "effect", "held", "id", "instant", "number",
                  "open_targets", "opens_at", "permanent", "preparation", "resolved", "spaces",
-                 "spec", "version")
+                 "spec", "version", "visitors")
 
     def __init__(self, spec: Location, effect: Any) -> None:
         self.spec = spec
@@ -96,6 +96,9 @@ class LocationState:
         self.held: tuple[bool, ...] = (False,) * len(self.opens_at)
         self.permanent = False
         self.resolved = False
+        # the seat of each visit carried out here this round, in order (``activate``);
+        # emptied when the round's resolution ends: the tile's memory of the round
+        self.visitors: list[int] = []
         # the engine's cache of the targets open here when no placement rule applies,
         # by which spaces are held (Game.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
@@ -217,8 +220,8 @@ class FlowCursor:
 class GameState:
     """Everything on the table."""
 
-    __slots__ = ("artifact_deck", "assistant_deck", "banned", "cards", "cursor", "deck",
-                 "discard", "final_round", "first_player", "in_play", "limbo",
+    __slots__ = ("also_prominent", "artifact_deck", "assistant_deck", "banned", "cards",
+                 "cursor", "deck", "discard", "final_round", "first_player", "in_play", "limbo",
                  "location_discard",
                  "location_stack", "next_first_player", "phase", "placement_counter",
                  "players", "prominent", "returns", "rng", "round", "temps", "turn_counter")
@@ -235,6 +238,7 @@ class GameState:
         self.location_stack: list[str] = []
         self.location_discard: list[str] = []
         self.prominent = ""
+        self.also_prominent: str | None = None  # a second prominent category (a variant's)
         self.banned: str | None = None
         self.first_player = 0
         self.next_first_player: int | None = None

@@ -89,6 +89,8 @@ class Narrator:
             return "the discard pile"
         if kind.startswith("lifted-") and kind[7:].isdigit():
             return f"{self.whose(int(kind[7:]))} shelf"
+        if kind == "shelf" and rest.isdigit():  # taken straight off a shelf
+            return f"{self.whose(int(rest))} shelf"
         if kind == "hand" and rest.isdigit():
             return f"{self.whose(int(rest))} hand"
         if kind == "revealed":

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    model_validator,
+)
 
 Slug = Annotated[
     str,
@@ -22,7 +30,13 @@ Source = Annotated[
     Field(description="Source text in the exlibris effect language (see docs/language.md)."),
 ]
 Timing = Literal["on-placement", "reaction", "ongoing", "end-of-game"]
-Module = Literal["base", "five-player", "job-faire", "artifactorium"]
+SHIPPED_MODULES = ("base", "five-player", "job-faire", "artifactorium")
+Module = Annotated[
+    str,
+    StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),
+    Field(description="A module: base, five-player, job-faire, artifactorium, or the id "
+          "of an author's own 'kind: module' file (validate checks that it exists)."),
+]
 Edition = Literal["base", "expanded"]
 
 
@@ -64,8 +78,8 @@ class BookCardEntry(Strict):
     """One book card of the deck."""
 
     letter: Annotated[str, StringConstraints(pattern=r"^[A-Z]$")]
-    order: int = Field(ge=1, le=99, description="Its position among the cards of its letter.")
-    of: int = Field(ge=1, le=99, description="How many cards share its letter.")
+    order: StrictInt = Field(ge=1, le=99, description="Its position among the cards of its letter.")
+    of: StrictInt = Field(ge=1, le=99, description="How many cards share its letter.")
     books: Annotated[
         str,
         StringConstraints(pattern=r"^[A-Z]{2,4}$"),
@@ -85,7 +99,7 @@ class BookDeck(Strict):
     kind: Literal["books"]
     id: Slug
     name: str
-    stand_in: bool = Field(
+    stand_in: StrictBool = Field(
         description="True when the card list is a stand-in meeting the published totals, "
         "not the printed cards."
     )
@@ -105,8 +119,8 @@ class BookDeck(Strict):
 class Preparation(Strict):
     """What the preparation phase deals onto a location's card area."""
 
-    deal: int = Field(ge=0, le=10, description="How many cards to deal each round.")
-    deal_by_players: dict[int, int] | None = Field(
+    deal: StrictInt = Field(ge=0, le=10, description="How many cards to deal each round.")
+    deal_by_players: dict[int, StrictInt] | None = Field(
         default=None, description="Cards to deal by player count, where it varies (1 = solo)."
     )
     face: Literal["up", "down"] = "up"
@@ -125,7 +139,8 @@ class Auction(Strict):
         description="outbid: one bidder, each new bid must be higher (Auction House); "
         "capacity: bidders up to the cards on display, the lowest is pushed out."
     )
-    bids: list[int] = Field(min_length=1, max_length=10, description="The bid spaces' values.")
+    bids: list[StrictInt] = Field(min_length=1, max_length=10,
+                                  description="The bid spaces' values.")
 
 
 class Ability(Strict):
@@ -157,16 +172,17 @@ class Location(Strict):
     kind: Literal["location"]
     id: Slug
     name: str
-    number: int = Field(ge=1, le=99)
-    module: Module = "base"
+    number: StrictInt = Field(ge=1, le=99)
+    module: Module = Field(default="base", description="The module the tile comes with: "
+                           "in play only in games whose rules name it (base: every game).")
     timing: Literal["instant", "delayed"]
     preparation: Preparation | None = None
-    spaces: list[int] = Field(
+    spaces: list[StrictInt] = Field(
         min_length=1,
         max_length=8,
         description="Each assistant space's least player count (1 = always open).",
     )
-    spaces_verified: bool = Field(
+    spaces_verified: StrictBool = Field(
         default=True, description="False where the rulebooks do not give the space count."
     )
     auction: Auction | None = None
@@ -175,8 +191,8 @@ class Location(Strict):
         description="Delayed effects: run once per assistant in space order, once in all, "
         "or once per bidder from the highest bid down (auctions).",
     )
-    solo: bool
-    solo_verified: bool = False
+    solo: StrictBool
+    solo_verified: StrictBool = False
     text: Text
     effect: Source
     rulings: list[str] = Field(default_factory=list, description="Clause ids this entry rules on.")
@@ -198,8 +214,8 @@ class Library(Strict):
     kind: Literal["library"]
     id: Slug
     name: str
-    solo: bool
-    solo_verified: bool = False
+    solo: StrictBool
+    solo_verified: StrictBool = False
     text: Text
     assistant: SpecialAssistant
 
@@ -208,10 +224,10 @@ class AssistantCard(SpecialAssistant):
     """A special assistant card of Expanded Archives."""
 
     kind: Literal["assistant"]
-    solo: bool
-    solo_verified: bool = False
+    solo: StrictBool
+    solo_verified: StrictBool = False
     requires: list[Module] = Field(default_factory=list)
-    not_with_players: list[int] = Field(default_factory=list)
+    not_with_players: list[StrictInt] = Field(default_factory=list)
 
 
 class Artifact(Strict):
@@ -221,8 +237,8 @@ class Artifact(Strict):
     id: Slug
     name: str
     timing: Literal["ongoing", "end-of-game"]
-    solo: bool
-    solo_verified: bool = False
+    solo: StrictBool
+    solo_verified: StrictBool = False
     abilities: list[Ability] = Field(min_length=1, max_length=3)
     text: Text
 
@@ -238,7 +254,7 @@ class GameModule(Strict):
     permanent_locations: list[Slug] = Field(
         default_factory=list, description="Locations in play from round 1 outside the count."
     )
-    players: list[int] = Field(default_factory=list, description="Player counts it enables.")
+    players: list[StrictInt] = Field(default_factory=list, description="Player counts it enables.")
 
 
 ContentEntry = Location | Library | AssistantCard | Artifact | GameModule

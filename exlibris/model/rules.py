@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create
 
 from exlibris.limits import MAX_SEATS, MIN_SEATS
 from exlibris.model.content import Module, Slug, Text
+from exlibris.model.merging import parents_of
 
 
 class _Strict(BaseModel):
@@ -23,11 +24,20 @@ class _Strict(BaseModel):
 class SetupSettings(_Strict):
     """Setup: hands, assistants, libraries, locations."""
 
-    hand_size: int = Field(ge=0, le=20)
-    standard_assistants: int = Field(ge=0, le=6)
-    special_assistant: bool = Field(description="Each player gets their library's assistant.")
-    libraries_dealt: int = Field(ge=1, le=4, description="Library tiles dealt to each player.")
-    basic_library_side: bool = Field(description="Libraries are played on their basic side.")
+    hand_size: StrictInt = Field(ge=0, le=20)
+    prominent_categories: StrictInt = Field(
+        default=1, ge=1, le=2, description="Prominent categories on the town board; with "
+        "2, Prominent Works is awarded for each (not in solo).")
+    hand_draft: StrictBool = Field(
+        default=False, description="Starting hands are drafted: each player is dealt "
+        "hand_size cards, keeps one and passes the rest to the next seat, until all are "
+        "kept.")
+    standard_assistants: StrictInt = Field(ge=0, le=6)
+    special_assistant: StrictBool = Field(
+        description="Each player gets their library's assistant.")
+    libraries_dealt: StrictInt = Field(ge=1, le=4,
+                                       description="Library tiles dealt to each player.")
+    basic_library_side: StrictBool = Field(description="Libraries are played on their basic side.")
     starting_locations: list[Slug] = Field(description="In play from round 1 outside the count.")
     remove_locations: list[Slug] = Field(default_factory=list)
     remove_libraries: list[Slug] = Field(default_factory=list)
@@ -37,27 +47,31 @@ class SetupSettings(_Strict):
 class FinalRoundSettings(_Strict):
     """When the final round is triggered, by player count."""
 
-    shelf_cards: dict[int, int] = Field(description="Shelf cards that trigger the final round.")
-    rounds: int | None = Field(default=None, description="A fixed number of rounds (solo).")
-    count_entombed: bool = Field(description="Entombed cards count toward the trigger.")
+    shelf_cards: dict[int, StrictInt] = Field(
+        description="Shelf cards that trigger the final round.")
+    rounds: StrictInt | None = Field(default=None, description="A fixed number of rounds (solo).")
+    or_shelf_trigger: StrictBool = Field(
+        default=False, description="With 'rounds': the shelf cards also start the final "
+        "round, whichever comes first.")
+    count_entombed: StrictBool = Field(description="Entombed cards count toward the trigger.")
 
 
 class SoloSettings(_Strict):
     """Solo mode: difficulty and the shrinking row of locations."""
 
-    difficulty: int = Field(ge=1, le=7, description="Cards discarded each round (1 to 7).")
-    locations_in_play: int = Field(ge=1, le=18)
-    locations_eliminated: int = Field(ge=0, le=18)
-    locations_drawn: int = Field(default=1, ge=0, le=18,
+    difficulty: StrictInt = Field(ge=1, le=7, description="Cards discarded each round (1 to 7).")
+    locations_in_play: StrictInt = Field(ge=1, le=18)
+    locations_eliminated: StrictInt = Field(ge=0, le=18)
+    locations_drawn: StrictInt = Field(default=1, ge=0, le=18,
                                  description="Tiles drawn from the stack at each cleanup.")
-    reveal_hidden_categories_in_rounds: list[int]
+    reveal_hidden_categories_in_rounds: list[StrictInt]
     locations: list[Slug] | None = Field(
         default=None, description="The solo tiles; null: those whose content says solo.")
     libraries: list[Slug] | None = Field(
         default=None, description="The solo libraries; null: those whose content says solo.")
-    blocked_bids: list[int] = Field(
+    blocked_bids: list[StrictInt] = Field(
         default_factory=list, description="Auction bid spaces a neutral assistant blocks.")
-    leftovers_to_public_library: bool = Field(
+    leftovers_to_public_library: StrictBool = Field(
         default=False, description="What an auction display keeps goes to the discard pile.")
 
 
@@ -72,11 +86,11 @@ class Settings(_Strict):
     final_round: FinalRoundSettings
     scoring: dict[str, Any] = Field(description="Numbers of the inspection form (see "
                                     "exlibris/scoring/settings.py).")
-    rulings: dict[str, bool | int | str] = Field(
+    rulings: dict[str, StrictBool | int | str] = Field(
         description="Readings of ambiguous rules that a group may change (docs/rulings.md)."
     )
     solo: SoloSettings | None = None
-    max_steps: int = Field(ge=100, le=1_000_000, description="Step budget of one effect.")
+    max_steps: StrictInt = Field(ge=100, le=1_000_000, description="Step budget of one effect.")
 
 
 # ---- what a variant may write: every setting optional, every value typed ----------------
@@ -179,11 +193,17 @@ class Variant(_Strict):
     kind: Literal["variant"]
     id: Slug
     name: str
-    extends: Slug | None = Field(default=None, description="The rules this variant changes "
-                                 "(standard, beginner...); only rules/standard.yaml has none.")
+    extends: Slug | list[Slug] | None = Field(
+        default=None, description="The rules this variant changes (standard, beginner...): "
+        "one id, or a list whose later entries win; only rules/standard.yaml has none.")
     text: Text
     settings: VariantSettings = Field(  # type: ignore[valid-type]
         default_factory=VariantSettings)
+
+    @property
+    def parents(self) -> list[str]:
+        """The ids ``extends:`` names, in order (a later one wins)."""
+        return parents_of(self.extends)
 
     @property
     def overlay(self) -> dict[str, Any]:

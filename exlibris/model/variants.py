@@ -5,26 +5,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from exlibris.model.merging import merge
+from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant
 
 
 def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant]:
-    """The variant and its ancestors, base first; raises ValueError on a cycle or gap."""
-    chain: list[Variant] = []
-    current: str | None = variant_id
-    while current is not None:
-        if current not in variants:
-            from exlibris.dsl.checker import did_you_mean
+    """The variant and its ancestors, base first, each once (a later parent after an
+    earlier one, so that it wins); raises ValueError on a cycle or gap."""
+    try:
+        order = linearize(variant_id, lambda v: variants[v].parents if v in variants else None)
+    except ChainError as exc:
+        if exc.missing is None:
+            raise
+        from exlibris.dsl.checker import did_you_mean
 
-            raise ValueError(f"unknown variant {current!r}"
-                             f"{did_you_mean(current, variants)}; known: "
-                             f"{', '.join(sorted(variants))}")
-        if any(v.id == current for v in chain):
-            raise ValueError(f"variant {current!r} extends itself")
-        chain.append(variants[current])
-        current = variants[current].extends
-    return list(reversed(chain))
+        others = sorted(set(variants) - {variant_id})  # never the file's own id
+        raise ValueError(f"unknown variant {exc.missing!r}"
+                         f"{did_you_mean(exc.missing, others)}; known: "
+                         f"{', '.join(others)}") from None
+    return [variants[v] for v in order]
 
 
 def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:

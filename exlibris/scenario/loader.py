@@ -45,7 +45,8 @@ YamlPath = tuple[str | int, ...]
 
 TOP_FIELDS = ("kind", "name", "text", "rules", "clauses", "seed", "content", "phase", "until",
               "setup", "script", "expect")
-SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent", "banned",
+SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent",
+                "also_prominent", "banned",
                 "deck", "discard", "locations", "location_stack", "location_discard", "placed",
                 "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form",
                 "dealt")
@@ -325,6 +326,9 @@ class _Reader:
                                          (*path, "final_round"), "final_round")
         if data.get("prominent") is not None:
             setup.prominent = self.category(data["prominent"], (*path, "prominent")) or ""
+        if data.get("also_prominent") is not None:
+            setup.also_prominent = self.category(data["also_prominent"],
+                                                 (*path, "also_prominent"))
         if data.get("banned") is not None:
             setup.banned = self.category(data["banned"], (*path, "banned"))
         setup.deck = self.cards_list(data.get("deck"), (*path, "deck"), "the deck")

@@ -67,6 +67,7 @@ class Setup:
     round: int = 1
     final_round: bool = False
     prominent: str = ""
+    also_prominent: str | None = None
     banned: str | None = None
     deck: list[Card] = field(default_factory=list)  # top first
     discard: list[Card] = field(default_factory=list)  # bottom first, the last is on top

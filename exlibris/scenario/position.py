@@ -39,6 +39,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent], *, views: Any = None
     state.final_round = setup.final_round
     state.first_player = setup.first_player
     state.prominent = setup.prominent
+    state.also_prominent = setup.also_prominent
     state.banned = setup.banned
     cards = state.cards
     for card in reversed(setup.deck):  # the top of a deck zone is its last card

@@ -53,6 +53,8 @@ class Setup(_Strict):
     round: int = Field(default=1, ge=1)
     final_round: bool = False
     prominent: str | None = None
+    also_prominent: str | None = Field(
+        default=None, description="A second prominent category (setup.prominent_categories: 2).")
     banned: str | None = None
     deck: Cards = Field(default_factory=list, description="Top first.")
     discard: Cards = Field(default_factory=list)

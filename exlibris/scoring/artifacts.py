@@ -194,25 +194,43 @@ class ArtifactScoringError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class Town:
+    """What a score reads beyond its own shelf: the town board's prominent and banned
+    category codes, the scored player's name, and each opponent's name and shelf as
+    it stands when scoring begins (before their A1 flips), in seat order."""
+
+    prominent: str | None = None
+    banned: str | None = None
+    owner: str = ""
+    opponents: tuple[tuple[str, Shelf], ...] = ()
+
+
+NO_TOWN = Town()  # no table known (a bot's estimate, a lone shelf)
+
+
+@dataclass(frozen=True, slots=True)
 class ScoreEnv:
-    """What a ``score:`` expression sees: the shelf, the scored artifact's cell, the rules."""
+    """What a ``score:`` expression sees: the shelf, the scored artifact's cell, the
+    rules, and the table around it (``Town``; empty where no table is known)."""
 
     shelf: Shelf
     this: Pos
     rules: Any = None
+    town: Town = NO_TOWN
 
 
 ScoreFn = Callable[[ScoreEnv], int]
-ArtifactPoints = Callable[[Shelf, Pos, str, Any], int]
+ArtifactPoints = Callable[..., int]  # (shelf, pos, artifact id, rules, town=Town) -> points
 
 
-def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None) -> int:
+def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None,
+                    town: Town = NO_TOWN) -> int:
     """End-of-game points of the artifact ``artifact_id`` at ``pos`` (0 for ongoing ones)."""
     score = _score_fn(artifact_id)
     if score is None:
         return 0
     try:
-        return int(score(ScoreEnv(shelf, pos, rules)))
+        return int(score(ScoreEnv(shelf, pos, rules, town)))
     except RuntimeError as exc:  # the effect language's step budget
         raise ArtifactScoringError(artifact_id, f"cannot score artifact {artifact_id!r}: "
                                    f"{exc}") from None
@@ -224,14 +242,30 @@ def has_end_of_game_score(artifact_id: str) -> bool:
 
 
 def shelf_artifact_points(
-    shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points
+    shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points,
+    town: Town | None = None,
 ) -> int:
-    """B6/B7: the sum of ``points`` over every artifact on ``shelf``."""
+    """B6/B7: the sum of ``points`` over every artifact on ``shelf`` (``town``: the
+    table around it, passed on to ``points`` when known)."""
     total = 0
     for pos, slot in shelf.items():
         if isinstance(slot.card, ArtifactCard) and not slot.face_down:  # SCORE-00-2
-            total += points(shelf, pos, slot.card.artifact_id, rules)
+            if town is None:
+                total += points(shelf, pos, slot.card.artifact_id, rules)
+            else:
+                total += points(shelf, pos, slot.card.artifact_id, rules, town=town)
     return total
+
+
+def artifact_lines(
+    shelf: Shelf, rules: Any = None, points: ArtifactPoints = artifact_points,
+    town: Town = NO_TOWN,
+) -> tuple[tuple[str, int], ...]:
+    """B6/B7 line by line: ``(artifact id, points)`` for each artifact on ``shelf``, in
+    reading order (an ongoing artifact scores 0)."""
+    return tuple((slot.card.artifact_id, points(shelf, pos, slot.card.artifact_id, rules,
+                                                town=town))
+                 for pos, slot in sorted(shelf.items()) if isinstance(slot.card, ArtifactCard))
 
 
 def _score_fn(artifact_id: str) -> ScoreFn | None:

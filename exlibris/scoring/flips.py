@@ -80,23 +80,30 @@ class OwnTotal:
         self.index = index
         self.points = points
         self.player = inspection.table.players[index]
-        prominent = inspection.table.prominent
-        self.counts = [form.tally[prominent] for form in inspection.forms]
+        self.codes = inspection.table.prominent_codes
+        self.counts = {code: [form.tally[code] for form in inspection.forms]
+                       for code in self.codes}
         library = inspection.public_library
-        self.library_count = library.tally[prominent] if library is not None else None
+        self.library_counts = ({code: library.tally[code] for code in self.codes}
+                               if library is not None else None)
 
-    def award(self, count: int) -> int:
+    def award(self, tally: dict[str, int]) -> int:
+        """B2 for a tally of this player's, summed over the prominent categories."""
         rules = self.inspection.rules
-        if self.library_count is not None:
-            return steps.b2_solo(count, self.library_count, rules)[0]
-        counts = list(self.counts)
-        counts[self.index] = count
-        return steps.b2_prominent(counts, rules)[self.index]
+        total = 0
+        for code in self.codes:
+            if self.library_counts is not None:
+                total += steps.b2_solo(tally[code], self.library_counts[code], rules)[0]
+                continue
+            counts = list(self.counts[code])
+            counts[self.index] = tally[code]
+            total += steps.b2_prominent(counts, rules)[self.index]
+        return total
 
     def form(self, shelf: Shelf) -> Form:
         player = replace(self.player, shelf=shelf)
         form = inspect_player(player, self.inspection.table, self.inspection.rules, self.points)
-        return replace(form, prominent=self.award(form.tally[self.inspection.table.prominent]))
+        return replace(form, prominent=self.award(form.tally))
 
     def total(self, shelf: Shelf) -> int:
         return self.form(shelf).total
@@ -105,7 +112,7 @@ class OwnTotal:
         """The flip-dependent figures a tally alone decides (B2 to B5), for the beam."""
         table, rules = self.inspection.table, self.inspection.rules
         counts = dict(zip(CATEGORY_CODES, tally, strict=True))
-        return (self.award(counts[table.prominent]) + steps.b3_banned(counts, table.banned, rules)
+        return (self.award(counts) + steps.b3_banned(counts, table.banned, rules)
                 + steps.b4_variety(counts, table.banned, rules)
                 + steps.b5_focus(counts, self.player.focus, rules))
 
@@ -124,7 +131,7 @@ def directions(inspection: Inspection, focus: str) -> list[int | None]:
         signs = {(linear > 0) - (linear < 0)}
         if code in variety:
             signs.add((rules.variety_per_book > 0) - (rules.variety_per_book < 0))
-        if code == table.prominent:
+        if code in table.prominent_codes:
             signs.add(1 if awards_fall else 2)
         signs.discard(0)
         result.append(signs.pop() if len(signs) == 1 and signs <= {1, -1} else

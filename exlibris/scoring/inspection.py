@@ -8,7 +8,12 @@ from dataclasses import dataclass, field, replace
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import ArtifactPoints, artifact_points, shelf_artifact_points
+from exlibris.scoring.artifacts import (
+    ArtifactPoints,
+    Town,
+    artifact_lines,
+    artifact_points,
+)
 from exlibris.scoring.assistant_points import adds_to, assistant_row_points
 from exlibris.scoring.settings import ScoringRules
 
@@ -47,10 +52,17 @@ class Table:
     variant: str = "standard"
     difficulty: int = 0
     public_library: PublicLibrary | None = None
+    also_prominent: str | None = None  # a second prominent category (a variant's)
 
     @property
     def solo(self) -> bool:
         return self.public_library is not None
+
+    @property
+    def prominent_codes(self) -> tuple[str, ...]:
+        """The prominent categories: Prominent Works is awarded for each."""
+        return (self.prominent,) if self.also_prominent is None else (
+            self.prominent, self.also_prominent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +83,8 @@ class Form:
     hand: int = 0
     banned_books: int = 0
     flipped_at: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    # B6 (B7 solo) line by line: (artifact id, points) of each artifact on the shelf
+    artifact_lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     @property
     def books(self) -> int:
@@ -109,6 +123,7 @@ def inspect_player(
     flips = steps.a1_alphabetical(player.shelf)
     shelf = steps.with_flips(player.shelf, flips)
     tally = steps.a2_tally(shelf)
+    lines = artifact_lines(shelf, rules, points, town_of(table, player))
     return Form(
         name=player.name,
         tally=tally,
@@ -119,11 +134,18 @@ def inspect_player(
         banned=steps.b3_banned(tally, table.banned, rules),
         variety=steps.b4_variety(tally, table.banned, rules),
         focus=steps.b5_focus(tally, player.focus, rules),
-        artifacts=shelf_artifact_points(shelf, rules, points)
+        artifacts=sum(p for _, p in lines)
         + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
+        artifact_lines=lines,
     )
+
+
+def town_of(table: Table, player: PlayerTable) -> Town:
+    """The table as a score of ``player``'s sees it."""
+    return Town(table.prominent, table.banned, player.name,
+                tuple((p.name, p.shelf) for p in table.players if p is not player))
 
 
 def entombed_row(player: PlayerTable, shelf: Shelf, rules: ScoringRules) -> int:
@@ -195,7 +217,11 @@ def inspect_table(
     forms = [inspect_player(p, table, rules, points) for p in table.players]
     library = (inspect_library(table.public_library, table, rules)
                if table.public_library is not None else None)
-    awards, library_award = prominent_awards(forms, library, table.prominent, rules)
+    awards, library_award = [0] * len(forms), 0
+    for code in table.prominent_codes:  # B2 for each prominent category
+        these, theirs = prominent_awards(forms, library, code, rules)
+        awards = [a + b for a, b in zip(awards, these, strict=True)]
+        library_award += theirs
     forms = [replace(form, prominent=award) for form, award in zip(forms, awards, strict=True)]
     if library is not None:
         library = replace(library, prominent=library_award)

@@ -69,7 +69,7 @@ def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
 
     rows = [row("A1 flipped", [", ".join(f.flipped) or "-" for f in columns])]
     for code in CATEGORY_CODES:
-        mark = (" (prominent)" if code == table.prominent
+        mark = (" (prominent)" if code in table.prominent_codes
                 else " (banned)" if code == table.banned else "")
         rows.append(row(f"A2 {CATEGORY_NAMES[code]}{mark}", [f.tally[code] for f in columns]))
     rows.append(row("A2 books", [f.books for f in columns]))
@@ -84,7 +84,15 @@ def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
         rows.append(row("B7 artifacts", [f.artifacts for f in columns]))
     else:
         rows.append(row("B6 artifacts", [f.artifacts for f in columns]))
+    rows.extend(_artifact_rows(columns))
     return rows
+
+
+def _artifact_rows(columns: list[Form]) -> list[tuple[str, list[str]]]:
+    """A line under the artifacts row for each artifact on a shelf, with its points."""
+    ids = list(dict.fromkeys(aid for form in columns for aid, _ in form.artifact_lines))
+    found = [dict(form.artifact_lines) for form in columns]
+    return [(f"   {aid}", [str(points.get(aid, "-")) for points in found]) for aid in ids]
 
 
 def outcome_lines(inspection: Inspection) -> list[str]:

@@ -18,7 +18,7 @@ from exlibris import paths
 from exlibris.errors import Problem, UserInputError
 from exlibris.limits import MAX_HAND, int_too_long
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
-from exlibris.model.merging import merge
+from exlibris.model.merging import ChainError, linearize, merge, parents_of
 from exlibris.model.shelf import Pos, Shelf, Slot, components
 from exlibris.scoring.artifacts import (
     artifact_aliases,
@@ -205,18 +205,25 @@ def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]
     from exlibris.scoring.artifacts import own_entries
 
     own = own_entries("variant")
-    chain: list[LoadedYaml] = []
-    name: str | None = variant
-    while name is not None and name not in {c.data.get("id") for c in chain}:
-        path = own.get(name) or paths.rules_dir() / f"{name}.yaml"
-        if not path.is_file():
-            break
-        loaded = load_yaml_file(path)
-        if not isinstance(loaded.data, dict):
-            break
-        chain.append(loaded)
-        parent = loaded.data.get("extends")
-        name = parent if isinstance(parent, str) else None
+    files: dict[str, LoadedYaml | None] = {}
+
+    def read(name: str) -> LoadedYaml | None:
+        if name not in files:
+            path = own.get(name) or paths.rules_dir() / f"{name}.yaml"
+            loaded = load_yaml_file(path) if path.is_file() else None
+            files[name] = loaded if loaded is not None and isinstance(loaded.data, dict) \
+                else None
+        return files[name]
+
+    def parents(name: str) -> list[str]:  # a missing file ends its branch of the chain
+        loaded = read(name)
+        return parents_of(loaded.data.get("extends")) if loaded is not None else []
+
+    try:
+        order = linearize(variant, parents)
+    except ChainError:  # a cycle: ``validate`` reports it; score by the file alone
+        order = [variant]
+    chain = [loaded for name in reversed(order) if (loaded := read(name)) is not None]
     merged: dict[str, Any] = {}
     where: dict[str, LoadedYaml] = {}
     for loaded in reversed(chain):
