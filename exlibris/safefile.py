@@ -55,3 +55,22 @@ def is_symlink_escape(path: Path, root: Path) -> bool:
         return not path.resolve().is_relative_to(root.resolve())
     except (OSError, RuntimeError):
         return True
+
+
+def write_atomic(path: Path | str, text: str) -> None:
+    """Replace ``path`` with ``text`` whole or not at all: a temporary file in the same
+    folder, flushed to disk, then renamed over it. ``OSError`` if the folder is
+    missing or the disk refuses; the old file is then untouched."""
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -9,10 +9,11 @@ memory held by pending results stays small.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from exlibris.limits import RAY_CONNECT_SECONDS
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.play import BatchResult, play_batch, worker_init
 
@@ -26,6 +27,11 @@ class BackendError(RuntimeError):
     """The backend could not start (Ray missing, no cluster at the address...)."""
 
 
+class WorkerLost(RuntimeError):
+    """A worker died during the run (killed, out of memory, a Ray node lost): not a
+    usage mistake; the finished games are kept for ``--resume``."""
+
+
 def default_workers() -> int:
     """The cores this process may use."""
     if hasattr(os, "sched_getaffinity"):
@@ -33,9 +39,16 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def batches(specs: Sequence[GameSpec], size: int) -> Iterator[list[GameSpec]]:
-    for start in range(0, len(specs), size):
-        yield list(specs[start:start + size])
+def batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
+    """``specs`` in lists of ``size``, taken as they come (the plan is never built)."""
+    batch: list[GameSpec] = []
+    for spec in specs:
+        batch.append(spec)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def run_inline(work: Iterator[Batch], done: Done) -> None:
@@ -54,7 +67,7 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
 
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
-                               initargs=(content,))
+                               initargs=(content, os.getpid()))
     pending: set[Future[BatchResult]] = set()
     try:
         for batch in work:
@@ -68,7 +81,7 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
             for future in finished:
                 done(future.result())
     except BrokenProcessPool as exc:
-        raise BackendError(f"a worker process died: {exc}") from None
+        raise WorkerLost(f"a worker process died: {exc}") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -90,6 +103,8 @@ def start_ray(address: str | None, workers: int) -> Any:
         raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"') from None
     if ray.is_initialized():
         return ray
+    if address is not None:
+        check_listening(address)
     try:
         if address is not None:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
@@ -99,10 +114,49 @@ def start_ray(address: str | None, workers: int) -> Any:
             ray.init(num_cpus=workers, include_dashboard=False, logging_level="WARNING",
                      log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
                      runtime_env={"env_vars": {"PYTHONPATH": path}})
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except Exception as exc:  # Ray raises many kinds; each ends the same way here
         where = f"at {address}" if address else "locally"
-        raise BackendError(f"could not start Ray {where}: {exc}") from None
+        raise BackendError(f"could not start Ray {where}: {_ray_reason(exc)}") from None
     return ray
+
+
+def _ray_reason(exc: BaseException) -> str:
+    """Ray's error in one line, with the cause and the fix where they are known."""
+    text = " ".join(str(exc).split())[:400] or type(exc).__name__
+    lowered = text.lower()
+    if "auth" in lowered or "token" in lowered or "unauthenticated" in lowered:
+        return (f"{text}. The cluster asks for token authentication (Ray 2.52 and later): "
+                "start it and run exlibris with the same RAY_AUTH_MODE and token, e.g. "
+                "RAY_AUTH_MODE=disabled on both sides for a cluster on your own machine "
+                "(docs/simulate.md)")
+    return text
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray address (``auto`` and ``local`` have none)."""
+    bare = address.split("://", 1)[-1].strip()
+    host, sep, port = bare.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def check_listening(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Fail fast (``BackendError``) when nothing listens at a Ray address: Ray itself
+    retries for minutes."""
+    import socket
+
+    where = _host_port(address)
+    if where is None:
+        return
+    try:
+        with socket.create_connection(where, timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__.replace("Error", " error").lower()
+        raise BackendError(f"could not connect to Ray at {address}: nothing answers at "
+                           f"{where[0]}:{where[1]} ({reason}); is the cluster started "
+                           "(ray start --head)?") from None
 
 
 def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None) -> None:
@@ -120,7 +174,9 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
             try:
                 result = ray.get(ref)
             except ray.exceptions.RayError as exc:  # a worker died, exlibris missing...
-                raise BackendError(f"a Ray task failed: {exc}") from None
+                first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
+                raise WorkerLost(f"a Ray task failed ({type(exc).__name__}: {first})"
+                                 ) from None
             done(result)
 
     try:

@@ -32,13 +32,42 @@ def catalog(content: tuple[str, ...] = ()) -> Catalog:
     return load_catalog([Path(p) for p in content])
 
 
-def worker_init(content: tuple[str, ...] = ()) -> None:
+def worker_init(content: tuple[str, ...] = (), parent: int | None = None) -> None:
     """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
-    keeps what finished); compile the catalog now."""
+    keeps what finished); the worker dies with its parent; compile the catalog now."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     catalog(content)
+
+
+def die_with_parent(parent: int | None) -> None:
+    """End this process when the parent ``parent`` is gone (killed, even by SIGKILL):
+    Linux is asked to send SIGKILL then (``PR_SET_PDEATHSIG``), and elsewhere a
+    thread notices within a second that the parent changed."""
+    import os
+    import threading
+
+    if parent is None:
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        pass
+    if os.getppid() != parent:  # the parent died before the call above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exlibris-parent-watch", daemon=True).start()
 
 
 @dataclass
@@ -68,9 +97,32 @@ class BatchResult:
     seconds: float = 0.0  # time spent inside games, for overhead figures
 
 
-def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
-    """Play one game; returns its outcome, the final game, the seat that played first
-    and the seconds it took."""
+class TimedSeat:
+    """An agent whose decisions are counted and timed (the ``player_decisions``,
+    ``options`` and ``thinking`` columns); anything else is the agent's own."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.needs_view = getattr(agent, "needs_view", False)
+        self.decisions = 0
+        self.options = 0
+        self.seconds = 0.0
+
+    def decide(self, view: Any, decision: Any) -> int:
+        started = time.perf_counter()
+        index = self.agent.decide(view, decision)
+        self.seconds += time.perf_counter() - started
+        self.decisions += 1
+        self.options += decision.size
+        return int(index)
+
+    def __getattr__(self, name: str) -> Any:  # sit_at, ... (called only when missing)
+        return getattr(self.agent, name)
+
+
+def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]]:
+    """Play one game; returns its outcome, the final game, the seat that played first,
+    the seconds it took and its timed seats."""
     from exlibris.agents import make_bot
     from exlibris.agents.view import player_view
     from exlibris.engine.flow import new_game, play
@@ -82,7 +134,8 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     settings = _SETTINGS.get(key)
     if settings is None:
         settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
-    agents = [make_bot(kind, bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
+    agents = [TimedSeat(make_bot(kind, bot_seed(spec.seed, seat)))
+              for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
     # the game's content is the content in use (a pool or Ray worker starts without it):
     # the inspection reads the artifacts' and assistants' scores from it
@@ -91,7 +144,7 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
                         views=player_view)
         first = game.state.first_player
         outcome = play(game)
-    return outcome, game, first, time.perf_counter() - started
+    return outcome, game, first, time.perf_counter() - started, agents
 
 
 def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
@@ -99,14 +152,14 @@ def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
     result = BatchResult()
     for spec in specs:
         try:
-            outcome, game, first, seconds = play_game(spec)
+            outcome, game, first, seconds, seats = play_game(spec)
         except Exception as exc:  # any error of the engine or content: keep going
             result.failures.append(Failure(
                 spec.cell.variant, spec.cell.players, spec.index, spec.seed,
                 list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
                 spec.replay_command()))
         else:
-            result.rows.extend(game_rows(spec, outcome, game, first, seconds))
+            result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats))
             result.seconds += seconds
         result.games += 1
     return result

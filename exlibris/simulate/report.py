@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from exlibris.safefile import write_atomic
 from exlibris.simulate.figures import GROUPS, LINES
 
 COLORS = {"above": "#2a9d4b", "below": "#c0392b", None: "#4a6fa5"}
@@ -274,9 +275,11 @@ def render(figures: dict[str, Any]) -> str:
 
 
 def write(path: Path, figures: dict[str, Any]) -> Path:
-    """Write the page to ``path`` and the figures to ``path`` with ``.json``; returns
-    the JSON file's path."""
-    path.write_text(render(figures), "utf-8")
+    """Write the page to ``path`` and the figures to ``path`` with ``.json``, each
+    atomically (an existing report stays whole if the disk refuses); returns the JSON
+    file's path. ``OSError`` if a file cannot be written."""
+    page = render(figures)
     data = path.with_suffix(".json")
-    data.write_text(json.dumps(figures, indent=1), "utf-8")
+    write_atomic(data, json.dumps(figures, indent=1))
+    write_atomic(path, page)
     return data
