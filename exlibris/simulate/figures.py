@@ -142,6 +142,7 @@ class CellFigures:
         self.agent_thinking: dict[str, float] = defaultdict(float)
         self.turns = 0
         self.rows = 0
+        self.total_wins = 0.0
         # per game, for pairing: game index -> measures (see MEASURES) and who won
         self.paired: dict[int, array[float]] = {}
         self.agents: set[str] = set()
@@ -152,6 +153,7 @@ class CellFigures:
         self.games += 1
         self.rows += len(game)
         for row in game:
+            self.total_wins += float(row["winner"])
             for group in GROUPS:
                 for key in _keys(row, group):
                     self.wins[group][key] += float(row["winner"])
@@ -181,7 +183,7 @@ class CellFigures:
         for group in GROUPS:
             keys = sorted(self.seen[group], key=lambda k: (int(k) if k.isdigit() else 0, k))
             rates = {k: wilson(self.wins[group][k], self.seen[group][k]) for k in keys}
-            total_wins = float(self.games)  # each game's shares of a win add up to 1
+            total_wins = self.total_wins
             corrected = None
             if group in CORRECTED and share is not None:
                 corrected = holm([share_p(r.wins, r.n, share) for r in rates.values()])
