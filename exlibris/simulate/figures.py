@@ -40,20 +40,25 @@ from exlibris.simulate.stats import (
 Row = dict[str, Any]
 LINES = (*FORM_LINES, "total")
 GROUPS = {"position": "seat position (1 plays first)", "library": "library",
-          "special": "special assistant", "held": "special assistants held",
-          "agent": "agent"}
-CORRECTED = ("library", "special", "held")  # per-unit rows: Holm-corrected flags
+          "special": "special assistant held", "specials_held": "special assistants held",
+          "location": "location visited", "artifact": "artifact held", "agent": "agent"}
+# per-unit rows: the rate without the unit beside it, flags corrected (Holm)
+CORRECTED = ("library", "special", "specials_held", "location", "artifact")
 MAX_STALLED_SEEDS = 50
 ALPHA = 0.05
 
 
+_LISTED = {"special": "specials", "location": "locations", "artifact": "held"}
+
+
 def _keys(row: Row, group: str) -> list[str]:
-    if group == "special":
-        specials = row["specials"]
-        if isinstance(specials, str):  # rows of an older run: ;-joined
-            specials = [s for s in specials.split(";") if s]
-        return list(specials)
-    if group == "held":
+    column = _LISTED.get(group)
+    if column is not None:
+        values = row.get(column, [])
+        if isinstance(values, str):  # rows of an older run: ;-joined
+            values = [v for v in values.split(";") if v]
+        return list(values)
+    if group == "specials_held":
         return [str(len(_keys(row, "special")))]
     return [str(row[group])]
 
@@ -194,8 +199,10 @@ class CellFigures:
                 if group in CORRECTED:
                     w_n = self.rows - rate.n
                     without = wilson(max(0.0, total_wins - rate.wins), max(0, w_n))
-                entries.append(rate_json(key, rate, share, without,
-                                         corrected[i] if corrected else None))
+                entry = rate_json(key, rate, share, without,
+                                  corrected[i] if corrected else None)
+                entry["share_of_seats"] = rate.n / self.rows if self.rows else 0.0
+                entries.append(entry)
             win_rate[group] = entries
         return {
             "variant": self.variant, "players": self.players, "games": self.games,

@@ -17,6 +17,7 @@ from typing import Any
 
 from exlibris.catalog import Catalog
 from exlibris.engine.flow import Outcome
+from exlibris.simulate.observe import observe
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.rows import game_rows
 from exlibris.sources import content_in_use
@@ -93,6 +94,7 @@ class BatchResult:
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # with keep_events
     games: int = 0
     seconds: float = 0.0  # time spent inside games, for overhead figures
 
@@ -125,6 +127,7 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     the seconds it took and its timed seats."""
     from exlibris.agents import make_bot
     from exlibris.agents.view import player_view
+    from exlibris.engine.events import EventLog
     from exlibris.engine.flow import new_game, play
     from exlibris.interactive.session import bot_seed
     from exlibris.validation import resolve_settings
@@ -141,14 +144,15 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     # the inspection reads the artifacts' and assistants' scores from it
     with content_in_use(Path(p) for p in spec.content):
         game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
-                        views=player_view)
+                        views=player_view, log=EventLog(True))
         first = game.state.first_player
         outcome = play(game)
     return outcome, game, first, time.perf_counter() - started, agents
 
 
-def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
-    """Play every game of ``specs``; an error in one game is recorded, not raised."""
+def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchResult:
+    """Play every game of ``specs``; an error in one game is recorded, not raised.
+    ``keep_events``: also the events rows (``observe.py``)."""
     result = BatchResult()
     for spec in specs:
         try:
@@ -159,7 +163,9 @@ def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
                 list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
                 spec.replay_command()))
         else:
-            result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats))
+            logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events)
+            result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats, logs))
+            result.events.extend(events)
             result.seconds += seconds
         result.games += 1
     return result

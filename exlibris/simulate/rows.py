@@ -3,7 +3,10 @@
 Columns: the game (``variant``, ``players``, ``game`` index, ``seed``), the seat
 (``seat`` from 1 in turn order, ``position``: 1 for the seat that played first in
 the first round, then in turn order; ``agent``, ``library``, ``specials``: the
-special assistants held at the end, a list (``;``-joined in a CSV cell)), every
+special assistants held at the end, a list (``;``-joined in a CSV cell)),
+``held`` (the artifacts on its shelf at the end), ``locations`` (the locations it
+placed an assistant on), ``visits`` (such placements) and ``hires`` (assistants
+hired at the Job Faire), every
 line of the inspection form (``flipped`` .. ``volunteers``), ``total``, ``rank``
 (1 best), ``winner`` (1, or a share 1/k of a tie no tiebreaker settles, else 0),
 ``tiebreak`` (what settled first place: ``total``, a tiebreaker's name, or
@@ -30,15 +33,16 @@ if TYPE_CHECKING:
 
 FORM_LINES = ("flipped", "books", "stability", "entombed", "prominent", "banned", "variety",
               "focus", "artifacts", "volunteers")
-COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "library", "specials",
-           *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds", "decisions",
-           "player_decisions", "options", "thinking", "seconds")
+COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
+           "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
+           "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
+           "options", "thinking", "seconds")
 TIMING = ("thinking", "seconds")  # columns that depend on the machine, not on the seed
 FORMATS = (".parquet", ".csv", ".jsonl")
 _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "rank", "rounds",
-         "decisions", "player_decisions", "options"}
+         "decisions", "player_decisions", "options", "visits", "hires"}
 _FLOATS = {"winner", "thinking", "seconds"}
-_LISTS = {"specials"}
+_LISTS = {"specials", "held", "locations"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
 
 
@@ -62,7 +66,7 @@ def tiebreak(inspection: Inspection) -> str:
 
 
 def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: float,
-              seats: Sequence[Any] = ()) -> list[dict[str, Any]]:
+              seats: Sequence[Any] = (), logs: Sequence[Any] = ()) -> list[dict[str, Any]]:
     """The rows of one finished game, in seat order."""
     inspection = outcome.inspection
     order = {form.name: i for i, form in enumerate(inspection.forms)}
@@ -78,6 +82,10 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "seed": spec.seed, "seat": seat + 1,
             "position": (seat - first) % spec.cell.players + 1, "agent": spec.seats[seat],
             "library": player.library or "", "specials": specials,
+            "held": _artifacts(player),
+            "locations": sorted(logs[seat].locations) if logs else [],
+            "visits": logs[seat].visits if logs else 0,
+            "hires": logs[seat].hires if logs else 0,
             "flipped": len(form.flipped)}
         for line in FORM_LINES[1:]:
             row[line] = getattr(form, line)
@@ -92,6 +100,14 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "seconds": round(seconds, 6)})
         rows.append(row)
     return rows
+
+
+def _artifacts(player: Any) -> list[str]:
+    """The artifacts on a seat's shelf at the end (held, whether scored or not)."""
+    from exlibris.model.cards import ArtifactCard
+
+    return sorted(slot.card.artifact_id for _, slot in player.shelf.items()
+                  if isinstance(slot.card, ArtifactCard))
 
 
 def sort_key(row: dict[str, Any]) -> tuple[Any, ...]:
