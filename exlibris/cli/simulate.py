@@ -91,6 +91,10 @@ def _players(value: str) -> list[int] | None:
               help="Where failed games go (default: beside --out, OUT.failures.jsonl).")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as FILE.html (plots embedded) and FILE.json.")
+@click.option("--events", "events_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write what happened inside the games, one row an event "
+                   "(placement, activation, hire, gain, with its round): FILE.jsonl or "
+                   "FILE.csv.")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted (or shorter) run whose rows are in --out.")
 @click.option("--json", "as_json", is_flag=True,
@@ -99,8 +103,8 @@ def _players(value: str) -> list[int] | None:
 def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate: bool,
              variants: tuple[str, ...], content: tuple[Path, ...], seed: int,
              workers: int | None, backend: str, address: str | None, out: Path | None,
-             failures_file: Path | None, report: Path | None, resume: bool,
-             as_json: bool) -> None:
+             failures_file: Path | None, report: Path | None, events_file: Path | None,
+             resume: bool, as_json: bool) -> None:
     """Let bots play many games and report who wins and how they score.
 
     \b
@@ -145,7 +149,8 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
                        out=out, failures=failures_file, resume=resume,
-                       content=tuple(str(p) for p in active_content()), variant_paths=paths)
+                       content=tuple(str(p) for p in active_content()), variant_paths=paths,
+                       events=events_file)
     try:
         check_paths(config, report)
     except RunError as exc:

@@ -51,14 +51,14 @@ def batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
         yield batch
 
 
-def run_inline(work: Iterator[Batch], done: Done) -> None:
+def run_inline(work: Iterator[Batch], done: Done, events: bool = False) -> None:
     """One worker: this process."""
     for batch in work:
-        done(play_batch(batch))
+        done(play_batch(batch, events))
 
 
 def run_pool(work: Iterator[Batch], done: Done, workers: int,
-             content: tuple[str, ...] = ()) -> None:
+             content: tuple[str, ...] = (), events: bool = False) -> None:
     """``workers`` processes (spawned, so safe beside the progress thread), each of
     which compiles the catalog once, in its initializer."""
     import multiprocessing
@@ -75,7 +75,7 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done(future.result())
-            pending.add(pool.submit(play_batch, batch))
+            pending.add(pool.submit(play_batch, batch, events))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -159,7 +159,8 @@ def check_listening(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
                            "(ray start --head)?") from None
 
 
-def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None) -> None:
+def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None,
+            events: bool = False) -> None:
     """Each batch is one Ray task; a Ray worker process keeps its compiled catalog
     between tasks (it is a module-level cache in :mod:`exlibris.simulate.play`)."""
     ray = start_ray(address, workers)
@@ -183,7 +184,7 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
         for batch in work:
             if len(pending) >= slots:
                 collect()
-            pending.append(task.remote(list(batch)))
+            pending.append(task.remote(list(batch), events))
         while pending:
             collect()
     finally:
@@ -192,15 +193,17 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
 
 
 def run(backend: str, work: Iterator[Batch], done: Done, *, workers: int,
-        address: str | None = None, content: tuple[str, ...] = ()) -> None:
+        address: str | None = None, content: tuple[str, ...] = (),
+        events: bool = False) -> None:
     """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``); ``content``
-    is compiled in each pool worker as it starts (Ray workers do it on first use)."""
+    is compiled in each pool worker as it starts (Ray workers do it on first use);
+    ``events``: the batches bring their events rows too."""
     if backend == "ray":
-        run_ray(work, done, workers, address)
+        run_ray(work, done, workers, address, events)
     elif workers <= 1:
-        run_inline(work, done)
+        run_inline(work, done, events)
     else:
-        run_pool(work, done, workers, content)
+        run_pool(work, done, workers, content, events)
 
 
 def batch_size(backend: str, games: int, workers: int) -> int:

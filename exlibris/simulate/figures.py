@@ -151,6 +151,7 @@ class CellFigures:
         # per game, for pairing: game index -> measures (see MEASURES) and who won
         self.paired: dict[int, array[float]] = {}
         self.agents: set[str] = set()
+        self.library_assistants: dict[str, set[tuple[str, ...]]] = defaultdict(set)
 
     def add(self, game: list[Row]) -> None:
         game = sorted(game, key=lambda r: r["seat"])
@@ -167,6 +168,9 @@ class CellFigures:
                 self.lines[line][row[line]] += 1
             agent = str(row["agent"])
             self.agents.add(agent)
+            if len(self.library_assistants) < 1000:
+                self.library_assistants[str(row["library"])].add(
+                    tuple(_keys(row, "special")))
             self.agent_decisions[agent] += int(row.get("player_decisions", 0))
             self.agent_options[agent] += int(row.get("options", 0))
             self.agent_thinking[agent] += float(row.get("thinking", 0.0))
@@ -214,6 +218,11 @@ class CellFigures:
             "rounds": distribution(self.rounds),
             "decisions": distribution(self.decisions),
             "measures": self.measures(share, win_rate["position"]),
+            # each library brought its own one special assistant: the library and
+            # special assistant rows then measure one thing twice
+            "library_is_assistant": bool(self.library_assistants) and all(
+                len(kinds) == 1 and len(next(iter(kinds))) == 1
+                for kinds in self.library_assistants.values()),
         }
 
     def measures(self, share: float | None, positions: list[dict[str, Any]]

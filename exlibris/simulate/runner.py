@@ -16,6 +16,7 @@ at the end, game by game, and the report reads it back the same way.
 
 from __future__ import annotations
 
+import csv
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from typing import IO, Any
 from exlibris.limits import MAX_SIM_GAMES, MAX_SIM_TOTAL
 from exlibris.safefile import FileRefused, read_limited, write_atomic
 from exlibris.simulate import backends, manifest, rows
+from exlibris.simulate.observe import EVENT_COLUMNS
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
 from exlibris.simulate.play import BatchResult, Failure
 
@@ -53,6 +55,7 @@ class RunConfig:
     resume: bool = False
     content: tuple[str, ...] = ()  # an author's content: resolved paths
     variant_paths: dict[str, str] = field(default_factory=dict)  # id -> the file given
+    events: Path | None = None  # --events FILE: .jsonl or .csv (observe.py)
     command: list[str] | None = None  # for the manifest (default: this process's argv)
 
     @property
@@ -155,15 +158,23 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
                         "the manifest": manifest.manifest_path(config.out)})
     if report is not None:
         outputs.update({"--report": report, "the report's figures": report.with_suffix(".json")})
+    if config.events is not None:
+        if config.events.suffix not in (".jsonl", ".csv"):
+            raise RunError(f"--events {config.events}: the events file ends in .jsonl or .csv")
+        outputs["--events"] = config.events
     seen: dict[Path, str] = {}
     for name, path in outputs.items():
         resolved = path.resolve()
         if resolved in seen:
             raise RunError(f"{name} {path} is also {seen[resolved]}: give each its own file")
         seen[resolved] = name
-    for name in ("--out", "--failures", "--report"):
+    for name in ("--out", "--failures", "--report", "--events"):
         if name in outputs:
             check_output(outputs[name], name)
+    if config.events is not None and config.events.exists() \
+            and not EventsFile.is_events_file(config.events):
+        raise RunError(f"--events {config.events}: the file exists and is not an events "
+                       "file of a run; it is left alone: name another file")
     if where.exists() and not _is_failures_file(where):
         raise RunError(f"--failures {where}: the file exists and is not a failures file of "
                        "a run; it is left alone: name another file")
@@ -245,6 +256,57 @@ class Journal:
             for key in sorted(self.index):
                 f.seek(self.index[key])
                 yield json.loads(f.readline())["rows"]
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+class EventsFile:
+    """``--events FILE``: the events rows, appended batch by batch (a resumed run adds
+    the games it plays)."""
+
+    def __init__(self, path: Path | None, append: bool) -> None:
+        self.path = path
+        self.file: IO[str] | None = None
+        self.append = append
+
+    @staticmethod
+    def is_events_file(path: Path) -> bool:
+        try:
+            with path.open(encoding="utf-8") as f:
+                first = f.readline(10_000)
+        except (OSError, UnicodeDecodeError):
+            return False
+        if not first.strip():
+            return True
+        if path.suffix == ".csv":
+            return first.strip().split(",") == list(EVENT_COLUMNS)
+        try:
+            data = json.loads(first)
+        except ValueError:
+            return False
+        return isinstance(data, dict) and set(data) == set(EVENT_COLUMNS)
+
+    def add(self, events: list[dict[str, Any]]) -> None:
+        if self.path is None or not events:
+            return
+        try:
+            if self.file is None:
+                fresh = not (self.append and self.path.exists())
+                self.file = self.path.open("w" if fresh else "a", encoding="utf-8",
+                                           newline="")
+                if fresh and self.path.suffix == ".csv":
+                    self.file.write(",".join(EVENT_COLUMNS) + "\r\n")
+            if self.path.suffix == ".csv":
+                writer = csv.writer(self.file)
+                writer.writerows([e[c] for c in EVENT_COLUMNS] for e in events)
+            else:
+                self.file.write("".join(json.dumps(e) + "\n" for e in events))
+            self.file.flush()
+        except OSError as exc:
+            raise RunError(f"cannot write {self.path}: {exc.strerror}") from None
 
     def close(self) -> None:
         if self.file is not None:
@@ -402,6 +464,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     check_paths(config)
     journal_file = journal_path(config.out) if config.out is not None else None
     journal = Journal(journal_file)
+    events = EventsFile(config.events, append=config.resume)
     notes: list[str] = []
     if config.resume:
         load_done(config, journal, notes)
@@ -422,6 +485,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     def finished(result: BatchResult) -> None:
         nonlocal game_seconds
         journal.add(result)
+        events.add(result.events)
         new_failures.extend(result.failures)
         game_seconds += result.seconds
         if progress is not None:
@@ -431,9 +495,10 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     try:
         backends.run(config.backend, backends.batches(todo, size), finished,
                      workers=config.workers, address=config.address,
-                     content=config.content)
+                     content=config.content, events=config.events is not None)
     finally:
         journal.close()
+        events.close()
         if journal_file is not None and journal_file.exists() and not journal.index:
             journal_file.unlink()  # a run that played nothing leaves no journal
     seconds = time.perf_counter() - clock
