@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -395,3 +396,60 @@ def test_a_ray_address_where_nothing_listens_fails_fast_and_leaves_no_journal(
     assert not runner.journal_path(out).exists()
     again = invoke("--games", "1", "--seats", "random", "--workers", "1", "--out", str(out))
     assert again.exit_code == 0, again.output
+
+
+# ------------------------------------------------------------------ a `ray start` cluster
+
+@pytest.mark.slow
+def test_a_ray_start_cluster_of_the_pinned_version(tmp_path: Path) -> None:
+    """`ray start --head` (token authentication by default since Ray 2.59): the rows
+    are the local ones; a wrong token is one error naming RAY_AUTH_MODE."""
+    ray = pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    import tempfile
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    short = tempfile.mkdtemp(prefix="xr", dir="/tmp")  # Ray's socket paths must be short
+    head = subprocess.Popen(
+        [str(Path(sys.executable).with_name("ray")), "start", "--head", "--block",
+         f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=2",
+         "--include-dashboard=false", "--disable-usage-stats",
+         f"--temp-dir={short}"],
+        stdout=(tmp_path / "head.log").open("w"), stderr=subprocess.STDOUT, env=env,
+        start_new_session=True)
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(1)
+        base = [sys.executable, "-m", "exlibris", "simulate", "--games", "4", "--seats",
+                "random", "--seed", "3", "--backend", "ray", "--address", address]
+        out = tmp_path / "r.jsonl"
+        done = subprocess.run([*base, "--out", str(out)], capture_output=True, text=True,
+                              env=env, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+        local = simulate(RunConfig([STANDARD2], 4, 3, ["random"])).rows
+        assert same(rows.read(out)) == same(local)
+        wrong = subprocess.run(base, capture_output=True, text=True, timeout=300, check=False,
+                               env={**env, "RAY_AUTH_MODE": "token",
+                                    "RAY_AUTH_TOKEN": "0" * 32})
+        assert wrong.returncode == 2, wrong.stderr[-2000:]
+        assert "RAY_AUTH_MODE" in wrong.stderr and "Traceback" not in wrong.stderr
+        assert wrong.stderr.count("\n") == 1
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)
+        try:
+            head.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)
+            head.wait(timeout=20)
+        shutil.rmtree(short, ignore_errors=True)
+    assert ray.__version__.startswith("2.60.")

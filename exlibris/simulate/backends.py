@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -97,38 +98,93 @@ def start_ray(address: str | None, workers: int) -> Any:
     """Connect to the Ray cluster at ``address``, or start a local Ray with ``workers``
     CPUs (no dashboard). A local Ray's workers import exlibris from where this
     process did; a cluster's nodes must have exlibris installed."""
-    try:
-        import ray
-    except ImportError:
-        raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"') from None
-    if ray.is_initialized():
-        return ray
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"')
     if address is not None:
         check_listening(address)
+        use_token_if_any()  # before Ray is imported: it reads its settings then
+    import ray
+
+    if ray.is_initialized():
+        return ray
+    captured = ""
     try:
-        if address is not None:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
-        else:
-            path = os.pathsep.join(p for p in (_source_root(), os.environ.get("PYTHONPATH"))
-                                   if p)
-            ray.init(num_cpus=workers, include_dashboard=False, logging_level="WARNING",
-                     log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
-                     runtime_env={"env_vars": {"PYTHONPATH": path}})
+        with _captured_stderr() as read:
+            try:
+                if address is not None:
+                    ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+                else:
+                    path = os.pathsep.join(
+                        p for p in (_source_root(), os.environ.get("PYTHONPATH")) if p)
+                    ray.init(num_cpus=workers, include_dashboard=False,
+                             logging_level="WARNING", log_to_driver=False,
+                             object_store_memory=LOCAL_OBJECT_STORE,
+                             runtime_env={"env_vars": {"PYTHONPATH": path}})
+            finally:
+                captured = read()
     except Exception as exc:  # Ray raises many kinds; each ends the same way here
         where = f"at {address}" if address else "locally"
-        raise BackendError(f"could not start Ray {where}: {_ray_reason(exc)}") from None
+        raise BackendError(f"could not start Ray {where}: "
+                           f"{_ray_reason(exc, captured)}") from None
     return ray
 
 
-def _ray_reason(exc: BaseException) -> str:
+def use_token_if_any() -> None:
+    """A client of a cluster that asks for a token: Ray 2.59 and later start local
+    clusters with token authentication and keep the token in ``~/.ray/auth_token``,
+    but a client reads it only with ``RAY_AUTH_MODE=token``. Set that when the user
+    set no mode and a token file is there (a cluster without authentication
+    accepts such a client too)."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    token = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or Path(token).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+@contextmanager
+def _captured_stderr() -> Iterator[Callable[[], str]]:
+    """Ray's C++ core writes its retry warnings to file descriptor 2: keep them out of
+    the terminal while connecting, for the error message to quote."""
+    import tempfile
+
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield lambda: ""
+        return
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        os.dup2(sink.fileno(), 2)
+        restored = False
+
+        def read() -> str:
+            nonlocal restored
+            if not restored:
+                os.dup2(saved, 2)
+                restored = True
+            sink.seek(0)
+            return sink.read(200_000).decode("utf-8", "replace")
+
+        try:
+            yield read
+        finally:
+            read()
+            os.close(saved)
+
+
+def _ray_reason(exc: BaseException, captured: str = "") -> str:
     """Ray's error in one line, with the cause and the fix where they are known."""
     text = " ".join(str(exc).split())[:400] or type(exc).__name__
-    lowered = text.lower()
-    if "auth" in lowered or "token" in lowered or "unauthenticated" in lowered:
-        return (f"{text}. The cluster asks for token authentication (Ray 2.52 and later): "
-                "start it and run exlibris with the same RAY_AUTH_MODE and token, e.g. "
-                "RAY_AUTH_MODE=disabled on both sides for a cluster on your own machine "
-                "(docs/simulate.md)")
+    said = (text + " " + captured).lower()
+    if "unauthenticated" in said or "authtoken" in said or "auth token" in said:
+        return (f"{text}: the cluster refused this client's token (Ray's token "
+                "authentication, RAY_AUTH_MODE=token by default for clusters started "
+                "by Ray 2.59 and later). Run exlibris with the cluster's RAY_AUTH_MODE "
+                "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token of the "
+                "machine that started it), or start the cluster and exlibris with "
+                "RAY_AUTH_MODE=disabled (docs/simulate.md)")
     return text
 
 
