@@ -151,6 +151,7 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
                        out=out, failures=failures_file, resume=resume,
                        content=tuple(str(p) for p in active_content()), variant_paths=paths,
                        events=events_file)
+    config.command = _command(config, report, no_rotate)
     try:
         check_paths(config, report)
     except RunError as exc:
@@ -275,7 +276,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
             "stalled_seeds": [], "out": str(config.out) if config.out else None,
-            "skipped": skipped, "version": _version(), "command": sys.argv[1:]}
+            "skipped": skipped, "version": _version(), "command": config.command}
     data = figures(result.iter_rows(), meta)
     if report is not None:
         _write_report(report, data)
@@ -296,6 +297,26 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
         for failure in result.failures[:SHOWN_FAILURES]:
             say(f"  {failure.replay}    # {failure.error}")
         raise SystemExit(FAILED)
+
+
+def _command(config: Any, report: Path | None, no_rotate: bool) -> list[str]:
+    """The run as one command line (what the manifest and the report print)."""
+    import shlex
+
+    words = ["simulate", "--games", str(config.games), "--players",
+             ",".join(str(p) for p in dict.fromkeys(c.players for c in config.cells)),
+             "--seats", ",".join(config.seats), "--seed", str(config.seed)]
+    for variant in dict.fromkeys(c.variant for c in config.cells):
+        words += ["--variant", config.variant_paths.get(variant, variant)]
+    words += [w for p in config.content if p not in config.variant_paths.values()
+              for w in ("--content", p)]
+    if no_rotate:
+        words.append("--no-rotate")
+    for option, value in (("--out", config.out), ("--report", report),
+                          ("--events", config.events)):
+        if value is not None:
+            words += [option, str(value)]
+    return [shlex.quote(w) for w in words]
 
 
 def _version() -> str:
@@ -360,8 +381,7 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
             _fail(str(exc))
     if rows_file.suffix == ".parquet":
         _needs("pyarrow", "a .parquet rows file", True)
-    meta: dict[str, Any] = {"out": str(rows_file), "version": _version(),
-                            "command": sys.argv[1:]}
+    meta: dict[str, Any] = {"out": str(rows_file), "version": _version()}
     found = manifest.manifest_path(rows_file)
     if found.exists():
         try:
@@ -373,6 +393,7 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
         meta["variants"] = list(dict.fromkeys(c[0] for c in plan.get("cells") or []
                                               if isinstance(c, list) and c))
         meta["made_by"] = data.get("exlibris")
+        meta["command"] = data.get("command")
     try:
         figures_data = figures(rows.iter_rows(rows_file), meta)
     except rows.RowsError as exc:

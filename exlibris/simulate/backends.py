@@ -118,7 +118,9 @@ def start_ray(address: str | None, workers: int) -> Any:
                 else:
                     path = os.pathsep.join(
                         p for p in (_source_root(), os.environ.get("PYTHONPATH")) if p)
-                    ray.init(num_cpus=workers, include_dashboard=False,
+                    # address "local": a new Ray of its own, never a cluster found
+                    # running on this machine (or the stale file of a dead one)
+                    ray.init(address="local", num_cpus=workers, include_dashboard=False,
                              logging_level="WARNING", log_to_driver=False,
                              object_store_memory=LOCAL_OBJECT_STORE,
                              runtime_env={"env_vars": {"PYTHONPATH": path}})

@@ -75,11 +75,14 @@ def rate_json(key: str, rate: Rate, share: float | None, without: Rate | None = 
     entry: dict[str, Any] = {"key": key, "wins": round(rate.wins, 4), "n": rate.n,
                              "rate": rate.rate, "low": rate.low, "high": rate.high,
                              "flag": flag}
-    if without is not None and without.n and rate.n:
-        diff = rate_difference(without, rate)
-        entry.update({"without": without.rate, "without_n": without.n,
-                      "effect": diff.value, "effect_low": diff.low,
-                      "effect_high": diff.high})
+    if without is not None:  # every seat held it: nothing to compare with
+        entry.update({"without": without.rate if without.n else None,
+                      "without_n": without.n, "effect": None, "effect_low": None,
+                      "effect_high": None})
+        if without.n and rate.n:
+            diff = rate_difference(without, rate)
+            entry.update({"effect": diff.value, "effect_low": diff.low,
+                          "effect_high": diff.high})
     if p is not None:
         entry["p_holm"] = p
     return entry

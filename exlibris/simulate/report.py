@@ -55,7 +55,8 @@ def _sorted(group: str, entries: Sequence[dict[str, Any]]) -> list[dict[str, Any
     """Per-unit rows by effect (the rate with it minus without), largest first; seat
     positions and agents in their own order."""
     if group in CORRECTED:
-        return sorted(entries, key=lambda e: -(e.get("effect") or e["rate"]))
+        return sorted(entries, key=lambda e: -(e["effect"] if e.get("effect") is not None
+                                               else e["rate"]))
     return list(entries)
 
 
@@ -196,7 +197,7 @@ def _rate_table(group: str, entries: Sequence[dict[str, Any]], label: str,
                      f"<td>{_pct(e['low'])} - {_pct(e['high'])}</td>")
         if per_unit:
             effect = e.get("effect")
-            cells.append(f"<td>{_pct(e['without']) if 'without' in e else '-'}</td>"
+            cells.append(f"<td>{'-' if e.get('without') is None else _pct(e['without'])}</td>"
                          + (f"<td>{100 * effect:+.1f} pts [{100 * e['effect_low']:+.1f}, "
                             f"{100 * e['effect_high']:+.1f}]</td>" if effect is not None
                             else "<td>-</td>")
