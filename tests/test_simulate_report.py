@@ -117,3 +117,18 @@ def test_a_headless_browser_draws_the_report(report) -> None:  # type: ignore[no
         assert image.size == (1200, 3000)
         colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 50  # text and plots, not a blank page
+
+
+def test_rows_carry_the_score_by_round_and_its_lead_changes() -> None:
+    table = simulate(RunConfig([Cell("standard", 3)], 3, 5, ["greedy", "random"])).rows
+    for row in table:
+        assert row["score_by_round"][-1] == row["total"]
+    for start in range(0, len(table), 3):
+        game = table[start:start + 3]
+        by_round = list(zip(*(r["score_by_round"] for r in game), strict=True))
+        assert game[0]["lead_changes"] == rows.lead_changes(by_round)
+        for seat, row in enumerate(game):
+            assert row["behind"] == max(max(t) - t[seat] for t in by_round)
+    measures = fig.figures(table)["cells"][0]["measures"]
+    assert measures["lead_changes"]["n"] == 3 and 0 <= measures["won_from_behind"] <= 1
+    assert rows.lead_changes([[1, 0], [0, 1], [1, 1], [2, 1]]) == 2

@@ -145,6 +145,8 @@ class CellFigures:
         self.ended: Counter[str] = Counter()
         self.stalled: list[int] = []
         self.margin: Counter[float] = Counter()
+        self.lead_changes: Counter[float] = Counter()
+        self.winner_behind: Counter[float] = Counter()
         self.agent_decisions: Counter[str] = Counter()
         self.agent_options: Counter[str] = Counter()
         self.agent_thinking: dict[str, float] = defaultdict(float)
@@ -184,6 +186,11 @@ class CellFigures:
         self.ended[str(first["ended"])] += 1
         if first["ended"] != "final-round" and len(self.stalled) < MAX_STALLED_SEEDS:
             self.stalled.append(int(first["seed"]))
+        if "lead_changes" in first:
+            self.lead_changes[int(first["lead_changes"])] += 1
+            for row in game:
+                if float(row["winner"]) == 1.0:
+                    self.winner_behind[int(row["behind"])] += 1
         totals = sorted((int(r["total"]) for r in game), reverse=True)
         if len(totals) > 1:
             self.margin[totals[0] - totals[1]] += 1
@@ -240,6 +247,10 @@ class CellFigures:
             "settled_by_tiebreaker": sum(v for k, v in self.tiebreak.items()
                                          if k not in ("total", "shared")) / games,
             "decisiveness": distribution(self.margin),
+            "lead_changes": distribution(self.lead_changes),
+            "winner_behind": distribution(self.winner_behind),
+            "won_from_behind": (sum(c for v, c in self.winner_behind.items() if v > 0)
+                                / max(1, sum(self.winner_behind.values()))),
             "decisions_per_turn": sum(self.agent_decisions.values()) / max(1, self.turns),
             "options_per_decision": (sum(self.agent_options.values())
                                      / max(1, sum(self.agent_decisions.values()))),

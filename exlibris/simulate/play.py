@@ -99,18 +99,58 @@ class BatchResult:
     seconds: float = 0.0  # time spent inside games, for overhead figures
 
 
+class RoundScores:
+    """Every seat's total at the end of each round (the score by round), taken at the
+    first decision of the next round by the same pure inspection the game ends with
+    (no flips asked, nothing in the game changed)."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.round = 0
+        self.totals: list[list[int]] = []  # one list a finished round, seat order
+
+    def sit_at(self, game: Any) -> None:
+        self.game = game
+
+    def check(self) -> None:
+        game = self.game
+        if game is None or game.state.round == self.round:
+            return
+        if self.round > 0:
+            self.totals.append(self.now())
+        self.round = game.state.round
+
+    def now(self) -> list[int]:
+        from exlibris.engine.flow import table_of
+        from exlibris.scoring.inspection import inspect_table
+
+        result = inspect_table(table_of(self.game), self.game.scoring)
+        return [form.total for form in result.forms]
+
+
 class TimedSeat:
     """An agent whose decisions are counted and timed (the ``player_decisions``,
-    ``options`` and ``thinking`` columns); anything else is the agent's own."""
+    ``options`` and ``thinking`` columns); anything else is the agent's own. The
+    seats of a game share one :class:`RoundScores`."""
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, scores: RoundScores | None = None) -> None:
         self.agent = agent
         self.needs_view = getattr(agent, "needs_view", False)
         self.decisions = 0
         self.options = 0
         self.seconds = 0.0
+        self.scores = scores
+
+    def sit_at(self, game: Any) -> None:
+        if self.scores is not None:
+            self.scores.sit_at(game)
+        sit_at = getattr(self.agent, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
 
     def decide(self, view: Any, decision: Any) -> int:
+        if self.scores is not None:
+            self.scores.check()
         started = time.perf_counter()
         index = self.agent.decide(view, decision)
         self.seconds += time.perf_counter() - started
@@ -137,7 +177,8 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     settings = _SETTINGS.get(key)
     if settings is None:
         settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
-    agents = [TimedSeat(make_bot(kind, bot_seed(spec.seed, seat)))
+    scores = RoundScores()
+    agents = [TimedSeat(make_bot(kind, bot_seed(spec.seed, seat)), scores)
               for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
     # the game's content is the content in use (a pool or Ray worker starts without it):

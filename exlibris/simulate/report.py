@@ -230,6 +230,10 @@ def _measures_html(cell: dict[str, Any]) -> str:
              f"decisiveness: the winner led the runner-up by "
              f"{m['decisiveness']['mean']:.1f} points on average (median "
              f"{m['decisiveness']['quantiles']['p50']:g})",
+             f"score by round: the lead changed {m['lead_changes']['mean']:.2f} times a "
+             f"game; the winner trailed the leader at a round's end by up to "
+             f"{m['winner_behind']['mean']:.1f} points on average, and won from behind "
+             f"in {_pct(m['won_from_behind'])} of games",
              f"{m['decisions_per_turn']:.2f} decisions a turn, "
              f"{m['options_per_decision']:.1f} options a decision"]
     if "balance" in m:

@@ -13,6 +13,9 @@ line of the inspection form (``flipped`` .. ``volunteers``), ``total``, ``rank``
 ``shared``), ``ended`` (why the game ended: ``final-round``, or ``stalled`` by the
 stuck-game guard), ``rounds``, ``decisions`` (the game's), ``player_decisions`` and
 ``options`` (the decisions put to this seat and the options they offered),
+``score_by_round`` (its total at the end of each round, the last the final total),
+``lead_changes`` (how often the sole leader changed, the same in every row of a
+game), ``behind`` (the most points it trailed the leader by at a round's end),
 ``thinking`` (the seconds this seat's agent took to decide) and ``seconds`` (the
 game's wall time). ``thinking`` and ``seconds`` are the columns that differ
 between runs.
@@ -36,13 +39,15 @@ FORM_LINES = ("flipped", "books", "stability", "entombed", "prominent", "banned"
 COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
-           "options", "thinking", "seconds")
+           "options", "score_by_round", "lead_changes", "behind", "thinking", "seconds")
 TIMING = ("thinking", "seconds")  # columns that depend on the machine, not on the seed
 FORMATS = (".parquet", ".csv", ".jsonl")
 _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "rank", "rounds",
-         "decisions", "player_decisions", "options", "visits", "hires"}
+         "decisions", "player_decisions", "options", "visits", "hires", "lead_changes",
+         "behind"}
 _FLOATS = {"winner", "thinking", "seconds"}
 _LISTS = {"specials", "held", "locations"}
+_INT_LISTS = {"score_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
 
 
@@ -71,6 +76,10 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
     inspection = outcome.inspection
     order = {form.name: i for i, form in enumerate(inspection.forms)}
     ranks = {order[name]: r for r, name in enumerate(inspection.ranking, 1)}
+    scores = getattr(seats[0], "scores", None) if seats else None
+    by_round = [*(scores.totals if scores is not None else []),
+                [form.total for form in inspection.forms]]
+    changes = lead_changes(by_round)
     winners = {order[name] for name in inspection.winners}
     settled = tiebreak(inspection)
     rows = []
@@ -96,10 +105,26 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "decisions": outcome.decisions,
             "player_decisions": seats[seat].decisions if seats else 0,
             "options": seats[seat].options if seats else 0,
+            "score_by_round": [totals[seat] for totals in by_round],
+            "lead_changes": changes,
+            "behind": max(max(totals) - totals[seat] for totals in by_round),
             "thinking": round(seats[seat].seconds, 6) if seats else 0.0,
             "seconds": round(seconds, 6)})
         rows.append(row)
     return rows
+
+
+def lead_changes(by_round: Sequence[Sequence[int]]) -> int:
+    """How often the sole leader changed from one round's end to the next (a tie for
+    the lead keeps the leader there was)."""
+    leader, changes = None, 0
+    for totals in by_round:
+        best = max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == best]
+        if len(leaders) == 1 and leaders[0] != leader:
+            changes += leader is not None
+            leader = leaders[0]
+    return changes
 
 
 def _artifacts(player: Any) -> list[str]:
@@ -120,7 +145,9 @@ def check_format(path: Path) -> None:
 
 
 def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {c: ";".join(row[c]) if c in _LISTS else row[c] for c in COLUMNS}
+    return {c: ";".join(row[c]) if c in _LISTS
+            else ";".join(str(v) for v in row[c]) if c in _INT_LISTS else row[c]
+            for c in COLUMNS}
 
 
 def write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
@@ -153,7 +180,8 @@ def _write_parquet(tmp: Path, rows: Iterable[dict[str, Any]], chunk: int = 4096)
     import pyarrow.parquet as pq
 
     types = {c: pa.int64() if c in _INTS else pa.float64() if c in _FLOATS
-             else pa.list_(pa.string()) if c in _LISTS else pa.string() for c in COLUMNS}
+             else pa.list_(pa.string()) if c in _LISTS
+             else pa.list_(pa.int64()) if c in _INT_LISTS else pa.string() for c in COLUMNS}
     schema = pa.schema([(c, types[c]) for c in COLUMNS])
     with pq.ParquetWriter(tmp, schema) as writer:
         batch: list[dict[str, Any]] = []
@@ -210,6 +238,9 @@ def row_problem(row: Any) -> str | None:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         elif column in _LISTS:
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        elif column in _INT_LISTS:
+            ok = isinstance(value, list) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)
         else:
             ok = isinstance(value, str)
         if not ok:
@@ -308,6 +339,12 @@ def _typed(row: dict[str, str | None]) -> dict[str, Any]:
                                  "number") from None
         elif column in _LISTS:
             result[column] = [v for v in value.split(";") if v]
+        elif column in _INT_LISTS:
+            try:
+                result[column] = [int(v) for v in value.split(";") if v]
+            except ValueError:
+                raise ValueError(f"column {column!r} holds {value[:40]!r}, not whole "
+                                 "numbers") from None
         else:
             result[column] = value
     return result
