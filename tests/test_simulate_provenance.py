@@ -453,3 +453,24 @@ def test_a_ray_start_cluster_of_the_pinned_version(tmp_path: Path) -> None:
             head.wait(timeout=20)
         shutil.rmtree(short, ignore_errors=True)
     assert ray.__version__.startswith("2.60.")
+
+
+@pytest.mark.fuzz
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_a_killed_worker_ends_the_run_with_exit_1_and_keeps_the_games(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "exlibris", "simulate", "--games", "400",
+                             "--seats", "greedy", "--workers", "2", "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    journal = runner.journal_path(out)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
+        time.sleep(0.2)
+    workers = [c for c in _children(proc.pid)
+               if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err[-2000:]
+    assert b"a worker process died" in err and b"--resume" in err and b"Traceback" not in err
+    assert journal.exists()
