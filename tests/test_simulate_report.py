@@ -132,3 +132,14 @@ def test_rows_carry_the_score_by_round_and_its_lead_changes() -> None:
     measures = fig.figures(table)["cells"][0]["measures"]
     assert measures["lead_changes"]["n"] == 3 and 0 <= measures["won_from_behind"] <= 1
     assert rows.lead_changes([[1, 0], [0, 1], [1, 1], [2, 1]]) == 2
+
+
+def test_simulate_report_reads_rows_of_an_older_run(tmp_path: Path) -> None:
+    table = simulate(RunConfig([Cell("standard", 2)], 2, 1, ["random"])).rows
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({**{c: r[c] for c in rows.CORE},
+                                       "specials": ";".join(r["specials"])}) + "\n"
+                           for r in table))
+    result = CliRunner().invoke(cli, ["simulate", "report", str(old), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["cells"][0]["games"] == 2

@@ -395,7 +395,7 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
         meta["made_by"] = data.get("exlibris")
         meta["command"] = data.get("command")
     try:
-        figures_data = figures(rows.iter_rows(rows_file), meta)
+        figures_data = figures(rows.iter_rows(rows_file, columns=rows.CORE), meta)
     except rows.RowsError as exc:
         _fail(str(exc))
     games = sum(c["games"] for c in figures_data["cells"])

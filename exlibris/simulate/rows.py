@@ -40,6 +40,10 @@ COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "l
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
            "options", "score_by_round", "lead_changes", "behind", "thinking", "seconds")
+# the columns of rows written before the per-seat ones: enough for a report
+CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
+        "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
+        "decisions")
 TIMING = ("thinking", "seconds")  # columns that depend on the machine, not on the seed
 FORMATS = (".parquet", ".csv", ".jsonl")
 _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "rank", "rounds",
@@ -198,19 +202,20 @@ def read(path: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     return list(iter_rows(path, problems))
 
 
-def iter_rows(path: Path, problems: list[str] | None = None) -> Iterator[dict[str, Any]]:
+def iter_rows(path: Path, problems: list[str] | None = None,
+              columns: Sequence[str] = COLUMNS) -> Iterator[dict[str, Any]]:
     """The rows of ``path`` one by one. A damaged row (not an object, a missing
     column, a value of the wrong type) raises :class:`RowsError` naming the file and
     line, or, given a ``problems`` list, is described there and skipped."""
     check_format(path)
     if path.suffix == ".parquet":
-        yield from _parquet_rows(path, problems)
+        yield from _parquet_rows(path, problems, columns)
         return
     if path.suffix == ".csv":
-        yield from _csv_rows(path, problems)
+        yield from _csv_rows(path, problems, columns)
         return
     for number, item in _json_lines(path, problems):
-        wrong = row_problem(item)
+        wrong = row_problem(item, columns)
         if wrong is None:
             yield item
         else:
@@ -224,11 +229,11 @@ def _report(path: Path, number: int, what: str, problems: list[str] | None) -> N
     problems.append(message)
 
 
-def row_problem(row: Any) -> str | None:
-    """What is wrong with a row read back, or None."""
+def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
+    """What is wrong with a row read back (``columns`` must be there), or None."""
     if not isinstance(row, dict):
         return f"a row is an object of columns, not {type(row).__name__}"
-    for column in COLUMNS:
+    for column in columns:
         if column not in row:
             return f"the row has no {column!r} column"
         value = row[column]
@@ -238,6 +243,7 @@ def row_problem(row: Any) -> str | None:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         elif column in _LISTS:
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+            ok = ok or (column == "specials" and isinstance(value, str))  # older rows
         elif column in _INT_LISTS:
             ok = isinstance(value, list) and all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value)
@@ -248,7 +254,8 @@ def row_problem(row: Any) -> str | None:
     return None
 
 
-def _parquet_rows(path: Path, problems: list[str] | None) -> Iterator[dict[str, Any]]:
+def _parquet_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
+                  ) -> Iterator[dict[str, Any]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -256,7 +263,7 @@ def _parquet_rows(path: Path, problems: list[str] | None) -> Iterator[dict[str, 
         source = pq.ParquetFile(path)
         for batch in source.iter_batches(batch_size=4096):
             for number, row in enumerate(batch.to_pylist(), 1):
-                wrong = row_problem(row)
+                wrong = row_problem(row, columns)
                 if wrong is None:
                     yield row
                 else:
@@ -265,7 +272,8 @@ def _parquet_rows(path: Path, problems: list[str] | None) -> Iterator[dict[str, 
         raise RowsError(f"{path}: not a readable parquet file ({str(exc)[:160]})") from None
 
 
-def _csv_rows(path: Path, problems: list[str] | None) -> Iterator[dict[str, Any]]:
+def _csv_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
+             ) -> Iterator[dict[str, Any]]:
     try:
         with path.open(newline="", encoding="utf-8") as f:
             reader = csv.DictReader(f)
@@ -276,7 +284,7 @@ def _csv_rows(path: Path, problems: list[str] | None) -> Iterator[dict[str, Any]
                 except (TypeError, ValueError) as exc:
                     _report(path, number, str(exc), problems)
                     continue
-                wrong = row_problem(typed)
+                wrong = row_problem(typed, columns)
                 if wrong is None:
                     yield typed
                 else:
