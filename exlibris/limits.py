@@ -52,3 +52,9 @@ def int_too_long(digits: str) -> bool:
     if body[:2].lower() == "0x":
         body = body[2:]
     return len(body.lstrip("0")) > MAX_INT_DIGITS
+
+# ---- simulate runs -------------------------------------------------------------------------------
+MAX_SIM_GAMES = 1_000_000  # --games: games in each cell (variant at a player count)
+MAX_SIM_TOTAL = 10_000_000  # games in one run, over every cell
+MAX_SIM_WORKERS = 64  # --workers (each local worker is a process of ~55 MB)
+RAY_CONNECT_SECONDS = 8  # a Ray cluster address that does not answer within this fails

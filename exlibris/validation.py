@@ -41,7 +41,7 @@ from exlibris.model.content import (
     Location,
     Timing,
 )
-from exlibris.model.merging import ChainError, linearize, merge
+from exlibris.model.merging import ChainError, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.model.variants import resolve_settings, variant_chain
 from exlibris.paths import content_dir, rules_dir

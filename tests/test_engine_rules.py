@@ -385,7 +385,8 @@ def test_voluntary_flips_come_before_the_inspection(answers: list[str],
     game = new_game(CATALOG, settings(), [Bot(0), Bot(1)], seed=4)
     game.agents = [agent, agent]
     state = game.state
-    by_name = {c.name: c for c in state.deck.cards if isinstance(c, BookCard)}
+    piles = [state.deck, *(p.hand for p in state.players)]  # wherever the seed dealt them
+    by_name = {c.name: c for pile in piles for c in pile.cards if isinstance(c, BookCard)}
     for col, name in enumerate(["M8", "M3", "N3"]):
         state.cards.move(by_name[name], state.players[0].shelf_zone, pos=(0, col))
     result = inspection(game)  # Bob's shelf is empty: he is not asked

@@ -272,8 +272,10 @@ def test_win_rates_flag_intervals_that_exclude_the_fair_share() -> None:
     agents = {e["key"]: e for e in cell["win_rate"]["agent"]}
     assert agents["a"]["rate"] == 1 and agents["a"]["flag"] == "above"
     assert agents["b"]["flag"] == "below"
-    assert cell["win_rate"]["special"] == [fig.rate_json("x", stats.wilson(40, 80), 0.5)]
-    assert cell["win_rate"]["special"][0]["flag"] is None
+    (special,) = cell["win_rate"]["special"]
+    expected = fig.rate_json("x", stats.wilson(40, 80), 0.5)
+    assert {k: special[k] for k in expected} == expected
+    assert special["flag"] is None and special["p_holm"] == 1.0
 
 
 def test_a_variant_is_compared_with_the_first() -> None:

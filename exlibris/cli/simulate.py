@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 import click
 
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
-from exlibris.limits import MAX_SEED
+from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
 FAILED = 1
 INTERRUPTED = 130
@@ -57,9 +59,10 @@ def _players(value: str) -> list[int] | None:
     return list(dict.fromkeys(counts))
 
 
-@click.command()
-@click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
-              help="Games for each variant and player count.")
+@click.group(invoke_without_command=True)
+@click.option("--games", "-n", type=click.IntRange(1, MAX_SIM_GAMES), default=100,
+              show_default=True, help="Games for each variant and player count "
+              f"(at most {MAX_SIM_GAMES:,}).")
 @click.option("--players", default="2", show_default=True,
               help="Players a game: a count, a list (2,3,4), or 'all' (every count each "
                    "variant's rules allow and the engine plays).")
@@ -75,9 +78,9 @@ def _players(value: str) -> list[int] | None:
 @content_option
 @click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED), default=1, show_default=True,
               help="The run's seed: game i's seed is a hash of (seed, i).")
-@click.option("--workers", type=click.IntRange(1),
+@click.option("--workers", type=click.IntRange(1, MAX_SIM_WORKERS),
               help="Worker processes (Ray: CPUs of a local Ray). Default: this machine's "
-                   "cores.")
+                   f"cores; at most {MAX_SIM_WORKERS}.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="local: a process pool; ray: Ray tasks.")
 @click.option("--address", help="A Ray cluster to use (e.g. ray://head:10001 or auto); "
@@ -88,13 +91,19 @@ def _players(value: str) -> list[int] | None:
               help="Where failed games go (default: beside --out, OUT.failures.jsonl).")
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report as FILE.html (plots embedded) and FILE.json.")
+@click.option("--events", "events_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write what happened inside the games, one row an event "
+                   "(placement, activation, hire, gain, with its round): FILE.jsonl or "
+                   "FILE.csv.")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted (or shorter) run whose rows are in --out.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the report's figures as JSON; no progress bar.")
-def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tuple[str, ...],
-             content: tuple[Path, ...], seed: int, workers: int | None, backend: str,
-             address: str | None, out: Path | None, failures_file: Path | None, report: Path | None,
+@click.pass_context
+def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate: bool,
+             variants: tuple[str, ...], content: tuple[Path, ...], seed: int,
+             workers: int | None, backend: str, address: str | None, out: Path | None,
+             failures_file: Path | None, report: Path | None, events_file: Path | None,
              resume: bool, as_json: bool) -> None:
     """Let bots play many games and report who wins and how they score.
 
@@ -102,14 +111,18 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     Every game's seed comes from --seed and its number alone, so the rows do not
     depend on --workers or --backend, and a failed game replays with the
     `exlibris play` command printed for it. An interrupted run keeps its games;
-    run the same command with --resume to finish it. Exit status: 0, or 1 when a
-    game failed (see the failures file), 2 for a usage mistake, 130 interrupted.
+    run the same command with --resume to finish it. `exlibris simulate report
+    ROWS --report FILE.html` reports on rows already on disk. Exit status: 0, or 1
+    when a game failed or a worker died (see the failures file), 2 for a usage
+    mistake, 130 interrupted (143 by SIGTERM).
     """
+    if ctx.invoked_subcommand is not None:
+        return
     from exlibris.cli.own_content import activate, is_path, variant_id
     from exlibris.simulate import backends
     from exlibris.simulate.plan import PlanError, cells
     from exlibris.simulate.rows import FORMATS
-    from exlibris.simulate.runner import RunConfig, RunError
+    from exlibris.simulate.runner import RunConfig, RunError, check_paths
     from exlibris.sources import active_content
 
     kinds = _seats(seats)
@@ -126,6 +139,7 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     own = content + tuple(Path(v) for v in variants if is_path(v))
     catalog = activate(own)
     names = [variant_id(v) or v for v in variants] or ["standard"]
+    paths = {variant_id(v) or v: str(Path(v).resolve()) for v in variants if is_path(v)}
     try:
         plan, skipped = cells(catalog, names, counts)
     except PlanError as exc:
@@ -135,56 +149,113 @@ def simulate(games: int, players: str, seats: str, no_rotate: bool, variants: tu
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
                        out=out, failures=failures_file, resume=resume,
-                       content=tuple(str(p) for p in active_content()))
+                       content=tuple(str(p) for p in active_content()), variant_paths=paths,
+                       events=events_file)
+    config.command = _command(config, report, no_rotate)
+    try:
+        check_paths(config, report)
+    except RunError as exc:
+        _fail(str(exc))
     console = None
     if not as_json and sys.stderr.isatty():
         from rich.console import Console
 
         console = Console(stderr=True)
     try:
-        result = _run(config, console)
+        with _sigterm_stops():
+            result = _run(config, console, None if console or as_json else sys.stderr)
     except (RunError, backends.BackendError) as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
-        kept = f"finished games are kept in {out}.partial.jsonl; continue with the same " \
-               "command and --resume" if out is not None else "nothing kept (no --out)"
-        click.echo(f"\nInterrupted: {kept}.", err=True)
-        raise SystemExit(INTERRUPTED) from None
-    _finish(config, result, names, skipped, report, as_json)
+    except backends.WorkerLost as exc:
+        click.echo(f"exlibris simulate: {exc}; {_kept(out)}.", err=True)
+        raise SystemExit(FAILED) from None
+    except Stopped as stop:
+        click.echo(f"\nInterrupted: {_kept(out)}.", err=True)
+        raise SystemExit(stop.status) from None
+    for note in result.notes:
+        click.echo(f"exlibris simulate: {note}", err=True)
+    _finish(config, result, [c.variant for c in plan], skipped, report, as_json)
 
 
-def _run(config: Any, console: Any) -> Any:
-    """Run ``config``; with a rich ``console``, under a progress bar shown on it."""
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM: the run stops and keeps its finished games."""
+
+    status = INTERRUPTED
+
+
+def _kept(out: Path | None) -> str:
+    if out is None:
+        return "nothing kept (no --out)"
+    return (f"finished games are kept in {out}.partial.jsonl; continue with the same "
+            "command and --resume")
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """SIGTERM stops the run as Ctrl-C does (the pool is shut down, the journal kept),
+    with exit status 143."""
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        error = Stopped()
+        error.status = 128 + signum
+        raise error
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test runner's worker thread)
+        yield
+        return
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Stopped):
+            raise
+        raise Stopped() from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:
+    """Run ``config``; with a rich ``console``, under a progress bar shown on it; with
+    ``lines`` (standard error that is not a terminal), a progress line every few
+    seconds."""
+    from exlibris.simulate.progress import Lines, Rate, duration
     from exlibris.simulate.runner import simulate as run
 
-    if console is None:
+    if console is None and lines is None:
         return run(config)
+    if console is None:
+        printer = Lines(lines)  # type: ignore[arg-type]
+        return run(config, progress=printer.progress, started=printer.started)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
         Progress,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
 
     bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(),
-                   TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left,"),
+                   TextColumn("elapsed,"), TextColumn("{task.fields[left]} left,"),
                    TextColumn("{task.fields[failed]} failed"),
                    console=console, transient=False)
-    state = {"task": None, "failed": 0}
+    state: dict[str, Any] = {"task": None, "failed": 0, "rate": None}
 
     def started(total: int, kept: int) -> None:
+        state["rate"] = Rate(total, kept)
         state["task"] = bar.add_task("games", total=total, completed=kept, rate="-",
-                                     failed=0)
+                                     failed=0, left="-")
 
     def progress(done: int, failed: int) -> None:
         state["failed"] += failed
+        rate: Rate = state["rate"]
+        rate.add(done)
         bar.advance(state["task"], done)
-        speed = bar.tasks[0].speed
+        speed = rate.per_second
         bar.update(state["task"], failed=state["failed"],
-                   rate=f"{speed:.1f}" if speed else "-")
+                   rate=f"{speed:.1f}" if speed else "-", left=duration(rate.seconds_left))
 
     with bar:
         return run(config, progress=progress, started=started)
@@ -195,8 +266,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
     from exlibris.simulate.figures import figures
 
     games_per_s = result.played / result.seconds if result.seconds else 0.0
-    games = len({(r["variant"], r["players"], r["game"]) for r in result.rows})
-    summary = (f"{games} games "
+    summary = (f"{result.games} games "
                f"({', '.join(c.label for c in config.cells)}), seats "
                f"{','.join(config.seats)}{'' if config.rotate else ' (not rotated)'}, "
                f"seed {config.seed}; {len(result.failures)} failed")
@@ -205,27 +275,16 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             "backend": config.backend, "workers": config.workers, "played": result.played,
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
-            "out": str(config.out) if config.out else None, "skipped": skipped}
-    data = figures(result.rows, meta)
+            "stalled_seeds": [], "out": str(config.out) if config.out else None,
+            "skipped": skipped, "version": _version(), "command": config.command}
+    data = figures(result.iter_rows(), meta)
     if report is not None:
-        from exlibris.simulate.report import write
-
-        write(report, data)
+        _write_report(report, data)
     say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
     say(f"{result.played} games played in {result.seconds:.1f}s ({games_per_s:.1f} games/s, "
         f"{config.backend}, {config.workers} worker{'s' if config.workers > 1 else ''})"
         + (f"; {result.kept} kept from before" if result.kept else ""))
-    for cell in data["cells"]:
-        agents = "; ".join(f"{e['key']} {100 * e['rate']:.1f}% "
-                           f"[{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
-                           for e in cell["win_rate"]["agent"])
-        say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
-            f"win rate {agents} (fair share {100 * cell['fair_share']:.1f}%)")
-    for comparison in data["comparisons"]:
-        total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
-        say(f"{comparison['variant']} - {comparison['first']} ({comparison['players']} "
-            f"players): mean total {total['difference']:+.2f} "
-            f"[{total['low']:+.2f}, {total['high']:+.2f}]")
+    _say_figures(data, say)
     if config.out is not None:
         say(f"rows: {config.out}")
     if report is not None:
@@ -239,3 +298,113 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             say(f"  {failure.replay}    # {failure.error}")
         raise SystemExit(FAILED)
 
+
+def _command(config: Any, report: Path | None, no_rotate: bool) -> list[str]:
+    """The run as one command line (what the manifest and the report print)."""
+    import shlex
+
+    words = ["simulate", "--games", str(config.games), "--players",
+             ",".join(str(p) for p in dict.fromkeys(c.players for c in config.cells)),
+             "--seats", ",".join(config.seats), "--seed", str(config.seed)]
+    for variant in dict.fromkeys(c.variant for c in config.cells):
+        words += ["--variant", config.variant_paths.get(variant, variant)]
+    words += [w for p in config.content if p not in config.variant_paths.values()
+              for w in ("--content", p)]
+    if no_rotate:
+        words.append("--no-rotate")
+    for option, value in (("--out", config.out), ("--report", report),
+                          ("--events", config.events)):
+        if value is not None:
+            words += [option, str(value)]
+    return [shlex.quote(w) for w in words]
+
+
+def _version() -> str:
+    import exlibris
+
+    return exlibris.__version__
+
+
+def _say_figures(data: dict[str, Any], say: Any) -> None:
+    for cell in data["cells"]:
+        agents = "; ".join(f"{e['key']} {100 * e['rate']:.1f}% "
+                           f"[{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+                           for e in cell["win_rate"]["agent"])
+        share = cell["fair_share"]
+        fair = f"fair share {100 * share:.1f}%" if share is not None else "solo: no fair share"
+        say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
+            f"win rate {agents} ({fair})")
+    for comparison in data["comparisons"]:
+        total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
+        paired = comparison.get("paired_games", 0)
+        how = f"paired over {paired} deals" if paired else "unpaired"
+        changed = comparison.get("winner_changed")
+        say(f"{comparison['variant']} - {comparison['first']} ({comparison['players']} "
+            f"players): mean total {total['difference']:+.2f} "
+            f"[{total['low']:+.2f}, {total['high']:+.2f}] ({how})"
+            + (f"; the winner changed on {100 * changed:.1f}% of deals"
+               if changed is not None else ""))
+
+
+def _write_report(report: Path, data: dict[str, Any]) -> None:
+    from exlibris.simulate.report import write
+
+    try:
+        write(report, data)
+    except OSError as exc:
+        _fail(f"cannot write the report {report}: {exc.strerror}")
+
+
+@simulate.command("report")
+@click.argument("rows_file", metavar="ROWS", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--report", "report", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report as FILE.html and FILE.json.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
+    """Report on the rows of a run already on disk (ROWS: .parquet, .csv or .jsonl);
+    the run's manifest beside it, if any, gives the variants' order and the seeds."""
+    from exlibris.simulate import manifest, rows
+    from exlibris.simulate.figures import figures
+    from exlibris.simulate.runner import RunError, check_output
+
+    if rows_file.suffix not in rows.FORMATS:
+        _fail(f"{rows_file}: the rows file must end in {', '.join(rows.FORMATS)}")
+    if not rows_file.is_file():
+        _fail(f"{rows_file}: no such rows file")
+    if report is not None:
+        if report.suffix != ".html":
+            _fail(f"--report {report}: the report is an .html file")
+        _needs("matplotlib", "--report", True)
+        try:
+            check_output(report, "--report")
+        except RunError as exc:
+            _fail(str(exc))
+    if rows_file.suffix == ".parquet":
+        _needs("pyarrow", "a .parquet rows file", True)
+    meta: dict[str, Any] = {"out": str(rows_file), "version": _version()}
+    found = manifest.manifest_path(rows_file)
+    if found.exists():
+        try:
+            data = manifest.read(found)
+        except ValueError as exc:
+            _fail(str(exc))
+        plan = data.get("plan") or {}
+        meta.update({k: plan.get(k) for k in ("seed", "seats", "rotate", "games")})
+        meta["variants"] = list(dict.fromkeys(c[0] for c in plan.get("cells") or []
+                                              if isinstance(c, list) and c))
+        meta["made_by"] = data.get("exlibris")
+        meta["command"] = data.get("command")
+    try:
+        figures_data = figures(rows.iter_rows(rows_file, columns=rows.CORE), meta)
+    except rows.RowsError as exc:
+        _fail(str(exc))
+    games = sum(c["games"] for c in figures_data["cells"])
+    figures_data["run"]["summary"] = f"{games} games read from {rows_file}"
+    if report is not None:
+        _write_report(report, figures_data)
+    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    _say_figures(figures_data, say)
+    if report is not None:
+        say(f"report: {report} (figures: {report.with_suffix('.json')})")
+    if as_json:
+        click.echo(json.dumps(figures_data, indent=1))

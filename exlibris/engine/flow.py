@@ -23,6 +23,7 @@ from exlibris.engine.game import Game
 from exlibris.engine.placement import placement_options as options_of
 from exlibris.engine.setup import build_table, finish_table, seat_assistants
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
+from exlibris.engine.streams import use_stream
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
 from exlibris.model.cards import ArtifactCard, BookCard
@@ -79,15 +80,24 @@ def new_game(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *, s
     game = build_table(catalog, settings, agents, seed=seed, names=names, variant=variant,
                        log=log, views=views)
     game.event(EventKind.SETUP, seed=seed, variant=variant, players=names)
+    rng = game.rng  # one stream a purpose (engine/streams.py)
+    use_stream(rng, seed, "tiles")
     _setup_locations(game, catalog)
     if "job-faire" in settings.modules:
+        use_stream(rng, seed, "assistants")
         hiring.build_assistant_deck(game, set(settings.modules))
-    game.state.first_player = below(game.rng, n)
+    use_stream(rng, seed, "first")
+    game.state.first_player = below(rng, n)
+    use_stream(rng, seed, "libraries")
     _draft_libraries(game, catalog, list(libraries or []))
     _give_assistant_cards(game, catalog, list(assistants or []))
+    use_stream(rng, seed, "categories")
     _deal_categories(game)
+    use_stream(rng, seed, "deck")
     _deal_books(game, catalog)
+    use_stream(rng, seed, "artifacts")
     _build_artifact_deck(game, catalog)
+    use_stream(rng, seed, "play")
     finish_table(game)
     return game
 

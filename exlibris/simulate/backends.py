@@ -9,10 +9,12 @@ memory held by pending results stays small.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from exlibris.limits import RAY_CONNECT_SECONDS
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.play import BatchResult, play_batch, worker_init
 
@@ -26,6 +28,11 @@ class BackendError(RuntimeError):
     """The backend could not start (Ray missing, no cluster at the address...)."""
 
 
+class WorkerLost(RuntimeError):
+    """A worker died during the run (killed, out of memory, a Ray node lost): not a
+    usage mistake; the finished games are kept for ``--resume``."""
+
+
 def default_workers() -> int:
     """The cores this process may use."""
     if hasattr(os, "sched_getaffinity"):
@@ -33,19 +40,26 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def batches(specs: Sequence[GameSpec], size: int) -> Iterator[list[GameSpec]]:
-    for start in range(0, len(specs), size):
-        yield list(specs[start:start + size])
+def batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
+    """``specs`` in lists of ``size``, taken as they come (the plan is never built)."""
+    batch: list[GameSpec] = []
+    for spec in specs:
+        batch.append(spec)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
-def run_inline(work: Iterator[Batch], done: Done) -> None:
+def run_inline(work: Iterator[Batch], done: Done, events: bool = False) -> None:
     """One worker: this process."""
     for batch in work:
-        done(play_batch(batch))
+        done(play_batch(batch, events))
 
 
 def run_pool(work: Iterator[Batch], done: Done, workers: int,
-             content: tuple[str, ...] = ()) -> None:
+             content: tuple[str, ...] = (), events: bool = False) -> None:
     """``workers`` processes (spawned, so safe beside the progress thread), each of
     which compiles the catalog once, in its initializer."""
     import multiprocessing
@@ -54,7 +68,7 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
 
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
-                               initargs=(content,))
+                               initargs=(content, os.getpid()))
     pending: set[Future[BatchResult]] = set()
     try:
         for batch in work:
@@ -62,13 +76,13 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     done(future.result())
-            pending.add(pool.submit(play_batch, batch))
+            pending.add(pool.submit(play_batch, batch, events))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 done(future.result())
     except BrokenProcessPool as exc:
-        raise BackendError(f"a worker process died: {exc}") from None
+        raise WorkerLost(f"a worker process died: {exc}") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -84,28 +98,127 @@ def start_ray(address: str | None, workers: int) -> Any:
     """Connect to the Ray cluster at ``address``, or start a local Ray with ``workers``
     CPUs (no dashboard). A local Ray's workers import exlibris from where this
     process did; a cluster's nodes must have exlibris installed."""
-    try:
-        import ray
-    except ImportError:
-        raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"') from None
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise BackendError('the ray backend needs Ray: pip install "exlibris[ray]"')
+    if address is not None:
+        check_listening(address)
+        use_token_if_any()  # before Ray is imported: it reads its settings then
+    import ray
+
     if ray.is_initialized():
         return ray
+    captured = ""
     try:
-        if address is not None:
-            ray.init(address=address, logging_level="WARNING", log_to_driver=False)
-        else:
-            path = os.pathsep.join(p for p in (_source_root(), os.environ.get("PYTHONPATH"))
-                                   if p)
-            ray.init(num_cpus=workers, include_dashboard=False, logging_level="WARNING",
-                     log_to_driver=False, object_store_memory=LOCAL_OBJECT_STORE,
-                     runtime_env={"env_vars": {"PYTHONPATH": path}})
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+        with _captured_stderr() as read:
+            try:
+                if address is not None:
+                    ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+                else:
+                    path = os.pathsep.join(
+                        p for p in (_source_root(), os.environ.get("PYTHONPATH")) if p)
+                    # address "local": a new Ray of its own, never a cluster found
+                    # running on this machine (or the stale file of a dead one)
+                    ray.init(address="local", num_cpus=workers, include_dashboard=False,
+                             logging_level="WARNING", log_to_driver=False,
+                             object_store_memory=LOCAL_OBJECT_STORE,
+                             runtime_env={"env_vars": {"PYTHONPATH": path}})
+            finally:
+                captured = read()
+    except Exception as exc:  # Ray raises many kinds; each ends the same way here
         where = f"at {address}" if address else "locally"
-        raise BackendError(f"could not start Ray {where}: {exc}") from None
+        raise BackendError(f"could not start Ray {where}: "
+                           f"{_ray_reason(exc, captured)}") from None
     return ray
 
 
-def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None) -> None:
+def use_token_if_any() -> None:
+    """A client of a cluster that asks for a token: Ray 2.59 and later start local
+    clusters with token authentication and keep the token in ``~/.ray/auth_token``,
+    but a client reads it only with ``RAY_AUTH_MODE=token``. Set that when the user
+    set no mode and a token file is there (a cluster without authentication
+    accepts such a client too)."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    token = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or Path(token).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+@contextmanager
+def _captured_stderr() -> Iterator[Callable[[], str]]:
+    """Ray's C++ core writes its retry warnings to file descriptor 2: keep them out of
+    the terminal while connecting, for the error message to quote."""
+    import tempfile
+
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield lambda: ""
+        return
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        os.dup2(sink.fileno(), 2)
+        restored = False
+
+        def read() -> str:
+            nonlocal restored
+            if not restored:
+                os.dup2(saved, 2)
+                restored = True
+            sink.seek(0)
+            return sink.read(200_000).decode("utf-8", "replace")
+
+        try:
+            yield read
+        finally:
+            read()
+            os.close(saved)
+
+
+def _ray_reason(exc: BaseException, captured: str = "") -> str:
+    """Ray's error in one line, with the cause and the fix where they are known."""
+    text = " ".join(str(exc).split())[:400] or type(exc).__name__
+    said = (text + " " + captured).lower()
+    if "unauthenticated" in said or "authtoken" in said or "auth token" in said:
+        return (f"{text}: the cluster refused this client's token (Ray's token "
+                "authentication, RAY_AUTH_MODE=token by default for clusters started "
+                "by Ray 2.59 and later). Run exlibris with the cluster's RAY_AUTH_MODE "
+                "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token of the "
+                "machine that started it), or start the cluster and exlibris with "
+                "RAY_AUTH_MODE=disabled (docs/simulate.md)")
+    return text
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray address (``auto`` and ``local`` have none)."""
+    bare = address.split("://", 1)[-1].strip()
+    host, sep, port = bare.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def check_listening(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Fail fast (``BackendError``) when nothing listens at a Ray address: Ray itself
+    retries for minutes."""
+    import socket
+
+    where = _host_port(address)
+    if where is None:
+        return
+    try:
+        with socket.create_connection(where, timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__.replace("Error", " error").lower()
+        raise BackendError(f"could not connect to Ray at {address}: nothing answers at "
+                           f"{where[0]}:{where[1]} ({reason}); is the cluster started "
+                           "(ray start --head)?") from None
+
+
+def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None,
+            events: bool = False) -> None:
     """Each batch is one Ray task; a Ray worker process keeps its compiled catalog
     between tasks (it is a module-level cache in :mod:`exlibris.simulate.play`)."""
     ray = start_ray(address, workers)
@@ -120,14 +233,16 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
             try:
                 result = ray.get(ref)
             except ray.exceptions.RayError as exc:  # a worker died, exlibris missing...
-                raise BackendError(f"a Ray task failed: {exc}") from None
+                first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
+                raise WorkerLost(f"a Ray task failed ({type(exc).__name__}: {first})"
+                                 ) from None
             done(result)
 
     try:
         for batch in work:
             if len(pending) >= slots:
                 collect()
-            pending.append(task.remote(list(batch)))
+            pending.append(task.remote(list(batch), events))
         while pending:
             collect()
     finally:
@@ -136,15 +251,17 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
 
 
 def run(backend: str, work: Iterator[Batch], done: Done, *, workers: int,
-        address: str | None = None, content: tuple[str, ...] = ()) -> None:
+        address: str | None = None, content: tuple[str, ...] = (),
+        events: bool = False) -> None:
     """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``); ``content``
-    is compiled in each pool worker as it starts (Ray workers do it on first use)."""
+    is compiled in each pool worker as it starts (Ray workers do it on first use);
+    ``events``: the batches bring their events rows too."""
     if backend == "ray":
-        run_ray(work, done, workers, address)
+        run_ray(work, done, workers, address, events)
     elif workers <= 1:
-        run_inline(work, done)
+        run_inline(work, done, events)
     else:
-        run_pool(work, done, workers, content)
+        run_pool(work, done, workers, content, events)
 
 
 def batch_size(backend: str, games: int, workers: int) -> int:

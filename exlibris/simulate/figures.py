@@ -1,25 +1,38 @@
 """The numbers of a report, as one JSON-ready document computed from the rows.
 
+The rows are read once, game by game (a rows file is sorted by game), into small
+counters a cell: memory grows with the number of distinct values and with a few
+numbers a game (for pairing), never with the rows.
+
 Per cell (variant at a player count): win rates by seat position, library, special
-assistant and agent, each with its Wilson interval and a flag where the interval
-excludes the fair share (1 / players); score distributions per line of the form;
-game length. Per player count with several variants: each variant against the
-first, the difference and its interval for every measure.
+assistant, number of specials held and agent, each with its Wilson interval, the
+rate without it (restricted play: the rows not holding it) and a flag where the
+rate differs from the fair share (1 / players) after Holm's correction for the
+many comparisons of one cell (solo cells have no fair share); score distributions
+per line of the form; game length; the measures of game-design research (balance,
+completion and stalls, ties, first-player advantage with a chi-squared test over
+every seat, decisiveness, decisions and options per turn). Per player count with
+several variants: each variant against the first (``standard`` when it is in the
+run), paired over the deals both played.
 """
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from exlibris.simulate.rows import FORM_LINES
 from exlibris.simulate.stats import (
     Rate,
-    Summary,
+    chi2_uniform,
+    holm,
     mean_difference,
-    quantiles,
+    paired_difference,
     rate_difference,
+    share_p,
     summary,
     wilson,
 )
@@ -27,137 +40,369 @@ from exlibris.simulate.stats import (
 Row = dict[str, Any]
 LINES = (*FORM_LINES, "total")
 GROUPS = {"position": "seat position (1 plays first)", "library": "library",
-          "special": "special assistant", "agent": "agent"}
+          "special": "special assistant held", "specials_held": "special assistants held",
+          "location": "location visited", "artifact": "artifact held", "agent": "agent"}
+# per-unit rows: the rate without the unit beside it, flags corrected (Holm)
+CORRECTED = ("library", "special", "specials_held", "location", "artifact")
+MAX_STALLED_SEEDS = 50
+ALPHA = 0.05
 
 
-def _keys(row: Row, group: str) -> Iterable[str]:
-    if group == "special":
-        return [s for s in str(row["specials"]).split(";") if s]
+_LISTED = {"special": "specials", "location": "locations", "artifact": "held"}
+
+
+def _keys(row: Row, group: str) -> list[str]:
+    column = _LISTED.get(group)
+    if column is not None:
+        values = row.get(column, [])
+        if isinstance(values, str):  # rows of an older run: ;-joined
+            values = [v for v in values.split(";") if v]
+        return list(values)
+    if group == "specials_held":
+        return [str(len(_keys(row, "special")))]
     return [str(row[group])]
 
 
-def rate_json(key: str, rate: Rate, share: float) -> dict[str, Any]:
+def rate_json(key: str, rate: Rate, share: float | None, without: Rate | None = None,
+              p: float | None = None) -> dict[str, Any]:
+    """One unit's win rate; ``flag`` says where it lies against the fair share
+    (``p``, when given, is the corrected p-value deciding it)."""
     flag = None
-    if rate.excludes(share):
-        flag = "above" if rate.low > share else "below"
-    return {"key": key, "wins": round(rate.wins, 4), "n": rate.n, "rate": rate.rate,
-            "low": rate.low, "high": rate.high, "flag": flag}
+    if share is not None:
+        significant = rate.excludes(share) if p is None else p < ALPHA
+        if significant:
+            flag = "above" if rate.rate > share else "below"
+    entry: dict[str, Any] = {"key": key, "wins": round(rate.wins, 4), "n": rate.n,
+                             "rate": rate.rate, "low": rate.low, "high": rate.high,
+                             "flag": flag}
+    if without is not None:  # every seat held it: nothing to compare with
+        entry.update({"without": without.rate if without.n else None,
+                      "without_n": without.n, "effect": None, "effect_low": None,
+                      "effect_high": None})
+        if without.n and rate.n:
+            diff = rate_difference(without, rate)
+            entry.update({"effect": diff.value, "effect_low": diff.low,
+                          "effect_high": diff.high})
+    if p is not None:
+        entry["p_holm"] = p
+    return entry
 
 
-def win_rates(table: Sequence[Row], group: str, share: float) -> list[dict[str, Any]]:
-    """One entry per value of ``group``: its win share over the rows holding it."""
-    wins: dict[str, float] = defaultdict(float)
-    seen: Counter[str] = Counter()
-    for row in table:
-        for key in _keys(row, group):
-            wins[key] += float(row["winner"])
-            seen[key] += 1
-    order = sorted(seen, key=lambda k: (int(k) if k.isdigit() else 0, k))
-    return [rate_json(k, wilson(wins[k], seen[k]), share) for k in order]
+def distribution(counts: Counter[float]) -> dict[str, Any]:
+    """Mean, spread, quantiles and counts of values given as a counter."""
+    n = sum(counts.values())
+    if n == 0:
+        return {"n": 0, "mean": math.nan, "sd": math.nan,
+                "quantiles": dict.fromkeys(("p5", "p25", "p50", "p75", "p95"), math.nan),
+                "counts": {}}
+    mean = sum(v * c for v, c in counts.items()) / n
+    var = sum(c * (v - mean) ** 2 for v, c in counts.items()) / (n - 1) if n > 1 else 0.0
+    ordered = sorted(counts)
+    return {"n": n, "mean": mean, "sd": math.sqrt(var),
+            "quantiles": dict(zip(("p5", "p25", "p50", "p75", "p95"),
+                                  _counted_quantiles(ordered, counts, n), strict=True)),
+            "counts": {_num(k): counts[k] for k in ordered}}
 
 
-def distribution(values: Sequence[float]) -> dict[str, Any]:
-    s = summary(values)
-    q = quantiles(values)
-    counts = Counter(values)
-    return {"n": s.n, "mean": s.mean, "sd": s.sd, "quantiles": dict(zip(
-        ("p5", "p25", "p50", "p75", "p95"), q, strict=True)),
-            "counts": {str(k): counts[k] for k in sorted(counts)}}
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def by_game(table: Sequence[Row]) -> dict[int, list[Row]]:
-    games: dict[int, list[Row]] = defaultdict(list)
-    for row in table:
-        games[int(row["game"])].append(row)
-    return games
+def _counted_quantiles(ordered: list[float], counts: Counter[float], n: int
+                       ) -> list[float]:
+    def at(position: int) -> float:
+        seen = 0
+        for value in ordered:
+            seen += counts[value]
+            if position < seen:
+                return value
+        return ordered[-1]
+
+    result = []
+    for q in (0.05, 0.25, 0.5, 0.75, 0.95):
+        pos = q * (n - 1)
+        lo = math.floor(pos)
+        a, b = at(lo), at(min(lo + 1, n - 1))
+        result.append(a + (b - a) * (pos - lo))
+    return result
 
 
-def cell_figures(variant: str, players: int, table: Sequence[Row]) -> dict[str, Any]:
-    share = 1 / players
-    games = by_game(table)
-    first = [rows[0] for rows in games.values()]
-    return {
-        "variant": variant, "players": players, "games": len(games), "fair_share": share,
-        "win_rate": {g: win_rates(table, g, share) for g in GROUPS},
-        "tiebreak": dict(Counter(r["tiebreak"] for r in first).most_common()),
-        "ended": dict(Counter(r["ended"] for r in first).most_common()),
-        "lines": {line: distribution([r[line] for r in table]) for line in LINES},
-        "rounds": distribution([r["rounds"] for r in first]),
-        "decisions": distribution([r["decisions"] for r in first]),
-    }
+# ------------------------------------------------------------------ one cell
+
+class CellFigures:
+    """A cell's counters, fed one game at a time."""
+
+    def __init__(self, variant: str, players: int) -> None:
+        self.variant = variant
+        self.players = players
+        self.games = 0
+        self.wins: dict[str, dict[str, float]] = {g: defaultdict(float) for g in GROUPS}
+        self.seen: dict[str, Counter[str]] = {g: Counter() for g in GROUPS}
+        self.lines: dict[str, Counter[float]] = {line: Counter() for line in LINES}
+        self.rounds: Counter[float] = Counter()
+        self.decisions: Counter[float] = Counter()
+        self.tiebreak: Counter[str] = Counter()
+        self.ended: Counter[str] = Counter()
+        self.stalled: list[int] = []
+        self.margin: Counter[float] = Counter()
+        self.lead_changes: Counter[float] = Counter()
+        self.winner_behind: Counter[float] = Counter()
+        self.agent_decisions: Counter[str] = Counter()
+        self.agent_options: Counter[str] = Counter()
+        self.agent_thinking: dict[str, float] = defaultdict(float)
+        self.turns = 0
+        self.rows = 0
+        self.total_wins = 0.0
+        # per game, for pairing: game index -> measures (see MEASURES) and who won
+        self.paired: dict[int, array[float]] = {}
+        self.agents: set[str] = set()
+        self.library_assistants: dict[str, set[tuple[str, ...]]] = defaultdict(set)
+
+    def add(self, game: list[Row]) -> None:
+        game = sorted(game, key=lambda r: r["seat"])
+        first = game[0]
+        self.games += 1
+        self.rows += len(game)
+        for row in game:
+            self.total_wins += float(row["winner"])
+            for group in GROUPS:
+                for key in _keys(row, group):
+                    self.wins[group][key] += float(row["winner"])
+                    self.seen[group][key] += 1
+            for line in LINES:
+                self.lines[line][row[line]] += 1
+            agent = str(row["agent"])
+            self.agents.add(agent)
+            if len(self.library_assistants) < 1000:
+                self.library_assistants[str(row["library"])].add(
+                    tuple(_keys(row, "special")))
+            self.agent_decisions[agent] += int(row.get("player_decisions", 0))
+            self.agent_options[agent] += int(row.get("options", 0))
+            self.agent_thinking[agent] += float(row.get("thinking", 0.0))
+        self.rounds[first["rounds"]] += 1
+        self.decisions[first["decisions"]] += 1
+        self.turns += int(first["rounds"]) * len(game)
+        self.tiebreak[str(first["tiebreak"])] += 1
+        self.ended[str(first["ended"])] += 1
+        if first["ended"] != "final-round" and len(self.stalled) < MAX_STALLED_SEEDS:
+            self.stalled.append(int(first["seed"]))
+        if "lead_changes" in first:
+            self.lead_changes[int(first["lead_changes"])] += 1
+            for row in game:
+                if float(row["winner"]) == 1.0:
+                    self.winner_behind[int(row["behind"])] += 1
+        totals = sorted((int(r["total"]) for r in game), reverse=True)
+        if len(totals) > 1:
+            self.margin[totals[0] - totals[1]] += 1
+        self.paired[int(first["game"])] = _game_measures(game)
+
+    def result(self) -> dict[str, Any]:
+        share = 1 / self.players if self.players > 1 else None
+        win_rate = {}
+        for group in GROUPS:
+            keys = sorted(self.seen[group], key=lambda k: (int(k) if k.isdigit() else 0, k))
+            rates = {k: wilson(self.wins[group][k], self.seen[group][k]) for k in keys}
+            total_wins = self.total_wins
+            corrected = None
+            if group in CORRECTED and share is not None:
+                corrected = holm([share_p(r.wins, r.n, share) for r in rates.values()])
+            entries = []
+            for i, key in enumerate(keys):
+                rate = rates[key]
+                without = None
+                if group in CORRECTED:
+                    w_n = self.rows - rate.n
+                    without = wilson(max(0.0, total_wins - rate.wins), max(0, w_n))
+                entry = rate_json(key, rate, share, without,
+                                  corrected[i] if corrected else None)
+                entry["share_of_seats"] = rate.n / self.rows if self.rows else 0.0
+                entries.append(entry)
+            win_rate[group] = entries
+        return {
+            "variant": self.variant, "players": self.players, "games": self.games,
+            "fair_share": share,
+            "win_rate": win_rate,
+            "tiebreak": dict(self.tiebreak.most_common()),
+            "ended": dict(self.ended.most_common()),
+            "lines": {line: distribution(self.lines[line]) for line in LINES},
+            "rounds": distribution(self.rounds),
+            "decisions": distribution(self.decisions),
+            "measures": self.measures(share, win_rate["position"]),
+            # each library brought its own one special assistant: the library and
+            # special assistant rows then measure one thing twice
+            "library_is_assistant": bool(self.library_assistants) and all(
+                len(kinds) == 1 and len(next(iter(kinds))) == 1
+                for kinds in self.library_assistants.values()),
+        }
+
+    def measures(self, share: float | None, positions: list[dict[str, Any]]
+                 ) -> dict[str, Any]:
+        """Ludii's and TAG's game metrics for this cell."""
+        games = self.games or 1
+        result: dict[str, Any] = {
+            "completion": self.ended.get("final-round", 0) / games,
+            "stalled": self.games - self.ended.get("final-round", 0),
+            "stalled_seeds": list(self.stalled),
+            "ties_shared": self.tiebreak.get("shared", 0) / games,
+            "settled_by_tiebreaker": sum(v for k, v in self.tiebreak.items()
+                                         if k not in ("total", "shared")) / games,
+            "decisiveness": distribution(self.margin),
+            "lead_changes": distribution(self.lead_changes),
+            "winner_behind": distribution(self.winner_behind),
+            "won_from_behind": (sum(c for v, c in self.winner_behind.items() if v > 0)
+                                / max(1, sum(self.winner_behind.values()))),
+            "decisions_per_turn": sum(self.agent_decisions.values()) / max(1, self.turns),
+            "options_per_decision": (sum(self.agent_options.values())
+                                     / max(1, sum(self.agent_decisions.values()))),
+            "per_agent": {a: {
+                "decisions": self.agent_decisions[a],
+                "options_per_decision": self.agent_options[a] / max(1, self.agent_decisions[a]),
+                "thinking_per_decision": (self.agent_thinking[a]
+                                          / max(1, self.agent_decisions[a]))}
+                for a in sorted(self.agents)},
+        }
+        if share is not None and positions:
+            rates = [e["rate"] for e in positions]
+            chi2, df, p = chi2_uniform([e["wins"] for e in positions])
+            result.update({"balance": 1 - (max(rates) - min(rates)),
+                           "seat_chi2": chi2, "seat_df": df, "seat_p": p,
+                           "first_player_advantage": rates[0] - share})
+        return result
+
+
+MEASURES = (*(f"mean {line}" for line in LINES), "rounds", "win rate, seat position 1")
+
+
+def _game_measures(game: list[Row]) -> array[float]:
+    """One game's values of MEASURES, then the winning seat (-1: shared), the seat
+    that played first, and each seat's win share (for the agents' win rates)."""
+    n = len(game)
+    values = [sum(float(r[line]) for r in game) / n for line in LINES]
+    values.append(float(game[0]["rounds"]))
+    values.append(next((float(r["winner"]) for r in game if int(r["position"]) == 1), 0.0))
+    winners = [r["seat"] for r in game if float(r["winner"]) == 1.0]
+    values.append(float(winners[0]) if winners else -1.0)
+    values.append(float(next((r["seat"] for r in game if int(r["position"]) == 1), 0)))
+    values += [float(r["winner"]) for r in game]
+    return array("d", values)
 
 
 # ------------------------------------------------------------------ comparisons
 
-Measure = tuple[str, str, Callable[[Sequence[Row]], Any]]
+def _agent_rate(values: array[float], seats: Sequence[str], agent: str) -> float | None:
+    base = len(MEASURES) + 2
+    held = [values[base + i] for i, a in enumerate(seats) if a == agent]
+    return sum(held) / len(held) if held else None
 
 
-def _game_mean(line: str) -> Callable[[Sequence[Row]], Summary]:
-    """A line's mean per game (the players of one game are not independent)."""
-    def measure(table: Sequence[Row]) -> Summary:
-        return summary([sum(r[line] for r in rows) / len(rows)
-                        for rows in by_game(table).values()])
-    return measure
-
-
-def _rounds(table: Sequence[Row]) -> Summary:
-    return summary([rows[0]["rounds"] for rows in by_game(table).values()])
-
-
-def _win_rate(group: str, key: str) -> Callable[[Sequence[Row]], Rate]:
-    def measure(table: Sequence[Row]) -> Rate:
-        held = [r for r in table if key in _keys(r, group)]
-        return wilson(sum(float(r["winner"]) for r in held), len(held))
-    return measure
-
-
-def measures(table: Sequence[Row]) -> list[Measure]:
-    """What a variant is compared on: the mean of every form line and of the total
-    (per player), game length, the first seat's win rate, each agent's win rate."""
-    result: list[Measure] = [(f"mean {line}", "mean", _game_mean(line)) for line in LINES]
-    result.append(("rounds", "mean", _rounds))
-    result.append(("win rate, seat position 1", "rate", _win_rate("position", "1")))
-    agents = sorted({r["agent"] for r in table})
+def compare(first: CellFigures, other: CellFigures,
+            seats: dict[int, Sequence[str]]) -> dict[str, Any]:
+    """Every measure of ``other`` against ``first``, paired over the deals both
+    played (the same game index: the same seed, the same seats), with the unpaired
+    interval beside it; the share of deals whose winner changed."""
+    common = sorted(set(first.paired) & set(other.paired))
+    result: dict[str, Any] = {"paired_games": len(common)}
+    entries = []
+    names = list(MEASURES)
+    agents = sorted(first.agents | other.agents)
     if len(agents) > 1:
-        result += [(f"win rate, {a}", "rate", _win_rate("agent", a)) for a in agents]
+        names += [f"win rate, {a}" for a in agents]
+    for i, name in enumerate(names):
+        a_all, b_all, diffs = [], [], []
+        for cell, bucket in ((first, a_all), (other, b_all)):
+            for index, values in cell.paired.items():
+                value = _measure(values, i, name, seats.get(index, ()))
+                if value is not None:
+                    bucket.append(value)
+        for index in common:
+            x = _measure(first.paired[index], i, name, seats.get(index, ()))
+            y = _measure(other.paired[index], i, name, seats.get(index, ()))
+            if x is not None and y is not None:
+                diffs.append(y - x)
+        unpaired = mean_difference(summary(a_all), summary(b_all))
+        a_mean = sum(a_all) / len(a_all) if a_all else math.nan
+        b_mean = sum(b_all) / len(b_all) if b_all else math.nan
+        entry = {"measure": name, "kind": "rate" if name.startswith("win rate") else "mean",
+                 "first": a_mean, "value": b_mean,
+                 "unpaired_low": unpaired.low, "unpaired_high": unpaired.high}
+        if len(diffs) >= 2:
+            paired = paired_difference(diffs)
+            entry.update({"difference": paired.value,
+                          "low": paired.low, "high": paired.high, "paired": True,
+                          "significant": paired.significant})
+        else:  # no deal played under both: say so, give the unpaired interval
+            entry.update({"difference": unpaired.value, "low": unpaired.low,
+                          "high": unpaired.high, "paired": False,
+                          "significant": unpaired.significant})
+        entries.append(entry)
+    result["measures"] = entries
+    if common:
+        winner = len(MEASURES)
+        changed = sum(1 for i in common if first.paired[i][winner] != other.paired[i][winner])
+        same_first = sum(1 for i in common
+                         if first.paired[i][winner + 1] == other.paired[i][winner + 1])
+        result["winner_changed"] = changed / len(common)
+        result["same_first_player"] = same_first / len(common)
+    else:
+        result["winner_changed"] = None
+        result["same_first_player"] = None
     return result
 
 
-def compare(first: Sequence[Row], other: Sequence[Row]) -> list[dict[str, Any]]:
-    """Every measure of ``other`` against ``first``: values, difference, interval."""
-    result = []
-    for name, kind, measure in measures(first):
-        a, b = measure(first), measure(other)
-        if kind == "rate":
-            diff = rate_difference(a, b)
-            values = (a.rate, b.rate)
-        else:
-            diff = mean_difference(a, b)
-            values = (a.mean, b.mean)
-        result.append({"measure": name, "first": values[0], "value": values[1],
-                       "difference": diff.value, "low": diff.low, "high": diff.high,
-                       "significant": diff.significant})
-    return result
+def _measure(values: array[float], i: int, name: str, seats: Sequence[str]) -> float | None:
+    if i < len(MEASURES):
+        return values[i]
+    return _agent_rate(values, seats, name.removeprefix("win rate, "))
 
 
-def figures(table: Sequence[Row], meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The whole report's numbers. Variants keep the order they first appear in
-    ``meta['variants']`` (the command line's), else their order in the rows."""
-    cells: dict[tuple[str, int], list[Row]] = defaultdict(list)
+# ------------------------------------------------------------------ the whole report
+
+def games_of(table: Iterable[Row]) -> Iterator[list[Row]]:
+    """The rows grouped by game (rows of one game are consecutive in a rows file;
+    rows in memory may come in any order)."""
+    open_games: dict[tuple[str, int, int], list[Row]] = {}
     for row in table:
-        cells[(row["variant"], int(row["players"]))].append(row)
+        key = (row["variant"], int(row["players"]), int(row["game"]))
+        game = open_games.setdefault(key, [])
+        game.append(row)
+        if len(game) == int(row["players"]):
+            yield open_games.pop(key)
+    yield from open_games.values()  # games missing a seat's row: counted as they are
+
+
+def figures(table: Iterable[Row], meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole report's numbers. Variants keep the order of ``meta['variants']``
+    (the run's plan), else their order in the rows; ``standard``, when present, is
+    the one the others are compared against."""
+    cells: dict[tuple[str, int], CellFigures] = {}
+    seats: dict[tuple[int, int], list[str]] = {}
+    for game in games_of(table):
+        first = game[0]
+        key = (first["variant"], int(first["players"]))
+        cell = cells.get(key)
+        if cell is None:
+            cell = cells[key] = CellFigures(*key)
+        cell.add(game)
+        seating = (int(first["players"]), int(first["game"]))
+        if seating not in seats:
+            seats[seating] = [r["agent"] for r in sorted(game, key=lambda r: r["seat"])]
     order = list((meta or {}).get("variants") or [])
     order += [v for v, _ in cells if v not in order]
+    if "standard" in order:
+        order.remove("standard")
+        order.insert(0, "standard")
     keys = sorted(cells, key=lambda c: (c[1], order.index(c[0])))
     result: dict[str, Any] = {
         "run": dict(meta or {}),
-        "cells": [cell_figures(v, p, cells[(v, p)]) for v, p in keys],
+        "cells": [cells[k].result() for k in keys],
         "comparisons": [],
     }
     for players in sorted({p for _, p in keys}):
         variants = [v for v, p in keys if p == players]
+        by_index = {i: s for (p, i), s in seats.items() if p == players}
         for other in variants[1:]:
-            result["comparisons"].append({
-                "players": players, "first": variants[0], "variant": other,
-                "measures": compare(cells[(variants[0], players)], cells[(other, players)])})
+            comparison = compare(cells[(variants[0], players)], cells[(other, players)],
+                                 by_index)
+            result["comparisons"].append({"players": players, "first": variants[0],
+                                          "variant": other, **comparison})
     return result

@@ -58,6 +58,7 @@ class GameSpec:
     seed: int
     seats: tuple[str, ...]
     content: tuple[str, ...] = ()
+    variant_path: str = ""  # the variant's own file, when it was given by path
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -65,7 +66,10 @@ class GameSpec:
 
     def replay_command(self) -> str:
         variant = "" if self.cell.variant == "standard" else f" --variant {self.cell.variant}"
-        content = "".join(f" --content {shlex.quote(p)}" for p in self.content)
+        if self.variant_path:
+            variant = f" --variant {shlex.quote(self.variant_path)}"
+        content = "".join(f" --content {shlex.quote(p)}" for p in self.content
+                          if p != self.variant_path)
         return (f"exlibris play --seed {self.seed} --seats {','.join(self.seats)}{variant}"
                 f"{content}")
 
@@ -103,7 +107,9 @@ def cells(catalog: Catalog, variants: Sequence[str], players: Sequence[int] | No
     from exlibris.model.variants import variant_chain
 
     every = "all" in variants
-    names = sorted(catalog.variants) if every else list(dict.fromkeys(variants))
+    # with all, standard comes first: the others are compared against it
+    names = (sorted(catalog.variants, key=lambda v: (v != "standard", v)) if every
+             else list(dict.fromkeys(variants)))
     result: list[Cell] = []
     skipped: list[str] = []
     for name in names:

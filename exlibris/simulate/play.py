@@ -17,6 +17,7 @@ from typing import Any
 
 from exlibris.catalog import Catalog
 from exlibris.engine.flow import Outcome
+from exlibris.simulate.observe import observe
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.rows import game_rows
 from exlibris.sources import content_in_use
@@ -32,13 +33,42 @@ def catalog(content: tuple[str, ...] = ()) -> Catalog:
     return load_catalog([Path(p) for p in content])
 
 
-def worker_init(content: tuple[str, ...] = ()) -> None:
+def worker_init(content: tuple[str, ...] = (), parent: int | None = None) -> None:
     """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
-    keeps what finished); compile the catalog now."""
+    keeps what finished); the worker dies with its parent; compile the catalog now."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
     catalog(content)
+
+
+def die_with_parent(parent: int | None) -> None:
+    """End this process when the parent ``parent`` is gone (killed, even by SIGKILL):
+    Linux is asked to send SIGKILL then (``PR_SET_PDEATHSIG``), and elsewhere a
+    thread notices within a second that the parent changed."""
+    import os
+    import threading
+
+    if parent is None:
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        pass
+    if os.getppid() != parent:  # the parent died before the call above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exlibris-parent-watch", daemon=True).start()
 
 
 @dataclass
@@ -64,15 +94,80 @@ class BatchResult:
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # with keep_events
     games: int = 0
     seconds: float = 0.0  # time spent inside games, for overhead figures
 
 
-def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
-    """Play one game; returns its outcome, the final game, the seat that played first
-    and the seconds it took."""
+class RoundScores:
+    """Every seat's total at the end of each round (the score by round), taken at the
+    first decision of the next round by the same pure inspection the game ends with
+    (no flips asked, nothing in the game changed)."""
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.round = 0
+        self.totals: list[list[int]] = []  # one list a finished round, seat order
+
+    def sit_at(self, game: Any) -> None:
+        self.game = game
+
+    def check(self) -> None:
+        game = self.game
+        if game is None or game.state.round == self.round:
+            return
+        if self.round > 0:
+            self.totals.append(self.now())
+        self.round = game.state.round
+
+    def now(self) -> list[int]:
+        from exlibris.engine.flow import table_of
+        from exlibris.scoring.inspection import inspect_table
+
+        result = inspect_table(table_of(self.game), self.game.scoring)
+        return [form.total for form in result.forms]
+
+
+class TimedSeat:
+    """An agent whose decisions are counted and timed (the ``player_decisions``,
+    ``options`` and ``thinking`` columns); anything else is the agent's own. The
+    seats of a game share one :class:`RoundScores`."""
+
+    def __init__(self, agent: Any, scores: RoundScores | None = None) -> None:
+        self.agent = agent
+        self.needs_view = getattr(agent, "needs_view", False)
+        self.decisions = 0
+        self.options = 0
+        self.seconds = 0.0
+        self.scores = scores
+
+    def sit_at(self, game: Any) -> None:
+        if self.scores is not None:
+            self.scores.sit_at(game)
+        sit_at = getattr(self.agent, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
+
+    def decide(self, view: Any, decision: Any) -> int:
+        if self.scores is not None:
+            self.scores.check()
+        started = time.perf_counter()
+        index = self.agent.decide(view, decision)
+        self.seconds += time.perf_counter() - started
+        self.decisions += 1
+        self.options += decision.size
+        return int(index)
+
+    def __getattr__(self, name: str) -> Any:  # sit_at, ... (called only when missing)
+        return getattr(self.agent, name)
+
+
+def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]]:
+    """Play one game; returns its outcome, the final game, the seat that played first,
+    the seconds it took and its timed seats."""
     from exlibris.agents import make_bot
     from exlibris.agents.view import player_view
+    from exlibris.engine.events import EventLog
     from exlibris.engine.flow import new_game, play
     from exlibris.interactive.session import bot_seed
     from exlibris.model.variants import resolve_settings
@@ -82,31 +177,36 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float]:
     settings = _SETTINGS.get(key)
     if settings is None:
         settings = _SETTINGS[key] = resolve_settings(spec.cell.variant, cat.variants)
-    agents = [make_bot(kind, bot_seed(spec.seed, seat)) for seat, kind in enumerate(spec.seats)]
+    scores = RoundScores()
+    agents = [TimedSeat(make_bot(kind, bot_seed(spec.seed, seat)), scores)
+              for seat, kind in enumerate(spec.seats)]
     started = time.perf_counter()
     # the game's content is the content in use (a pool or Ray worker starts without it):
     # the inspection reads the artifacts' and assistants' scores from it
     with content_in_use(Path(p) for p in spec.content):
         game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
-                        views=player_view)
+                        views=player_view, log=EventLog(True))
         first = game.state.first_player
         outcome = play(game)
-    return outcome, game, first, time.perf_counter() - started
+    return outcome, game, first, time.perf_counter() - started, agents
 
 
-def play_batch(specs: Sequence[GameSpec]) -> BatchResult:
-    """Play every game of ``specs``; an error in one game is recorded, not raised."""
+def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchResult:
+    """Play every game of ``specs``; an error in one game is recorded, not raised.
+    ``keep_events``: also the events rows (``observe.py``)."""
     result = BatchResult()
     for spec in specs:
         try:
-            outcome, game, first, seconds = play_game(spec)
+            outcome, game, first, seconds, seats = play_game(spec)
         except Exception as exc:  # any error of the engine or content: keep going
             result.failures.append(Failure(
                 spec.cell.variant, spec.cell.players, spec.index, spec.seed,
                 list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
                 spec.replay_command()))
         else:
-            result.rows.extend(game_rows(spec, outcome, game, first, seconds))
+            logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events)
+            result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats, logs))
+            result.events.extend(events)
             result.seconds += seconds
         result.games += 1
     return result

@@ -8,13 +8,16 @@ import base64
 import html
 import io
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from exlibris.simulate.figures import GROUPS, LINES
+from exlibris.safefile import write_atomic
+from exlibris.simulate.figures import CORRECTED, GROUPS, LINES
 
 COLORS = {"above": "#2a9d4b", "below": "#c0392b", None: "#4a6fa5"}
+SIGNIFICANT = {"up": "#1f5fbf", "down": "#d9822b"}  # never the fair-share green and red
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
 color:#222}
@@ -22,6 +25,7 @@ h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}h3{margin-top:
 table{border-collapse:collapse;margin:.6em 0}td,th{padding:.2em .7em;border-bottom:1px solid
 #e4e4e4;text-align:right}td:first-child,th:first-child{text-align:left}
 .above{color:#2a9d4b;font-weight:600}.below{color:#c0392b;font-weight:600}
+.up{color:#1f5fbf;font-weight:600}.down{color:#d9822b;font-weight:600}
 .note{color:#555;font-size:.92em}img{max-width:100%}
 """
 
@@ -47,27 +51,39 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _sorted(group: str, entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-unit rows by effect (the rate with it minus without), largest first; seat
+    positions and agents in their own order."""
+    if group in CORRECTED:
+        return sorted(entries, key=lambda e: -(e["effect"] if e.get("effect") is not None
+                                               else e["rate"]))
+    return list(entries)
+
+
 def win_rate_plot(cell: dict[str, Any]) -> str:
-    """Four panels: win rate with its interval by position, library, special, agent."""
+    """One panel a group: win rate with its interval, per-unit panels sorted by effect;
+    every panel on the win-rate scale (0 to 1), apart from the points plots."""
     plt = _pyplot()
     groups = [g for g in GROUPS if cell["win_rate"][g]]
     heights = [max(1.2, 0.28 * len(cell["win_rate"][g]) + 0.6) for g in groups]
     fig, axes = plt.subplots(len(groups), 1, figsize=(8, sum(heights)),
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     for ax, group in zip(axes[:, 0], groups, strict=True):
-        entries = cell["win_rate"][group]
+        entries = _sorted(group, cell["win_rate"][group])
         ys = range(len(entries))
         rates = [e["rate"] for e in entries]
         errors = [[max(0.0, e["rate"] - e["low"]) for e in entries],
                   [max(0.0, e["high"] - e["rate"]) for e in entries]]
         ax.barh(list(ys), rates, xerr=errors, color=[COLORS[e["flag"]] for e in entries],
                 capsize=3, height=0.6)
-        ax.axvline(cell["fair_share"], color="#555", linestyle="--", linewidth=1)
+        if cell["fair_share"] is not None:
+            ax.axvline(cell["fair_share"], color="#555", linestyle="--", linewidth=1)
         ax.set_yticks(list(ys), [e["key"] for e in entries], fontsize=8)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.set_title(f"win rate by {GROUPS[group]}", fontsize=10, loc="left")
-    axes[-1, 0].set_xlabel("win rate (bars: 95% Wilson interval; dashed: fair share)")
+    share = "dashed: fair share" if cell["fair_share"] is not None else "solo: no fair share"
+    axes[-1, 0].set_xlabel(f"win rate (bars: 95% Wilson interval; {share})")
     fig.tight_layout()
     return _png(fig)
 
@@ -127,18 +143,33 @@ def rounds_plot(cells: Sequence[dict[str, Any]]) -> str:
 
 
 def difference_plot(comparison: dict[str, Any]) -> str:
+    """Two panels: differences in points (and rounds), differences in win rates,
+    each on its own scale."""
     plt = _pyplot()
-    entries = [m for m in comparison["measures"] if m["low"] != m["high"]]
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(entries) + 0.9))
-    ys = list(range(len(entries)))
-    ax.errorbar([m["difference"] for m in entries], ys, fmt="o",
-                xerr=[[max(0.0, m["difference"] - m["low"]) for m in entries],
-                      [max(0.0, m["high"] - m["difference"]) for m in entries]],
-                color="#4a6fa5", capsize=3)
-    ax.axvline(0, color="#555", linestyle="--", linewidth=1)
-    ax.set_yticks(ys, [m["measure"] for m in entries], fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel(f"{comparison['variant']} minus {comparison['first']} (95% interval)")
+    kinds = [("mean", "points or rounds"), ("rate", "win rate")]
+    panels = [(label, [m for m in comparison["measures"]
+                       if m["kind"] == kind and math.isfinite(m["low"])
+                       and m["low"] != m["high"]]) for kind, label in kinds]
+    panels = [(label, entries) for label, entries in panels if entries]
+    if not panels:
+        return ""
+    heights = [0.3 * len(entries) + 0.9 for _, entries in panels]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(7, sum(heights)), squeeze=False,
+                             gridspec_kw={"height_ratios": heights})
+    for ax, (label, entries) in zip(axes[:, 0], panels, strict=True):
+        ys = list(range(len(entries)))
+        colors = [SIGNIFICANT["up" if m["difference"] > 0 else "down"] if m["significant"]
+                  else COLORS[None] for m in entries]
+        for y, m, color in zip(ys, entries, colors, strict=True):
+            ax.errorbar([m["difference"]], [y], fmt="o", color=color, capsize=3,
+                        xerr=[[max(0.0, m["difference"] - m["low"])],
+                              [max(0.0, m["high"] - m["difference"])]])
+        ax.axvline(0, color="#555", linestyle="--", linewidth=1)
+        ax.set_yticks(ys, [m["measure"] for m in entries], fontsize=8)
+        ax.invert_yaxis()
+        how = "paired" if comparison.get("paired_games") else "unpaired"
+        ax.set_xlabel(f"{comparison['variant']} minus {comparison['first']}, {label} "
+                      f"(95% {how} interval)", fontsize=8)
     fig.tight_layout()
     return _png(fig)
 
@@ -149,32 +180,92 @@ def _e(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _rate_table(entries: Sequence[dict[str, Any]], label: str, share: float) -> str:
+def _flag_text(flag: str | None) -> str:
+    return {"above": "above fair share", "below": "below fair share"}.get(flag or "", "")
+
+
+def _rate_table(group: str, entries: Sequence[dict[str, Any]], label: str,
+                share: float | None) -> str:
+    per_unit = group in CORRECTED
     rows = []
-    for e in entries:
-        flag = {"above": "above fair share", "below": "below fair share"}.get(e["flag"], "")
+    for e in _sorted(group, entries):
         css = f' class="{e["flag"]}"' if e["flag"] else ""
-        rows.append(f"<tr><td>{_e(e['key'])}</td><td>{e['n']}</td><td>{e['wins']:g}</td>"
-                    f"<td{css}>{_pct(e['rate'])}</td><td>{_pct(e['low'])} - "
-                    f"{_pct(e['high'])}</td><td{css}>{flag}</td></tr>")
-    return (f"<table><tr><th>{_e(label)}</th><th>seats</th><th>wins</th><th>win rate</th>"
-            f"<th>95% interval</th><th>fair share {_pct(share)}</th></tr>"
-            + "".join(rows) + "</table>")
+        cells = [f"<td>{_e(e['key'])}</td><td>{e['n']}</td>"]
+        if per_unit:
+            cells.append(f"<td>{_pct(e.get('share_of_seats', 0.0))}</td>")
+        cells.append(f"<td>{e['wins']:g}</td><td{css}>{_pct(e['rate'])}</td>"
+                     f"<td>{_pct(e['low'])} - {_pct(e['high'])}</td>")
+        if per_unit:
+            effect = e.get("effect")
+            cells.append(f"<td>{'-' if e.get('without') is None else _pct(e['without'])}</td>"
+                         + (f"<td>{100 * effect:+.1f} pts [{100 * e['effect_low']:+.1f}, "
+                            f"{100 * e['effect_high']:+.1f}]</td>" if effect is not None
+                            else "<td>-</td>")
+                         + f"<td>{e.get('p_holm', 1.0):.3g}</td>")
+        if share is not None:
+            cells.append(f"<td{css}>{_flag_text(e['flag'])}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = [f"<th>{_e(label)}</th><th>seats</th>"]
+    if per_unit:
+        head.append("<th>share of seats</th>")
+    head.append("<th>wins</th><th>win rate</th><th>95% interval</th>")
+    if per_unit:
+        head.append("<th>win rate without</th><th>with minus without [95%]</th>"
+                    "<th>p (Holm)</th>")
+    if share is not None:
+        head.append(f"<th>fair share {_pct(share)}</th>")
+    return "<table><tr>" + "".join(head) + "</tr>" + "".join(rows) + "</table>"
+
+
+def _measures_html(cell: dict[str, Any]) -> str:
+    m = cell["measures"]
+    rounds = cell["rounds"]
+    items = [f"completion {_pct(m['completion'])} ({m['stalled']} stalled"
+             + (f": seeds {', '.join(str(s) for s in m['stalled_seeds'][:10])}"
+                if m["stalled_seeds"] else "") + ")",
+             f"first place shared {_pct(m['ties_shared'])}, settled by a tiebreaker "
+             f"{_pct(m['settled_by_tiebreaker'])}",
+             f"game length {rounds['mean']:.2f} rounds (sd {rounds['sd']:.2f}, "
+             f"{rounds['quantiles']['p5']:g} - {rounds['quantiles']['p95']:g})",
+             f"decisiveness: the winner led the runner-up by "
+             f"{m['decisiveness']['mean']:.1f} points on average (median "
+             f"{m['decisiveness']['quantiles']['p50']:g})",
+             f"score by round: the lead changed {m['lead_changes']['mean']:.2f} times a "
+             f"game; the winner trailed the leader at a round's end by up to "
+             f"{m['winner_behind']['mean']:.1f} points on average, and won from behind "
+             f"in {_pct(m['won_from_behind'])} of games",
+             f"{m['decisions_per_turn']:.2f} decisions a turn, "
+             f"{m['options_per_decision']:.1f} options a decision"]
+    if "balance" in m:
+        items.insert(0, f"balance {m['balance']:.3f} (1 minus the largest gap between "
+                        f"seat positions' win rates); first-player advantage "
+                        f"{100 * m['first_player_advantage']:+.1f} points over the fair "
+                        f"share")
+        items.insert(1, f"seats: chi-squared {m['seat_chi2']:.2f} on {m['seat_df']} degrees "
+                        f"of freedom over every seat position, p = {m['seat_p']:.3g}"
+                        + (" (the positions do not win equally)" if m["seat_p"] < 0.05
+                           else ""))
+    agents = "; ".join(f"{_e(a)}: {v['options_per_decision']:.1f} options and "
+                       f"{1000 * v['thinking_per_decision']:.2f} ms a decision"
+                       for a, v in m["per_agent"].items())
+    if agents:
+        items.append(f"by agent: {agents}")
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 
 def _cell_html(cell: dict[str, Any]) -> str:
     parts = [f"<h3>{_e(cell['variant'])}, {cell['players']} players: {cell['games']} games"
-             "</h3>"]
+             "</h3>", _measures_html(cell)]
+    if cell["fair_share"] is None:
+        parts.append("<p class=note>Solo: the seat plays against the automa, so there is "
+                     "no fair share and nothing is flagged.</p>")
+    if cell.get("library_is_assistant"):
+        parts.append("<p class=note>Each library came with its own special assistant here: "
+                     "the library and special-assistant rows measure one thing twice.</p>")
     for group, label in GROUPS.items():
         if cell["win_rate"][group]:
-            parts.append(_rate_table(cell["win_rate"][group], label, cell["fair_share"]))
-    ties = ", ".join(f"{k}: {v}" for k, v in cell["tiebreak"].items())
-    ended = ", ".join(f"{k}: {v}" for k, v in cell["ended"].items())
-    rounds = cell["rounds"]
-    parts.append(f"<p>First place settled by: {_e(ties)}. Games ended by: {_e(ended)}. "
-                 "Game length: "
-                 f"{rounds['mean']:.2f} rounds on average (sd {rounds['sd']:.2f}), "
-                 f"{cell['decisions']['mean']:.0f} decisions.</p>")
+            parts.append(_rate_table(group, cell["win_rate"][group], label,
+                                     cell["fair_share"]))
     parts.append(win_rate_plot(cell))
     return "\n".join(parts)
 
@@ -205,32 +296,66 @@ def _headline(cells: Sequence[dict[str, Any]]) -> str:
         agents = "; ".join(rate(e) for e in c["win_rate"]["agent"])
         first = next((rate(e, named=False) for e in c["win_rate"]["position"]
                       if e["key"] == "1"), "")
+        balance = c["measures"].get("balance")
         rows.append(f"<tr><td>{_e(c['variant'])}</td><td>{c['players']}</td>"
                     f"<td>{c['games']}</td><td>{agents}</td><td>{first}</td>"
+                    f"<td>{'-' if balance is None else f'{balance:.3f}'}</td>"
                     f"<td>{c['lines']['total']['mean']:.1f}</td>"
                     f"<td>{c['rounds']['mean']:.2f}</td></tr>")
     return ("<h2>At a glance</h2><table><tr><th>variant</th><th>players</th><th>games</th>"
             "<th>win rate by agent [95%]</th><th>first position's win rate</th>"
-            "<th>mean total</th><th>mean rounds</th></tr>" + "".join(rows) + "</table>")
+            "<th>balance</th><th>mean total</th><th>mean rounds</th></tr>"
+            + "".join(rows) + "</table><p class=note>The agents' win rates form a skill "
+            "ladder of the bots that played; every conclusion of this report holds for "
+            "those bots, not for people.</p>")
 
 
 def _comparison_html(comparison: dict[str, Any]) -> str:
     rows = []
+    paired = comparison.get("paired_games", 0)
     for m in comparison["measures"]:
-        rate = m["measure"].startswith("win rate")
+        rate = m["kind"] == "rate"
         fmt = _pct if rate else (lambda x: f"{x:.2f}")
-        css = ' class="above"' if m["significant"] else ""
+        css = ""
+        if m["significant"]:
+            css = f' class="{"up" if m["difference"] > 0 else "down"}"'
         sign = "+" if m["difference"] >= 0 else ""
+        how = "" if m.get("paired") else " <span class=note>(unpaired: no common deal)</span>"
         rows.append(f"<tr><td>{_e(m['measure'])}</td><td>{fmt(m['first'])}</td>"
                     f"<td>{fmt(m['value'])}</td><td{css}>{sign}{fmt(m['difference'])}</td>"
-                    f"<td>{fmt(m['low'])} to {fmt(m['high'])}</td>"
-                    f"<td{css}>{'yes' if m['significant'] else ''}</td></tr>")
+                    f"<td>{fmt(m['low'])} to {fmt(m['high'])}{how}</td>"
+                    f"<td class=note>{fmt(m['unpaired_low'])} to {fmt(m['unpaired_high'])}"
+                    f"</td><td{css}>{'yes' if m['significant'] else ''}</td></tr>")
+    facts = []
+    if comparison.get("winner_changed") is not None:
+        facts.append(f"the winner changed on {_pct(comparison['winner_changed'])} of "
+                     f"{paired} deals")
+        facts.append(f"the same seat played first on "
+                     f"{_pct(comparison['same_first_player'])} of them")
+    else:
+        facts.append("no deal was played under both rules: pairing is impossible, the "
+                     "intervals are unpaired")
     return (f"<h3>{_e(comparison['variant'])} against {_e(comparison['first'])}, "
-            f"{comparison['players']} players</h3>"
+            f"{comparison['players']} players</h3><p>Paired over {paired} deals (the same "
+            f"game numbers: the same seeds and seats): {'; '.join(facts)}.</p>"
             f"<table><tr><th>measure</th><th>{_e(comparison['first'])}</th>"
-            f"<th>{_e(comparison['variant'])}</th><th>difference</th><th>95% interval</th>"
+            f"<th>{_e(comparison['variant'])}</th><th>difference</th>"
+            f"<th>95% interval, paired</th><th>unpaired, for reference</th>"
             f"<th>interval excludes 0</th></tr>" + "".join(rows) + "</table>"
             + difference_plot(comparison))
+
+
+def _run_html(run: dict[str, Any]) -> str:
+    bits = []
+    for key, label in (("seed", "seed"), ("seats", "bots"), ("games", "games a cell"),
+                       ("version", "exlibris"), ("made_by", "rows made by exlibris"),
+                       ("backend", "backend"), ("workers", "workers")):
+        value = run.get(key)
+        if value not in (None, "", []):
+            bits.append(f"{label} {_e(','.join(value) if isinstance(value, list) else value)}")
+    if run.get("command"):
+        bits.append("command: <code>exlibris " + _e(" ".join(run["command"])) + "</code>")
+    return "<p class=note>" + "; ".join(bits) + ".</p>" if bits else ""
 
 
 def render(figures: dict[str, Any]) -> str:
@@ -242,21 +367,31 @@ def render(figures: dict[str, Any]) -> str:
              f"report</title><style>{STYLE}</style></head><body>",
              "<h1>Ex Libris balance report</h1>",
              f"<p>{_e(run.get('summary', ''))}</p>",
+             _run_html(run),
              "<p class=note>Win rate: a player's share of wins (a tie no tiebreaker "
              "settles gives each tied player 1/k). Intervals are 95% Wilson score "
              "intervals; <span class=above>green</span> or <span class=below>red</span> "
-             "marks an interval wholly above or below the fair share, 1 / players. With "
-             "many rows a few flags arise by chance (about 1 in 20 fair ones).</p>"]
+             "marks a win rate above or below the fair share, 1 / players: for seat "
+             "positions and agents where the interval excludes it, for libraries, "
+             "assistants, locations and artifacts where Holm's correction for the many "
+             "comparisons of a cell still finds it (p &lt; 0.05). 'With minus without' "
+             "compares the seats holding a unit with the seats not holding it "
+             "(restricted play); it shows association, not cause. In comparisons of "
+             "variants, <span class=up>blue</span> and <span class=down>orange</span> "
+             "mark a significant rise or fall.</p>"]
     parts.append(_headline(cells))
     if run.get("skipped"):
         parts.append("<p class=note>Not played (the engine refuses them): "
                      + "; ".join(_e(note) for note in run["skipped"]) + ".</p>")
     if figures["comparisons"]:
-        parts.append("<h2>Variants against the first</h2><p class=note>Same seeds in "
-                     "every variant. Means are per game (the average of its players); "
-                     "intervals: normal for means, Newcombe's score interval for win "
-                     "rates, both treating the variants as independent samples (so "
-                     "slightly wide).</p>")
+        parts.append("<h2>Variants against the first</h2><p class=note>Every variant "
+                     "plays the same game numbers, and each purpose of set-up has its "
+                     "own seeded stream, so a variant shares with the first whatever "
+                     "set-up its rules leave alone. Differences are paired by deal: the "
+                     "mean of the per-game differences with a normal interval from "
+                     "their spread (means are per game, the average of its players; a "
+                     "win rate per game is the seat's share of the win). The unpaired "
+                     "interval is shown beside it.</p>")
         parts += [_comparison_html(c) for c in figures["comparisons"]]
     for players in counts:
         group = [c for c in cells if c["players"] == players]
@@ -274,9 +409,11 @@ def render(figures: dict[str, Any]) -> str:
 
 
 def write(path: Path, figures: dict[str, Any]) -> Path:
-    """Write the page to ``path`` and the figures to ``path`` with ``.json``; returns
-    the JSON file's path."""
-    path.write_text(render(figures), "utf-8")
+    """Write the page to ``path`` and the figures to ``path`` with ``.json``, each
+    atomically (an existing report stays whole if the disk refuses); returns the JSON
+    file's path. ``OSError`` if a file cannot be written."""
+    page = render(figures)
     data = path.with_suffix(".json")
-    data.write_text(json.dumps(figures, indent=1), "utf-8")
+    write_atomic(data, json.dumps(figures, indent=1))
+    write_atomic(path, page)
     return data

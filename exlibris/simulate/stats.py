@@ -103,3 +103,67 @@ def quantiles(values: Sequence[float], qs: Sequence[float] = (0.05, 0.25, 0.5, 0
         hi = min(lo + 1, len(ordered) - 1)
         result.append(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo))
     return result
+
+
+def paired_difference(differences: Sequence[float], z: float = Z95) -> Difference:
+    """The mean of per-deal differences (the same game under two rules) with a normal
+    interval from their spread: the deal's own luck cancels out."""
+    s = summary(differences)
+    if s.n == 0:
+        return Difference(math.nan, math.nan, math.nan)
+    half = z * s.se if s.n > 1 else math.inf
+    return Difference(s.mean, s.mean - half, s.mean + half)
+
+
+def normal_p(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def share_p(wins: float, n: int, share: float) -> float:
+    """Two-sided p-value of ``wins`` of ``n`` against the rate ``share`` (normal
+    approximation to the binomial)."""
+    if n == 0 or not 0 < share < 1:
+        return 1.0
+    return normal_p((wins - n * share) / math.sqrt(n * share * (1 - share)))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment (family-wise error across many comparisons)."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    adjusted = [1.0] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-squared variable with ``df`` degrees of freedom (closed
+    forms of the regularized gamma function for whole ``df``)."""
+    if x <= 0:
+        return 1.0
+    if df % 2 == 0:
+        term = total = math.exp(-x / 2)
+        for k in range(1, df // 2):
+            term *= x / (2 * k)
+            total += term
+        return min(1.0, total)
+    total = math.erfc(math.sqrt(x / 2))
+    term = math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    for k in range(1, (df + 1) // 2):
+        total += term
+        term *= x / (2 * k + 1)
+    return min(1.0, total)
+
+
+def chi2_uniform(counts: Sequence[float]) -> tuple[float, int, float]:
+    """Pearson's statistic of ``counts`` against equal shares: (chi2, df, p)."""
+    n = sum(counts)
+    k = len(counts)
+    if k < 2 or n <= 0:
+        return (0.0, max(0, k - 1), 1.0)
+    expected = n / k
+    chi2 = sum((c - expected) ** 2 / expected for c in counts)
+    return (chi2, k - 1, chi2_sf(chi2, k - 1))

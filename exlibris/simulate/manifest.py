@@ -1,0 +1,82 @@
+"""A run's provenance: the manifest written beside its rows (``OUT.manifest.json``).
+
+It holds the exlibris version, the command, the plan (cells, games, seed, seats)
+and the SHA-256 of every rules and content file the games read (the shipped
+ones by their path under the data folder, an author's by their resolved path).
+``--resume`` compares the files: rows made under other rules are refused, naming
+the file that changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from exlibris.limits import MAX_FILE_BYTES
+from exlibris.safefile import FileRefused, read_limited
+
+FORMAT = 1
+
+
+def manifest_path(out: Path) -> Path:
+    return out.with_name(out.name + ".manifest.json")
+
+
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(read_limited(path, MAX_FILE_BYTES)).hexdigest()
+    except FileRefused:
+        return "unreadable"
+
+
+def file_hashes(content: Iterable[str] = ()) -> dict[str, str]:
+    """``{name: sha256}`` for every shipped rules and content file and every file
+    of an author's ``content`` (files and folders, resolved paths)."""
+    from exlibris.catalog import own_files
+    from exlibris.paths import content_dir, data_root, rules_dir
+    from exlibris.sources import yaml_files
+
+    root = data_root()
+    hashes = {str(p.relative_to(root)): _digest(p)
+              for p in yaml_files([rules_dir(), content_dir()])}
+    for path in own_files(tuple(Path(p) for p in content)):
+        hashes[str(path.resolve())] = _digest(path)
+    return dict(sorted(hashes.items()))
+
+
+def build(plan: dict[str, Any], content: Iterable[str] = (),
+          command: list[str] | None = None) -> dict[str, Any]:
+    import exlibris
+
+    return {"format": FORMAT, "exlibris": exlibris.__version__,
+            "command": list(sys.argv if command is None else command),
+            "plan": plan, "files": file_hashes(content)}
+
+
+def changed_files(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The files whose hash differs between two manifests, or that only one has."""
+    a, b = old.get("files") or {}, new.get("files") or {}
+    if not isinstance(a, dict):
+        return ["(the manifest's file list is damaged)"]
+    return sorted(name for name in set(a) | set(b) if a.get(name) != b.get(name))
+
+
+def read(path: Path) -> dict[str, Any]:
+    """The manifest at ``path``; ``ValueError`` naming the file if it is damaged."""
+    try:
+        data = json.loads(read_limited(path, MAX_FILE_BYTES * 10).decode("utf-8"))
+    except FileRefused as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{path}:1: not a run manifest ({str(exc)[:120]})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path}:1: not a run manifest of this exlibris")
+    return data
+
+
+def text(manifest: dict[str, Any]) -> str:
+    return json.dumps(manifest, indent=1) + "\n"
