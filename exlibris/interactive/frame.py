@@ -47,6 +47,11 @@ class Ask:
     scroll: int = 0
     help: str = ""
     hint: str = ""
+    since: Sequence[str] = ()  # what happened since this player's last answer
+
+
+LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
+SINCE_LINES = 2  # rows of the "since your turn" strip on a narrow screen
 
 
 def visible(line: str) -> str:
@@ -87,7 +92,8 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
     if ask.pane == "decision":
-        body = _decision(ask, width, body_room, painter)
+        strip = _since(ask, width, painter) if body_room > 6 else []
+        body = strip + _decision(ask, width, body_room - len(strip), painter)
     else:
         body = _pane(screen, log, ask, width, body_room, painter)
     lines = top + shelf + [_tabs(ask.pane, width)] + body
@@ -293,6 +299,25 @@ def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
     return lines
 
 
+def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
+    """What happened since this player's last answer in at most ``SINCE_LINES`` rows:
+    the newest entries that fit whole, saying how many older ones the log view (Tab)
+    holds."""
+    if not ask.since:
+        return []
+    best: list[str] = []
+    for start in range(len(ask.since) - 1, -1, -1):
+        older = f" ({start} earlier in the log)" if start else ""
+        text = Text(f"Since your turn{older}: ", "bold")
+        text.append(" · ".join(ask.since[start:]))
+        lines = painter.lines(text, width)
+        if len(lines) > SINCE_LINES:
+            break
+        best = lines
+    return best or painter.lines(Text("Since your turn: " + ask.since[-1]), width)[
+        :SINCE_LINES]
+
+
 def _window(count: int, cursor: int, room: int) -> range:
     if count <= room:
         return range(count)
@@ -312,6 +337,7 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     else:
         lines = painter.lines(Text(ask.help), width)
     top = min(ask.scroll, max(0, len(lines) - room))
+    ask.scroll = top  # past the end is the end (Up then moves from there)
     shown = lines[top:top + room]
     if top + room < len(lines) and room > 1:
         shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]
