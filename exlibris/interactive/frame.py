@@ -51,6 +51,7 @@ class Ask:
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
+MIN_WIDTH, MIN_HEIGHT = 60, 20  # below this the options would not fit: the size is said
 SINCE_LINES = 2  # rows of the "since your turn" strip on a narrow screen
 
 
@@ -83,6 +84,8 @@ class Painter:
 def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
           painter: Painter) -> list[str]:
     """The whole screen as exactly ``height`` lines, none wider than ``width``."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        return _too_small(ask, width, height)
     width, height = max(width, 40), max(height, 12)
     if width >= WIDE:
         return _wide(screen, log, ask, width, height, painter)
@@ -99,6 +102,24 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     lines = top + shelf + [_tabs(ask.pane, width)] + body
     lines += [""] * (height - len(lines) - len(foot))
     return _fit(lines + foot, height)
+
+
+def _too_small(ask: Ask, width: int, height: int) -> list[str]:
+    """Below the smallest size the game is drawn at: say so, keep the answer line."""
+    words = (f"The terminal is {width}×{height}; the game needs at least "
+             f"{MIN_WIDTH}×{MIN_HEIGHT}. Make the window larger: the game is drawn "
+             "again at once.").split()
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > max(width, 1):
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    lines = [text[:max(width, 1)] for text in lines][:max(height - 1, 0)]
+    answer = f"> {ask.typed}"[:max(width, 1)]
+    return [*lines, *[""] * (max(height, 1) - len(lines) - 1), answer][-max(height, 1):]
 
 
 def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
