@@ -418,3 +418,73 @@ def test_why_not_at_a_terminal_opens_on_the_answer(tmp_path: Path) -> None:
     term.press(b"q")
     term.send(b"\r")
     assert term.finish() == 0
+
+
+def test_since_your_turn_strip_and_the_log_opens_at_its_newest_entry(tmp_path: Path) -> None:
+    """At 80×24 the decision says what happened since your last answer; the log view
+    (Tab) opens at its newest entry, Home goes to the oldest and End back."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5"], environment(tmp_path),
+                    size=(80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the library
+    term.press(b"\r")  # an assistant on a home space: its home action follows
+    term.press(b"\r")
+    screen = " ".join(term.last_frame())
+    assert "Since your turn" in screen and "Greedy 2 " in screen, screen
+    for _ in range(3):
+        term.press(b"\t")
+    log = term.last_frame()
+    assert "[log]" in log[next(i for i, line in enumerate(log) if "── " in line)]
+    newest = [line for line in log if line.startswith("• ")]
+    assert newest
+    term.press(b"\x1b[H")  # Home: the oldest entries
+    oldest = [line for line in term.last_frame() if line.startswith("• ")]
+    term.press(b"\x1b[F")  # End: the newest again
+    assert [line for line in term.last_frame() if line.startswith("• ")] == newest
+    assert oldest[0] != newest[-1] or len(newest) < 3
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+
+
+def test_a_burst_of_backspaces_loses_no_key(tmp_path: Path) -> None:
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5"], environment(tmp_path),
+                    size=(80, 24))
+    term.read_until(1)
+    seen = term.frames()
+    term.send(b"xyz\x7f\x7f\x7f2")  # typed in one burst: seven keys, seven frames
+    term.read_until(seen + 7)
+    assert "›  2. " in "\n".join(term.last_frame())
+    assert term.last_frame()[-1].rstrip() in ("> 2", ">2", "> 2 ")
+    assert b"xyz" not in term.output.split(FRAME)[-1]  # never echoed by the terminal
+    term.press(b"\x7f")
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+
+
+def test_keys_typed_while_a_bot_thinks_do_not_answer_the_next_decision(tmp_path: Path) -> None:
+    term = Terminal(["play", "--seats", "human,mcts:20000", "--seed", "5"],
+                    environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    thinking = "Mcts 2 is thinking…".encode()
+    for _ in range(12):  # answer with Enter until the bot is thinking
+        seen, start = term.frames(), len(term.output)
+        term.send(b"\r")
+        end = time.monotonic() + 30
+        while (term.frames() == seen and thinking not in term.output[start:]
+               and time.monotonic() < end):
+            term._drain()
+        if thinking in term.output[start:]:
+            break
+    assert thinking in term.output
+    seen = term.frames()
+    term.send(b"3\r")  # typed ahead, while the bot searches
+    term.read_until(seen + 1, timeout=120)
+    time.sleep(0.5)
+    term._drain()
+    frame = term.last_frame()
+    assert "›  1. " in "\n".join(frame) and frame[-1].rstrip() == ">"  # nothing typed
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,3 +157,23 @@ def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
     later = "\n".join(texts[10:])
     assert "This is the first step of the decision." in later
     assert "Taking back: place The Fire Imp on home space 1" in later
+
+
+def test_under_60_by_20_the_screen_says_its_minimum_size() -> None:
+    """Under 60×20 the options would vanish: the frame says the smallest size instead,
+    keeping the answer line, and the game goes on once the window is larger."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("readme_screens",
+                                                  root / "scripts" / "readme_screens.py")
+    assert spec is not None and spec.loader is not None
+    screens = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screens)
+    for size in ((50, 24), (80, 18), (30, 10)):
+        drawn = screens.frames(*size, 7, "")
+        first = drawn[0]
+        assert len(first) == size[1] and all(len(line) <= size[0] for line in first)
+        assert "needs at least 60×20" in " ".join(first)
+        assert first[-1].startswith(">")
+    assert "You, " in "\n".join(screens.frames(60, 20, 7, "")[0])

@@ -47,6 +47,12 @@ class Ask:
     scroll: int = 0
     help: str = ""
     hint: str = ""
+    since: Sequence[str] = ()  # what happened since this player's last answer
+
+
+LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
+MIN_WIDTH, MIN_HEIGHT = 60, 20  # below this the options would not fit: the size is said
+SINCE_LINES = 2  # rows of the "since your turn" strip on a narrow screen
 
 
 def visible(line: str) -> str:
@@ -78,6 +84,8 @@ class Painter:
 def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
           painter: Painter) -> list[str]:
     """The whole screen as exactly ``height`` lines, none wider than ``width``."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        return _too_small(ask, width, height)
     width, height = max(width, 40), max(height, 12)
     if width >= WIDE:
         return _wide(screen, log, ask, width, height, painter)
@@ -87,12 +95,31 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
     if ask.pane == "decision":
-        body = _decision(ask, width, body_room, painter)
+        strip = _since(ask, width, painter) if body_room > 6 else []
+        body = strip + _decision(ask, width, body_room - len(strip), painter)
     else:
         body = _pane(screen, log, ask, width, body_room, painter)
     lines = top + shelf + [_tabs(ask.pane, width)] + body
     lines += [""] * (height - len(lines) - len(foot))
     return _fit(lines + foot, height)
+
+
+def _too_small(ask: Ask, width: int, height: int) -> list[str]:
+    """Below the smallest size the game is drawn at: say so, keep the answer line."""
+    words = (f"The terminal is {width}×{height}; the game needs at least "
+             f"{MIN_WIDTH}×{MIN_HEIGHT}. Make the window larger: the game is drawn "
+             "again at once.").split()
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > max(width, 1):
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    lines = [text[:max(width, 1)] for text in lines][:max(height - 1, 0)]
+    answer = f"> {ask.typed}"[:max(width, 1)]
+    return [*lines, *[""] * (max(height, 1) - len(lines) - 1), answer][-max(height, 1):]
 
 
 def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
@@ -293,6 +320,25 @@ def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
     return lines
 
 
+def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
+    """What happened since this player's last answer in at most ``SINCE_LINES`` rows:
+    the newest entries that fit whole, saying how many older ones the log view (Tab)
+    holds."""
+    if not ask.since:
+        return []
+    best: list[str] = []
+    for start in range(len(ask.since) - 1, -1, -1):
+        older = f" ({start} earlier in the log)" if start else ""
+        text = Text(f"Since your turn{older}: ", "bold")
+        text.append(" · ".join(ask.since[start:]))
+        lines = painter.lines(text, width)
+        if len(lines) > SINCE_LINES:
+            break
+        best = lines
+    return best or painter.lines(Text("Since your turn: " + ask.since[-1]), width)[
+        :SINCE_LINES]
+
+
 def _window(count: int, cursor: int, room: int) -> range:
     if count <= room:
         return range(count)
@@ -312,6 +358,7 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     else:
         lines = painter.lines(Text(ask.help), width)
     top = min(ask.scroll, max(0, len(lines) - room))
+    ask.scroll = top  # past the end is the end (Up then moves from there)
     shown = lines[top:top + room]
     if top + room < len(lines) and room > 1:
         shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]

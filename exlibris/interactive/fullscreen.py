@@ -2,13 +2,18 @@
 keys read one by one (↑/↓, Page Up/Down, Tab, Esc, Enter, typing).
 
 A frame is drawn again when the terminal changes size. The terminal is in
-cbreak mode (no echo, no line buffering; Ctrl-C still interrupts) only while a
-key is awaited, and the alternate screen is left however the game ends
-(:meth:`FullScreen.leave`).
+cbreak mode (no echo, no line buffering; Ctrl-C still interrupts) from the first
+frame until the full screen is left, so that keys typed while a frame is
+drawn are read as typed (in line mode a burst of Backspaces was edited away by the
+terminal itself); the alternate screen and the terminal's mode are restored however
+the game ends (:meth:`FullScreen.leave`). Keys typed ahead while the game worked
+(bots, forced steps) are dropped when a new decision is asked
+(:meth:`FullScreen.drop_typed_ahead`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
@@ -20,8 +25,10 @@ from typing import TextIO
 UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE, RESIZE = (
     "up", "down", "page-up", "page-down", "enter", "backspace", "eof", "tab", "back-tab",
     "escape", "")
+HOME, END = "home", "end"
 _ESCAPES = {b"[A": UP, b"OA": UP, b"[B": DOWN, b"OB": DOWN, b"[5~": PAGE_UP,
-            b"[6~": PAGE_DOWN, b"[Z": BACK_TAB}
+            b"[6~": PAGE_DOWN, b"[Z": BACK_TAB, b"[H": HOME, b"OH": HOME, b"[1~": HOME,
+            b"[F": END, b"OF": END, b"[4~": END}
 FRAME_END = "\x1b[J"  # every frame ends by clearing what is below it
 
 
@@ -33,6 +40,7 @@ class FullScreen:
         self.out = out
         self.active = False
         self.drawn = (0, 0)  # the size of the latest frame
+        self.saved: list[object] | None = None  # the terminal's mode before cbreak
 
     def size(self) -> tuple[int, int]:
         """Columns and lines of the terminal now (it may have been resized)."""
@@ -45,14 +53,31 @@ class FullScreen:
 
     def enter(self) -> None:
         if not self.active:
+            self._cbreak()
             self.out.write("\x1b[?1049h")
             self.active = True
 
+    def _cbreak(self) -> None:
+        """Keys from now on are read as typed (no echo, no line editing)."""
+        if self.saved is None:
+            with contextlib.suppress(termios.error):
+                self.saved = termios.tcgetattr(self.fd)
+                tty.setcbreak(self.fd, termios.TCSANOW)
+
     def leave(self) -> None:
+        if self.saved is not None:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+            self.saved = None
         if self.active:
             self.out.write("\x1b[?1049l")
             self.out.flush()
             self.active = False
+
+    def drop_typed_ahead(self) -> None:
+        """Forget keys typed before this point (a new decision is asked)."""
+        with contextlib.suppress(termios.error):
+            termios.tcflush(self.fd, termios.TCIFLUSH)
 
     def draw(self, lines: Sequence[str]) -> None:
         self.drawn = self.size()
@@ -61,16 +86,12 @@ class FullScreen:
         self.out.flush()
 
     def key(self) -> str:
-        """One key; the terminal is in cbreak mode only while waiting for it."""
-        saved = termios.tcgetattr(self.fd)
-        tty.setcbreak(self.fd, termios.TCSANOW)
-        try:
-            while not select.select([self.fd], [], [], 0.25)[0]:
-                if self.size() != self.drawn:
-                    return RESIZE  # the terminal changed size: draw again
-            return self._key()
-        finally:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, saved)
+        """One key."""
+        self._cbreak()
+        while not select.select([self.fd], [], [], 0.25)[0]:
+            if self.size() != self.drawn:
+                return RESIZE  # the terminal changed size: draw again
+        return self._key()
 
     def _key(self) -> str:
         byte = os.read(self.fd, 1)

@@ -107,6 +107,8 @@ class HumanAgent:
         trail: list[tuple[Step, str]] = []
         if term.full is None:
             self.show(session, decision, current)
+        elif hasattr(term.full, "drop_typed_ahead"):  # not a scripted stand-in
+            term.full.drop_typed_ahead()  # keys typed while the game worked on
         while True:
             labels = [choice.label for choice in current.choices]
             answer = self.ask(session, decision, current, [label for _, label in trail])
@@ -191,17 +193,19 @@ class HumanAgent:
     def full_screen(self, session: Session, decision: Decision, current: Step,
                     prompt: Text) -> int | str | None:
         from exlibris.interactive import fullscreen as keys
-        from exlibris.interactive.frame import PANES, Ask, Painter, frame
+        from exlibris.interactive.frame import LAST, PANES, Ask, Painter, frame
 
         full = self.terminal.full
         assert full is not None and session.game is not None
         console = self.terminal.console
         painter = Painter(console.color_system, console.no_color)
         screen = Screen(session.game, self.seat, self.styles, self.library_names)
-        log = Narrator(session.game, self.seat).lines(session.log.records)
+        narrator = Narrator(session.game, self.seat)
+        log = narrator.lines(session.log.records)
+        since = narrator.lines(session.log.records[session.seen.get(self.seat, 0):])
         state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
-                    message=self.message)
+                    message=self.message, since=since)
         self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
@@ -220,7 +224,7 @@ class HumanAgent:
             elif key in (keys.TAB, keys.BACK_TAB):
                 step = 1 if key == keys.TAB else -1
                 state.pane = PANES[(PANES.index(state.pane) + step) % len(PANES)]
-                state.scroll = 0
+                state.scroll = LAST if state.pane == "log" else 0  # the log opens at its end
                 if state.pane == "help" and not state.help:
                     state.help = (help_text(session.game, decision, session.log.records)
                                   + "\n\n" + player_help(full_screen=True))
@@ -229,6 +233,11 @@ class HumanAgent:
                     state.pane = "decision"
                 else:
                     return "back"
+            elif key in (keys.HOME, keys.END):
+                if state.pane == "decision":
+                    state.cursor = 0 if key == keys.HOME else len(state.labels) - 1
+                else:
+                    state.scroll = 0 if key == keys.HOME else LAST
             elif key in (keys.UP, keys.DOWN, keys.PAGE_UP, keys.PAGE_DOWN):
                 move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -10, keys.PAGE_DOWN: 10}[key]
                 if state.pane == "decision":
