@@ -93,7 +93,7 @@ def placement_refusal(game: Game, seat: int, assistant: Assistant, loc: Location
         return Refusal("in the solo game at most one of your assistants may be at a "
                        "location", "SOLO-13", f"{whose('You', other.name)} is at {name}")
     least = loc.opens_at[space]
-    if least > n and n != 1:
+    if least > n:  # solo too (PLACE-06)
         return Refusal("a space marked with a number above the player count can't be used",
                        "PLACE-06", f"space {space + 1} of {name} needs {least} players; this "
                        f"game has {n}")
