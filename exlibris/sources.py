@@ -42,7 +42,7 @@ def outside_links(paths: Iterable[Path]) -> list[Path]:
 
 
 def _in_folder(folder: Path) -> list[Path]:
-    """The YAML files under ``folder``, hidden folders left out: walked without
+    """The YAML files under ``folder``, hidden files and folders left out: walked without
     recursion, each folder once (a link back up is not a loop), an entry that vanishes
     or cannot be read passed over; past ``MAX_FOLDER_DEPTH`` levels or
     ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``. Outside the package's own
@@ -78,7 +78,8 @@ def _in_folder(folder: Path) -> list[Path]:
                     _refuse(Path(entry.path), "content/too-deep",
                             f"folders nested more than {MAX_FOLDER_DEPTH} deep")
                 stack.append((Path(entry.path), depth + 1))
-            elif is_file and Path(entry.name).suffix in (".yaml", ".yml"):
+            elif (is_file and not entry.name.startswith(".")
+                  and Path(entry.name).suffix in (".yaml", ".yml")):
                 found.append(Path(entry.path))
     found.sort()
     if _shipped(folder):  # the package's own folders: nothing of them is ignored

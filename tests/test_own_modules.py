@@ -60,11 +60,13 @@ def test_the_first_visitor_of_each_round_draws_three(tmp_path: Path) -> None:
             if event["event"] == "round":
                 visits = 0
             elif event["event"] == "activate" and event["location"] == "lamplighters-post":
-                draw = next(e for e in events[i + 1:] if e["event"] == "draw")
-                drawn = len(draw["cards"])  # fewer only once the deck runs out
-                assert drawn <= (3 if visits == 0 else 1), (seed, event)
-                seen_first += visits == 0 and drawn == 3
+                j = next(j for j in range(i + 1, len(events)) if events[j]["event"] == "draw")
+                drawn = len(events[j]["cards"])  # fewer only once the deck runs out
                 visits += 1
+                if any(e["event"] == "ability" for e in events[i + 1:j]):
+                    continue  # a card held changes the draw (the Magnifiers: one more)
+                assert drawn <= (3 if visits == 1 else 1), (seed, event)
+                seen_first += visits == 1 and drawn == 3
     assert seen_first >= 2  # it resets each round
 
 
