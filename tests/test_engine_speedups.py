@@ -100,7 +100,7 @@ def _reference_targets(game: Game, seat: int, assistant: Assistant) -> list[Targ
     every space, nothing kept."""
     state = game.state
     n = len(state.players)
-    ruled = [s for s in game.sources() if s.rules_about(assistant)]
+    ruled = [s for s in game.triggers.sources() if s.rules_about(assistant)]
     shares = any(s.shares for s in ruled)
     names = {"placing": assistant, "players": state.players,
              "prominent": game.by_code.get(state.prominent),

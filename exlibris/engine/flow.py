@@ -183,7 +183,7 @@ def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]
         player.assistants = [a for a in player.assistants if a.spec is None]
         player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
         game.event(EventKind.ASSISTANT_CARD, seat=seat, assistant=spec.id)
-    game.assistants_changed()
+    game.triggers.assistants_changed()
 
 
 def _deal_categories(game: Game) -> None:
@@ -484,7 +484,7 @@ def resolve(game: Game, loc: LocationState) -> None:
     if auction.returns_leftovers(loc) and not solo.keeps_leftovers(game):
         auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
     else:
-        game.before("area_discard", actor=None, location=loc)
+        game.triggers.before("area_discard", actor=None, location=loc)
         leftovers = list(loc.area.cards)
         for card in leftovers:
             game.state.cards.move(card, game.state.discard)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any
 
 from exlibris.draws import shuffle
@@ -26,9 +25,7 @@ from exlibris.engine import hiring
 from exlibris.engine.abilities import (
     CompiledAbility,
     Source,
-    abilities_of,
     location_effect,
-    subject_matches,
 )
 from exlibris.engine.context import EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind, HomeAction, Purpose
@@ -47,18 +44,16 @@ from exlibris.engine.solo import SoloState
 from exlibris.engine.solo import blocked as solo_blocked_bid
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
 from exlibris.engine.targets import Target, free_home_targets
+from exlibris.engine.triggers import Triggers
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.limits import MAX_ACTIVATE_DEPTH
-from exlibris.model.cards import ArtifactCard, BookCard, Card
+from exlibris.model.cards import BookCard, Card
 from exlibris.model.content import Artifact, AssistantCard, Location
 from exlibris.model.rules import Settings
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.scoring.settings import ScoringRules
 
 __all__ = ["Game", "RulesError", "Source", "Target"]  # the last three: for importers
-
-_AFTER_MODES = ("on", "after")  # the modes ``Game.after`` runs, in this order
-_ORDER = attrgetter("order")  # of a Source: its priority
 
 
 # Enum members read at every turn, bound to names once: on Python 3.11 reading a
@@ -72,11 +67,11 @@ _SHELVING = Purpose.SHELVE
 class Game:
     """One game of Ex Libris; call :meth:`play` (see ``flow.py``) to run it."""
 
-    __slots__ = ("_after_modes", "_artifact_rules", "_fixed_names",
-                 "_ruling", "_sorted_at", "_specials", "_wakes", "agents",
+    __slots__ = ("_artifact_rules", "_fixed_names", "agents",
                  "artifact_specs", "assistant_cards", "by_code", "categories", "ctx",
                  "decisions", "forward", "has_artifacts", "location_specs", "log", "rt",
-                 "scoring", "seed", "settings", "solo", "state", "variant", "views")
+                 "scoring", "seed", "settings", "solo", "state", "triggers", "variant",
+                 "views")
 
     def __init__(self, state: GameState, settings: Settings, agents: Sequence[Agent],
                  categories: dict[str, CategoryValue], *, views: Any = None,
@@ -95,12 +90,9 @@ class Game:
         self.artifact_specs: dict[str, Artifact] = {}
         self.assistant_cards: dict[str, AssistantCard] = {}  # the special assistant cards by id
         self.has_artifacts = False  # set when artifact cards are in the game
-        self._specials: list[Source] | None = None
-        self._ruling: list[Source] = []  # the specials with placement rules
         self._artifact_rules: bool | None = None  # see artifacts_rule()
-        self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
-        self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
-        self._sorted_at = -1
+        # the abilities events wake, and what is kept to find them fast
+        self.triggers = Triggers(self)
         self._fixed_names: dict[str, Any] | None = None  # see names()
         # set by flow.new_game
         self.variant = "standard"
@@ -167,14 +159,14 @@ class Game:
     # ------------------------------------------------------------------ card moves
     def draw(self, seat: int, n: int) -> list[Card]:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
-        n = self.modify("draw", n, actor=seat)
+        n = self.triggers.modify("draw", n, actor=seat)
         drawn = self.deal_to(self.player(seat).hand, n)
         if self.log.enabled:
             self.log.add(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
-            self.after("acquire", actor=seat, card=card)
+            self.triggers.after("acquire", actor=seat, card=card)
         if drawn:
-            self.after("draw", actor=seat, drawn=drawn, value=len(drawn))
+            self.triggers.after("draw", actor=seat, drawn=drawn, value=len(drawn))
         return drawn
 
     def refill_deck(self) -> None:
@@ -230,7 +222,7 @@ class Game:
                          source=src.name if src else "",
                          hidden=src is None or src.face_down
                          or src.name.startswith(("hand:", "deck")))
-        self.after("acquire", actor=seat, card=card)
+        self.triggers.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving
     def removable(self, seat: int) -> frozenset[Card]:
@@ -245,7 +237,7 @@ class Game:
         acquired = src is not player.hand
         names = {"card": card}
         if not face_down:
-            options = self.instead("shelve", actor=seat, names=names)
+            options = self.triggers.instead("shelve", actor=seat, names=names)
             if options:
                 values: list[Any] = [None, *options]
                 index = self.ask(seat, DecisionKind.SHELVE_HOW, f"how to shelve {card.name}?",
@@ -253,7 +245,7 @@ class Game:
                 if index > 0:
                     ability, source = values[index]
                     before = self.state.cards.zone_of(card)
-                    self.run_ability(ability, source, names)
+                    self.triggers.run_ability(ability, source, names)
                     if self.state.cards.zone_of(card) is not before:
                         self.after_shelving(seat, card, acquired)
                         return True
@@ -272,8 +264,8 @@ class Game:
 
     def after_shelving(self, seat: int, card: Card, acquired: bool) -> None:
         if acquired:
-            self.after("acquire", actor=seat, card=card)
-        self.after("shelve", actor=seat, card=card)
+            self.triggers.after("acquire", actor=seat, card=card)
+        self.triggers.after("shelve", actor=seat, card=card)
 
     def place_on_shelf(self, seat: int, card: Card, operation: Callable[[], None]) -> None:
         """Put ``card`` on ``seat``'s shelf by a special shelf operation (entomb, levitate)."""
@@ -304,190 +296,8 @@ class Game:
             pick = self.ask(seat, _PICK, "which card to shelve?", cards,
                             _shelve_card, verb="shelve", purpose=_SHELVING)
             self.shelve(seat, cards[pick])
-        self.after("home_action", actor=seat)
+        self.triggers.after("home_action", actor=seat)
         return kind
-
-    # ------------------------------------------------------------------ abilities
-    def specials(self) -> list[Source]:
-        """The special assistants of every player (built once; see ``assistants_changed``)."""
-        if self._specials is None:
-            self._specials = [
-                Source.of(player.seat, assistant,
-                          abilities_of(f"{assistant.spec.id}@{assistant.spec.edition}",
-                                       assistant.spec.abilities), 0)
-                for player in self.state.players for assistant in player.assistants
-                if assistant.spec is not None]
-            self._wakes = frozenset(key for source in self._specials for key in source.wakes)
-            self._after_modes = {event: modes for event, _ in self._wakes if (modes := tuple(
-                mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
-            self._ruling = [source for source in self._specials if source.has_rules]
-            self._sorted_at = -1
-        return self._specials
-
-    def assistants_changed(self) -> None:
-        """A player's assistants changed (hired, borrowed, retired)."""
-        self._specials = None
-
-    def sources(self) -> list[Source]:
-        """Every ability carrier in priority order: assistants by arrival, then artifacts."""
-        found = self._specials if self._specials is not None else self.specials()
-        assistant: Assistant
-        source: Source
-        if self._sorted_at != self.state.placement_counter + self.state.returns:
-            for source in found:  # ``Assistant.available``, inlined: a loop a turn
-                assistant = source.this
-                source.order = 10**9 if assistant.location is None \
-                    and assistant.home_index is None else assistant.placed_at
-            found.sort(key=_ORDER)
-            self._sorted_at = self.state.placement_counter + self.state.returns
-        if not self.has_artifacts:
-            return found
-        found = list(found)
-        for player in self.state.players:
-            for pos in player.shelf.positions():
-                slot = player.shelf.at(pos)
-                if slot is not None and isinstance(slot.card, ArtifactCard) and not slot.face_down:
-                    spec = self.artifact_specs.get(slot.card.artifact_id)
-                    if spec is not None:
-                        found.append(Source.of(player.seat, slot.card,
-                                               abilities_of(spec.id, spec.abilities), 10**9 + 1))
-        return found
-
-    def listeners(self, event: str, mode: str, *, actor: int | None,
-                  location: LocationState | None = None, names: dict[str, Any] | None = None
-                  ) -> list[tuple[CompiledAbility, Source]]:
-        """Abilities that this event wakes, in priority order (the callers have asked
-        ``_heard`` or ``_after_modes`` whether any may)."""
-        key = (event, mode)
-        woken: list[tuple[CompiledAbility, Source]] = []
-        wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]]
-        source: Source
-        ability: CompiledAbility
-        for source in self.sources():
-            wakes = source.wakes
-            abilities = wakes.get(key)
-            if abilities is None:
-                continue
-            for ability in abilities:
-                if self._fits(ability, source, actor=actor, location=location, names=names):
-                    woken.append((ability, source))
-        return woken
-
-    def _fits(self, ability: CompiledAbility, source: Source, *, actor: int | None,
-              location: LocationState | None, names: dict[str, Any] | None) -> bool:
-        trig = ability.trigger
-        assert trig is not None
-        this = source.this
-        ctx: EffectContext = self.ctx
-        # the checks up to the condition only read: the commonest refusals come first
-        event = trig.event
-        if event == "placed" and this is not ctx.cause:
-            return False
-        if event == "arrival" and (not isinstance(this, Assistant) or this is ctx.cause
-                                   or this.location is None or this.location is not location):
-            return False
-        key = (ability.key, id(this))
-        if key in ctx.running:
-            return False  # an ability never wakes itself (no chaining)
-        if not subject_matches(trig.subject, owner=source.owner, actor=actor,
-                               cause=ctx.cause, this=this):
-            return False
-        if trig.place is not None and not self._at_place(trig.place, this, location):
-            return False
-        if trig.during is not None and trig.during != self.state.phase:
-            return False
-        if trig.once_per is not None and key in ctx.used_for(trig.once_per):
-            return False
-        if ability.condition is not None:
-            env_names = self.names(source.owner, this=this, extra=names or {},
-                                   location=location)
-            if not ability.condition(self.rt, self.player(source.owner), env_names):
-                return False
-        return True
-
-    def _at_place(self, place: str, this: Any, location: LocationState | None) -> bool:
-        if place == "home":
-            return isinstance(this, Assistant) and this.home_index is not None
-        if place == "location":
-            return location is not None or (isinstance(this, Assistant)
-                                             and this.location is not None)
-        if place == "here":
-            return isinstance(this, Assistant) and location is not None \
-                and this.location is location
-        target = location or (this.location if isinstance(this, Assistant) else None)
-        return target is not None and target.id == place.removeprefix("@")
-
-    def run_ability(self, ability: CompiledAbility, source: Source,
-                    names: dict[str, Any] | None = None,
-                    location: LocationState | None = None) -> Env | None:
-        if ability.effect is None:
-            return None
-        key = (ability.key, id(source.this))
-        this = source.this
-        ctx = self.ctx
-        ctx.running.add(key)
-        if ability.trigger is not None and ability.trigger.once_per is not None:
-            ctx.used_for(ability.trigger.once_per).add(key)
-        if self.log.enabled:  # the event's fields take some working out: only when logged
-            self.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
-                       source=getattr(this, "id", None) or getattr(this, "name", str(this)),
-                       index=int(ability.key.rsplit("#", 1)[-1]))
-        saved = ctx.cause  # ``with CausedBy(...)`` written out: this runs per ability
-        if isinstance(this, Assistant):
-            ctx.cause = this
-        try:
-            env_names = self.names(source.owner, this=this, extra=names or {},
-                                   location=location)
-            return ability.effect(self.rt, self.player(source.owner), env_names)
-        finally:
-            ctx.cause = saved
-            ctx.running.discard(key)
-
-    def after(self, event: str, *, actor: int | None, location: LocationState | None = None,
-              **names: Any) -> None:
-        """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
-        if self._specials is None:
-            self.specials()
-        # the modes of this event some ability listens to (with artifacts: any may)
-        modes = _AFTER_MODES if self.has_artifacts else self._after_modes.get(event)
-        if not modes:  # nothing listens to it
-            return
-        for mode in modes:
-            for ability, source in self.listeners(event, mode, actor=actor, location=location,
-                                                  names=names):
-                self.run_ability(ability, source, names, location)
-
-    def _heard(self, event: str, mode: str) -> bool:
-        """Whether some ability may wake on ``event`` in ``mode`` (any may, with
-        artifacts in the game); ``listeners`` then says which do."""
-        if self._specials is None:
-            self.specials()
-        return self.has_artifacts or (event, mode) in self._wakes
-
-    def before(self, event: str, *, actor: int | None, location: LocationState | None = None,
-               **names: Any) -> None:
-        if not self._heard(event, "before"):
-            return
-        for ability, source in self.listeners(event, "before", actor=actor, location=location,
-                                              names=names):
-            self.run_ability(ability, source, names, location)
-
-    def instead(self, event: str, *, actor: int | None, names: dict[str, Any],
-                location: LocationState | None = None) -> list[tuple[CompiledAbility, Source]]:
-        if not self._heard(event, "instead"):
-            return []
-        return self.listeners(event, "instead", actor=actor, location=location, names=names)
-
-    def modify(self, event: str, value: int, *, actor: int | None,
-               location: LocationState | None = None) -> int:
-        if not self._heard(event, "modify"):
-            return value
-        for ability, source in self.listeners(event, "modify", actor=actor, location=location,
-                                              names={"value": value}):
-            env = self.run_ability(ability, source, {"value": value}, location)
-            if env is not None and "value" in env.vars:
-                value = int(env.vars["value"])
-        return value
 
     # ------------------------------------------------------------------ names
     def names(self, seat: int, *, this: Any = None, extra: dict[str, Any] | None = None,
@@ -572,14 +382,6 @@ class Game:
         if said == SILENT:
             return found
         return [] if said == DENIED else self._location_targets(loc, forced=False, rules=rules)
-
-    def rules_apply(self, assistant: Assistant) -> bool:
-        """Whether a special assistant's placement rule may speak about placing
-        ``assistant`` now."""
-        if self._specials is None:
-            self.specials()
-        return bool(self._ruling) and any(
-            source.rules_about(assistant) for source in self._ruling)
 
     def artifacts_rule(self) -> bool:
         """Whether an artifact in this game carries a placement rule (found once)."""
@@ -700,11 +502,11 @@ class Game:
         ctx.cause = assistant
         try:
             if loc is not None:
-                self.after("arrival", actor=seat, location=loc,
+                self.triggers.after("arrival", actor=seat, location=loc,
                            arriving=assistant, visitor=player)
-                self.after("visit", actor=seat, location=loc, assistant=assistant)
+                self.triggers.after("visit", actor=seat, location=loc, assistant=assistant)
             if not assistant.available:
-                self.after("placed", actor=seat, location=loc)
+                self.triggers.after("placed", actor=seat, location=loc)
             still_here = (assistant.location is loc) if loc is not None else (
                 assistant.home_index is not None)
             if activate and still_here and id(assistant) not in ctx.skip:
@@ -717,13 +519,13 @@ class Game:
 
     def activate(self, seat: int, loc: LocationState, assistant: Assistant | None) -> None:
         """Carry out a location's effect for ``seat`` now."""
-        if self._heard("activate", "instead"):  # the names built only if someone listens
-            alternatives = self.instead("activate", actor=seat, location=loc,
+        if self.triggers.heard("activate", "instead"):  # the names built only if someone listens
+            alternatives = self.triggers.instead("activate", actor=seat, location=loc,
                                         names={"location": loc, "assistant": assistant})
             if alternatives:
                 ability, source = alternatives[0]
-                self.run_ability(ability, source, {"location": loc, "assistant": assistant},
-                                 loc)
+                self.triggers.run_ability(ability, source,
+                                          {"location": loc, "assistant": assistant}, loc)
                 return
         ctx = self.ctx
         if ctx.activating >= MAX_ACTIVATE_DEPTH:
@@ -750,7 +552,7 @@ class Game:
         self.ctx.skip.discard(id(assistant))
         if self.log.enabled:
             self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
-        self.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
+        self.triggers.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:
         """Take an assistant off its space without returning it (it is being moved)."""
@@ -770,7 +572,7 @@ class Game:
         player = self.player(assistant.owner)
         if assistant in player.assistants:
             player.assistants.remove(assistant)
-            self.assistants_changed()
+            self.triggers.assistants_changed()
         hiring.release_card(self, assistant)
         self.event(EventKind.RETIRE, seat=assistant.owner, assistant=assistant.id)
 

@@ -46,7 +46,7 @@ def _new_token(game: GamePort, seat: int, aid: str) -> Assistant:
     player = game.player(seat)
     assistant = Assistant(f"{seat}:{aid}", seat, game.assistant_cards[aid])
     player.assistants.append(assistant)
-    game.assistants_changed()
+    game.triggers.assistants_changed()
     return assistant
 
 
@@ -122,7 +122,7 @@ def dismiss_temps(game: GamePort) -> None:
                    if assistant.spec else assistant.id)
     if game.state.temps:
         game.state.temps.clear()
-        game.assistants_changed()
+        game.triggers.assistants_changed()
 
 
 class HiringVerbs:

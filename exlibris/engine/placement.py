@@ -192,7 +192,7 @@ class RuleMemo:
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
     """The placement rules that may speak about placing ``placing`` now (None: none)."""
-    ruled = [source for source in game.sources() if source.rules_about(placing)]
+    ruled = [source for source in game.triggers.sources() if source.rules_about(placing)]
     return RuleMemo(game, placing, ruled) if ruled else None
 
 
@@ -252,7 +252,7 @@ def placement_options(game: Game, seat: int) -> list[Option]:
         if assistant.location is not None or assistant.home_index is not None:
             continue  # not available
         if general is None:
-            game.sources()  # the priority order as of this turn (sorts are stable)
+            game.triggers.sources()  # the priority order as of this turn (sorts are stable)
             general = game.n_players == 1 or game.artifacts_rule()
         if assistant.kind == "standard":
             # standard assistants are alike, except that one placed earlier this round
@@ -261,7 +261,7 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             if seen & flag:
                 continue
             seen |= flag
-        rules = None if general or not game.rules_apply(assistant) \
+        rules = None if general or not game.triggers.rules_apply(assistant) \
             else rules_about(game, assistant)
         if general:
             targets = game.placement_targets(seat, assistant)

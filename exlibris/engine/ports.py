@@ -4,7 +4,7 @@ The runtime (``runtime.py``) and its verbs (``assistant_verbs.py``,
 ``shelf_verbs.py``, ``hiring.py``) act on a game only through this protocol;
 ``Game`` (``game.py``) is the one class that provides it. So the runtime never
 imports the game, and the game builds its runtime: the import graph goes one
-way (game -> runtime -> ports -> state, zones, model).
+way (game -> runtime -> ports -> triggers, state, zones, model).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from exlibris.engine.decisions import DecisionKind, HomeAction
 from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
+from exlibris.engine.triggers import Triggers
 from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import Card, ResumeCard
 from exlibris.model.content import AssistantCard
@@ -45,6 +46,7 @@ class GamePort(Protocol):
     categories: dict[str, CategoryValue]  # by id
     by_code: dict[str, CategoryValue]  # by code
     assistant_cards: dict[str, AssistantCard]  # the special assistant cards by id
+    triggers: Triggers  # the abilities events wake (``modify``, ``assistants_changed``)
 
     @property
     def rng(self) -> random.Random: ...
@@ -77,9 +79,6 @@ class GamePort(Protocol):
 
     def limbo_zone(self, name: str = "limbo") -> Zone: ...
 
-    def modify(self, event: str, value: int, *, actor: int | None,
-               location: LocationState | None = None) -> int: ...
-
     # ---------------------------------------------------------------- shelves
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None: ...
 
@@ -111,4 +110,3 @@ class GamePort(Protocol):
 
     def retire_assistant(self, assistant: Assistant) -> None: ...
 
-    def assistants_changed(self) -> None: ...

@@ -383,7 +383,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     @GAME.verb("pay")
     def v_pay(self, env: Env, n: int, **kw: Value) -> bool:
         seat = env.me.seat
-        n = self.game.modify("payment", int(n or 0), actor=seat)
+        n = self.game.triggers.modify("payment", int(n or 0), actor=seat)
         candidates = self._removable(self.cards_of(kw["from"]))
         if len(candidates) < n:
             return False
