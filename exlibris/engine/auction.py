@@ -38,7 +38,7 @@ def deal_display(game: GamePort, loc: LocationState, n: int) -> list[Any]:
     prep = loc.preparation
     assert prep is not None
     if prep.source == "books":
-        return game.deal_to(loc.area, n)
+        return game.moves.deal_to(loc.area, n)
     deck = source_zone(game, prep.source)
     dealt = []
     for _ in range(max(0, n)):

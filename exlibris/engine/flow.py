@@ -211,7 +211,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
     shuffle(game.rng, cards)
     state.cards.put_pile(cards, state.deck)
     for player in state.players:
-        dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
+        dealt = game.moves.deal_to(player.hand, game.settings.setup.hand_size)
         game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])
 
 
@@ -423,7 +423,7 @@ def placement(game: Game) -> None:
             assistant, target = options[index]
             player.placements_this_round += 1
             game.place(seat, assistant, target)
-            game.sweep_limbo()
+            game.moves.sweep_limbo()
             cursor.placed_any = True
         if not cursor.placed_any:
             cursor.entered = False
@@ -454,7 +454,7 @@ def resolution(game: Game) -> None:
         cursor.resolving += 1
         game.ctx.new_turn()  # "once per turn" abilities: each resolution is fresh
         resolve(game, loc)
-        game.sweep_limbo()
+        game.moves.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
     hiring.dismiss_temps(game)

@@ -3,6 +3,7 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 from exlibris.engine.abilities cimport CompiledAbility, Source
+from exlibris.engine.card_moves cimport CardMoves
 from exlibris.engine.context cimport EffectContext
 from exlibris.engine.decisions cimport Decision
 from exlibris.engine.events cimport EventLog
@@ -19,5 +20,6 @@ cdef class Game:
     cdef public GameState state
     cdef public list agents
     cdef public Triggers triggers
+    cdef public CardMoves moves
     cdef public dict by_code, artifact_specs, assistant_cards, location_specs
     cdef public dict _fixed_names

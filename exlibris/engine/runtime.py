@@ -292,7 +292,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("draw")
     def v_draw(self, env: Env, n: int) -> list[Card]:
-        return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
+        return self._kept(self.game.moves.draw(env.me.seat, int(n or 0)), env.me.hand)
 
     @GAME.verb("take")
     def v_take(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
@@ -300,7 +300,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         taken = []
         replaced = self.cards_of(kw["instead_of"]) if kw.get("instead_of") else []
         for card in list(self.pick(seat, self.cards_of(kw["from"]), amount, Purpose.TAKE)):
-            self.game.give(card, seat)
+            self.game.moves.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
             self.ctx.stand_ins[original] = card
@@ -336,20 +336,20 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=self._removable,
                                   verb=f"give to {to.name}"):
                 self._lift(card)
-                self.game.give(card, to.seat)
+                self.game.moves.give(card, to.seat)
                 chosen.append(card)
             return chosen
         for card in chosen:
             self._lift(card)
-            self.game.give(card, to.seat)
+            self.game.moves.give(card, to.seat)
         return chosen
 
     def _lift(self, card: Card) -> None:
         """Take a card off a shelf into limbo, so it can move like any other card."""
         zone = self.game.state.cards.zone_of(card)
         if isinstance(zone, ShelfZone):
-            limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
-            self.game.remove_from_shelf(zone, card, limbo)
+            limbo = self.game.moves.limbo_zone(f"lifted-{zone.owner}")
+            self.game.moves.remove_from_shelf(zone, card, limbo)
 
     @GAME.verb("discard")
     def v_discard(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
@@ -359,7 +359,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         gone = []
         for card in self.pick(seat, self.cards_of(source), amount, Purpose.DISCARD,
                               refresh=self._removable):
-            self.game.discard(card, to if isinstance(to, Zone) else None)
+            self.game.moves.discard(card, to if isinstance(to, Zone) else None)
             gone.append(card)
         return gone
 
@@ -374,7 +374,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if type(zone) is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
-                    removable[owner] = self.game.removable(owner)
+                    removable[owner] = self.game.moves.removable(owner)
                 if card not in removable[owner]:
                     continue
             out.append(card)
@@ -388,7 +388,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         if len(candidates) < n:
             return False
         for card in self.pick(seat, candidates, n, Purpose.PAY, refresh=self._removable):
-            self.game.discard(card)
+            self.game.moves.discard(card)
         return True
 
     @GAME.verb("shelve")
@@ -402,7 +402,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             zone = self.game.state.cards.zone_of(card)
             if isinstance(zone, ShelfZone):
                 continue
-            if self.game.shelve(seat, card, face_down=bool(kw.get("face_down"))):
+            if self.game.moves.shelve(seat, card, face_down=bool(kw.get("face_down"))):
                 shelved.append(card)
         return shelved
 
@@ -442,7 +442,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         assert src is not None and dst is not None
         cards.move(give, dst)
         self.game.event(EventKind.TRADE, seat=seat, gave=give.name, to=dst.name, got=get.name)
-        self.game.give(get, seat)
+        self.game.moves.give(get, seat)
         return [get]
 
     @GAME.verb("reveal")
@@ -451,7 +451,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         seat = env.me.seat
         if source is self.game.state.deck:
             n = int(getattr(amount, "n", amount) or 0)
-            shown = self.game.deal_to(self.game.limbo_zone("revealed"), n)
+            shown = self.game.moves.deal_to(self.game.moves.limbo_zone("revealed"), n)
         else:
             shown = list(self.pick(seat, self.cards_of(source), amount, Purpose.REVEAL))
         self.game.event(EventKind.REVEAL, seat=seat, cards=[c.name for c in shown])
@@ -481,7 +481,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         source = kw["from"]
         if source is self.game.state.deck:
             n = int(getattr(amount, "n", amount) or 0)
-            cards = self.game.deal_to(self.game.limbo_zone(), n)
+            cards = self.game.moves.deal_to(self.game.moves.limbo_zone(), n)
         else:
             cards = list(self.pick(env.me.seat, self.cards_of(source), amount, Purpose.TUCK))
         self.game.state.cards.tuck(cards, zone, pos)
@@ -505,7 +505,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("home_action")
     def v_home_action(self, env: Env) -> None:
-        self.game.home_action(env.me.seat)
+        self.game.moves.home_action(env.me.seat)
 
     @GAME.verb("both_home_actions")
     def v_both_home_actions(self, env: Env) -> None:
@@ -516,7 +516,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         index = self.game.ask(seat, DecisionKind.ORDER, "both home actions: which first?", orders,
                               lambda o: f"{o[0]} first, then {o[1]}")
         for kind in orders[index]:
-            self.game.home_action(seat, (kind,))
+            self.game.moves.home_action(seat, (kind,))
 
     @GAME.verb("home_actions")
     def v_home_actions(self, env: Env, n: int, **kw: Value) -> None:
@@ -525,7 +525,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for _ in range(int(n or 0)):
             self.tick()  # each home action is a step: a huge count ends at the budget
             kinds = tuple(k for k in done if cap is None or done[k] < cap)
-            kind = self.game.home_action(env.me.seat, kinds)
+            kind = self.game.moves.home_action(env.me.seat, kinds)
             if kind is None:
                 break
             done[kind] += 1

@@ -119,7 +119,7 @@ def preparation(game: Game) -> None:
         code = solo.form.pop()
         solo.boxed.append(code)
         game.event(EventKind.REVEAL_CATEGORY, category=code, left=len(solo.form))
-    discarded = game.deal_to(game.state.discard, solo.difficulty)
+    discarded = game.moves.deal_to(game.state.discard, solo.difficulty)
     game.event(EventKind.SOLO_DISCARD, cards=[c.name for c in discarded], wanted=solo.difficulty)
 
 
