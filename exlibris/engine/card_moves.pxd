@@ -5,6 +5,7 @@
 from exlibris.engine.events cimport EventLog
 from exlibris.engine.state cimport GameState, PlayerState
 from exlibris.engine.triggers cimport Triggers
+from exlibris.engine.zones cimport Cards
 
 cdef class CardMoves:
     cdef public object game

@@ -120,7 +120,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     shuffle(game.rng, rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
-        game.bring_into_play(spec).permanent = spec.id in permanent
+        game.board.bring_into_play(spec).permanent = spec.id in permanent
     game.state.location_stack = [loc.id for loc in rest]
     game.event(EventKind.LOCATIONS, starting=[loc.id for loc in starting], stack=len(rest))
 
@@ -356,7 +356,7 @@ def reveal_locations(game: Game) -> None:
             shuffle(game.rng, state.location_stack)
             game.event(EventKind.LOCATIONS_RESHUFFLED, count=len(state.location_stack))
         spec = specs[state.location_stack.pop()]
-        game.bring_into_play(spec)
+        game.board.bring_into_play(spec)
         game.event(EventKind.REVEAL_LOCATION, location=spec.id)
 
 
@@ -418,11 +418,11 @@ def placement(game: Game) -> None:
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,
-                             lambda o: game.target_label(o[0], o[1]))
+                             lambda o: game.board.target_label(o[0], o[1]))
             cursor.at += 1
             assistant, target = options[index]
             player.placements_this_round += 1
-            game.place(seat, assistant, target)
+            game.board.place(seat, assistant, target)
             game.moves.sweep_limbo()
             cursor.placed_any = True
         if not cursor.placed_any:
@@ -480,7 +480,7 @@ def resolve(game: Game, loc: LocationState) -> None:
             present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
-                game.activate(assistant.owner, loc, assistant)
+                game.board.activate(assistant.owner, loc, assistant)
     if auction.returns_leftovers(loc) and not solo.keeps_leftovers(game):
         auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
     else:
@@ -492,7 +492,7 @@ def resolve(game: Game, loc: LocationState) -> None:
             log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
     if True in loc.held:
         for assistant in loc.assistants():  # a fresh list: returning changes the spaces
-            game.return_assistant(assistant)
+            game.board.return_assistant(assistant)
     loc.resolved = True
 
 

@@ -3,6 +3,7 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 from exlibris.engine.abilities cimport CompiledAbility, Source
+from exlibris.engine.board cimport Board
 from exlibris.engine.card_moves cimport CardMoves
 from exlibris.engine.context cimport EffectContext
 from exlibris.engine.decisions cimport Decision
@@ -13,7 +14,6 @@ from exlibris.engine.zones cimport Cards
 
 cdef class Game:
     cdef public object settings, categories, rt, views, decisions, has_artifacts
-    cdef public object _artifact_rules
     cdef public object variant, seed, scoring, solo, forward
     cdef public EffectContext ctx
     cdef public EventLog log
@@ -21,5 +21,6 @@ cdef class Game:
     cdef public list agents
     cdef public Triggers triggers
     cdef public CardMoves moves
+    cdef public Board board
     cdef public dict by_code, artifact_specs, assistant_cards, location_specs
     cdef public dict _fixed_names

@@ -68,12 +68,12 @@ def hire(game: GamePort, seat: int, cards: list[Value], here: LocationState | No
     assistant = _new_token(game, seat, card.assistant_id)
     game.event(EventKind.HIRE, seat=seat, assistant=card.assistant_id)
     pool = [loc for loc in game.state.in_play if loc is not here]
-    targets = game.placement_targets(seat, assistant, pool=pool)
+    targets = game.board.placement_targets(seat, assistant, pool=pool)
     if targets:
         i = game.ask(seat, DecisionKind.PLACE, f"where does {assistant.name} go?",
                      [(assistant, t) for t in targets],
-                     lambda o: game.target_label(o[0], o[1]))
-        game.place(seat, assistant, targets[i])
+                     lambda o: game.board.target_label(o[0], o[1]))
+        game.board.place(seat, assistant, targets[i])
     return assistant
 
 
@@ -114,7 +114,7 @@ def borrow(game: GamePort, seat: int, cards: list[Value]) -> Assistant | None:
 def dismiss_temps(game: GamePort) -> None:
     """Temporary assistants go back to the supply when resolution ends (EXP-TEMP-03)."""
     for assistant in list(game.state.temps):
-        game.lift_assistant(assistant)
+        game.board.lift_assistant(assistant)
         player = game.player(assistant.owner)
         if assistant in player.assistants:
             player.assistants.remove(assistant)

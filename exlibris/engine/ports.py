@@ -2,9 +2,11 @@
 
 The runtime (``runtime.py``) and its verbs (``assistant_verbs.py``,
 ``shelf_verbs.py``, ``hiring.py``) act on a game only through this protocol;
-``Game`` (``game.py``) is the one class that provides it. So the runtime never
-imports the game, and the game builds its runtime: the import graph goes one
-way (game -> runtime -> ports -> card moves, triggers, state, zones, model).
+``Game`` (``game.py``) is the one class that provides it, and the collaborators it
+holds provide the ports of its attributes (``game.triggers``: ``TriggersPort``,
+``game.moves``: ``CardMovesPort``, ``game.board``: ``BoardPort``). So the runtime
+never imports the game, and the game builds its runtime: the import graph goes
+one way (game -> runtime -> ports -> state, zones, model).
 """
 
 from __future__ import annotations
@@ -16,14 +18,12 @@ from typing import Protocol, TypeAlias, TypeVar
 from exlibris.dsl.compiler import AmountSpec
 from exlibris.dsl.scoring import CategoryValue
 from exlibris.dsl.values import Claim
-from exlibris.engine.card_moves import CardMoves
 from exlibris.engine.context import EffectContext
-from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.decisions import DecisionKind, HomeAction
 from exlibris.engine.events import EventKind
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState, Space
 from exlibris.engine.targets import Target
-from exlibris.engine.triggers import Triggers
-from exlibris.engine.zones import Zone
+from exlibris.engine.zones import ShelfZone, Zone
 from exlibris.model.cards import Card, ResumeCard
 from exlibris.model.content import AssistantCard
 from exlibris.model.rules import Settings
@@ -47,8 +47,9 @@ class GamePort(Protocol):
     categories: dict[str, CategoryValue]  # by id
     by_code: dict[str, CategoryValue]  # by code
     assistant_cards: dict[str, AssistantCard]  # the special assistant cards by id
-    triggers: Triggers  # the abilities events wake (``modify``, ``assistants_changed``)
-    moves: CardMoves  # draw, deal, give, discard, shelve, home actions, set-apart zones
+    triggers: TriggersPort  # the abilities events wake (``triggers.py``)
+    moves: CardMovesPort  # draw, deal, give, discard, shelve (``card_moves.py``)
+    board: BoardPort  # placing and returning assistants (``board.py``)
 
     @property
     def rng(self) -> random.Random: ...
@@ -70,7 +71,46 @@ class GamePort(Protocol):
         """Log an event; its fields by kind: ``event_records.py``."""
         ...
 
-    # ---------------------------------------------------------------- assistants
+
+class TriggersPort(Protocol):
+    """The abilities events wake, as the runtime sees them (``triggers.py: Triggers``)."""
+
+    def modify(self, event: str, value: int, *, actor: int | None,
+               location: LocationState | None = None) -> int: ...
+
+    def assistants_changed(self) -> None: ...
+
+
+class CardMovesPort(Protocol):
+    """The game's moves of cards, as the runtime sees them (``card_moves.py: CardMoves``)."""
+
+    def draw(self, seat: int, n: int) -> list[Card]: ...
+
+    def give(self, card: Card, seat: int) -> None: ...
+
+    def discard(self, card: Card, to: Zone | None = None) -> None: ...
+
+    def deal_to(self, zone: Zone, n: int) -> list[Card]: ...
+
+    def limbo_zone(self, name: str = "limbo") -> Zone: ...
+
+    # ---------------------------------------------------------------- shelves
+    def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None: ...
+
+    def removable(self, seat: int) -> frozenset[Card]: ...
+
+    def shelve(self, seat: int, card: Card, *, face_down: bool = False) -> bool: ...
+
+    def place_on_shelf(self, seat: int, card: Card, operation: Callable[[], None]) -> None: ...
+
+    def try_shelf(self, operation: Callable[[], None]) -> bool: ...
+
+    def home_action(self, seat: int, kinds: Sequence[HomeAction] = ...) -> HomeAction | None: ...
+
+
+class BoardPort(Protocol):
+    """The game's placements of assistants, as the runtime sees them (``board.py: Board``)."""
+
     def placement_targets(self, seat: int, assistant: Assistant, *, forced: bool = False,
                           only_locations: bool = False,
                           pool: Sequence[LocationState] | None = None) -> list[Target]: ...
@@ -87,4 +127,3 @@ class GamePort(Protocol):
     def return_assistant(self, assistant: Assistant) -> None: ...
 
     def retire_assistant(self, assistant: Assistant) -> None: ...
-
