@@ -156,7 +156,7 @@ def test_libraries_are_drafted_in_reverse_turn_order(n: int) -> None:
 def test_no_hand_is_ever_capped() -> None:
     """SETUP-13."""
     game = game_for(2, 1)
-    game.draw(0, 40)
+    game.moves.draw(0, 40)
     assert len(game.player(0).hand) == 46
 
 
@@ -166,9 +166,9 @@ def test_an_empty_deck_gives_what_it_has_and_no_reshuffle_by_default() -> None:
     state = game.state
     while len(state.deck) > 2:
         state.cards.move(state.deck.cards[-1], state.discard)
-    assert len(game.draw(0, 5)) == 2
+    assert len(game.moves.draw(0, 5)) == 2
     assert not state.deck.cards and len(state.discard) == DECK_SIZE - 12 - 2
-    assert game.deal_to(state.in_play[0].area, 3) == []
+    assert game.moves.deal_to(state.in_play[0].area, 3) == []
 
 
 def test_the_reshuffle_setting_turns_the_discard_pile_into_a_deck() -> None:
@@ -177,7 +177,7 @@ def test_the_reshuffle_setting_turns_the_discard_pile_into_a_deck() -> None:
     state = game.state
     while len(state.deck) > 2:
         state.cards.move(state.deck.cards[-1], state.discard)
-    assert len(game.draw(0, 5)) == 5
+    assert len(game.moves.draw(0, 5)) == 5
     assert not state.discard.cards and len(state.deck) == DECK_SIZE - 12 - 5
 
 
@@ -650,7 +650,7 @@ def test_a_reshuffle_leaves_discarded_artifacts_in_the_pile() -> None:
         state.cards.move(card, state.discard)
     relic = state.artifact_deck.cards[-1]
     state.cards.move(relic, state.discard)
-    game.refill_deck()
+    game.moves.refill_deck()
     assert list(state.discard.cards) == [relic]
     assert state.deck.cards and relic not in state.deck
 

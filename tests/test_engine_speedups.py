@@ -96,11 +96,11 @@ def test_rule_parts_say_what_each_conjunct_reads(text: str, levels: list[int]) -
 
 
 def _reference_targets(game: Game, seat: int, assistant: Assistant) -> list[Target]:
-    """Game.placement_targets the plain way: every rule's whole condition asked at
+    """Board.placement_targets the plain way: every rule's whole condition asked at
     every space, nothing kept."""
     state = game.state
     n = len(state.players)
-    ruled = [s for s in game.sources() if s.rules_about(assistant)]
+    ruled = [s for s in game.triggers.sources() if s.rules_about(assistant)]
     shares = any(s.shares for s in ruled)
     names = {"placing": assistant, "players": state.players,
              "prominent": game.by_code.get(state.prominent),
@@ -187,7 +187,7 @@ def test_kept_placement_options_are_the_plain_ones(
     def checked(game: Game, seat: int) -> list[tuple[Assistant, Target]]:
         expected = _reference_options(game, seat)
         for assistant in game.player(seat).available():
-            assert game.placement_targets(seat, assistant) == \
+            assert game.board.placement_targets(seat, assistant) == \
                 _reference_targets(game, seat, assistant)
         options = kept(game, seat)
         assert options == expected
@@ -215,13 +215,13 @@ def test_kept_bids_follow_the_display_of_a_capacity_auction() -> None:
                if loc.spec.auction is not None and loc.spec.auction.style == "capacity")
     seat, assistant = 0, game.player(0).available()[0]
     while len(loc.assistants()) < len(loc.area):
-        game.place(seat, assistant, targets_at(game, loc, 2)[0], visit=False)
+        game.board.place(seat, assistant, targets_at(game, loc, 2)[0], visit=False)
         seat = 1 - seat
         assistant = game.player(seat).available()[0]
     seen = []
     for _ in range(2):  # a full display, then one card more
         kept = targets_at(game, loc, 2)
-        assert kept == game._location_targets(loc, forced=False, rules=None)
+        assert kept == game.board._location_targets(loc, forced=False, rules=None)
         seen.append(kept)
         game.state.cards.move(game.state.assistant_deck.cards[-1], loc.area)
     assert seen[0] != seen[1]

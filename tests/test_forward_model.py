@@ -338,3 +338,30 @@ def test_a_determinization_keeps_the_hidden_cards_the_seat_has_seen_where_it_saw
         with pytest.raises(Grab):
             forward.fork(game).play([RandomAgent(0)] * 2, arrived=at)
     assert drawn_stayed < 60  # an unseen card is dealt again
+
+
+def test_a_copy_has_its_own_collaborators_on_its_own_state_and_no_kept_caches() -> None:
+    """``game.moves``, ``board`` and ``triggers`` act on the state they hold: a copy's
+    are new ones on the copy's state (sharing the original's would play the copy's
+    moves on the original), and what the triggers keep only to go faster is not
+    carried over (``copying.py``), but built again the same."""
+    from exlibris.engine.copying import copy_game
+
+    checked = Counter[str]()
+
+    def check(game: Game, decision: Decision) -> None:
+        if checked["copies"] >= 5:
+            return
+        game.triggers.sources()  # the original's kept carriers, sorted
+        copy = copy_game(game, ())
+        for name in ("moves", "board", "triggers"):
+            mine, theirs = getattr(copy, name), getattr(game, name)
+            assert mine is not theirs and mine.game is copy and mine.state is copy.state
+        assert copy.board.moves is copy.moves and copy.board.triggers is copy.triggers
+        assert copy.triggers._specials is None and copy.triggers._sorted_at == -1
+        assert [(s.owner, getattr(s.this, "id", None)) for s in copy.triggers.sources()] == \
+            [(s.owner, getattr(s.this, "id", None)) for s in game.triggers.sources()]
+        checked["copies"] += 1
+
+    probed_game("job-faire", 3, 5, check)
+    assert checked["copies"] == 5

@@ -266,7 +266,7 @@ def check_agreement(source: str) -> None:
     tracemalloc.start()
     start = time.process_time()
     try:
-        game.activate(0, loc, None)
+        game.board.activate(0, loc, None)
     except (EffectError, RulesError):
         pass
     finally:

@@ -13,6 +13,7 @@ import inspect
 import random
 import re
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -169,35 +170,48 @@ def test_the_runtime_game_interface_has_no_any(relative: str) -> None:
     assert not uses, f"{relative} uses Any on lines {uses}"
 
 
-def _port_members() -> tuple[set[str], set[str]]:
-    """The methods and properties of ``GamePort``, and its plain attributes."""
-    from exlibris.engine.ports import GamePort
-
-    own = {name for cls in GamePort.__mro__ if cls.__module__ == GamePort.__module__
+def _port_members(port: type) -> tuple[set[str], set[str]]:
+    """The methods and properties of a port (``GamePort``...), and its plain attributes."""
+    own = {name for cls in port.__mro__ if cls.__module__ == port.__module__
            for name in vars(cls) if not name.startswith("_")}
-    attributes = set(GamePort.__annotations__)
+    attributes = set(port.__annotations__)
     return own - attributes, attributes
 
 
+def _provides(port: type, cls: type) -> None:
+    """``cls`` has every method and property of ``port``, with the same parameters."""
+    methods, _ = _port_members(port)
+    for name in sorted(methods):
+        wanted, found = inspect.getattr_static(port, name), inspect.getattr_static(cls, name)
+        assert isinstance(found, property) == isinstance(wanted, property), name
+        if not isinstance(wanted, property):
+            assert list(inspect.signature(found).parameters) == list(
+                inspect.signature(wanted).parameters), name
+
+
 def test_the_game_provides_the_whole_port() -> None:
-    """``Game`` has every member of ``GamePort``, with the same parameters, so the
-    runtime may be given a game (the protocol is structural: nothing else checks)."""
+    """``Game`` has every member of ``GamePort``, with the same parameters, and the
+    collaborators it holds (``game.triggers``, ``moves``, ``board``) every member of
+    their ports, so the runtime may be given a game (the protocols are structural:
+    nothing else checks)."""
     from exlibris.catalog import load_catalog
+    from exlibris.engine import ports
     from exlibris.engine.game import Game
     from exlibris.engine.ports import GamePort
     from exlibris.engine.state import GameState, PlayerState
     from exlibris.validation import resolve_settings
 
-    methods, attributes = _port_members()
-    assert {"ask", "event", "place", "rng"} <= methods and {"state", "ctx"} <= attributes
-    for name in sorted(methods):
-        wanted, found = inspect.getattr_static(GamePort, name), inspect.getattr_static(Game, name)
-        assert isinstance(found, property) == isinstance(wanted, property), name
-        if not isinstance(wanted, property):
-            assert list(inspect.signature(found).parameters) == list(
-                inspect.signature(wanted).parameters), name
+    methods, attributes = _port_members(GamePort)
+    assert {"ask", "event", "rng"} <= methods
+    assert {"state", "ctx", "triggers", "moves", "board"} <= attributes
+    _provides(GamePort, Game)
     settings = resolve_settings("standard", load_catalog().variants)
     game = Game(GameState(players=[PlayerState(0, "A")], rng=random.Random(0)), settings,
                 [], {})
     missing = [name for name in sorted(attributes) if not hasattr(game, name)]
     assert not missing, f"Game lacks {missing}"
+    for name, annotation in GamePort.__annotations__.items():
+        port = getattr(ports, annotation, None)
+        if isinstance(port, type) and issubclass(port, Protocol):
+            _provides(port, type(getattr(game, name)))
+    assert _port_members(ports.BoardPort)[0] >= {"place", "placement_targets"}

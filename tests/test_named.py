@@ -116,11 +116,11 @@ def test_a_gift_records_its_giver(tmp_path: Path) -> None:
     game.log.enabled = True
     area = next(loc for loc in game.state.in_play if loc.id == "book-seller").area
     card = area.cards[0]
-    game.give(card, 0, 1)
+    game.moves.give(card, 0, 1)
     record = [r for r in game.log.records if r["event"] == EventKind.GAIN][-1]
     assert record["by"] == 1 and record["seat"] == 0
     assert Narrator(game, 0).lines([record])[0].startswith("Bob gave ")
-    game.give(area.cards[0], 0)
+    game.moves.give(area.cards[0], 0)
     assert "by" not in game.log.records[-1]
 
 

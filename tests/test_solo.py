@@ -104,7 +104,7 @@ def test_a_whole_game_five_rounds_against_the_public_library(catalog, level: int
 
 def test_the_player_sees_only_the_top_of_the_public_library(catalog) -> None:
     game, _ = solo_game(catalog, 2)
-    game.deal_to(game.state.discard, 3)
+    game.moves.deal_to(game.state.discard, 3)
     view = player_view(game, 0)
     assert view.discard == (game.state.discard.cards[-1],)  # SOLO-11
     assert view.solo is not None and view.solo.public_size == 3

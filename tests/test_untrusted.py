@@ -71,7 +71,7 @@ def run_hostile(source: str, *, activate: bool = False) -> Any:
     loc = game.state.in_play[0]
     loc.effect = handler
     if activate:
-        return game.activate(0, loc, None)
+        return game.board.activate(0, loc, None)
     names = game.names(0, this=loc, location=loc, visitor=0)
     return handler(game.rt, game.player(0), names)
 

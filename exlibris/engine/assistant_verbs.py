@@ -36,18 +36,18 @@ class AssistantVerbs:
             free = [i for i, a in enumerate(game.player(seat).home) if a is None]
             if not free:
                 return
-            game.lift_assistant(assistant)
+            game.board.lift_assistant(assistant)
             target = Target(None, free[0])
-            game.place(seat, assistant, target, visit=False)
+            game.board.place(seat, assistant, target, visit=False)
             return
         space = as_list(to)[0] if as_list(to) else None
         if not isinstance(space, Space):
             return
-        game.lift_assistant(assistant)
+        game.board.lift_assistant(assistant)
         game.ctx.last_moved = assistant
         auction = space.location.auction
         bid = auction.bids[space.index] if auction else 0
-        game.place(seat, assistant, Target(space.location, space.index, bid),
+        game.board.place(seat, assistant, Target(space.location, space.index, bid),
                    visit=bool(kw.get("visit")), activate=False)
 
     @GAME.verb("place_assistant")
@@ -56,27 +56,27 @@ class AssistantVerbs:
         for assistant in as_list(assistants):
             if not isinstance(assistant, Assistant) or not assistant.available:
                 continue
-            targets = game.placement_targets(env.me.seat, assistant)
+            targets = game.board.placement_targets(env.me.seat, assistant)
             if not targets:
                 continue
             # options are (assistant, target), as in the placement phase
             index = game.ask(env.me.seat, DecisionKind.PLACE, "place the assistant",
                              [(assistant, t) for t in targets],
-                             lambda o: game.target_label(o[0], o[1]))
-            game.place(env.me.seat, assistant, targets[index])
+                             lambda o: game.board.target_label(o[0], o[1]))
+            game.board.place(env.me.seat, assistant, targets[index])
 
     @GAME.verb("return_assistant")
     def v_return_assistant(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):  # only one that is placed comes back
             if isinstance(assistant, Assistant) and (
                     assistant.location is not None or assistant.home_index is not None):
-                self.game.return_assistant(assistant)
+                self.game.board.return_assistant(assistant)
 
     @GAME.verb("retire")
     def v_retire(self, env: Env, assistants: Value) -> None:
         for assistant in as_list(assistants):
             if isinstance(assistant, Assistant):
-                self.game.retire_assistant(assistant)
+                self.game.board.retire_assistant(assistant)
 
     @GAME.verb("activate")
     def v_activate(self, env: Env, location: Value) -> None:
@@ -85,7 +85,7 @@ class AssistantVerbs:
             ctx = self.game.ctx
             moved = ctx.last_moved
             visitor = moved if moved is not None and moved.location is loc else ctx.cause
-            self.game.activate(env.me.seat, loc, visitor)
+            self.game.board.activate(env.me.seat, loc, visitor)
 
     @GAME.verb("skip_location")
     def v_skip_location(self, env: Env) -> None:

@@ -1,7 +1,7 @@
 """Auction locations with a display (EXP-AUC): the Job Faire and the Artifactorium.
 
 Content declares an auction location with ``auction: {style: capacity, bids: [...]}``
-(placement: ``Game._location_targets``), ``resolve: bid-order`` and a
+(placement: ``Board._location_targets``), ``resolve: bid-order`` and a
 ``preparation`` whose ``source`` names the deck its display is dealt from and whose
 ``leftovers: under-deck`` sends what nobody took back under that deck. The engine
 then runs the location's effect once per bidder, highest bid first, with
@@ -32,13 +32,13 @@ def source_zone(game: GamePort, source: str) -> Zone:
 def deal_display(game: GamePort, loc: LocationState, n: int) -> list[Any]:
     """Deal ``n`` cards face up from the location's source deck (fewer if it runs out).
 
-    Book cards go through ``Game.deal_to`` (which may reshuffle the discard pile);
+    Book cards go through ``CardMoves.deal_to`` (which may reshuffle the discard pile);
     the special assistant and artifact decks are never refilled.
     """
     prep = loc.preparation
     assert prep is not None
     if prep.source == "books":
-        return game.deal_to(loc.area, n)
+        return game.moves.deal_to(loc.area, n)
     deck = source_zone(game, prep.source)
     dealt = []
     for _ in range(max(0, n)):

@@ -139,7 +139,7 @@ def _setup_locations(game: Game, catalog: Catalog) -> None:
     shuffle(game.rng, rest)
     game.location_specs = {loc.id: loc for loc in pool}
     for spec in starting:
-        game.bring_into_play(spec).permanent = spec.id in permanent
+        game.board.bring_into_play(spec).permanent = spec.id in permanent
     game.state.location_stack = [loc.id for loc in rest]
     game.event(EventKind.LOCATIONS, starting=[loc.id for loc in starting], stack=len(rest))
 
@@ -202,7 +202,7 @@ def _give_assistant_cards(game: Game, catalog: Catalog, chosen: list[str | None]
         player.assistants = [a for a in player.assistants if a.spec is None]
         player.assistants.insert(0, Assistant(f"{seat}:{spec.id}", seat, spec))
         game.event(EventKind.ASSISTANT_CARD, seat=seat, assistant=spec.id)
-    game.assistants_changed()
+    game.triggers.assistants_changed()
 
 
 def _deal_categories(game: Game) -> None:
@@ -239,7 +239,7 @@ def _deal_books(game: Game, catalog: Catalog) -> None:
         _draft_hands(game)
         return
     for player in state.players:
-        dealt = game.deal_to(player.hand, game.settings.setup.hand_size)
+        dealt = game.moves.deal_to(player.hand, game.settings.setup.hand_size)
         game.event(EventKind.DEAL_HAND, seat=player.seat, cards=[c.name for c in dealt])
 
 
@@ -249,7 +249,7 @@ def _draft_hands(game: Game) -> None:
     first player keeps first. Until every card is kept; a last card is kept unasked."""
     state = game.state
     n = len(state.players)
-    packets = [game.deal_to(p.hand, game.settings.setup.hand_size) for p in state.players]
+    packets = [game.moves.deal_to(p.hand, game.settings.setup.hand_size) for p in state.players]
     kept: list[list[Any]] = [[] for _ in range(n)]
     order = state.seats_from(state.first_player)
     while any(packets):
@@ -415,7 +415,7 @@ def reveal_locations(game: Game) -> None:
             shuffle(game.rng, state.location_stack)
             game.event(EventKind.LOCATIONS_RESHUFFLED, count=len(state.location_stack))
         spec = specs[state.location_stack.pop()]
-        game.bring_into_play(spec)
+        game.board.bring_into_play(spec)
         game.event(EventKind.REVEAL_LOCATION, location=spec.id)
 
 
@@ -477,12 +477,12 @@ def placement(game: Game) -> None:
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,
-                             lambda o: game.target_label(o[0], o[1]))
+                             lambda o: game.board.target_label(o[0], o[1]))
             cursor.at += 1
             assistant, target = options[index]
             player.placements_this_round += 1
-            game.place(seat, assistant, target)
-            game.sweep_limbo()
+            game.board.place(seat, assistant, target)
+            game.moves.sweep_limbo()
             cursor.placed_any = True
         if not cursor.placed_any:
             cursor.entered = False
@@ -513,7 +513,7 @@ def resolution(game: Game) -> None:
         cursor.resolving += 1
         game.ctx.new_turn()  # "once per turn" abilities: each resolution is fresh
         resolve(game, loc)
-        game.sweep_limbo()
+        game.moves.sweep_limbo()
     for loc in state.in_play:
         loc.resolved = False
         loc.visitors = []  # a new round: no one has visited yet
@@ -540,11 +540,11 @@ def resolve(game: Game, loc: LocationState) -> None:
             present = [a for a in auction.bidders_in_order(loc) if a in present]
         for assistant in present:
             if assistant.location is loc:
-                game.activate(assistant.owner, loc, assistant)
+                game.board.activate(assistant.owner, loc, assistant)
     if auction.returns_leftovers(loc) and not solo.keeps_leftovers(game):
         auction.return_leftovers(game, loc)  # nothing is discarded here (EXP-JF-05)
     else:
-        game.before("area_discard", actor=None, location=loc)
+        game.triggers.before("area_discard", actor=None, location=loc)
         leftovers = list(loc.area.cards)
         for card in leftovers:
             game.state.cards.move(card, game.state.discard)
@@ -552,7 +552,7 @@ def resolve(game: Game, loc: LocationState) -> None:
             log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
     if True in loc.held:
         for assistant in loc.assistants():  # a fresh list: returning changes the spaces
-            game.return_assistant(assistant)
+            game.board.return_assistant(assistant)
     loc.resolved = True
 
 

@@ -49,7 +49,7 @@ def _new_token(game: GamePort, seat: int, aid: str) -> Assistant:
     player = game.player(seat)
     assistant = Assistant(f"{seat}:{aid}", seat, game.assistant_cards[aid])
     player.assistants.append(assistant)
-    game.assistants_changed()
+    game.triggers.assistants_changed()
     return assistant
 
 
@@ -71,12 +71,12 @@ def hire(game: GamePort, seat: int, cards: list[Value], here: LocationState | No
     assistant = _new_token(game, seat, card.assistant_id)
     game.event(EventKind.HIRE, seat=seat, assistant=card.assistant_id)
     pool = [loc for loc in game.state.in_play if loc is not here]
-    targets = game.placement_targets(seat, assistant, pool=pool)
+    targets = game.board.placement_targets(seat, assistant, pool=pool)
     if targets:
         i = game.ask(seat, DecisionKind.PLACE, f"where does {assistant.name} go?",
                      [(assistant, t) for t in targets],
-                     lambda o: game.target_label(o[0], o[1]), resolving=here)
-        game.place(seat, assistant, targets[i])
+                     lambda o: game.board.target_label(o[0], o[1]), resolving=here)
+        game.board.place(seat, assistant, targets[i])
     return assistant
 
 
@@ -117,7 +117,7 @@ def borrow(game: GamePort, seat: int, cards: list[Value]) -> Assistant | None:
 def dismiss_temps(game: GamePort) -> None:
     """Temporary assistants go back to the supply when resolution ends (EXP-TEMP-03)."""
     for assistant in list(game.state.temps):
-        game.lift_assistant(assistant)
+        game.board.lift_assistant(assistant)
         player = game.player(assistant.owner)
         if assistant in player.assistants:
             player.assistants.remove(assistant)
@@ -125,7 +125,7 @@ def dismiss_temps(game: GamePort) -> None:
                    if assistant.spec else assistant.id)
     if game.state.temps:
         game.state.temps.clear()
-        game.assistants_changed()
+        game.triggers.assistants_changed()
 
 
 class HiringVerbs:

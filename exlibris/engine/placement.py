@@ -2,7 +2,7 @@
 """Placement options, kept rather than rebuilt at every placement turn.
 
 ``placement_options`` (what ``flow.placement_options`` offers) is, for each assistant
-offered, ``Game.placement_targets`` paired with the assistant, found the short way
+offered, ``Board.placement_targets`` paired with the assistant, found the short way
 wherever the answer cannot differ:
 
 * without placement rules: the free home spaces, and at each location its open
@@ -199,7 +199,7 @@ class RuleMemo:
 
 def rules_about(game: Game, placing: Assistant) -> RuleMemo | None:
     """The placement rules that may speak about placing ``placing`` now (None: none)."""
-    ruled = [source for source in game.sources() if source.rules_about(placing)]
+    ruled = [source for source in game.triggers.sources() if source.rules_about(placing)]
     return RuleMemo(game, placing, ruled) if ruled else None
 
 
@@ -225,7 +225,7 @@ def targets_at(game: Game, loc: LocationState, n: int) -> list[Target]:
         return found
     key = (loc.version, len(loc.area))
     if loc.bids is None or loc.bids[0] != key:
-        loc.bids = (key, game._location_targets(loc, forced=False, rules=None))
+        loc.bids = (key, game.board._location_targets(loc, forced=False, rules=None))
     return loc.bids[1]
 
 
@@ -245,7 +245,7 @@ def _open_targets_of(game: Game, home: list[Assistant | None]) -> list[Target]:
 
 def placement_options(game: Game, seat: int) -> list[Option]:
     """``flow.placement_options``: for each assistant offered, ``(assistant, target)``
-    for every target of ``game.placement_targets(seat, assistant)``, in its order.
+    for every target of ``game.board.placement_targets(seat, assistant)``, in its order.
     The targets are found once for every assistant about whom no placement rule
     speaks, and once for those whose rules say the same of every assistant."""
     player: PlayerState = game.state.players[seat]
@@ -259,8 +259,8 @@ def placement_options(game: Game, seat: int) -> list[Option]:
         if assistant.location is not None or assistant.home_index is not None:
             continue  # not available
         if general is None:
-            game.sources()  # the priority order as of this turn (sorts are stable)
-            general = game.n_players == 1 or game.artifacts_rule()
+            game.triggers.sources()  # the priority order as of this turn (sorts are stable)
+            general = game.n_players == 1 or game.board.artifacts_rule()
         if assistant.kind == "standard":
             # standard assistants are alike, except that one placed earlier this round
             # (and sent back) does not count again at the Diviner's Hut (LOC-01-5)
@@ -268,15 +268,15 @@ def placement_options(game: Game, seat: int) -> list[Option]:
             if seen & flag:
                 continue
             seen |= flag
-        rules = None if general or not game.rules_apply(assistant) \
+        rules = None if general or not game.triggers.rules_apply(assistant) \
             else rules_about(game, assistant)
         if general:
-            targets = game.placement_targets(seat, assistant)
+            targets = game.board.placement_targets(seat, assistant)
         elif rules is not None and not rules.silent_for_turn():
             key = rules.signature
             found = by_rules.get(key) if key is not None else None
             if found is None:
-                found = game.targets_under(rules, seat, assistant)
+                found = game.board.targets_under(rules, seat, assistant)
                 if key is not None:
                     by_rules[key] = found
             targets = found

@@ -2,9 +2,11 @@
 
 The runtime (``runtime.py``) and its verbs (``assistant_verbs.py``,
 ``shelf_verbs.py``, ``hiring.py``) act on a game only through this protocol;
-``Game`` (``game.py``) is the one class that provides it. So the runtime never
-imports the game, and the game builds its runtime: the import graph goes one
-way (game -> runtime -> ports -> state, zones, model).
+``Game`` (``game.py``) is the one class that provides it, and the collaborators it
+holds provide the ports of its attributes (``game.triggers``: ``TriggersPort``,
+``game.moves``: ``CardMovesPort``, ``game.board``: ``BoardPort``). So the runtime
+never imports the game, and the game builds its runtime: the import graph goes
+one way (game -> runtime -> ports -> state, zones, model).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ class GamePort(Protocol):
     categories: dict[str, CategoryValue]  # by id
     by_code: dict[str, CategoryValue]  # by code
     assistant_cards: dict[str, AssistantCard]  # the special assistant cards by id
+    triggers: TriggersPort  # the abilities events wake (``triggers.py``)
+    moves: CardMovesPort  # draw, deal, give, discard, shelve (``card_moves.py``)
+    board: BoardPort  # placing and returning assistants (``board.py``)
 
     @property
     def rng(self) -> random.Random: ...
@@ -66,7 +71,19 @@ class GamePort(Protocol):
         """Log an event; its fields by kind: ``event_records.py``."""
         ...
 
-    # ---------------------------------------------------------------- cards
+
+class TriggersPort(Protocol):
+    """The abilities events wake, as the runtime sees them (``triggers.py: Triggers``)."""
+
+    def modify(self, event: str, value: int, *, actor: int | None,
+               location: LocationState | None = None) -> int: ...
+
+    def assistants_changed(self) -> None: ...
+
+
+class CardMovesPort(Protocol):
+    """The game's moves of cards, as the runtime sees them (``card_moves.py: CardMoves``)."""
+
     def draw(self, seat: int, n: int) -> list[Card]: ...
 
     def give(self, card: Card, seat: int, by: int = -1) -> None: ...
@@ -76,9 +93,6 @@ class GamePort(Protocol):
     def deal_to(self, zone: Zone, n: int) -> list[Card]: ...
 
     def limbo_zone(self, name: str = "limbo") -> Zone: ...
-
-    def modify(self, event: str, value: int, *, actor: int | None,
-               location: LocationState | None = None) -> int: ...
 
     # ---------------------------------------------------------------- shelves
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None: ...
@@ -95,7 +109,10 @@ class GamePort(Protocol):
 
     def home_action(self, seat: int, kinds: Sequence[HomeAction] = ...) -> HomeAction | None: ...
 
-    # ---------------------------------------------------------------- assistants
+
+class BoardPort(Protocol):
+    """The game's placements of assistants, as the runtime sees them (``board.py: Board``)."""
+
     def placement_targets(self, seat: int, assistant: Assistant, *, forced: bool = False,
                           only_locations: bool = False,
                           pool: Sequence[LocationState] | None = None) -> list[Target]: ...
@@ -112,5 +129,3 @@ class GamePort(Protocol):
     def return_assistant(self, assistant: Assistant) -> None: ...
 
     def retire_assistant(self, assistant: Assistant) -> None: ...
-
-    def assistants_changed(self) -> None: ...

@@ -1,7 +1,7 @@
 """Why a place is not offered: the rule that refuses it, its clause id and what in the
 position triggers it ("why not?" at the terminal, ``scenario run``).
 
-A placement target is judged by the checks ``Game.targets_under`` makes, in its
+A placement target is judged by the checks ``Board.targets_under`` makes, in its
 order, with the engine's own parts: a space's player count (``opens_at``), who holds
 it, the auction's bids, the solo limits, and the placement rules through
 ``RuleMemo.speaker`` (the rule ``RuleMemo.verdict`` reads the kind of). A shelf
@@ -70,7 +70,7 @@ def placement_refusal(game: Game, seat: int, assistant: Assistant, loc: Location
                       space: int, *, resolving: LocationState | None = None
                       ) -> Refusal | None:
     """Why ``assistant`` may not be placed on space ``space`` (0-based) of ``loc`` now,
-    or None when that target is offered (``Game.placement_targets``). ``resolving``:
+    or None when that target is offered (``Board.placement_targets``). ``resolving``:
     the location whose resolution hires the assistant (its decision's ``resolving``),
     which it does not go to (``hiring.py``)."""
     state = game.state
@@ -88,7 +88,7 @@ def placement_refusal(game: Game, seat: int, assistant: Assistant, loc: Location
         return Refusal("an assistant goes on one of a location's spaces", "PLACE-02",
                        f"{name} has {len(loc.opens_at)} spaces")
     n = len(state.players)
-    if n == 1 and game._solo_blocked(seat, assistant, loc):
+    if n == 1 and game.board._solo_blocked(seat, assistant, loc):
         other = next(a for a in loc.assistants() if a.owner == seat and a is not assistant)
         return Refusal("in the solo game at most one of your assistants may be at a "
                        "location", "SOLO-13", f"{whose('You', other.name)} is at {name}")
@@ -132,7 +132,7 @@ def _held(game: Game, occupants: list[Assistant], where: str) -> Refusal:
 
 def _auction_refusal(game: Game, assistant: Assistant, loc: LocationState, space: int,
                      rules: Any, name: str) -> Refusal | None:
-    """The checks of ``Game._location_targets`` at an auction, in its order."""
+    """The checks of ``Board._location_targets`` at an auction, in its order."""
     auction = loc.auction
     assert auction is not None
     if loc.spaces[space]:

@@ -308,7 +308,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("draw")
     def v_draw(self, env: Env, n: int) -> list[Card]:
-        return self._kept(self.game.draw(env.me.seat, int(n or 0)), env.me.hand)
+        return self._kept(self.game.moves.draw(env.me.seat, int(n or 0)), env.me.hand)
 
     @GAME.verb("take")
     def v_take(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
@@ -318,7 +318,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for card in self.pick(seat, self.cards_of(kw["from"]), amount, Purpose.TAKE,
                               refresh=self._removable):
             self._lift(card)  # off a shelf only while the shelf stays one group
-            self.game.give(card, seat)
+            self.game.moves.give(card, seat)
             taken.append(card)
         for original, card in zip(replaced, taken, strict=False):
             self.ctx.stand_ins[original] = card
@@ -355,7 +355,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             for card in self.pick(seat, candidates, amount, Purpose.GIVE, refresh=self._removable,
                                   verb=f"give to {to.name}"):
                 self._lift(card)
-                self.game.give(card, to.seat, seat)
+                self.game.moves.give(card, to.seat, seat)
                 chosen.append(card)
             return chosen
         given = []
@@ -363,7 +363,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if not self._removable([card]):  # the shelf changed: it would split now
                 continue
             self._lift(card)
-            self.game.give(card, to.seat, seat)
+            self.game.moves.give(card, to.seat, seat)
             given.append(card)
         return given
 
@@ -371,8 +371,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         """Take a card off a shelf into limbo, so it can move like any other card."""
         zone = self.game.state.cards.zone_of(card)
         if isinstance(zone, ShelfZone):
-            limbo = self.game.limbo_zone(f"lifted-{zone.owner}")
-            self.game.remove_from_shelf(zone, card, limbo)
+            limbo = self.game.moves.limbo_zone(f"lifted-{zone.owner}")
+            self.game.moves.remove_from_shelf(zone, card, limbo)
 
     @GAME.verb("discard")
     def v_discard(self, env: Env, amount: Value, **kw: Value) -> list[Card]:
@@ -386,21 +386,21 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
                 if not self._put(card, to):
                     continue
             else:
-                self.game.discard(card, to if isinstance(to, Zone) else None)
+                self.game.moves.discard(card, to if isinstance(to, Zone) else None)
             gone.append(card)
         return gone
 
     def _put(self, card: Card, zone: Zone) -> bool:
         """Move ``card`` into ``zone`` by the shelves' rules: off a shelf only while it
         stays one group (the caller checked), onto a shelf in a legal cell that shelf's
-        owner chooses (``Game.put_on_shelf``). False if the card could not go."""
+        owner chooses (``CardMoves.put_on_shelf``). False if the card could not go."""
         if isinstance(zone, ShelfZone):
             if zone.owner is None or not zone.shelf.legal_cells():
                 return False
             self._lift(card)
-            return self.game.put_on_shelf(zone.owner, card)
+            return self.game.moves.put_on_shelf(zone.owner, card)
         if isinstance(self.game.state.cards.zone_of(card), ShelfZone):
-            self.game.remove_from_shelf(self.game.state.cards.zone_of(card), card, zone)
+            self.game.moves.remove_from_shelf(self.game.state.cards.zone_of(card), card, zone)
         else:
             self.game.state.cards.move(card, zone)
         return True
@@ -416,7 +416,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if type(zone) is ShelfZone:
                 owner = zone.owner
                 if owner not in removable:
-                    removable[owner] = self.game.removable(owner)
+                    removable[owner] = self.game.moves.removable(owner)
                 if card not in removable[owner]:
                     continue
             out.append(card)
@@ -425,12 +425,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     @GAME.verb("pay")
     def v_pay(self, env: Env, n: int, **kw: Value) -> bool:
         seat = env.me.seat
-        n = self.game.modify("payment", int(n or 0), actor=seat)
+        n = self.game.triggers.modify("payment", int(n or 0), actor=seat)
         candidates = self._removable(self.cards_of(kw["from"]))
         if len(candidates) < n:
             return False
         for card in self.pick(seat, candidates, n, Purpose.PAY, refresh=self._removable):
-            self.game.discard(card)
+            self.game.moves.discard(card)
         return True
 
     @GAME.verb("shelve")
@@ -443,7 +443,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for card in self.pick(seat, candidates, amount, Purpose.SHELVE, refresh=self._removable):
             if not self._off_other_shelf(seat, card):
                 continue
-            if self.game.shelve(seat, card, face_down=bool(kw.get("face_down"))):
+            if self.game.moves.shelve(seat, card, face_down=bool(kw.get("face_down"))):
                 shelved.append(card)
         return shelved
 
@@ -506,11 +506,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         self._lift(get)  # the card had leaves first: its cell is free for the new card
         if isinstance(dst, ShelfZone):
             self._lift(give)
-            self.game.put_on_shelf(dst.owner, give)  # a legal cell its new owner chooses
+            self.game.moves.put_on_shelf(dst.owner, give)  # a legal cell its new owner chooses
         else:
             self._put(give, dst)
         self.game.event(EventKind.TRADE, seat=seat, gave=give.name, to=dst.name, got=get.name)
-        self.game.give(get, seat)
+        self.game.moves.give(get, seat)
         return [get]
 
     def _fits(self, give: Card, get: Card) -> bool:
@@ -535,7 +535,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         seat = env.me.seat
         if source is self.game.state.deck:
             n = int(getattr(amount, "n", amount) or 0)
-            shown = self.game.deal_to(self.game.limbo_zone("revealed"), n)
+            shown = self.game.moves.deal_to(self.game.moves.limbo_zone("revealed"), n)
         else:
             shown = list(self.pick(seat, self.cards_of(source), amount, Purpose.REVEAL))
         self.game.event(EventKind.REVEAL, seat=seat, cards=[c.name for c in shown])
@@ -573,7 +573,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         source = kw["from"]
         if source is self.game.state.deck:
             n = int(getattr(amount, "n", amount) or 0)
-            cards = self.game.deal_to(self.game.limbo_zone(), n)
+            cards = self.game.moves.deal_to(self.game.moves.limbo_zone(), n)
         else:
             cards = []
             for card in self.pick(env.me.seat, [c for c in self.cards_of(source) if c != host],
@@ -601,7 +601,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("home_action")
     def v_home_action(self, env: Env) -> None:
-        self.game.home_action(env.me.seat)
+        self.game.moves.home_action(env.me.seat)
 
     @GAME.verb("both_home_actions")
     def v_both_home_actions(self, env: Env) -> None:
@@ -612,7 +612,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         index = self.game.ask(seat, DecisionKind.ORDER, "both home actions: which first?", orders,
                               lambda o: f"{o[0]} first, then {o[1]}")
         for kind in orders[index]:
-            self.game.home_action(seat, (kind,))
+            self.game.moves.home_action(seat, (kind,))
 
     @GAME.verb("home_actions")
     def v_home_actions(self, env: Env, n: int, **kw: Value) -> None:
@@ -621,7 +621,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for _ in range(int(n or 0)):
             self.tick()  # each home action is a step: a huge count ends at the budget
             kinds = tuple(k for k in done if cap is None or done[k] < cap)
-            kind = self.game.home_action(env.me.seat, kinds)
+            kind = self.game.moves.home_action(env.me.seat, kinds)
             if kind is None:
                 break
             done[kind] += 1

@@ -39,7 +39,8 @@ class ShelfVerbs:
         flipped = []
         for card in self.cards_of(cards):
             where = self._shelf_pos(card)
-            if where is not None and self.game.try_shelf(lambda w=where: w[0].shelf.flip(w[1])):
+            if where is not None and self.game.moves.try_shelf(
+                    lambda w=where: w[0].shelf.flip(w[1])):
                 flipped.append(card)
                 self.game.event(EventKind.FLIP, seat=env.me.seat, cards=[card.name])
         return flipped
@@ -77,7 +78,7 @@ class ShelfVerbs:
                                   f"{'under' if o[1] else 'on top of'} "
                                   f"{_name(shelf.at(o[0]).card)}")
             pos, under = options[index]
-            self.game.place_on_shelf(
+            self.game.moves.place_on_shelf(
                 seat, card, lambda c=card, p=pos, u=under: shelf.entomb(c, p, under=u))
             self.game.event(EventKind.ENTOMB, seat=seat, card=card.name, pos=list(pos), under=under)
             done.append(card)
@@ -96,8 +97,9 @@ class ShelfVerbs:
                 continue
             choice = self._levitate_choice(seat, card, options, edition)
             moved, direction, target = choice
-            self.game.place_on_shelf(seat, card, lambda c=card, m=moved, d=direction, t=target:
-                                     shelf.levitate(c, m, d, t, edition=edition))
+            self.game.moves.place_on_shelf(seat, card,
+                                           lambda c=card, m=moved, d=direction, t=target:
+                                           shelf.levitate(c, m, d, t, edition=edition))
             self.game.event(EventKind.LEVITATE, seat=seat, card=card.name, pos=list(target),
                             direction=direction)
             done.append(card)

@@ -86,9 +86,9 @@ def setup_locations(game: Game, pool: list[Any], permanent: Iterable[str] = ()) 
     game.location_specs = {loc.id: loc for loc in [*fixed, *tiles]}
     shown, rest = tiles[:solo.locations_in_play], tiles[solo.locations_in_play:]
     for spec in fixed:
-        game.bring_into_play(spec).permanent = True
+        game.board.bring_into_play(spec).permanent = True
     for spec in shown:
-        game.bring_into_play(spec)
+        game.board.bring_into_play(spec)
     game.state.location_stack = [loc.id for loc in rest]
     game.event(EventKind.LOCATIONS, starting=[loc.id for loc in [*fixed, *shown]], stack=len(rest))
 
@@ -119,7 +119,7 @@ def preparation(game: Game) -> None:
         code = solo.form.pop()
         solo.boxed.append(code)
         game.event(EventKind.REVEAL_CATEGORY, category=code, left=len(solo.form))
-    discarded = game.deal_to(game.state.discard, solo.difficulty)
+    discarded = game.moves.deal_to(game.state.discard, solo.difficulty)
     game.event(EventKind.SOLO_DISCARD, cards=[c.name for c in discarded], wanted=solo.difficulty)
 
 
@@ -141,7 +141,7 @@ def cleanup(game: Game) -> None:
         game.event(EventKind.ELIMINATE, location=loc.id)
     for _ in range(min(rules.locations_drawn, len(state.location_stack))):
         spec = game.location_specs[state.location_stack.pop()]
-        game.bring_into_play(spec)
+        game.board.bring_into_play(spec)
         game.event(EventKind.REVEAL_LOCATION, location=spec.id)
     rounds = game.settings.final_round.rounds
     if rounds is not None and state.round + 1 >= rounds:

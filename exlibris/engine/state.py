@@ -100,7 +100,7 @@ class LocationState:
         # emptied when the round's resolution ends: the tile's memory of the round
         self.visitors: list[int] = []
         # the engine's cache of the targets open here when no placement rule applies,
-        # by which spaces are held (Game.placement_targets): a few patterns recur
+        # by which spaces are held (Board.placement_targets): a few patterns recur
         self.open_targets: dict[tuple[bool, ...], list[Any]] = {}
         # a number never used before in this process, new whenever the spaces change
         # (``occupy``, ``vacate``): the engine keys what it keeps about them by it

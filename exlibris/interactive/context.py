@@ -181,7 +181,7 @@ def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> 
         return None
     running = {this for _, this in game.ctx.running}
     if running:  # the newest of the running abilities to have acted, the decider's first
-        sources = [s for s in game.sources() if id(s.this) in running]
+        sources = [s for s in game.triggers.sources() if id(s.this) in running]
         newest = {str(r.get("source", "")): i for i, r in enumerate(records)
                   if r["event"] == EventKind.ABILITY}
         sources.sort(key=lambda s: (s.owner == decision.seat, newest.get(_source_id(s.this), -1)))
@@ -200,7 +200,7 @@ def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> 
 
 
 def _source_id(this: Any) -> str:
-    """The ``source`` an ability event names (as ``Game.run_ability`` writes it)."""
+    """The ``source`` an ability event names (as ``Triggers.run_ability`` writes it)."""
     return str(getattr(this, "id", None) or getattr(this, "name", this))
 
 

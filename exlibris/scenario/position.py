@@ -51,7 +51,7 @@ def build_game(scenario: Scenario, agents: Sequence[Agent], *, views: Any = None
         for card in reversed(listed):
             cards.put(card, deck)
     for entry in setup.locations:
-        loc = game.bring_into_play(catalog.locations[entry.id])
+        loc = game.board.bring_into_play(catalog.locations[entry.id])
         loc.permanent = entry.permanent
         for card in entry.area:
             cards.put(card, loc.area)
