@@ -293,3 +293,17 @@ def test_bounded_flips_match_the_exact_search_on_shelves_games_end_with() -> Non
             assert bounded_flips(inspection, 0).gain == best_flips(inspection, 0).gain
             views += 1
     assert views >= 10
+
+
+
+def test_a_move_off_an_entombed_card_is_valued_on_the_shelf_the_engine_leaves() -> None:
+    """Re-shelving the top card of an entombed pair leaves the lower card in its cell
+    (LIB-MUMMY-5), so a cell beside it stays legal: the bot's reading of the lifted
+    shelf keeps it too (a crash sweep's mcts seat once failed on this move)."""
+    a1, b1, z1 = BookCard("A", 1, ("C",)), BookCard("B", 1, ("F",)), BookCard("Z", 1, ("H",))
+    shelf = Shelf.from_slots({(0, 0): Slot(a1, beneath=z1), (0, 1): Slot(b1)})
+    assert ((0, 0), (1, 0)) in shelf.reshelve_moves([(1, 0)])  # the engine offers it
+    reading = ShelfReading(shelf, Worth(ScoringRules(), "C", "F", "H", (0,)), Foresight())
+    lifted = reading.lifted((0, 0))
+    assert lifted.shelf.at((0, 0)).card is z1 and lifted.shelf.at((0, 0)).face_down
+    assert lifted.gain(a1, (1, 0)) > float("-inf")  # valued, not refused

@@ -21,7 +21,7 @@ from typing import Any
 from exlibris.dsl import ast
 from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
-from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import shelf_artifact_points
@@ -452,11 +452,15 @@ class ShelfReading:
         return cells
 
     def lifted(self, pos: Pos) -> ShelfReading:
-        """The shelf read without the card at ``pos`` (kept for the next question)."""
+        """The shelf read without the card at ``pos`` (kept for the next question): a
+        card entombed beneath it stays in the cell, face down (LIB-MUMMY-5), as the
+        engine leaves it."""
         found = self._lifted.get(pos)
         if found is None:
             slots = self.shelf.snapshot()
-            del slots[pos]
+            beneath = slots.pop(pos).beneath
+            if beneath is not None:
+                slots[pos] = Slot(beneath, True)
             shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
             found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
