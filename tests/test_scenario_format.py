@@ -271,3 +271,23 @@ def test_a_bad_bot_is_named_at_its_line(tmp_path: Path, bot: str) -> None:
     with pytest.raises(UserInputError) as raised:
         load_scenario(path)
     assert "scenario/bad-bot" in str(raised.value) and ":8:" in str(raised.value)
+
+
+def test_a_script_that_runs_out_during_a_dealt_set_up_fails_with_the_question(
+        tmp_path: Path) -> None:
+    """A drafted hand asks during the set-up: a script too short there fails the
+    scenario with the question asked, not with a traceback."""
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    examples = Path(__file__).resolve().parents[1] / "examples" / "authoring"
+    text = (examples / "scenarios" / "quick-draft-drafts-the-starting-hands.yaml").read_text()
+    short = text[:text.index("  - Ann: keep M7")] + "expect:\n  round: 1\n"
+    path = tmp_path / "short.yaml"
+    path.write_text(short, "utf-8")
+    result = CliRunner().invoke(cli, ["scenario", "run", str(path), "--content", str(examples)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert ("the script ran out during the set-up: Ann is asked to 'which card to keep?'"
+            in result.output)

@@ -180,10 +180,23 @@ class Run:
                              for seat, p in enumerate(players)]
         views = player_view if any(p.bot is not None for p in players) else None
         if scenario.setup.dealt:  # as a new game is set up, by the scenario's seed
-            game = flow.new_game(scenario.catalog, scenario.settings, agents,
-                                 seed=scenario.seed, names=[p.name for p in players],
-                                 log=EventLog(enabled=True), variant=scenario.rules,
-                                 libraries=[p.library for p in players], views=views)
+            try:  # the set-up may ask (a drafted hand): the script answers from line 1
+                game = flow.new_game(scenario.catalog, scenario.settings, agents,
+                                     seed=scenario.seed, names=[p.name for p in players],
+                                     log=EventLog(enabled=True), variant=scenario.rules,
+                                     libraries=[p.library for p in players], views=views)
+            except ScriptDone as done:
+                decision = done.decision
+                return Result(scenario.name, str(scenario.file), False, trace=self.trace,
+                              difference=(
+                                  f"the script ran out during the set-up: "
+                                  f"{self.who(decision.seat)} is asked to "
+                                  f"{decision.prompt!r} (options: "
+                                  f"{'; '.join(decision.labels)})"),
+                              pending=decision)
+            except ScriptMismatch as exc:
+                return Result(scenario.name, str(scenario.file), False, trace=self.trace,
+                              difference=str(exc))
         else:
             game = build_game(scenario, agents, views=views)
         self.game = game
