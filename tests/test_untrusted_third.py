@@ -575,3 +575,22 @@ def test_an_engine_refusal_is_said_without_internal_names() -> None:
     text = in_words(ValueError("F7/7:MMS is on shelf:1: take it off the shelf first"))
     assert text == ("a step could not be carried out: F7 is on player 2's shelf: "
                     "take it off the shelf first")
+
+
+def test_a_missing_state_folder_is_made_as_the_xdg_spec_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """XDG_STATE_HOME set to a folder not made yet (its parent there): the first
+    autosave makes it, 0700; one whose parent is missing too is refused."""
+    import stat
+
+    from exlibris.interactive.save_target import _make_state_folder
+
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    _make_state_folder(state / "exlibris")
+    assert (state / "exlibris").is_dir()
+    assert stat.S_IMODE(state.stat().st_mode) == 0o700
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "no" / "where"))
+    with pytest.raises(Exception, match="XDG_STATE_HOME"):
+        _make_state_folder(tmp_path / "no" / "where" / "exlibris")
+    assert not (tmp_path / "no").exists()

@@ -57,11 +57,15 @@ def same_game(old: SaveRecord, new: SaveRecord) -> bool:
 
 
 def _make_state_folder(folder: Path) -> None:
-    """Create the autosave folder under ``$XDG_STATE_HOME`` or the home folder, which
-    must exist: a missing home is said, never created."""
+    """Create the autosave folder under ``$XDG_STATE_HOME`` or the home folder. A
+    missing ``$XDG_STATE_HOME`` whose parent folder exists is made (0700, as the XDG
+    base directory spec asks); a missing home, or a state folder that is a file, is
+    said, never created."""
     state = os.environ.get("XDG_STATE_HOME")
     base = Path(state) if state else Path.home()
     try:
+        if state and not base.exists() and base.parent.is_dir():
+            base.mkdir(mode=0o700)
         if not base.is_dir():
             what = "XDG_STATE_HOME" if state else "your home folder"
             raise SaveError("save/unwritable", f"cannot make the autosave folder: {what} "
