@@ -306,21 +306,11 @@ def read_record(path: Path) -> SaveRecord:
     return SaveRecord.from_json(data)
 
 
-def keep_previous(path: Path) -> Path | None:
-    """Before a new game is saved at ``path``: move an unfinished game found there to
-    the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...; return
-    where it went (None if nothing needed keeping). Raises :class:`SaveError` if
-    ``path`` holds something that is not a saved game, or every numbered name is
+def keep_previous(path: Path) -> Path:
+    """Move the save at ``path`` (an unfinished game, as ``save_target.make_room``
+    found) to the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...
+    and return where it went. Raises :class:`SaveError` if every numbered name is
     taken; nothing is ever overwritten."""
-    if not path.exists() and not path.is_symlink():
-        return None
-    try:
-        old = read_record(path)
-    except SaveError:
-        raise SaveError("save/not-a-save", f"{path} exists and is not a saved game; "
-                        "choose another file with --save") from None
-    if old.finished:
-        return None
     target = Path(os.path.realpath(path))
     for n in range(1, MAX_PREVIOUS_SAVES + 1):
         suffix = ".previous.json" if n == 1 else f".previous-{n}.json"
