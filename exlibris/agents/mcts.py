@@ -14,12 +14,16 @@ changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
 visited most.
 
-Solo differs in two ways. Its rollouts go on to the end of the round (at most
-``SOLO_HORIZON`` decisions): only then has the resolution discarded what the tiles
-kept, and the public library's growth counts. And its values are the margin's
-change from the position searched, not the margin itself: the player is mostly
-behind the public library in mid-game, where the squashed margin is flat and
-tells the options apart poorly.
+Solo differs in three ways. It searches every decision of more than one option
+before the inspection (``SOLO_SEARCHED``), not only the placements: with one
+player there are few decisions, and which card is taken, kept or shelved where
+decides what feeds the public library. Its rollouts go on to the end of the round
+(at most ``SOLO_HORIZON`` decisions; from the cleanup's eliminations, to the end
+of the next round): only then has the resolution discarded what the tiles kept,
+and the public library's growth counts. And its values are the margin's change
+from the position searched, not the margin itself: the player is mostly behind
+the public library in mid-game, where the squashed margin is flat and tells the
+options apart poorly.
 
 The tree is the observer's: every seat's decisions below the root are nodes,
 found by the option's label (so options that name cards the observer cannot see
@@ -57,6 +61,11 @@ MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 # heuristic is weakest and a choice shapes the whole round; the bot's other choices
 # (shelving, picks, flips) are the greedy bot's, which reads them well and at once.
 SEARCHED = frozenset({DecisionKind.PLACE})
+# Solo: every kind but the inspection's voluntary flips (the greedy bot's bounded
+# search reads them exactly; the game ends there) and the library draft (not
+# forkable). Over seeds 0-29 at level 3 this won 11 games against 6 for the
+# placements alone (docs/bots.md).
+SOLO_SEARCHED = frozenset(DecisionKind) - {DecisionKind.FLIPS, DecisionKind.LIBRARY}
 
 
 class Horizon(BaseException):
@@ -115,15 +124,19 @@ class MctsAgent:
         budget = self.iterations_for(decision.size)
         self.baseline = margins(position_value(game)) if game.solo is not None else None
         for _ in range(budget):
-            self._iterate(game, decision.seat, root, rng)
+            self._iterate(game, decision, root, rng)
         self.last_iterations = budget
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]
 
     def searches(self, game: Game, decision: Decision) -> bool:
         """Whether ``decision`` is searched (else the greedy bot's choice is made)."""
-        return forward.forkable(game) and (self.searched is None
-                                           or decision.kind in self.searched)
+        if not forward.forkable(game):
+            return False
+        if game.solo is not None and self.searched is SEARCHED:
+            return (decision.kind in SOLO_SEARCHED and decision.size > 1
+                    and game.state.cursor.step != "inspection")
+        return self.searched is None or decision.kind in self.searched
 
     def recheck(self, view: Any, decision: Decision) -> int | None:
         """A recorded decision replayed (a resumed save): the answer again where it is
@@ -138,11 +151,14 @@ class MctsAgent:
         """The budget of a decision of ``options`` options: a small choice needs less."""
         return max(MIN_ITERATIONS, min(self.iterations, self.iterations * (options - 1) // 8))
 
-    def _iterate(self, game: Game, seat: int, root: Node, rng: random.Random) -> None:
+    def _iterate(self, game: Game, decision: Decision, root: Node,
+                 rng: random.Random) -> None:
+        seat = decision.seat
         branch = forward.fork(game)
         solo = game.solo is not None
         walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
-                         self.policy if self.rollout == "greedy" else None, to_round_end=solo)
+                         self.policy if self.rollout == "greedy" else None,
+                         last_round=last_round(game, decision) if solo else None)
         players = len(game.state.players)
 
         def arrived(fork: Game, _: Decision) -> None:
@@ -165,12 +181,12 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("game", "horizon", "node", "path", "policy", "rng", "root", "to_round_end")
+    __slots__ = ("game", "horizon", "last_round", "node", "path", "policy", "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None, *, to_round_end: bool = False) -> None:
+                 policy: GreedyAgent | None, *, last_round: int | None = None) -> None:
         self.root = root
-        self.to_round_end = to_round_end  # the rollout also ends where the round does
+        self.last_round = last_round  # the rollout also ends after this round's resolution
         self.policy = policy
         self.game: Any = None  # the fork, once it reaches the decision searched
         self.node: Node | None = root  # None once the rollout has begun
@@ -182,7 +198,8 @@ class _Walker:
         node = self.node
         if node is None:  # the rollout: uniformly random, until the horizon
             self.horizon -= 1
-            if self.horizon < 0 or (self.to_round_end and _round_over(self.game, decision)):
+            if self.horizon < 0 or (self.last_round is not None
+                                    and _round_over(self.game, decision, self.last_round)):
                 raise Horizon
             policy = self.policy
             if policy is None:
@@ -243,9 +260,25 @@ def seat_values(inspection: Inspection, baseline: list[float] | None = None) -> 
     return [0.5 + 0.5 * math.tanh(m / MARGIN_SCALE) for m in found]
 
 
-def _round_over(game: Any, decision: Decision) -> bool:
-    """Whether the rollout has come past the round's resolution (the cleanup's
-    eliminations of solo, or a later round)."""
+def last_round(game: Game, decision: Decision) -> int:
+    """Solo: the round whose end ends a rollout from ``decision``: this one, or the
+    next from the cleanup (whose eliminations show their worth only in the round
+    they shape)."""
+    state = game.state
+    return state.round + 1 if _past_resolution(game, decision) else state.round
+
+
+def _round_over(game: Any, decision: Decision, last: int) -> bool:
+    """Whether the rollout has come past round ``last``'s resolution (its cleanup's
+    eliminations, a later round, or the inspection)."""
+    if game is None:
+        return False
+    round_ = game.state.round
+    return round_ > last or (round_ == last and _past_resolution(game, decision))
+
+
+def _past_resolution(game: Game, decision: Decision) -> bool:
+    """Whether the game stands past its round's resolution: the cleanup (the solo
+    eliminations) or the inspection."""
     return (decision.kind is DecisionKind.ELIMINATE
-            or (game is not None and game.state.cursor.step not in ("placement",
-                                                                   "resolution")))
+            or game.state.cursor.step in ("cleanup", "inspection"))
