@@ -115,7 +115,7 @@ def test_rows_carry_each_players_decisions_thinking_and_a_list_of_specials(
     for game in (result.rows[:2], result.rows[2:]):
         assert sum(r["player_decisions"] for r in game) == game[0]["decisions"]
         assert all(r["options"] >= 2 * r["player_decisions"] for r in game)
-        assert all(r["thinking"] >= 0 for r in game)
+        assert all(r["thinking"] >= r["slowest"] > 0 for r in game)
         assert all(isinstance(r["specials"], list) for r in game)
     for suffix in rows.FORMATS:
         path = tmp_path / f"r{suffix}"

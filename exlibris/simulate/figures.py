@@ -150,6 +150,7 @@ class CellFigures:
         self.agent_decisions: Counter[str] = Counter()
         self.agent_options: Counter[str] = Counter()
         self.agent_thinking: dict[str, float] = defaultdict(float)
+        self.agent_slowest: dict[str, float] = defaultdict(float)
         self.turns = 0
         self.rows = 0
         self.total_wins = 0.0
@@ -179,6 +180,8 @@ class CellFigures:
             self.agent_decisions[agent] += int(row.get("player_decisions", 0))
             self.agent_options[agent] += int(row.get("options", 0))
             self.agent_thinking[agent] += float(row.get("thinking", 0.0))
+            self.agent_slowest[agent] = max(self.agent_slowest[agent],
+                                            float(row.get("slowest", 0.0)))
         self.rounds[first["rounds"]] += 1
         self.decisions[first["decisions"]] += 1
         self.turns += int(first["rounds"]) * len(game)
@@ -258,7 +261,8 @@ class CellFigures:
                 "decisions": self.agent_decisions[a],
                 "options_per_decision": self.agent_options[a] / max(1, self.agent_decisions[a]),
                 "thinking_per_decision": (self.agent_thinking[a]
-                                          / max(1, self.agent_decisions[a]))}
+                                          / max(1, self.agent_decisions[a])),
+                "slowest_decision": self.agent_slowest[a]}
                 for a in sorted(self.agents)},
         }
         if share is not None and positions:

@@ -130,7 +130,7 @@ class RoundScores:
 
 class TimedSeat:
     """An agent whose decisions are counted and timed (the ``player_decisions``,
-    ``options`` and ``thinking`` columns); anything else is the agent's own. The
+    ``options``, ``thinking`` and ``slowest`` columns); anything else is the agent's own. The
     seats of a game share one :class:`RoundScores`."""
 
     def __init__(self, agent: Any, scores: RoundScores | None = None) -> None:
@@ -139,6 +139,7 @@ class TimedSeat:
         self.decisions = 0
         self.options = 0
         self.seconds = 0.0
+        self.slowest = 0.0
         self.scores = scores
 
     def sit_at(self, game: Any) -> None:
@@ -153,7 +154,9 @@ class TimedSeat:
             self.scores.check()
         started = time.perf_counter()
         index = self.agent.decide(view, decision)
-        self.seconds += time.perf_counter() - started
+        took = time.perf_counter() - started
+        self.seconds += took
+        self.slowest = max(self.slowest, took)
         self.decisions += 1
         self.options += decision.size
         return int(index)

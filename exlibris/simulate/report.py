@@ -246,7 +246,8 @@ def _measures_html(cell: dict[str, Any]) -> str:
                         + (" (the positions do not win equally)" if m["seat_p"] < 0.05
                            else ""))
     agents = "; ".join(f"{_e(a)}: {v['options_per_decision']:.1f} options and "
-                       f"{1000 * v['thinking_per_decision']:.2f} ms a decision"
+                       f"{1000 * v['thinking_per_decision']:.2f} ms a decision "
+                       f"(slowest {1000 * v.get('slowest_decision', 0.0):.0f} ms)"
                        for a, v in m["per_agent"].items())
     if agents:
         items.append(f"by agent: {agents}")

@@ -16,9 +16,9 @@ stuck-game guard), ``rounds``, ``decisions`` (the game's), ``player_decisions`` 
 ``score_by_round`` (its total at the end of each round, the last the final total),
 ``lead_changes`` (how often the sole leader changed, the same in every row of a
 game), ``behind`` (the most points it trailed the leader by at a round's end),
-``thinking`` (the seconds this seat's agent took to decide) and ``seconds`` (the
-game's wall time). ``thinking`` and ``seconds`` are the columns that differ
-between runs.
+``thinking`` (the seconds this seat's agent took to decide), ``slowest`` (its
+slowest single decision, in seconds) and ``seconds`` (the game's wall time).
+``thinking``, ``slowest`` and ``seconds`` are the columns that differ between runs.
 """
 
 from __future__ import annotations
@@ -39,17 +39,18 @@ FORM_LINES = ("flipped", "books", "stability", "entombed", "prominent", "banned"
 COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
-           "options", "score_by_round", "lead_changes", "behind", "thinking", "seconds")
+           "options", "score_by_round", "lead_changes", "behind", "thinking", "slowest",
+           "seconds")
 # the columns of rows written before the per-seat ones: enough for a report
 CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
         "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
         "decisions")
-TIMING = ("thinking", "seconds")  # columns that depend on the machine, not on the seed
+TIMING = ("thinking", "slowest", "seconds")  # columns that hang on the machine, not the seed
 FORMATS = (".parquet", ".csv", ".jsonl")
 _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "rank", "rounds",
          "decisions", "player_decisions", "options", "visits", "hires", "lead_changes",
          "behind"}
-_FLOATS = {"winner", "thinking", "seconds"}
+_FLOATS = {"winner", "thinking", "slowest", "seconds"}
 _LISTS = {"specials", "held", "locations"}
 _INT_LISTS = {"score_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
@@ -113,6 +114,7 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "lead_changes": changes,
             "behind": max(max(totals) - totals[seat] for totals in by_round),
             "thinking": round(seats[seat].seconds, 6) if seats else 0.0,
+            "slowest": round(seats[seat].slowest, 6) if seats else 0.0,
             "seconds": round(seconds, 6)})
         rows.append(row)
     return rows
