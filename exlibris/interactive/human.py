@@ -291,7 +291,8 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
-        term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
+        if current.question == decision.prompt:  # else the step's own line says it
+            term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
 
 def step_prompt(session: Session, decision: Decision, current: Step,
