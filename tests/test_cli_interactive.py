@@ -72,13 +72,54 @@ def test_end_of_input_saves_and_resume_ends_the_same(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_undo_takes_back_the_last_decision(tmp_path: Path) -> None:
-    undone = human_game(tmp_path, "undo.json", lines="u\n1\n1\nu\n2\n" + ONES)
+    # the library; a placement in two steps (location, space), undone; another one
+    undone = human_game(tmp_path, "undo.json", lines="u\n1\n1\n1\nu\n2\n1\n" + ONES)
     assert undone.exit_code == 0
     assert "Nothing to undo" in undone.output
     assert "Taking back: place " in undone.output
-    assert human_game(tmp_path, "direct.json", lines="1\n2\n" + ONES).exit_code == 0
+    assert human_game(tmp_path, "direct.json", lines="1\n2\n1\n" + ONES).exit_code == 0
     assert (tmp_path / "undo.json.table").read_text() == (
         tmp_path / "direct.json.table").read_text()
+
+
+@pytest.mark.parametrize(("answers", "label"), [
+    ("2\n2\n", "place standard assistant at Diviner's Hut (#1) space 1"),
+    ("2\nb\n1\n2\n", "place The Wizard on home space 2"),
+    ("your\nplace standard assistant on home space 3\n",
+     "place standard assistant on home space 3"),
+    ("place The Wizard on home space 2\n", "place The Wizard on home space 2"),
+    ("PLACE standard assistant at diviner\n",
+     "place standard assistant at Diviner's Hut (#1) space 1"),
+])
+def test_a_placement_is_asked_location_then_space_in_line_mode(
+        tmp_path: Path, answers: str, label: str) -> None:
+    """Eight options (once a flat list): the location or the home spaces, then the
+    space; numbers, labels and b at any step; a full option label (or the start of
+    exactly one) chooses at once."""
+    result = human_game(tmp_path, "p.json", lines="1\n" + answers + "q\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "You, place an assistant — which location?" in out
+    assert "  1. your library (home spaces) … (6 options)" in out
+    assert "  2. Diviner's Hut (#1) … (2 options)" in out
+    if answers.startswith("2"):
+        assert "place an assistant › Diviner's Hut (#1) — which space?" in out
+    placed = [d for d in saved(tmp_path / "p.json")["decisions"] if d["kind"] == "place"]
+    assert placed[0]["seat"] == 0 and placed[0]["label"] == label
+
+
+def test_a_location_with_one_space_still_asks_the_space(tmp_path: Path) -> None:
+    """Every location opens the second step, one space or many: the same keys always."""
+    # the Wizard to Diviner's Hut; at the second placement the Guild has one space left
+    result = human_game(tmp_path, "p.json", lines="1\n2\n1\n2\nq\n")
+    assert result.exit_code == 0
+    second = result.output.split("place The Wizard at Diviner's Hut (#1) space 1\n")[-1]
+    assert "  2. Shelfmasons Guild (#18) … (1 option)\n" in second
+    assert "› Shelfmasons Guild (#18) — which space?\n" \
+           "  1. place standard assistant at Shelfmasons Guild (#18) space 1\n" in second
+    placed = [d for d in saved(tmp_path / "p.json")["decisions"]
+              if d["kind"] == "place" and d["seat"] == 0]
+    assert len(placed) == 1  # q at the second step: the second placement is not made
 
 
 def test_labels_help_save_and_quit(tmp_path: Path) -> None:

@@ -427,7 +427,8 @@ def test_since_your_turn_strip_and_the_log_opens_at_its_newest_entry(tmp_path: P
                     size=(80, 24))
     term.read_until(1)
     term.press(b"\r")  # the library
-    term.press(b"\r")  # an assistant on a home space: its home action follows
+    term.press(b"\r")  # your library (home spaces), then a home space: its home action
+    term.press(b"\r")
     term.press(b"\r")
     screen = " ".join(term.last_frame())
     assert "Since your turn" in screen and "Greedy 2 " in screen, screen
@@ -488,3 +489,58 @@ def test_keys_typed_while_a_bot_thinks_do_not_answer_the_next_decision(tmp_path:
     term.press(b"q")
     term.send(b"\r")
     assert term.finish() == 0
+
+
+def test_a_placement_is_asked_location_then_space_full_screen(tmp_path: Path) -> None:
+    """Full screen: the location (or your library), then the space; Esc goes back a
+    step; a typed full label at the first step places at once."""
+    save = tmp_path / "p.json"
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save", str(save)],
+                    environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the library
+    screen = "\n".join(term.last_frame())
+    assert "You, place an assistant — which location?" in screen
+    assert "›  1. your library (home spaces) … (6 options)" in screen
+    term.press(b"2")
+    term.press(b"\r")
+    screen = "\n".join(term.last_frame())
+    assert "› Diviner's Hut (#1) — which space?" in screen
+    assert "place standard assistant at Diviner's Hut (#1) space 1" in screen
+    term.press(b"\x1b")  # Esc: back to the location
+    assert "You, place an assistant — which location?" in "\n".join(term.last_frame())
+    for key in b"place The Wizard on home space 2":
+        term.press(bytes([key]))
+    term.press(b"\r")
+    assert "You, which home action?" in "\n".join(term.last_frame())
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+    placed = [d["label"] for d in json.loads(save.read_text())["decisions"]
+              if d["seat"] == 0 and d["kind"] == "place"]
+    assert placed == ["place The Wizard on home space 2"]
+
+
+def test_keys_typed_ahead_past_a_decision_do_not_answer_the_next_one(tmp_path: Path) -> None:
+    """A burst at the first step of a placement: its two steps take the keys for them
+    (the same keys whatever the options); the keys past the placement are dropped when
+    the next decision (the home action, after the placement resolved) is asked."""
+    save = tmp_path / "p.json"
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save", str(save)],
+                    environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the library
+    seen = term.frames()
+    term.send(b"1\r1\r2\r")  # your library, home space 1, then "2" typed ahead
+    term.read_until(seen + 3)
+    time.sleep(0.5)
+    term._drain()
+    frame = term.last_frame()
+    assert "You, which home action?" in "\n".join(frame)
+    assert "›  1. " in "\n".join(frame) and frame[-1].rstrip() == ">"  # nothing typed
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+    mine = [d for d in json.loads(save.read_text())["decisions"] if d["seat"] == 0]
+    assert [d["kind"] for d in mine] == ["library", "place"]  # the home action not answered
+    assert mine[-1]["label"] == "place The Wizard on home space 1"

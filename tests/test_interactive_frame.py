@@ -137,7 +137,8 @@ def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
     script = [keys.TAB, keys.TAB, keys.TAB, keys.TAB, keys.ESCAPE,  # the views, back
               "?", keys.ENTER, keys.PAGE_DOWN, keys.PAGE_DOWN, keys.ESCAPE,  # help, scrolled
               keys.ENTER,  # the first library
-              keys.ENTER,  # round 1: the first placement
+              keys.ENTER, keys.ESCAPE,  # round 1: your library (home spaces), and back
+              keys.ENTER, keys.ENTER,  # your library again, its first home space
               keys.ESCAPE, "u", keys.ENTER]  # no step to go back to; undo
     screen = Keyed(80, 24, script)
     terminal = Terminal(io.StringIO(), io.StringIO(), arrows=False)
@@ -154,6 +155,7 @@ def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
     assert "[log]" in texts[3] and "[help]" in texts[4] and "[decision]" in texts[5]
     assert "How to read the screen" in texts[7] and "A2/9:HMR" in texts[7]
     assert "more below" in texts[7] and "Tab  next view" in texts[9]
+    assert "which home space?" in texts[12] and "which location?" in texts[13]  # Esc
     later = "\n".join(texts[10:])
     assert "This is the first step of the decision." in later
     assert "Taking back: place The Fire Imp on home space 1" in later

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.public import PublicAssistant, PublicLocation, PublicTarget
-from exlibris.interactive.steps import MOST, Choice, first_step, levels, next_step, walk
+from exlibris.interactive.steps import HOME, MOST, Choice, first_step, levels, next_step, walk
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf, Slot
 
@@ -24,7 +24,7 @@ def leaves(decision: Decision, grouping: Any) -> list[int]:
     pending = [Choice("", tuple(range(len(decision))))]
     while pending:
         choice = pending.pop(0)
-        if len(choice.options) == 1:
+        if choice.final:
             found.append(choice.options[0])
             continue
         pending = list(next_step(decision, grouping, choice).choices) + pending
@@ -44,26 +44,55 @@ def test_any_long_list_is_asked_in_steps_of_at_most_15(count: int) -> None:
     assert step.choices[0].options == (0,)  # ... is the first option
 
 
-def test_placements_are_asked_assistant_then_location_then_space() -> None:
+def placement(locations: int, spaces: int, *, specials: int = 1, home: int = 0) -> Decision:
+    """A placement decision: each assistant at each space of each location, then home."""
     spec: Any = None
-    locations = [PublicLocation(f"loc-{n}", n, f"Place {n}", True, spec) for n in range(1, 9)]
-    assistants = [PublicAssistant("0:imp", 0, "special", "The Imp", None),
-                  PublicAssistant("0:standard-1", 0, "standard", "standard assistant", None)]
-    values = [(a, PublicTarget(loc, space)) for a in assistants for loc in locations
-              for space in range(2)]
-    decision = Decision(0, DecisionKind.PLACE, "place an assistant", values,
-                        lambda v: f"place {v[0].name} at {v[1].location.name} space "
-                                  f"{v[1].space + 1}")
+    places = [PublicLocation(f"loc-{n}", n, f"Place {n}", True, spec)
+              for n in range(1, locations + 1)]
+    assistants = [PublicAssistant(f"0:imp-{n}", 0, "special", f"The Imp {n}", None)
+                  for n in range(1, specials)]
+    assistants.append(PublicAssistant("0:standard-1", 0, "standard", "standard assistant", None))
+    values = [(a, PublicTarget(loc, space)) for a in assistants
+              for loc in [*places, *[None] * min(home, 1)]
+              for space in range(home if loc is None else spaces)]
+    return Decision(0, DecisionKind.PLACE, "place an assistant", values,
+                    lambda v: f"place {v[0].name} at "
+                              f"{v[1].location.name if v[1].location else 'home'} space "
+                              f"{v[1].space + 1}")
+
+
+@pytest.mark.parametrize(("locations", "spaces", "specials", "home"),
+                         [(1, 1, 1, 0), (2, 1, 1, 0), (0, 0, 1, 3), (3, 2, 1, 3),
+                          (8, 2, 2, 3), (12, 4, 1, 3)])
+def test_placements_are_always_asked_location_then_space(
+        locations: int, spaces: int, specials: int, home: int) -> None:
+    """However many options (one, a few, more than twelve): first the location or the
+    home spaces, every one of which opens a second step, even with one option."""
+    decision = placement(locations, spaces, specials=specials, home=home)
     grouping = levels(None, decision)
     step = first_step(decision, grouping)
-    assert step.question == "which assistant?"
-    assert [c.label for c in step.choices] == ["The Imp", "a standard assistant"]
-    where = next_step(decision, grouping, step.choices[1])
-    assert where.question == "which location?" and len(where.choices) == 8
+    assert step.question == "which location?"
+    expected = [f"Place {n} (#{n})" for n in range(1, locations + 1)]
+    assert [c.label for c in step.choices] == expected + [HOME] * (home > 0)
+    assert all(not c.final for c in step.choices)  # a second step always follows
+    for choice in step.choices:
+        second = next_step(decision, grouping, choice)
+        assert all(c.final for c in second.choices)
+        assert second.question == ("which home space?" if choice.label == HOME
+                                   else "which space?")
+    assert sorted(leaves(decision, grouping)) == list(range(len(decision)))
+
+
+def test_the_second_step_of_a_placement_names_each_assistant_and_space() -> None:
+    decision = placement(8, 2, specials=2)
+    grouping = levels(None, decision)
+    where = first_step(decision, grouping)
+    assert len(where.choices) == 8
     space = next_step(decision, grouping, where.choices[2])
-    assert [c.label for c in space.choices] == ["place standard assistant at Place 3 space 1",
-                                                "place standard assistant at Place 3 space 2"]
-    assert sorted(leaves(decision, grouping)) == list(range(len(values)))
+    assert [c.label for c in space.choices] == [
+        "place The Imp 1 at Place 3 space 1", "place The Imp 1 at Place 3 space 2",
+        "place standard assistant at Place 3 space 1",
+        "place standard assistant at Place 3 space 2"]
 
 
 def test_bot_games_never_ask_a_person_more_than_15_at_a_step() -> None:

@@ -135,5 +135,6 @@ def test_a_prompt_says_which_effect_asks(tmp_path: Path) -> None:
                                 input="1\n" * 300 + "q\n")
     prompts = {line for line in result.output.splitlines() if line.startswith("You, ")}
     assert "You, The Necromonkey's Paw: take a home action?" in prompts
-    assert "You, place an assistant" in prompts  # the game's own questions say no source
+    # the game's own questions say no source
+    assert "You, place an assistant — which location?" in prompts
     assert not any(p.startswith("You, home action:") for p in prompts)

@@ -126,7 +126,9 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     \b
     At a terminal the game is played full screen: arrow keys and Enter, or type
     an option's number or label; Tab shows the locations, the other players,
-    the log and the help. Long lists are asked in steps (b or Esc: back).
+    the log and the help. A placement is asked in two steps, the location (or
+    your library), then the space or bid; long lists are asked in steps too
+    (b or Esc: back; a full option label works at any step).
     Commands: ? help (the text involved, the card notation, the keys), u undo
     your last decision, s [FILE] save, q save and quit. When standard input is
     not a terminal, one line is read per decision; at its end the game is saved

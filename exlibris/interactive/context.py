@@ -145,13 +145,15 @@ NOTATION = """How to read the screen
 KEYS_FULL = """Keys
   Up/Down, Page Up/Down  move in the list; Enter chooses
   a number or the start of a label, then Enter  chooses that option
-  Esc or b  back one step of a long list      Tab  next view: locations, players,
-  log, help (Esc returns to the decision)     ? this help
+  a placement: first the location or your library, then the space or bid
+  Esc or b  back one step      Tab  next view: locations, players, log, help
+  (Esc returns to the decision)     ? this help
   u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit
   why NAME  why a location, space, cell (row R column C) or card is not offered"""
 
 KEYS_LINE = """Commands
-  a number or a label (or its start)  chooses;  b  back one step of a long list
+  a number or a label (or its start)  chooses;  b  back one step
+  a placement: first the location or your library, then the space or bid
   ?  this help   u  undo your last decision   s [FILE]  save (to FILE)
   q  save and quit; an empty line asks again
   why NAME  why a location, space, cell (row R column C) or card is not offered"""

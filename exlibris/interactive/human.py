@@ -1,9 +1,10 @@
 """The person at the terminal, as an agent: show the table, read an answer.
 
-A long option list is asked in steps (``steps.py``); the answer to the whole
-decision is still one option index. An answer is an option number (1-based), an
-option's label (or the start of exactly one label; any full label of the whole
-decision also works at any step), or a command: ``?`` help, ``why X`` (or ``? X``)
+A placement, and any other long option list, is asked in steps (``steps.py``); the
+answer to the whole decision is still one option index. An answer is a number of
+the step (1-based), a label of the step (or the start of exactly one), a full label
+of any option of the decision at any step (or the start of the labels of exactly
+one option), or a command: ``?`` help, ``why X`` (or ``? X``)
 why X is not offered (``engine/why.py``), ``b`` back one
 step, ``u`` undo, ``s [FILE]`` save, ``q`` save and quit. The end of input
 saves and quits too.
@@ -44,8 +45,11 @@ class Parsed:
     problem: str | None = None
 
 
-def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = ()) -> Parsed:
-    """Read one typed answer against this step's labels (and the decision's)."""
+def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = (),
+                 count: int = 0) -> Parsed:
+    """Read one typed answer against this step's labels, then the decision's: ``whole``
+    holds each of its ``count`` options under one or more labels (option ``i % count``);
+    a full label, or the start of the labels of exactly one option, chooses it."""
     answer = " ".join(text.split())
     if not answer:
         return Parsed(problem=f"type an option number from 1 to {len(labels)}, or a label")
@@ -74,6 +78,12 @@ def parse_answer(text: str, labels: Sequence[str], whole: Sequence[str] = ()) ->
     if starts:
         return Parsed(problem=f"{answer!r} starts {len(starts)} options; type more of one, "
                               "or its number")
+    options = {i % (count or len(full) or 1) for i, label in enumerate(full)
+               if label.startswith(wanted)}
+    if len(options) == 1:
+        return Parsed(option=options.pop())
+    if options:
+        return Parsed(problem=f"{answer!r} starts {len(options)} options; type more of one")
     return Parsed(problem=f"no option {answer!r}; type a number from 1 to {len(labels)}, "
                           "a label, or ? b u s q")
 
@@ -115,14 +125,13 @@ class HumanAgent:
             if answer is None:
                 raise QuitRequest("end of input")
             parsed = (Parsed(index=answer) if isinstance(answer, int)
-                      else parse_answer(answer, labels, [*grouping.labels, *decision.labels]))
+                      else parse_answer(answer, labels, [*grouping.labels, *decision.labels],
+                                        len(decision)))
             if parsed.option is not None:
-                parsed = Parsed(option=parsed.option % len(decision))
-            if parsed.option is not None:
-                return parsed.option
+                return parsed.option % len(decision)
             if parsed.index is not None:
                 choice = current.choices[parsed.index]
-                if len(choice.options) == 1:
+                if choice.final:
                     return choice.options[0]
                 trail.append((current, choice.label))
                 current = next_step(decision, grouping, choice)
@@ -282,7 +291,8 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
-        term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
+        if current.question == decision.prompt:  # else the step's own line says it
+            term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
 
 def step_prompt(session: Session, decision: Decision, current: Step,
@@ -308,7 +318,9 @@ def options_text(current: Step) -> Text:
 def choice_label(choice: Any) -> str:
     """A choice as shown: a group says how many options it holds."""
     many = len(choice.options)
-    return choice.label if many == 1 else f"{choice.label} … ({many} options)"
+    if choice.final:
+        return choice.label
+    return f"{choice.label} … ({many} option{'s' if many > 1 else ''})"
 
 
 def step_marks(decision: Decision, current: Step) -> dict[Any, str]:

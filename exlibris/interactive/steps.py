@@ -1,11 +1,15 @@
-"""Long option lists asked in steps a player would take.
+"""Option lists asked in steps a player would take.
 
-A decision with more than :data:`FLAT` options is asked as a short tree of
-choices: which assistant, then which location, then which space; which shelf
-card, then what to do with it; which row, then which cell. Each option keeps
-its place under every step, so the engine, the bots and the saves still see one
-decision and one chosen index. A step never offers more than :data:`MOST`
-choices: a level with more groups is split into parts of the list.
+A placement is always asked in two steps, however many options it has: first
+where (a location, or ``your library (home spaces)``), then the space or bid
+there, each line naming the assistant. Every location of the first step opens the
+second, even one with a single space, so the keys a player learns (a location,
+then a space) never change. Any other decision with more than :data:`FLAT`
+options is asked as a short tree of choices: which shelf card, then what to do
+with it; which row, then which cell. Each option keeps its place under every
+step, so the engine, the bots and the saves still see one decision and one chosen
+index. A step never offers more than :data:`MOST` choices: a level with more
+groups is split into parts of the list.
 
 Only the human presentation does this; the groups come from the options' public
 descriptors (``decision.values``) and the deciding player's own shelf.
@@ -36,6 +40,12 @@ class Choice:
     options: tuple[int, ...]
     level: int = 0  # the grouping level its own step starts from
     then: Step | None = None  # its step, when already known (a part of a long list)
+    opens: bool = False  # a step follows even when it holds one option
+
+    @property
+    def final(self) -> bool:
+        """Choosing it answers the decision (no step follows)."""
+        return len(self.options) == 1 and not self.opens
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,8 @@ class Levels:
     keys: tuple[tuple[Keys, ...], ...]  # keys[option][level]
     labels: tuple[str, ...] = ()  # each option as the player reads it
     sorted_levels: frozenset[int] = frozenset()  # levels whose groups are listed A to Z
+    always: bool = False  # asked in steps however few the options (placements)
+    last: tuple[str, ...] = ()  # each option's question at the last step (else the prompt)
 
 
 def first_step(decision: Decision, grouping: Levels) -> Step:
@@ -63,20 +75,23 @@ def first_step(decision: Decision, grouping: Levels) -> Step:
 def step(decision: Decision, grouping: Levels, within: Sequence[int], level: int = 0) -> Step:
     """The step that narrows ``within`` (option indices) down, grouping from ``level``."""
     within = tuple(within)
-    if len(within) <= FLAT:
+    always = grouping.always
+    if len(within) <= FLAT and not always:
         return _flat(decision, grouping, within)
     for depth in range(level, len(grouping.questions)):
         groups: dict[str, list[int]] = {}
         for i in within:
             for key in grouping.keys[i][depth]:
                 groups.setdefault(key, []).append(i)
-        if len(groups) > 1:
+        if len(groups) > 1 or always:
             keys = sorted(groups) if depth in grouping.sorted_levels else list(groups)
-            choices = [Choice(key, tuple(groups[key]), depth + 1) for key in keys]
+            choices = [Choice(key, tuple(groups[key]), depth + 1, opens=always)
+                       for key in keys]
             return _split(question_at(grouping, depth), choices)
     if len(within) <= MOST:
         return _flat(decision, grouping, within)
-    return _split(decision.prompt, [Choice(grouping.labels[i], (i,)) for i in within])
+    return _split(last_question(decision, grouping, within),
+                  [Choice(grouping.labels[i], (i,)) for i in within])
 
 
 def next_step(decision: Decision, grouping: Levels, choice: Choice) -> Step:
@@ -90,8 +105,14 @@ def question_at(grouping: Levels, depth: int) -> str:
     return grouping.questions[depth]
 
 
+def last_question(decision: Decision, grouping: Levels, within: Sequence[int]) -> str:
+    """The question of a step listing options themselves."""
+    return grouping.last[within[0]] if grouping.last and within else decision.prompt
+
+
 def _flat(decision: Decision, grouping: Levels, within: tuple[int, ...]) -> Step:
-    return Step(decision.prompt, tuple(Choice(grouping.labels[i], (i,)) for i in within))
+    return Step(last_question(decision, grouping, within),
+                tuple(Choice(grouping.labels[i], (i,)) for i in within))
 
 
 def _split(question: str, choices: Sequence[Choice]) -> Step:
@@ -108,9 +129,12 @@ def _parts(question: str, choices: Sequence[Choice]) -> tuple[Choice, ...]:
     parts = []
     for start in range(0, len(choices), size):
         run = choices[start:start + size]
-        label = run[0].label if len(run) == 1 else span(run[0].label, run[-1].label)
+        if len(run) == 1:
+            parts.append(run[0])
+            continue
         options = tuple(dict.fromkeys(i for c in run for i in c.options))
-        parts.append(Choice(label, options, then=_split(question, run)))
+        parts.append(Choice(span(run[0].label, run[-1].label), options,
+                            then=_split(question, run), opens=True))
     return tuple(parts)
 
 
@@ -139,7 +163,7 @@ def walk(decision: Decision, grouping: Levels) -> int:
         choice = pending.pop()
         found = next_step(decision, grouping, choice)
         widest = max(widest, len(found.choices))
-        pending += [c for c in found.choices if len(c.options) > 1]
+        pending += [c for c in found.choices if not c.final]
     return widest
 
 
@@ -148,11 +172,14 @@ def levels(game: Game | None, decision: Decision) -> Levels:
     """The grouping of ``decision``'s options (none for kinds without one)."""
     labels = tuple(player_labels(game, decision))
     make = _GROUPINGS.get(decision.kind)
-    if make is None or len(decision) <= FLAT:
+    always = decision.kind in _ALWAYS
+    if make is None or (len(decision) <= FLAT and not always):
         return Levels((), tuple(() for _ in range(len(decision))), labels)
     questions, key = make(game, decision)
+    last = _LAST.get(decision.kind)
     return Levels(questions, tuple(tuple(_keys(k) for k in key(v)) for v in decision.values),
-                  labels, _SORTED.get(decision.kind, frozenset()))
+                  labels, _SORTED.get(decision.kind, frozenset()), always,
+                  tuple(last(v) for v in decision.values) if last else ())
 
 
 def player_labels(game: Game | None, decision: Decision) -> list[str]:
@@ -221,15 +248,23 @@ def _keys(key: str | Sequence[str]) -> Keys:
 Grouping = Callable[[Game | None, Decision], tuple[tuple[str, ...], Callable[[Any], Sequence[Any]]]]
 
 
-def _place(game: Game | None, decision: Decision) -> Any:
-    def key(value: Any) -> tuple[str, str]:
-        assistant, target = value
-        name = assistant.name if assistant.kind == "special" else "a standard assistant"
-        loc = target.location
-        where = "your library (home spaces)" if loc is None else f"{loc.name} (#{loc.number})"
-        return name, where
+HOME = "your library (home spaces)"  # the first step's line for the home spaces
 
-    return ("which assistant?", "which location?"), key
+
+def _place(game: Game | None, decision: Decision) -> Any:
+    def key(value: Any) -> tuple[str]:
+        loc = value[1].location
+        return (HOME if loc is None else f"{loc.name} (#{loc.number})",)
+
+    return ("which location?",), key
+
+
+def _place_last(value: Any) -> str:
+    """The second step of a placement: which home space, space or bid."""
+    loc = value[1].location
+    if loc is None:
+        return "which home space?"
+    return "which bid?" if getattr(loc.spec, "auction", None) is not None else "which space?"
 
 
 def _shelf_card(game: Game | None, seat: int, pos: Any) -> str:
@@ -296,6 +331,8 @@ def _entomb(game: Game | None, decision: Decision) -> Any:
 
 
 _SORTED = {DecisionKind.PICK: frozenset({1})}  # cards by letter, A to Z
+_ALWAYS = frozenset({DecisionKind.PLACE})  # asked in steps however few the options
+_LAST: dict[DecisionKind, Callable[[Any], str]] = {DecisionKind.PLACE: _place_last}
 _GROUPINGS: dict[DecisionKind, Grouping] = {
     DecisionKind.PLACE: _place, DecisionKind.REARRANGE: _rearrange,
     DecisionKind.SHIFT: _shift, DecisionKind.PICK: _pick, DecisionKind.POSITION: _position,
