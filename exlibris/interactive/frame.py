@@ -23,9 +23,9 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from exlibris.interactive.screen import Screen
-from exlibris.interactive.shelf_grid import card_name, cell_text, shelf_grid
+from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
-from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf import Pos, Shelf, Slot
 
 PANES = ("decision", "locations", "players", "log", "help")
 SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
@@ -249,51 +249,68 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
                                     width=width), width)
     if len(grid) <= room:
         return grid
-    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title), width)
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width), width)
     if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
         rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
                 "lines: make the terminal taller"[:width]]
     return rows
 
 
-def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str) -> Text:
-    """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned."""
+def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str,
+                width: int = 80) -> Text:
+    """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned; the
+    columns that do not fit in ``width`` follow in a block of their own."""
     cells = dict(shelf.items())
     used = list(cells) + list(marks) or [(0, 0)]
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
-    cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
+    cols = list(range(min(c for _, c in used), max(c for _, c in used) + 1))
     wide = max([len(_cell(cells[p])) for p in cells] + [4])
-    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})\n")
-    for row in rows:
-        text.append(f"row {row:>2} │", "dim")
-        for col in cols:
-            pos = (row, col)
-            text.append(" ")
-            if pos in cells:
-                slot = cells[pos]
-                name = _cell(slot)
-                text.append(("~" if slot.face_down else "") + name.split(":")[0],
-                            "dim" if slot.face_down else "")
-                if isinstance(slot.card, BookCard):
-                    text.append(":")
-                    text.append_text(cell_text(slot, screen.styles, secret=False).split("\n")[1])
-                text.append(" " * (wide - len(name)))
-            elif pos in marks:
-                mark = f"[{marks[pos]}]"
-                text.append(mark, "bold reverse")
-                text.append(" " * (wide - len(mark)))
-            else:
-                text.append("·" + " " * (wide - 1), "dim")
-        text.append("\n")
-    text.rstrip()
+    head = len("row -1 │")
+    per_line = max(1, (width - head) // (wide + 1))
+    blocks = [cols[i:i + per_line] for i in range(0, len(cols), per_line)]
+    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})")
+    for block in blocks:
+        if len(blocks) > 1:
+            span = f"s {block[0]} to {block[-1]}" if len(block) > 1 else f" {block[0]}"
+            text.append(f"\ncolumn{span}:", "dim")
+        for row in rows:
+            text.append(f"\nrow {row:>2} │", "dim")
+            for col in block:
+                text.append(" ")
+                text.append_text(_cell_line((row, col), cells, marks, screen, wide))
     return text
 
 
-def _cell(slot: object) -> str:
-    card = slot.card  # type: ignore[attr-defined]
-    face = "~" if slot.face_down else ""  # type: ignore[attr-defined]
+def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], screen: Screen,
+               wide: int) -> Text:
+    """One cell of :func:`shelf_lines`, padded to ``wide``: ``~A2/9:HM+B1/9`` (face down,
+    with a card entombed beneath), ``*Ball[2]`` (two cards tucked), ``[3]`` or ``·``."""
+    if pos in marks:
+        mark = f"[{marks[pos]}]"
+        return Text(mark, "bold reverse") + " " * (wide - len(mark))
+    if pos not in cells:
+        return Text("·" + " " * (wide - 1), "dim")
+    slot = cells[pos]
+    face = "~" if slot.face_down else ""
+    text = Text(face + card_name(slot.card), "dim" if slot.face_down else "")
+    if isinstance(slot.card, BookCard):
+        text.append(":")
+        text.append_text(books_text(slot.card.books, screen.styles))
+    text.append(_under(slot), "dim")
+    return text + " " * (wide - len(_cell(slot)))
+
+
+def _under(slot: Slot) -> str:
+    """What lies under a shelf card: ``+B1/9`` entombed, ``[2]`` tucked."""
+    under = f"+{card_name(slot.beneath)}" if slot.beneath is not None else ""
+    return under + (f"[{len(slot.tucked)}]" if slot.tucked else "")
+
+
+def _cell(slot: Slot) -> str:
+    card = slot.card
+    face = "~" if slot.face_down else ""
     books = ":" + "".join(card.books) if isinstance(card, BookCard) else ""
-    return face + card_name(card) + books
+    return face + card_name(card) + books + _under(slot)
 
 
 def _tabs(pane: str, width: int) -> str:
