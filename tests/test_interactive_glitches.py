@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
+
+import pytest
 
 from exlibris.catalog import load_catalog
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.interactive.frame import Painter, shelf_lines
+from exlibris.interactive.narrate import Narrator
+from exlibris.interactive.record import SaveRecord
+from exlibris.interactive.screen import prompt_line
+from exlibris.interactive.session import Session
 from exlibris.interactive.shelf_grid import category_styles
+from exlibris.scoring.inspection import inspect_table
+from exlibris.scoring.report import outcome_lines
 from exlibris.scoring.table import parse_table_text
 
 STYLES = category_styles(load_catalog().categories)
@@ -44,3 +54,38 @@ def test_the_one_line_shelf_shows_entombed_tucked_and_one_tilde() -> None:
     assert "K2:CC+M3" in text
     assert "~A1:HH" in text and "~~" not in text
     assert "*Ball[2]" in text
+
+
+@pytest.fixture(scope="module")
+def you_game() -> Any:
+    """A finished game whose first player is named You."""
+    record = SaveRecord(seed=1, seats=["greedy", "greedy"], names=["You", "Greta"]).stamp()
+    session = Session(record, load_catalog(), log_events=False)
+    session.run()
+    return session.game
+
+
+def test_a_player_named_you_is_told_as_you_in_a_replay(you_game: Any) -> None:
+    replay = Narrator(you_game, None)  # a replay tells everything to an onlooker
+    dealt = {"event": "deal-hand", "seat": 0, "cards": ["A1"]}
+    assert replay.lines([dealt])[0].startswith("You were dealt ")
+    assert replay.lines([dealt | {"seat": 1}])[0].startswith("Greta was dealt ")
+    into = {"event": "discard", "card": "A1", "to": "hand:0"}
+    assert replay.lines([into])[0].endswith("went into your hand.")
+    assert replay.whose(1) == "Greta's"
+
+
+def test_a_lost_solo_game_says_your_total_not_yous() -> None:
+    table, rules = parse_table_text(
+        "variant: solo\nprominent: R\nbanned: M\ndifficulty: 1\nplayers:\n"
+        "  - name: You\n    focus: H\n    shelf: Z1:HH\n"
+        "public-library:\n  focus: R\n  cards: [A1:RRRR, A2:RRRR, A3:RRRR]\n")
+    inspection = inspect_table(table, rules)
+    assert not inspection.win
+    assert "against your " in outcome_lines(inspection)[0]
+    assert "You's" not in outcome_lines(inspection)[0]
+
+
+def test_a_capitalised_prompt_reads_on_after_the_name(you_game: Any) -> None:
+    decision = Decision(0, DecisionKind.ELIMINATE, "Which location do you eliminate?", [1, 2])
+    assert prompt_line(you_game, decision).plain == "You, which location do you eliminate?"

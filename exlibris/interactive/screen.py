@@ -272,6 +272,8 @@ def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> 
     prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
     if decision.card is not None:  # the card a "where to shelve" asks about, with its books
         prompt = named(prompt, [decision.card])
+    if prompt[1:2].islower():  # after the name: ``You, which ...``, not ``You, Which``
+        prompt = prompt[:1].lower() + prompt[1:]
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
     if asked_by:
         text.append(f"{asked_by}: ")

@@ -103,8 +103,9 @@ def outcome_lines(inspection: Inspection) -> list[str]:
         if inspection.win:
             return [f"Winner: {me.name} ({me.total} against the public library's "
                     f"{library.total}): licence approved", "Result: won"]
-        return [f"Winner: the public library ({library.total} against {me.name}'s "
-                f"{me.total}; a tie goes to the library)", "Result: lost"]
+        return [f"Winner: the public library ({library.total} against "
+                f"{possessive(me.name)} {me.total}; a tie goes to the library)",
+                "Result: lost"]
     ranking = ", ".join(f"{i}. {name} ({forms[name].total})"
                         for i, name in enumerate(inspection.ranking, 1))
     winners = inspection.winners
@@ -113,6 +114,11 @@ def outcome_lines(inspection: Inspection) -> list[str]:
     else:
         line = f"Winners (a tie no tiebreaker settles): {', '.join(winners)}"
     return [line, f"Ranking: {ranking}"]
+
+
+def possessive(name: str) -> str:
+    """``Ada's``; a player named You is ``your``."""
+    return "your" if name.lower() == "you" else f"{name}'s"
 
 
 _TIEBREAK_WORDS = {"books": ("more books on face-up shelf cards", "books", True),
