@@ -89,3 +89,16 @@ def test_a_lost_solo_game_says_your_total_not_yous() -> None:
 def test_a_capitalised_prompt_reads_on_after_the_name(you_game: Any) -> None:
     decision = Decision(0, DecisionKind.ELIMINATE, "Which location do you eliminate?", [1, 2])
     assert prompt_line(you_game, decision).plain == "You, which location do you eliminate?"
+
+
+def test_the_form_of_a_game_without_artifacts_has_no_artifacts_row() -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    plain = CliRunner().invoke(cli, ["play", "--seats", "greedy,greedy", "--seed", "3"])
+    assert plain.exit_code == 0 and "B5 library focus" in plain.stdout
+    assert "B6 artifacts" not in plain.stdout and "B6 volunteers" not in plain.stdout
+    with_them = CliRunner().invoke(cli, ["play", "--seats", "greedy,greedy", "--seed", "3",
+                                         "--variant", "artifactorium"])
+    assert "B6 artifacts" in with_them.stdout

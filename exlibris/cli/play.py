@@ -486,7 +486,20 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
     click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
                f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
+                           modules=variant_modules(record.variant)), nl=False)
+
+
+def variant_modules(variant: str) -> frozenset[str] | None:
+    """The modules a variant plays with (None: the variant is not known)."""
+    from exlibris.catalog import load_catalog
+    from exlibris.model.merging import ChainError
+    from exlibris.model.variants import resolve_settings
+
+    try:
+        return frozenset(resolve_settings(variant, load_catalog().variants).modules)
+    except (ChainError, KeyError, ValueError):
+        return None
 
 
 def form_width() -> int:

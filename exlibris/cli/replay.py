@@ -82,9 +82,10 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
                  f"{outcome.rounds} rounds")
     color = terminal.console.is_terminal and not terminal.console.no_color
-    from exlibris.cli.play import form_width
+    from exlibris.cli.play import form_width, variant_modules
 
-    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
+                           modules=variant_modules(record.variant)), nl=False)
 
 
 class Stepper:
