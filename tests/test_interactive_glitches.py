@@ -102,3 +102,17 @@ def test_the_form_of_a_game_without_artifacts_has_no_artifacts_row() -> None:
     with_them = CliRunner().invoke(cli, ["play", "--seats", "greedy,greedy", "--seed", "3",
                                          "--variant", "artifactorium"])
     assert "B6 artifacts" in with_them.stdout
+
+
+def test_a_library_dealt_alone_is_not_told_as_chosen(you_game: Any) -> None:
+    record = SaveRecord(seed=2, seats=["greedy", "greedy"], names=["You", "Greta"],
+                        variant="job-faire").stamp()
+    session = Session(record, load_catalog(), log_events=False)
+    session.run()
+    names = {lib.id: lib.name for lib in load_catalog().libraries.values()}
+    event = {"event": "library", "seat": 1, "library": "junkyard-of-enlightenment"}
+    mine = names[session.game.state.players[1].library]
+    assert Narrator(session.game, 1).lines([event]) == [f"Your library: {mine}."]
+    assert Narrator(session.game, 0).lines([event]) == [f"Greta's library: {mine}."]
+    drafted = names[you_game.state.players[1].library]
+    assert Narrator(you_game, 0).lines([event]) == [f"Greta chose {drafted}."]

@@ -117,6 +117,8 @@ class Narrator:
     def _library(self, r: dict[str, Any]) -> str:
         library = self.game.state.players[r["seat"]].library or r["library"]
         name = next((lib.name for lib in self._libraries() if lib.id == library), library)
+        if self.game.settings.setup.libraries_dealt == 1:  # one tile each: nothing chosen
+            return f"{self.whose(r['seat']).capitalize()} library: {name}."
         return f"{self.who(r['seat']).capitalize()} chose {name}."
 
     def _libraries(self) -> list[Any]:
