@@ -9,10 +9,10 @@ import pytest
 
 from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision, DecisionKind
-from exlibris.interactive.frame import Painter, shelf_lines
+from exlibris.interactive.frame import Painter, board_line, shelf_lines
 from exlibris.interactive.narrate import Narrator
 from exlibris.interactive.record import SaveRecord
-from exlibris.interactive.screen import prompt_line
+from exlibris.interactive.screen import Screen, prompt_line
 from exlibris.interactive.session import Session
 from exlibris.interactive.shelf_grid import category_styles
 from exlibris.scoring.inspection import inspect_table
@@ -116,3 +116,20 @@ def test_a_library_dealt_alone_is_not_told_as_chosen(you_game: Any) -> None:
     assert Narrator(session.game, 0).lines([event]) == [f"Greta's library: {mine}."]
     drafted = names[you_game.state.players[1].library]
     assert Narrator(you_game, 0).lines([event]) == [f"Greta chose {drafted}."]
+
+
+def test_the_header_says_who_goes_first_next_round_after_the_diviners_hut() -> None:
+    game = you_game_fresh()
+    screen = Screen(game, 0, STYLES, {})
+    game.state.first_player, game.state.next_first_player = 0, None
+    assert "next round" not in board_line(screen).plain
+    game.state.next_first_player = 1  # as the Diviner's Hut leaves it until the cleanup
+    assert "first: You (next round: Greta)" in board_line(screen).plain
+    assert "first player: You (next round: Greta)" in screen.board().plain
+
+
+def you_game_fresh() -> Any:
+    record = SaveRecord(seed=1, seats=["greedy", "greedy"], names=["You", "Greta"]).stamp()
+    session = Session(record, load_catalog(), log_events=False)
+    session.run()
+    return session.game

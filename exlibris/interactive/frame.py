@@ -209,7 +209,8 @@ def board_line(screen: Screen, *, names: bool = True) -> Text:
     if solo is not None:
         text.append(f" · solo, difficulty {solo.difficulty} · prominent ")
     else:
-        text.append(f" · first: {screen.who(state.first_player)} · prominent ")
+        text.append(f" · first: {screen.who(state.first_player)}{screen.next_first()}"
+                    " · prominent ")
     category = screen.category if names else screen.code
     text.append_text(category(state.prominent))
     text.append(" · banned ")

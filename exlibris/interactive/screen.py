@@ -41,6 +41,15 @@ class Screen:
         name = self.game.state.players[seat].name
         return f"{name} (you)" if seat == self.seat and name.lower() != "you" else name
 
+    def next_first(self) -> str:
+        """`` (next round: Ann)`` once an effect (the Diviner's Hut) has made someone
+        else the next round's first player; else nothing."""
+        state = self.game.state
+        nxt = state.next_first_player
+        if nxt is None or nxt == state.first_player:
+            return ""
+        return f" (next round: {self.who(nxt)})"
+
     def category(self, code: str | None) -> Text:
         if not code:
             return Text("none", "dim")
@@ -97,7 +106,7 @@ class Screen:
             text.append(f" of {self.game.settings.final_round.rounds} · solo, difficulty "
                         f"{solo.difficulty} ({difficulty_name(solo.difficulty)})")
         elif state.players:
-            text.append(f" · first player: {self.who(state.first_player)}")
+            text.append(f" · first player: {self.who(state.first_player)}{self.next_first()}")
         if state.final_round:
             text.append(" · ")
             text.append("FINAL ROUND", "bold reverse")
