@@ -488,3 +488,28 @@ def test_keys_typed_while_a_bot_thinks_do_not_answer_the_next_decision(tmp_path:
     term.press(b"q")
     term.send(b"\r")
     assert term.finish() == 0
+
+
+def test_replay_wraps_at_words_and_only_enter_steps_on(tmp_path: Path) -> None:
+    """Issue 27: a decision's line is wrapped at words to the terminal's width, and only
+    Enter shows the next decision (another key is said to be neither; q stops)."""
+    save = tmp_path / "s.json"
+    CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                             str(save)], input="1\n" * 6)
+    assert len(json.loads(save.read_text())["decisions"]) >= 4
+    step = Terminal(["replay", str(save)], environment(tmp_path), (40, 30))
+    step.read_until(1, b"Enter: next")
+    step.send(b"x\r")
+    step.read_until(1, b"is neither")
+    step.read_until(2, b"Enter: next")
+    assert b"Decision 2 of" not in step.output  # x did not step on
+    step.send(b"\r")
+    step.read_until(1, b"Decision 2 of")
+    step.read_until(3, b"Enter: next")
+    step.send(b"q\r")
+    assert step.finish() == 0
+    text = visible(step.output.decode(errors="replace")).replace("\r", "")
+    said = text[text.index("Decision 1 of"):]
+    said = said[:said.index("Enter: next")]
+    assert all(len(line) <= 40 for line in said.split("\n")), said
+    assert len(said.strip().split("\n")) > 1  # wrapped by the game, not by the terminal
