@@ -19,7 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from exlibris.interactive.screen import Screen
@@ -48,6 +49,7 @@ class Ask:
     help: str = ""
     hint: str = ""
     since: Sequence[str] = ()  # what happened since this player's last answer
+    seed: int | None = None  # the game's, in the header where it fits
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
@@ -130,13 +132,21 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     room = height - len(foot)
     left = _mine(screen, ask, left_w, painter)
     left += _shelf(screen, ask, left_w, room - len(left), painter)
-    rest = room - len(left) - 1
+    spare = 2 if screen.game.state.round else 0  # room to say where the players are
+    rest = room - len(left) - spare - 1
+    places = painter.lines(screen.locations(), left_w)
+    if len(places) > rest > 3:  # the first locations, and where the others are
+        places = [*places[:rest - 1], "(more locations: Tab)"]
     if rest > 3:
-        left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
-    rest = room - len(left) - 1
-    if rest > 3 and len(screen.game.state.players) > 1 and screen.game.state.round:
+        left += ["", *places]
+    if screen.game.state.round:
         screen.width = left_w
-        left += ["", *_clip(painter.lines(screen.others(), left_w), rest)]
+        for panel in screen.panels():
+            drawn = _whole(painter.lines(panel, left_w), room - len(left), "the players",
+                           left_w)
+            left += drawn
+            if len(drawn) < 3:  # it did not fit: neither will the next
+                break
     right = [_tabs(ask.pane, right_w)]
     if ask.pane == "decision":
         right += _decision(ask, right_w, room - 1, painter)
@@ -152,6 +162,16 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
         b = right[i] if i < len(right) else ""
         rows.append(a + " " * (left_w - width_of(a)) + " │ " + b)
     return _fit(rows + foot, height)
+
+
+def _whole(lines: list[str], room: int, what: str, width: int) -> list[str]:
+    """``lines`` after a blank line if they all fit in ``room``; else one line saying
+    where to see them (a panel is never cut off), or nothing if even that does not fit."""
+    if len(lines) + 1 <= room:
+        return ["", *lines]
+    if room >= 2:
+        return ["", f"({what}: Tab)"[:width]]
+    return []
 
 
 def _fit(lines: list[str], height: int) -> list[str]:
@@ -172,7 +192,11 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     board = board_line(screen)
     if board.cell_len > width:
         board = board_line(screen, names=False)
-    lines = painter.lines(board, width)
+    if ask.seed is not None and board.cell_len + len(f" · seed {ask.seed}") <= width:
+        board.append(f" · seed {ask.seed}", "dim")
+    cut = board.plain.find(" · ") + 3  # what wraps goes on under "first: ..."
+    lines = hanging(board[:cut], board[cut:], width, painter) if cut > 2 else \
+        painter.lines(board, width)
     if seat is None:
         return lines
     player = game.state.players[seat]
@@ -184,11 +208,11 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     if player.focus:
         head.append(" · Focus: ")
         head.append_text(screen.category(player.focus))
-    hand = Text(f"Hand ({len(player.hand)}): ")
     from exlibris.interactive.shelf_grid import cards_text
 
-    hand.append_text(cards_text(player.hand.cards, screen.styles))
-    return lines + painter.lines(Group(head, hand), width)
+    hand = hanging(Text(f"Hand ({len(player.hand)}): "),
+                   cards_text(player.hand.cards, screen.styles), width, painter)
+    return lines + painter.lines(head, width) + hand
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:
@@ -232,6 +256,11 @@ def _solo_board(screen: Screen, text: Text) -> Text:
         text.append(", top ")
         text.append(str(state.discard.cards[-1]))
     text.append(f" · tiles left {len(state.location_stack)}")
+    solo = screen.game.solo
+    text.append(f" · license form {len(solo.form)} face down")
+    if solo.boxed:
+        text.append(", boxed ")
+        text.append_text(Text(" ").join(screen.code(code) for code in solo.boxed))
     return text
 
 
@@ -329,9 +358,8 @@ def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
     lines = list(head)
     for i in shown:
         mark = "›" if i == ask.cursor else " "
-        row = Text(f"{mark}{i + 1:>3}. ", "bold")
-        row.append(labels[i], "reverse" if i == ask.cursor else "")
-        drawn = painter.lines(row, width)
+        drawn = hanging(Text(f"{mark}{i + 1:>3}. ", "bold"),
+                        Text(labels[i], "reverse" if i == ask.cursor else ""), width, painter)
         if len(lines) + len(drawn) > len(head) + room:
             break
         lines += drawn
@@ -374,7 +402,8 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     elif ask.pane == "log":
         lines = _log(log, width, 10_000, painter)
     else:
-        lines = painter.lines(Text(ask.help), width)
+        lines = [drawn for line in ask.help.split("\n") for drawn in
+                 _help_line(line, width, painter)]
     top = min(ask.scroll, max(0, len(lines) - room))
     ask.scroll = top  # past the end is the end (Up then moves from there)
     shown = lines[top:top + room]
@@ -383,11 +412,34 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     return shown
 
 
+def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:
+    """``head`` then ``body``, the lines ``body`` wraps onto indented to start under
+    its first (``›  1. a long label`` / ``      goes on here``)."""
+    if not head.cell_len or head.cell_len >= width // 2:
+        return painter.lines(head + body, width)
+    grid = Table.grid()
+    grid.add_column(width=head.cell_len, no_wrap=True)
+    grid.add_column()
+    grid.add_row(head, body)
+    return painter.lines(grid, width)
+
+
+_TERM = re.compile(r"^( +\S+(?: \S+)? {2,})\S")  # "  Shelf     rows and ..."
+
+
+def _help_line(line: str, width: int, painter: Painter) -> list[str]:
+    """A line of the help, wrapping under its description (``  Shelf     rows...``)
+    or its own indent."""
+    term = _TERM.match(line)
+    cut = len(term.group(1)) if term else len(line) - len(line.lstrip())
+    return hanging(Text(line[:cut]), Text(line[cut:]), width, painter)
+
+
 def _log(log: Sequence[str], width: int, room: int, painter: Painter) -> list[str]:
     """The newest lines of the log that fit in ``room`` lines."""
     drawn: list[str] = []
     for entry in reversed(log):
-        lines = painter.lines(Text(f"• {entry}"), width)
+        lines = hanging(Text("• "), Text(entry), width, painter)
         if len(drawn) + len(lines) > room - 1:
             break
         drawn = lines + drawn

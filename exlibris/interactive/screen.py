@@ -236,9 +236,21 @@ class Screen:
         return Group(*lines, shelf)
 
     def others(self) -> RenderableType:
-        """Every other player's library, hand size, assistants and shelf."""
+        """Every other player's library, hand size, assistants and shelf (in solo: the
+        public library)."""
+        return Group(*self.panels())
+
+    def panels(self) -> list[RenderableType]:
+        """One panel for each other player, or the public library's in solo."""
+        if self.game.solo is not None:
+            return [self.public_library()]
         players = self.game.state.players
-        return Group(*(self.player(p, None) for p in players if p.seat != self.seat))
+        return [self.player(p, None) for p in players if p.seat != self.seat]
+
+    def public_library(self) -> Text:
+        """Solo: the opponent, the public library, as far as it may be seen."""
+        text = Text("The public library (your opponent)", "bold")
+        return self.solo_board(text)
 
     def where(self, assistant: Assistant) -> str:
         name = assistant.name
