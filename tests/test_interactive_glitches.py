@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -133,3 +134,24 @@ def you_game_fresh() -> Any:
     session = Session(record, load_catalog(), log_events=False)
     session.run()
     return session.game
+
+
+def test_a_finished_game_stays_replayable_after_the_next_game(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    env = {"XDG_STATE_HOME": str(tmp_path)}
+    folder = tmp_path / "exlibris"
+    outputs = []
+    for _ in range(2):
+        result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5"],
+                                    input="1\n" * 800, env=env)
+        assert result.exit_code == 0, result.output
+        outputs.append(result.output)
+    first, second = folder / "finished" / "seed-5.json", folder / "finished" / "seed-5-2.json"
+    assert f"Watch it again with: exlibris replay {first}" in outputs[0]
+    assert f"Watch it again with: exlibris replay {second}" in outputs[1]
+    assert first.read_text() == second.read_text()  # the same seed, answers and game
+    replay = CliRunner().invoke(cli, ["replay", "--all", str(first)], env=env)
+    assert replay.exit_code == 0 and "Winner" in replay.output

@@ -467,7 +467,20 @@ def _farewell(terminal: Any, session: Any, catalog: Any) -> None:
     screen = Screen(game, seat, category_styles(catalog.categories), names,
                     terminal.console.width)
     terminal.show(screen.table(log))
-    terminal.say(f"The game is over. Watch it again with: exlibris replay {session.save_path}")
+    terminal.say(f"The game is over. Watch it again with: exlibris replay "
+                 f"{_kept(session)}")
+
+
+def _kept(session: Any) -> Path:
+    """Where the finished game stays: the default autosave is replaced by the next
+    game, so a copy is kept under ``finished/`` beside it."""
+    from exlibris.interactive import record as saves
+    from exlibris.interactive.save_target import keep_finished
+
+    path = session.save_path
+    if path is None or Path(path) != saves.default_path():
+        return path
+    return keep_finished(session.record, Path(path)) or path
 
 
 def _report(outcome: Any, record: Any, as_json: bool) -> None:
