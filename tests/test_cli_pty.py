@@ -513,3 +513,57 @@ def test_replay_wraps_at_words_and_only_enter_steps_on(tmp_path: Path) -> None:
     said = said[:said.index("Enter: next")]
     assert all(len(line) <= 40 for line in said.split("\n")), said
     assert len(said.strip().split("\n")) > 1  # wrapped by the game, not by the terminal
+
+
+def test_at_120_by_40_wrapped_lines_are_indented_and_no_panel_is_cut(tmp_path: Path) -> None:
+    """Issue 27: at 120×40 with three players a wrapped option, log entry or help line
+    goes on indented under its start, and another player's panel is whole or left to
+    the players view (Tab)."""
+    size = (120, 40)
+    term = Terminal(["play", "--seats", "human,greedy,greedy", "--seed", "7", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), size)
+    term.read_until(1)
+    seen_players = False
+    for _ in range(30):
+        lines = term.last_frame()
+        left = [line[:60].rstrip() for line in lines[:-2]]
+        right = [line[63:] for line in lines[:-2] if len(line) > 63]
+        if "What happened" in right:
+            for line in right[right.index("What happened") + 1:]:
+                assert line.startswith(("• ", "  ")), right  # a log entry or its rest
+        for i, line in enumerate(left):
+            if line.startswith(("Greedy 2 — ", "Greedy 3 — ")):  # a panel: whole
+                seen_players = True
+                assert any(row.startswith("└") or "Shelf: 0 cards" in row
+                           for row in left[i:]), "\n".join(left)
+        seen_players |= "(the players: Tab)" in left
+        term.press(b"\r")
+    assert seen_players
+    term.press(b"?")
+    term.press(b"\r")
+    help_pane = [line[63:] for line in term.last_frame()]
+    assert any(line.startswith("── [help]") for line in help_pane)
+    body = [line for line in help_pane if line.strip()][1:-1]
+    assert all(not line.startswith(" ") or line.startswith("  ") for line in body)
+    term.press(b"\x1b[6~" * 6, frames=6)  # to its end: the seed is said there
+    assert "seed 7" in "\n".join(term.last_frame())
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
+        tmp_path: Path) -> None:
+    """Issue 27: solo at 80×24: the header shows the license form's face-down
+    categories and the players view (Tab) the public library, not a blank."""
+    term = Terminal(["play", "--players", "1", "--seed", "7", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the first library; round 1
+    text = "\n".join(term.last_frame())
+    assert "license form" in text and "face down" in text, text
+    term.press(b"\t\t", frames=2)
+    players = "\n".join(term.last_frame())
+    assert "[players]" in players and "The public library (your opponent)" in players
+    assert "license form: 2 face down" in players
+    term.send(b"q\r")
+    assert term.finish() == 0

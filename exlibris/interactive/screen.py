@@ -207,7 +207,7 @@ class Screen:
         head = Text(self.who(player.seat), "bold")
         if player.library:
             head.append(f" — {self.library_names.get(player.library, player.library)}")
-        lines = [head]
+        lines: list[RenderableType] = [head]
         if mine and player.focus:  # dealt once the libraries are chosen
             focus = Text("Focus: ")
             focus.append_text(self.category(player.focus))
@@ -224,8 +224,8 @@ class Screen:
         else:
             lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
         if player.assistants:
-            lines.append(Text("Assistants: " + "; ".join(self.where(a)
-                                                         for a in player.assistants)))
+            lines.append(labelled("Assistants: ", "; ".join(self.where(a)
+                                                          for a in player.assistants)))
         if player.hired:
             lines.append(Text(f"Hired ({player.hired} of {MAX_HIRES}): "
                               + (", ".join(self.resume(c) for c in player.hires.cards)
@@ -270,6 +270,15 @@ class Screen:
             text.append(f"{i:>3}. ", "bold")
             text.append(f"{label}\n")
         return text
+
+
+def labelled(label: str, text: str) -> Table:
+    """``label`` then ``text``, what wraps going on under the text's start."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(label, text)
+    return grid
 
 
 def plural(n: int, noun: str) -> str:
