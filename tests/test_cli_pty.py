@@ -565,5 +565,19 @@ def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
     players = "\n".join(term.last_frame())
     assert "[players]" in players and "The public library (your opponent)" in players
     assert "license form: 2 face down" in players
-    term.send(b"q\r")
+    term.press(b"\x1b")  # back to the decision, then Enter to the end of the game
+    prompts = set()
+    while LEAVE not in term.output:
+        prompts |= {line for line in term.last_frame() if line.startswith("You, ")}
+        seen = term.frames()
+        term.send(b"\r")
+        end = time.monotonic() + 30
+        while term.frames() == seen and LEAVE not in term.output:
+            assert time.monotonic() < end
+            term._drain()
+    assert "You, which location do you eliminate?" in prompts  # not "You, Which"
     assert term.finish() == 0
+    out = visible(term.output.decode(errors="replace"))
+    assert "Result: " in out and "B5 library focus" in out
+    assert "B6 volunteers" not in out and "B7 artifacts" not in out  # no such modules
+    assert "You's" not in out

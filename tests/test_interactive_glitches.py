@@ -155,3 +155,12 @@ def test_a_finished_game_stays_replayable_after_the_next_game(tmp_path: Path) ->
     assert first.read_text() == second.read_text()  # the same seed, answers and game
     replay = CliRunner().invoke(cli, ["replay", "--all", str(first)], env=env)
     assert replay.exit_code == 0 and "Winner" in replay.output
+
+
+def test_an_artifact_in_a_shelf_cell_is_its_short_name_and_fits_the_cell() -> None:
+    from exlibris.interactive.shelf_grid import CELL_WIDTH, shelf_grid
+
+    shelf = shelf_of("A1/9:CCFM  *bjuildnir-automagical-hammer")
+    lines = Painter(None, no_color=True).lines(shelf_grid(shelf, STYLES), 80)
+    assert any("*Hammer" in line for line in lines) and "bjuildnir" not in "".join(lines)
+    assert max(len(line) for line in lines) <= 4 + 2 * (CELL_WIDTH + 2)  # not 29 wide
