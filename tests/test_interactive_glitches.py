@@ -164,3 +164,15 @@ def test_an_artifact_in_a_shelf_cell_is_its_short_name_and_fits_the_cell() -> No
     lines = Painter(None, no_color=True).lines(shelf_grid(shelf, STYLES), 80)
     assert any("*Hammer" in line for line in lines) and "bjuildnir" not in "".join(lines)
     assert max(len(line) for line in lines) <= 4 + 2 * (CELL_WIDTH + 2)  # not 29 wide
+
+
+def test_the_help_gives_the_library_tiles_letter_counts() -> None:
+    from exlibris.interactive.context import player_help
+
+    text = player_help(full_screen=True)
+    line = next(line for line in text.splitlines() if "Letters in the deck" in line)
+    counts = dict(part.split() for part in line.split(": ", 1)[1].rstrip(".").split(", "))
+    deck = load_catalog().deck
+    assert deck is not None
+    assert sum(int(n) for n in counts.values()) == len(deck.cards)
+    assert counts["A"] == str(sum(card.letter == "A" for card in deck.cards))
