@@ -544,3 +544,96 @@ def test_keys_typed_ahead_past_a_decision_do_not_answer_the_next_one(tmp_path: P
     mine = [d for d in json.loads(save.read_text())["decisions"] if d["seat"] == 0]
     assert [d["kind"] for d in mine] == ["library", "place"]  # the home action not answered
     assert mine[-1]["label"] == "place The Wizard on home space 1"
+
+
+def test_replay_wraps_at_words_and_only_enter_steps_on(tmp_path: Path) -> None:
+    """Issue 27: a decision's line is wrapped at words to the terminal's width, and only
+    Enter shows the next decision (another key is said to be neither; q stops)."""
+    save = tmp_path / "s.json"
+    CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                             str(save)], input="1\n" * 6)
+    assert len(json.loads(save.read_text())["decisions"]) >= 4
+    step = Terminal(["replay", str(save)], environment(tmp_path), (40, 30))
+    step.read_until(1, b"Enter: next")
+    step.send(b"x\r")
+    step.read_until(1, b"is neither")
+    step.read_until(2, b"Enter: next")
+    assert b"Decision 2 of" not in step.output  # x did not step on
+    step.send(b"\r")
+    step.read_until(1, b"Decision 2 of")
+    step.read_until(3, b"Enter: next")
+    step.send(b"q\r")
+    assert step.finish() == 0
+    text = visible(step.output.decode(errors="replace")).replace("\r", "")
+    said = text[text.index("Decision 1 of"):]
+    said = said[:said.index("Enter: next")]
+    assert all(len(line) <= 40 for line in said.split("\n")), said
+    assert len(said.strip().split("\n")) > 1  # wrapped by the game, not by the terminal
+
+
+def test_at_120_by_40_wrapped_lines_are_indented_and_no_panel_is_cut(tmp_path: Path) -> None:
+    """Issue 27: at 120×40 with three players a wrapped option, log entry or help line
+    goes on indented under its start, and another player's panel is whole or left to
+    the players view (Tab)."""
+    size = (120, 40)
+    term = Terminal(["play", "--seats", "human,greedy,greedy", "--seed", "7", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), size)
+    term.read_until(1)
+    seen_players = False
+    for _ in range(30):
+        lines = term.last_frame()
+        left = [line[:60].rstrip() for line in lines[:-2]]
+        right = [line[63:] for line in lines[:-2] if len(line) > 63]
+        if "What happened" in right:
+            for line in right[right.index("What happened") + 1:]:
+                assert line.startswith(("• ", "  ")), right  # a log entry or its rest
+        for i, line in enumerate(left):
+            if line.startswith(("Greedy 2 — ", "Greedy 3 — ")):  # a panel: whole
+                seen_players = True
+                assert any(row.startswith("└") or "Shelf: 0 cards" in row
+                           for row in left[i:]), "\n".join(left)
+        seen_players |= "(the players: Tab)" in left
+        term.press(b"\r")
+    assert seen_players
+    term.press(b"?")
+    term.press(b"\r")
+    help_pane = [line[63:] for line in term.last_frame()]
+    assert any(line.startswith("── [help]") for line in help_pane)
+    body = [line for line in help_pane if line.strip()][1:-1]
+    assert all(not line.startswith(" ") or line.startswith("  ") for line in body)
+    term.press(b"\x1b[6~" * 6, frames=6)  # to its end: the seed is said there
+    assert "seed 7" in "\n".join(term.last_frame())
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
+        tmp_path: Path) -> None:
+    """Issue 27: solo at 80×24: the header shows the license form's face-down
+    categories and the players view (Tab) the public library, not a blank."""
+    term = Terminal(["play", "--players", "1", "--seed", "7", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the first library; round 1
+    text = "\n".join(term.last_frame())
+    assert "license form" in text and "face down" in text, text
+    term.press(b"\t\t", frames=2)
+    players = "\n".join(term.last_frame())
+    assert "[players]" in players and "The public library (your opponent)" in players
+    assert "license form: 2 face down" in players
+    term.press(b"\x1b")  # back to the decision, then Enter to the end of the game
+    prompts = set()
+    while LEAVE not in term.output:
+        prompts |= {line for line in term.last_frame() if line.startswith("You, ")}
+        seen = term.frames()
+        term.send(b"\r")
+        end = time.monotonic() + 30
+        while term.frames() == seen and LEAVE not in term.output:
+            assert time.monotonic() < end
+            term._drain()
+    assert "You, which location do you eliminate?" in prompts  # not "You, Which"
+    assert term.finish() == 0
+    out = visible(term.output.decode(errors="replace"))
+    assert "Result: " in out and "B5 library focus" in out
+    assert "B6 volunteers" not in out and "B7 artifacts" not in out  # no such modules
+    assert "You's" not in out

@@ -52,9 +52,16 @@ def test_readable_form_on_the_spec_example() -> None:
     assert out.splitlines()[0] == "Official Library Inspection Form (standard, 2 players)"
 
 
-def test_solo_form_and_json() -> None:
+def test_solo_form_and_json(tmp_path: Path) -> None:
     text = run(str(TABLES / "spec-solo.yaml")).stdout
-    assert "Public library" in text and "B7 artifacts" in text
+    assert "Public library" in text
+    # plain solo has neither the Job Faire nor the Artifactorium: no rows for them
+    assert "B6 volunteers" not in text and "B7 artifacts" not in text
+    expanded = tmp_path / "expanded.yaml"
+    expanded.write_text((TABLES / "spec-solo.yaml").read_text().replace(
+        "variant: solo", "variant: solo-expanded"))
+    shown = run(str(expanded)).stdout
+    assert "B6 volunteers" in shown and "B7 artifacts" in shown
     assert "Winner: the public library (18 against Scooter's 7" in text
     data = json.loads(run("--json", str(TABLES / "spec-solo.yaml")).stdout)
     assert data["win"] is False and data["public_library"]["total"] == 18
@@ -136,3 +143,18 @@ def test_missing_file(tmp_path: Path) -> None:
 def test_help() -> None:
     result = CliRunner().invoke(cli, ["score", "--help"])
     assert result.exit_code == 0 and "--best-flips" in result.output and "--json" in result.output
+
+
+def test_off_a_terminal_the_form_fits_80_columns(tmp_path: Path) -> None:
+    names = ["Bartholomew Quill", "Henrietta Vellum", "Cornelius Folio",
+             "Philippa Marginalia", "Maximilian Spine"]
+    players = "".join(f"  - name: {name}\n    focus: S\n    hand: 2\n    shelf: A{i}:CC  B{i}:FM\n"
+                      for i, name in enumerate(names, 1))
+    table = tmp_path / "five.yaml"
+    table.write_text(f"variant: five-player\nprominent: R\nbanned: null\nplayers:\n{players}")
+    for args in ([str(table)], ["--best-flips", str(table)]):
+        out = run(*args).stdout
+        assert max(len(line) for line in out.splitlines()) <= 80, out
+        assert "A2 Reference Texts (prominent)" in out  # the steps are never broken
+        assert "Maximilian Spine (" in out.replace("\n  ", " ")  # the ranking, wrapped
+    assert json.loads(run("--json", str(table)).stdout)["players"][4]["name"] == names[4]

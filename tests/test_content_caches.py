@@ -36,7 +36,7 @@ OVERRIDES = {
     "an assistant's ability": (
         "assistant-cards/social-butterfly-draws-and-shelves.yaml",
         "assistants/social-butterfly.yaml",
-        ("may draw(count(", "may draw(2 * count("),
+        ("may draw(draws)", "may draw(2 * draws)"),
         [("hands: {Ann: [A1]}", "hands: {Ann: [A1, D1]}"), ("deck: [D1]", "deck: []"),
          ("cards: [C1]}", "cards: [C1, D1]}")]),
     "an artifact's score": (

@@ -469,7 +469,20 @@ def _farewell(terminal: Any, session: Any, catalog: Any) -> None:
     screen = Screen(game, seat, category_styles(catalog.categories), names,
                     terminal.console.width)
     terminal.show(screen.table(log))
-    terminal.say(f"The game is over. Watch it again with: exlibris replay {session.save_path}")
+    terminal.say(f"The game is over. Watch it again with: exlibris replay "
+                 f"{_kept(session)}")
+
+
+def _kept(session: Any) -> Path:
+    """Where the finished game stays: the default autosave is replaced by the next
+    game, so a copy is kept under ``finished/`` beside it."""
+    from exlibris.interactive import record as saves
+    from exlibris.interactive.save_target import keep_finished
+
+    path = session.save_path
+    if path is None or Path(path) != saves.default_path():
+        return path
+    return keep_finished(session.record, Path(path)) or path
 
 
 def _report(outcome: Any, record: Any, as_json: bool) -> None:
@@ -488,7 +501,20 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
     click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
                f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
+                           modules=variant_modules(record.variant)), nl=False)
+
+
+def variant_modules(variant: str) -> frozenset[str] | None:
+    """The modules a variant plays with (None: the variant is not known)."""
+    from exlibris.catalog import load_catalog
+    from exlibris.model.merging import ChainError
+    from exlibris.model.variants import resolve_settings
+
+    try:
+        return frozenset(resolve_settings(variant, load_catalog().variants).modules)
+    except (ChainError, KeyError, ValueError):
+        return None
 
 
 def form_width() -> int:

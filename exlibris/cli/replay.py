@@ -82,9 +82,10 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     terminal.say(f"seed {record.seed}; seats {', '.join(record.seats)}; "
                  f"{outcome.rounds} rounds")
     color = terminal.console.is_terminal and not terminal.console.no_color
-    from exlibris.cli.play import form_width
+    from exlibris.cli.play import form_width, variant_modules
 
-    click.echo(render_form(outcome.inspection, color=color, width=form_width()), nl=False)
+    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
+                           modules=variant_modules(record.variant)), nl=False)
 
 
 class Stepper:
@@ -111,11 +112,21 @@ class Stepper:
         secret = self.seat is not None and entry.seat != self.seat
         label = "(hidden)" if secret and decision.kind is DecisionKind.PICK else entry.label
         self.terminal.say(f"Decision {number + 1} of {len(session.record.decisions)} · "
-                          f"{name}: {decision.prompt} → {label}")
+                          f"{name}: {decision.prompt} → {label}", wrap=True)
         if self.wait:
+            self.next_or_stop()
+
+    def next_or_stop(self) -> None:
+        """Wait for Enter (the next decision) or q (stop); anything else is said to be
+        neither and asked again."""
+        while True:
             line = self.terminal.read_line("Enter: next · q: stop > ")
             if line is None or line.strip().lower() in ("q", "quit"):
                 raise _Stop
+            if not line.strip():
+                return
+            self.terminal.say(f"{line.strip()!r} is neither: press Enter for the next "
+                              "decision, or q and Enter to stop.", wrap=True)
 
     def never_reached(self, session: Any) -> None:
         rounds = session.game.state.round

@@ -75,10 +75,8 @@ def score(table_file: Path, as_json: bool, best_flips: bool, content: tuple[Path
     if as_json:
         click.echo(json.dumps(to_json(inspection, best), indent=2))
         return
-    color = _color(sys.stdout)
-    width = None
-    if color:
-        import shutil
+    from exlibris.cli.play import form_width, variant_modules
 
-        width = shutil.get_terminal_size().columns
-    click.echo(render_form(inspection, color=color, width=width, best=best), nl=False)
+    color = _color(sys.stdout)
+    click.echo(render_form(inspection, color=color, width=form_width(), best=best,
+                           modules=variant_modules(table.variant)), nl=False)

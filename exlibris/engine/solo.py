@@ -133,7 +133,7 @@ def cleanup(game: Game) -> None:
         tiles = [loc for loc in state.in_play if not loc.permanent]
         if not tiles:
             break
-        index = game.ask(0, DecisionKind.ELIMINATE, "Which location do you eliminate?", tiles,
+        index = game.ask(0, DecisionKind.ELIMINATE, "which location do you eliminate?", tiles,
                          lambda loc: f"eliminate {loc.spec.name} (#{loc.number})")
         loc = tiles[index]
         state.in_play.remove(loc)

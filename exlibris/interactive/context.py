@@ -163,9 +163,23 @@ def player_help(*, full_screen: bool) -> str:
     """The notation and the keys, with the categories' codes and names."""
     from exlibris.catalog import load_catalog
 
-    codes = ", ".join(f"{c.code} {c.name}" for c in load_catalog().categories)
+    catalog = load_catalog()
+    codes = ", ".join(f"{c.code} {c.name}" for c in catalog.categories)
     keys = KEYS_FULL if full_screen else KEYS_LINE
-    return f"{NOTATION}\n  Categories: {codes}.\n\n{keys}"
+    return f"{NOTATION}\n  Categories: {codes}.{letter_counts(catalog)}\n\n{keys}"
+
+
+def letter_counts(catalog: Any) -> str:
+    """The library tile's bookmark: how many cards of each letter the deck holds
+    (``\n  Letters in the deck: A 9, B 9, ...``; nothing without a deck)."""
+    deck = catalog.deck
+    if deck is None:
+        return ""
+    counts: dict[str, int] = {}
+    for card in deck.cards:
+        counts[card.letter] = counts.get(card.letter, 0) + 1
+    listed = ", ".join(f"{letter} {n}" for letter, n in sorted(counts.items()))
+    return f"\n  Letters in the deck (the library tile's bookmark): {listed}."
 
 
 _OWN_QUESTIONS = frozenset({DecisionKind.LIBRARY, DecisionKind.HOME_ACTION, DecisionKind.ORDER,

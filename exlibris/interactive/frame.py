@@ -19,13 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from exlibris.interactive.screen import Screen
-from exlibris.interactive.shelf_grid import card_name, cell_text, shelf_grid
+from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
-from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf import Pos, Shelf, Slot
 
 PANES = ("decision", "locations", "players", "log", "help")
 SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
@@ -48,6 +49,7 @@ class Ask:
     help: str = ""
     hint: str = ""
     since: Sequence[str] = ()  # what happened since this player's last answer
+    seed: int | None = None  # the game's, in the header where it fits
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
@@ -130,13 +132,21 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     room = height - len(foot)
     left = _mine(screen, ask, left_w, painter)
     left += _shelf(screen, ask, left_w, room - len(left), painter)
-    rest = room - len(left) - 1
+    spare = 2 if screen.game.state.round else 0  # room to say where the players are
+    rest = room - len(left) - spare - 1
+    places = painter.lines(screen.locations(), left_w)
+    if len(places) > rest > 3:  # the first locations, and where the others are
+        places = [*places[:rest - 1], "(more locations: Tab)"]
     if rest > 3:
-        left += ["", *_clip(painter.lines(screen.locations(), left_w), rest)]
-    rest = room - len(left) - 1
-    if rest > 3 and len(screen.game.state.players) > 1 and screen.game.state.round:
+        left += ["", *places]
+    if screen.game.state.round:
         screen.width = left_w
-        left += ["", *_clip(painter.lines(screen.others(), left_w), rest)]
+        for panel in screen.panels():
+            drawn = _whole(painter.lines(panel, left_w), room - len(left), "the players",
+                           left_w)
+            left += drawn
+            if len(drawn) < 3:  # it did not fit: neither will the next
+                break
     right = [_tabs(ask.pane, right_w)]
     if ask.pane == "decision":
         right += _decision(ask, right_w, room - 1, painter)
@@ -152,6 +162,16 @@ def _wide(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
         b = right[i] if i < len(right) else ""
         rows.append(a + " " * (left_w - width_of(a)) + " │ " + b)
     return _fit(rows + foot, height)
+
+
+def _whole(lines: list[str], room: int, what: str, width: int) -> list[str]:
+    """``lines`` after a blank line if they all fit in ``room``; else one line saying
+    where to see them (a panel is never cut off), or nothing if even that does not fit."""
+    if len(lines) + 1 <= room:
+        return ["", *lines]
+    if room >= 2:
+        return ["", f"({what}: Tab)"[:width]]
+    return []
 
 
 def _fit(lines: list[str], height: int) -> list[str]:
@@ -172,7 +192,11 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     board = board_line(screen)
     if board.cell_len > width:
         board = board_line(screen, names=False)
-    lines = painter.lines(board, width)
+    if ask.seed is not None and board.cell_len + len(f" · seed {ask.seed}") <= width:
+        board.append(f" · seed {ask.seed}", "dim")
+    cut = board.plain.find(" · ") + 3  # what wraps goes on under "first: ..."
+    lines = hanging(board[:cut], board[cut:], width, painter) if cut > 2 else \
+        painter.lines(board, width)
     if seat is None:
         return lines
     player = game.state.players[seat]
@@ -184,11 +208,11 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     if player.focus:
         head.append(" · Focus: ")
         head.append_text(screen.category(player.focus))
-    hand = Text(f"Hand ({len(player.hand)}): ")
     from exlibris.interactive.shelf_grid import cards_text
 
-    hand.append_text(cards_text(player.hand.cards, screen.styles))
-    return lines + painter.lines(Group(head, hand), width)
+    hand = hanging(Text(f"Hand ({len(player.hand)}): "),
+                   cards_text(player.hand.cards, screen.styles), width, painter)
+    return lines + painter.lines(head, width) + hand
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:
@@ -209,7 +233,8 @@ def board_line(screen: Screen, *, names: bool = True) -> Text:
     if solo is not None:
         text.append(f" · solo, difficulty {solo.difficulty} · prominent ")
     else:
-        text.append(f" · first: {screen.who(state.first_player)} · prominent ")
+        text.append(f" · first: {screen.who(state.first_player)}{screen.next_first()}"
+                    " · prominent ")
     category = screen.category if names else screen.code
     text.append_text(category(state.prominent))
     text.append(" · banned ")
@@ -231,6 +256,11 @@ def _solo_board(screen: Screen, text: Text) -> Text:
         text.append(", top ")
         text.append(str(state.discard.cards[-1]))
     text.append(f" · tiles left {len(state.location_stack)}")
+    solo = screen.game.solo
+    text.append(f" · license form {len(solo.form)} face down")
+    if solo.boxed:
+        text.append(", boxed ")
+        text.append_text(Text(" ").join(screen.code(code) for code in solo.boxed))
     return text
 
 
@@ -249,51 +279,68 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
                                     width=width), width)
     if len(grid) <= room:
         return grid
-    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title), width)
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width), width)
     if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
         rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
                 "lines: make the terminal taller"[:width]]
     return rows
 
 
-def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str) -> Text:
-    """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned."""
+def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str,
+                width: int = 80) -> Text:
+    """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned; the
+    columns that do not fit in ``width`` follow in a block of their own."""
     cells = dict(shelf.items())
     used = list(cells) + list(marks) or [(0, 0)]
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
-    cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
+    cols = list(range(min(c for _, c in used), max(c for _, c in used) + 1))
     wide = max([len(_cell(cells[p])) for p in cells] + [4])
-    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})\n")
-    for row in rows:
-        text.append(f"row {row:>2} │", "dim")
-        for col in cols:
-            pos = (row, col)
-            text.append(" ")
-            if pos in cells:
-                slot = cells[pos]
-                name = _cell(slot)
-                text.append(("~" if slot.face_down else "") + name.split(":")[0],
-                            "dim" if slot.face_down else "")
-                if isinstance(slot.card, BookCard):
-                    text.append(":")
-                    text.append_text(cell_text(slot, screen.styles, secret=False).split("\n")[1])
-                text.append(" " * (wide - len(name)))
-            elif pos in marks:
-                mark = f"[{marks[pos]}]"
-                text.append(mark, "bold reverse")
-                text.append(" " * (wide - len(mark)))
-            else:
-                text.append("·" + " " * (wide - 1), "dim")
-        text.append("\n")
-    text.rstrip()
+    head = len("row -1 │")
+    per_line = max(1, (width - head) // (wide + 1))
+    blocks = [cols[i:i + per_line] for i in range(0, len(cols), per_line)]
+    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})")
+    for block in blocks:
+        if len(blocks) > 1:
+            span = f"s {block[0]} to {block[-1]}" if len(block) > 1 else f" {block[0]}"
+            text.append(f"\ncolumn{span}:", "dim")
+        for row in rows:
+            text.append(f"\nrow {row:>2} │", "dim")
+            for col in block:
+                text.append(" ")
+                text.append_text(_cell_line((row, col), cells, marks, screen, wide))
     return text
 
 
-def _cell(slot: object) -> str:
-    card = slot.card  # type: ignore[attr-defined]
-    face = "~" if slot.face_down else ""  # type: ignore[attr-defined]
+def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], screen: Screen,
+               wide: int) -> Text:
+    """One cell of :func:`shelf_lines`, padded to ``wide``: ``~A2/9:HM+B1/9`` (face down,
+    with a card entombed beneath), ``*Ball[2]`` (two cards tucked), ``[3]`` or ``·``."""
+    if pos in marks:
+        mark = f"[{marks[pos]}]"
+        return Text(mark, "bold reverse") + " " * (wide - len(mark))
+    if pos not in cells:
+        return Text("·" + " " * (wide - 1), "dim")
+    slot = cells[pos]
+    face = "~" if slot.face_down else ""
+    text = Text(face + card_name(slot.card), "dim" if slot.face_down else "")
+    if isinstance(slot.card, BookCard):
+        text.append(":")
+        text.append_text(books_text(slot.card.books, screen.styles))
+    text.append(_under(slot), "dim")
+    return text + " " * (wide - len(_cell(slot)))
+
+
+def _under(slot: Slot) -> str:
+    """What lies under a shelf card: ``+B1/9`` entombed, ``[2]`` tucked."""
+    under = f"+{card_name(slot.beneath)}" if slot.beneath is not None else ""
+    return under + (f"[{len(slot.tucked)}]" if slot.tucked else "")
+
+
+def _cell(slot: Slot) -> str:
+    card = slot.card
+    face = "~" if slot.face_down else ""
     books = ":" + "".join(card.books) if isinstance(card, BookCard) else ""
-    return face + card_name(card) + books
+    return face + card_name(card) + books + _under(slot)
 
 
 def _tabs(pane: str, width: int) -> str:
@@ -311,9 +358,8 @@ def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
     lines = list(head)
     for i in shown:
         mark = "›" if i == ask.cursor else " "
-        row = Text(f"{mark}{i + 1:>3}. ", "bold")
-        row.append(labels[i], "reverse" if i == ask.cursor else "")
-        drawn = painter.lines(row, width)
+        drawn = hanging(Text(f"{mark}{i + 1:>3}. ", "bold"),
+                        Text(labels[i], "reverse" if i == ask.cursor else ""), width, painter)
         if len(lines) + len(drawn) > len(head) + room:
             break
         lines += drawn
@@ -356,7 +402,8 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     elif ask.pane == "log":
         lines = _log(log, width, 10_000, painter)
     else:
-        lines = painter.lines(Text(ask.help), width)
+        lines = [drawn for line in ask.help.split("\n") for drawn in
+                 _help_line(line, width, painter)]
     top = min(ask.scroll, max(0, len(lines) - room))
     ask.scroll = top  # past the end is the end (Up then moves from there)
     shown = lines[top:top + room]
@@ -365,11 +412,34 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
     return shown
 
 
+def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:
+    """``head`` then ``body``, the lines ``body`` wraps onto indented to start under
+    its first (``›  1. a long label`` / ``      goes on here``)."""
+    if not head.cell_len or head.cell_len >= width // 2:
+        return painter.lines(head + body, width)
+    grid = Table.grid()
+    grid.add_column(width=head.cell_len, no_wrap=True)
+    grid.add_column()
+    grid.add_row(head, body)
+    return painter.lines(grid, width)
+
+
+_TERM = re.compile(r"^( +\S+(?: \S+)? {2,})\S")  # "  Shelf     rows and ..."
+
+
+def _help_line(line: str, width: int, painter: Painter) -> list[str]:
+    """A line of the help, wrapping under its description (``  Shelf     rows...``)
+    or its own indent."""
+    term = _TERM.match(line)
+    cut = len(term.group(1)) if term else len(line) - len(line.lstrip())
+    return hanging(Text(line[:cut]), Text(line[cut:]), width, painter)
+
+
 def _log(log: Sequence[str], width: int, room: int, painter: Painter) -> list[str]:
     """The newest lines of the log that fit in ``room`` lines."""
     drawn: list[str] = []
     for entry in reversed(log):
-        lines = painter.lines(Text(f"• {entry}"), width)
+        lines = hanging(Text("• "), Text(entry), width, painter)
         if len(drawn) + len(lines) > room - 1:
             break
         drawn = lines + drawn

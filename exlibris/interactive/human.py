@@ -151,9 +151,10 @@ class HumanAgent:
             text = help_text(session.game, decision, session.log.records)
             if self.terminal.full is not None:
                 self.pane = "help"
-                self.help = f"{text}\n\n{player_help(full_screen=True)}"
+                self.help = f"{text}\n\n{player_help(full_screen=True)}{about(session)}"
             else:
-                self.terminal.say(f"{text}\n\n{player_help(full_screen=False)}", wrap=True)
+                self.terminal.say(f"{text}\n\n{player_help(full_screen=False)}"
+                                  f"{about(session)}", wrap=True)
         elif parsed.command == "why":
             from exlibris.engine.why import why_not
 
@@ -214,7 +215,7 @@ class HumanAgent:
         since = narrator.lines(session.log.records[session.seen.get(self.seat, 0):])
         state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
-                    message=self.message, since=since)
+                    message=self.message, since=since, seed=session.record.seed)
         self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
@@ -236,7 +237,7 @@ class HumanAgent:
                 state.scroll = LAST if state.pane == "log" else 0  # the log opens at its end
                 if state.pane == "help" and not state.help:
                     state.help = (help_text(session.game, decision, session.log.records)
-                                  + "\n\n" + player_help(full_screen=True))
+                                  + "\n\n" + player_help(full_screen=True) + about(session))
             elif key == keys.ESCAPE:
                 if state.pane != "decision":
                     state.pane = "decision"
@@ -330,3 +331,10 @@ def step_marks(decision: Decision, current: Step) -> dict[Any, str]:
     values = decision.values
     return {tuple(values[i]): str(n) for n, choice in enumerate(current.choices, 1)
             for i in choice.options}
+
+
+def about(session: Session) -> str:
+    """The game's seed and rules, closing the help."""
+    record = session.record
+    return (f"\n\nThis game: seed {record.seed}, {record.variant} rules "
+            f"(exlibris play --seed {record.seed} deals it again).")

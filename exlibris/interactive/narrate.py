@@ -51,6 +51,11 @@ class Narrator:
             return "you"
         return self.game.state.players[seat].name
 
+    def you(self, seat: int | None) -> bool:
+        """Whether ``seat`` is told as "you": the viewer, or a player named You."""
+        return seat is not None and (seat == self.seat
+                                     or self.game.state.players[seat].name.lower() == "you")
+
     def knows(self, seat: int | None) -> bool:
         return self.seat is None or seat == self.seat
 
@@ -100,7 +105,7 @@ class Narrator:
         return "the cards set apart"
 
     def whose(self, seat: int) -> str:
-        return "your" if seat == self.seat else f"{self.who(seat)}'s"
+        return "your" if self.you(seat) else f"{self.who(seat)}'s"
 
     # ------------------------------------------------------------------ events
     def _round(self, r: dict[str, Any]) -> str:
@@ -112,6 +117,8 @@ class Narrator:
     def _library(self, r: dict[str, Any]) -> str:
         library = self.game.state.players[r["seat"]].library or r["library"]
         name = next((lib.name for lib in self._libraries() if lib.id == library), library)
+        if self.game.settings.setup.libraries_dealt == 1:  # one tile each: nothing chosen
+            return f"{self.whose(r['seat']).capitalize()} library: {name}."
         return f"{self.who(r['seat']).capitalize()} chose {name}."
 
     def _libraries(self) -> list[Any]:
@@ -179,7 +186,8 @@ class Narrator:
         spec = self.game.artifact_specs.get(source)
         name = self.assistant(source) if ":" in source else \
             spec.name if spec is not None else source.replace("-", " ")
-        whose = "Your" if r["seat"] == self.seat else f"{self.who(r['seat'])}'s"
+        whose = self.whose(r["seat"]).capitalize() if self.you(r["seat"]) else \
+            self.whose(r["seat"])
         name = name.removeprefix("The ")
         keyword = f" ({r['ability']})" if r.get("ability") else ""
         return f"{whose} {name} acts{keyword}."
@@ -214,8 +222,7 @@ class Narrator:
         if to.startswith("hand:"):
             seat = int(to.split(":")[1])
             card = self.card(r["card"]) if self.knows(seat) else "a card"
-            return f"{card} went into {self.who(seat)}'s hand." if seat != self.seat \
-                else f"{card} went into your hand."
+            return f"{card} went into {self.whose(seat)} hand."
         return f"{self.card(r['card'])} was discarded."
 
     def _shelve(self, r: dict[str, Any]) -> str:
@@ -311,9 +318,8 @@ class Narrator:
 
     def _deal_hand(self, r: dict[str, Any]) -> str:
         if self.knows(r["seat"]):
-            return f"{self.who(r['seat']).capitalize()} were dealt {self.cards(r['cards'])}." \
-                if r["seat"] == self.seat else \
-                f"{self.who(r['seat'])} was dealt {self.cards(r['cards'])}."
+            were = "were" if self.you(r["seat"]) else "was"
+            return f"{self.who(r['seat']).capitalize()} {were} dealt {self.cards(r['cards'])}."
         return ""
 
     def _discard_area(self, r: dict[str, Any]) -> str:
@@ -345,7 +351,7 @@ class Narrator:
         return f"{who} took {name}{was} as a temp for this round."
 
     def _dismiss(self, r: dict[str, Any]) -> str:
-        return f"{self.who(r['seat']).capitalize()}'s temp {self.special(r['assistant'])} left."
+        return f"{self.whose(r['seat']).capitalize()} temp {self.special(r['assistant'])} left."
 
     def _under_deck(self, r: dict[str, Any]) -> str:
         names = [self.special(c) if c in self.game.assistant_cards else c for c in r["cards"]]

@@ -12,7 +12,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from exlibris.interactive.record import SaveError, SaveRecord, keep_previous, read_record
+from exlibris.interactive.record import (
+    SaveError,
+    SaveRecord,
+    keep_previous,
+    read_record,
+    save,
+)
 from exlibris.safefile import output_problem
 from exlibris.safefile import shown_path as _shown
 
@@ -76,3 +82,28 @@ def _make_state_folder(folder: Path) -> None:
         raise SaveError("save/unwritable", f"cannot make the autosave folder "
                         f"{_shown(folder)}: {exc.strerror}; set XDG_STATE_HOME to a folder "
                         "you can write, or choose a file with --save") from None
+
+
+MAX_KEPT = 1000  # finished games kept for one seed
+
+
+def keep_finished(record: SaveRecord, path: Path) -> Path | None:
+    """Copy the finished game saved at ``path`` (the default autosave, which the next
+    game replaces) to ``finished/seed-N.json`` beside it (``seed-N-2.json``... if
+    taken; never overwriting) and return where; None if it cannot be written."""
+    folder = path.parent / "finished"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        for n in range(1, MAX_KEPT + 1):
+            kept = folder / (f"seed-{record.seed}.json" if n == 1 else
+                             f"seed-{record.seed}-{n}.json")
+            try:
+                with open(kept, "x", encoding="utf-8"):
+                    pass  # claimed: no other game takes this name
+            except FileExistsError:
+                continue
+            save(record, kept)
+            return kept
+    except (OSError, SaveError):
+        return None
+    return None

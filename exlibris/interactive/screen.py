@@ -41,6 +41,15 @@ class Screen:
         name = self.game.state.players[seat].name
         return f"{name} (you)" if seat == self.seat and name.lower() != "you" else name
 
+    def next_first(self) -> str:
+        """`` (next round: Ann)`` once an effect (the Diviner's Hut) has made someone
+        else the next round's first player; else nothing."""
+        state = self.game.state
+        nxt = state.next_first_player
+        if nxt is None or nxt == state.first_player:
+            return ""
+        return f" (next round: {self.who(nxt)})"
+
     def category(self, code: str | None) -> Text:
         if not code:
             return Text("none", "dim")
@@ -97,7 +106,7 @@ class Screen:
             text.append(f" of {self.game.settings.final_round.rounds} · solo, difficulty "
                         f"{solo.difficulty} ({difficulty_name(solo.difficulty)})")
         elif state.players:
-            text.append(f" · first player: {self.who(state.first_player)}")
+            text.append(f" · first player: {self.who(state.first_player)}{self.next_first()}")
         if state.final_round:
             text.append(" · ")
             text.append("FINAL ROUND", "bold reverse")
@@ -198,7 +207,7 @@ class Screen:
         head = Text(self.who(player.seat), "bold")
         if player.library:
             head.append(f" — {self.library_names.get(player.library, player.library)}")
-        lines = [head]
+        lines: list[RenderableType] = [head]
         if mine and player.focus:  # dealt once the libraries are chosen
             focus = Text("Focus: ")
             focus.append_text(self.category(player.focus))
@@ -215,8 +224,8 @@ class Screen:
         else:
             lines.append(Text(f"Hand: {plural(len(player.hand), 'card')}"))
         if player.assistants:
-            lines.append(Text("Assistants: " + "; ".join(self.where(a)
-                                                         for a in player.assistants)))
+            lines.append(labelled("Assistants: ", "; ".join(self.where(a)
+                                                          for a in player.assistants)))
         if player.hired:
             lines.append(Text(f"Hired ({player.hired} of {MAX_HIRES}): "
                               + (", ".join(self.resume(c) for c in player.hires.cards)
@@ -227,9 +236,21 @@ class Screen:
         return Group(*lines, shelf)
 
     def others(self) -> RenderableType:
-        """Every other player's library, hand size, assistants and shelf."""
+        """Every other player's library, hand size, assistants and shelf (in solo: the
+        public library)."""
+        return Group(*self.panels())
+
+    def panels(self) -> list[RenderableType]:
+        """One panel for each other player, or the public library's in solo."""
+        if self.game.solo is not None:
+            return [self.public_library()]
         players = self.game.state.players
-        return Group(*(self.player(p, None) for p in players if p.seat != self.seat))
+        return [self.player(p, None) for p in players if p.seat != self.seat]
+
+    def public_library(self) -> Text:
+        """Solo: the opponent, the public library, as far as it may be seen."""
+        text = Text("The public library (your opponent)", "bold")
+        return self.solo_board(text)
 
     def where(self, assistant: Assistant) -> str:
         name = assistant.name
@@ -249,6 +270,15 @@ class Screen:
             text.append(f"{i:>3}. ", "bold")
             text.append(f"{label}\n")
         return text
+
+
+def labelled(label: str, text: str) -> Table:
+    """``label`` then ``text``, what wraps going on under the text's start."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(label, text)
+    return grid
 
 
 def plural(n: int, noun: str) -> str:
@@ -272,6 +302,8 @@ def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> 
     prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
     if decision.card is not None:  # the card a "where to shelve" asks about, with its books
         prompt = named(prompt, [decision.card])
+    if prompt[1:2].islower():  # after the name: ``You, which ...``, not ``You, Which``
+        prompt = prompt[:1].lower() + prompt[1:]
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
     if asked_by:
         text.append(f"{asked_by}: ")

@@ -104,7 +104,7 @@ CELL_WIDTH = 7  # six characters (``S11/12``) and a border
 
 def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
                marks: Mapping[Pos, str] | None = None, title: str | None = None,
-               width: int = 80) -> Group | Table | Text:
+               width: int = 80) -> Group | Table:
     """The shelf as a grid with its row and column numbers (as decisions name them);
     a shelf too wide for ``width`` columns is listed row by row instead.
 
@@ -139,22 +139,29 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
 
 
 def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styles, *,
-               secret: bool, marks: Mapping[Pos, str], title: str | None) -> Text:
-    """A wide shelf as one line per row: ``row -1: col 3 M3/8:FFS, col 4 ...``."""
-    text = Text(f"{title} (too wide to draw: row by row)\n" if title else "")
+               secret: bool, marks: Mapping[Pos, str], title: str | None) -> Group:
+    """A wide shelf as one line per row: ``row -1:  3=M3/8:FFS  4=...``, a row that
+    wraps going on under its first cell."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="dim")
+    grid.add_column()
     for row in rows:
-        text.append(f"row {row}:", "dim")
+        text = Text()
         for col in cols:
             pos = (row, col)
             if pos in cells:
-                text.append(f"  {col}=", "dim")
+                text.append(f"{col}=", "dim")
                 text.append_text(cell_text(cells[pos], styles, secret=secret).split("\n")[0])
                 slot = cells[pos]
                 if isinstance(slot.card, BookCard) and not (secret and slot.face_down):
                     text.append(":")
                     text.append_text(books_text(slot.card.books, styles))
+                text.append("  ")
             elif pos in marks:
-                text.append(f"  {col}=")
+                text.append(f"{col}=")
                 text.append(f"[{marks[pos]}]", "bold reverse")
-        text.append("\n")
-    return text
+                text.append("  ")
+        text.rstrip()
+        grid.add_row(f"row {row}:", text)
+    head = Text(f"{title} (too wide to draw: row by row)" if title else "")
+    return Group(head, grid) if title else Group(grid)

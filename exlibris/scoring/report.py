@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rich import box
@@ -58,7 +58,8 @@ def to_json(inspection: Inspection, best: Sequence[BestFlips] | None = None) -> 
     return data
 
 
-def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
+def _rows(inspection: Inspection, modules: Collection[str] | None = None
+          ) -> list[tuple[str, list[str]]]:
     table = inspection.table
     columns: list[Form] = list(inspection.forms)
     if inspection.public_library is not None:
@@ -79,13 +80,20 @@ def _rows(inspection: Inspection) -> list[tuple[str, list[str]]]:
     rows.append(row("B3 banned books", [f.banned for f in columns]))
     rows.append(row("B4 categorical variety", [f.variety for f in columns]))
     rows.append(row("B5 library focus", [f.focus for f in columns]))
-    if table.solo:
-        rows.append(row("B6 volunteers", [f.volunteers for f in columns]))
-        rows.append(row("B7 artifacts", [f.artifacts for f in columns]))
-    else:
-        rows.append(row("B6 artifacts", [f.artifacts for f in columns]))
+    volunteers = [f.volunteers for f in columns]
+    artifacts = [f.artifacts for f in columns]
+    if table.solo and _shown("job-faire", modules, volunteers):
+        rows.append(row("B6 volunteers", volunteers))
+    if _shown("artifactorium", modules, artifacts):
+        rows.append(row("B7 artifacts" if table.solo else "B6 artifacts", artifacts))
     rows.extend(_artifact_rows(columns))
     return rows
+
+
+def _shown(module: str, modules: Collection[str] | None, values: list[int]) -> bool:
+    """A row of a module's points is left out of the form of a game without that
+    module (``modules``; None: not known, always shown) unless it scored."""
+    return modules is None or module in modules or any(values)
 
 
 def _artifact_rows(columns: list[Form]) -> list[tuple[str, list[str]]]:
@@ -103,8 +111,9 @@ def outcome_lines(inspection: Inspection) -> list[str]:
         if inspection.win:
             return [f"Winner: {me.name} ({me.total} against the public library's "
                     f"{library.total}): licence approved", "Result: won"]
-        return [f"Winner: the public library ({library.total} against {me.name}'s "
-                f"{me.total}; a tie goes to the library)", "Result: lost"]
+        return [f"Winner: the public library ({library.total} against "
+                f"{possessive(me.name)} {me.total}; a tie goes to the library)",
+                "Result: lost"]
     ranking = ", ".join(f"{i}. {name} ({forms[name].total})"
                         for i, name in enumerate(inspection.ranking, 1))
     winners = inspection.winners
@@ -113,6 +122,11 @@ def outcome_lines(inspection: Inspection) -> list[str]:
     else:
         line = f"Winners (a tie no tiebreaker settles): {', '.join(winners)}"
     return [line, f"Ranking: {ranking}"]
+
+
+def possessive(name: str) -> str:
+    """``Ada's``; a player named You is ``your``."""
+    return "your" if name.lower() == "you" else f"{name}'s"
 
 
 _TIEBREAK_WORDS = {"books": ("more books on face-up shelf cards", "books", True),
@@ -157,22 +171,25 @@ def render_form(
     color: bool = False,
     width: int | None = None,
     best: Sequence[BestFlips] | None = None,
+    modules: Collection[str] | None = None,
 ) -> str:
     """The readable form: rows are the steps, columns the players, then the winner.
 
-    Without ``color`` the table is plain ASCII with no escape codes.
+    Without ``color`` the table is plain ASCII with no escape codes. ``modules`` are
+    the game's: the volunteers and artifacts rows of a module not among them (and
+    scoring nothing) are left out.
     """
     table = inspection.table
     what = [table.variant] if table.variant != "solo" else []
     what.append("solo" if table.solo else f"{len(table.players)} players")
     title = f"Official Library Inspection Form ({', '.join(what)})"
     grid = RichTable(box=box.ROUNDED if color else box.ASCII)
-    grid.add_column("Step", style="bold" if color else None)
+    grid.add_column("Step", style="bold" if color else None, no_wrap=True)
     for form in inspection.forms:
         grid.add_column(form.name, justify="right")
     if inspection.public_library is not None:
         grid.add_column("Public library", justify="right")
-    for label, values in _rows(inspection):
+    for label, values in _rows(inspection, modules):
         grid.add_row(label, *values)
     columns = [*inspection.forms]
     if inspection.public_library is not None:
@@ -190,4 +207,14 @@ def render_form(
     if best is not None:
         lines += best_lines(best)
     text = buffer.getvalue().rstrip("\n")
-    return "\n".join([title, text, *lines]) + "\n"
+    lines = [part for line in [title, *lines] for part in _wrapped(line, width or 200)]
+    return "\n".join([lines[0], text, *lines[1:]]) + "\n"
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """``line`` in lines of at most ``width`` columns, the later ones indented."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False) or [line]
