@@ -22,11 +22,11 @@ from exlibris.interactive.session import Session, error_code
 TAKE, STOP = 0, 1
 KEYS = "↑/↓ Enter choose · 1 or u take back · 2 or q stop · Tab views"
 TYPED = "Type 1 (or u) to take it back, 2 (or q) to stop"
-HELP = ("The content in use cannot go on from here: the game engine met an error it "
-        "cannot get past, so the game is saved as it stands. Taking back the latest "
-        "decision a person made plays the game again up to that decision, which is then "
-        "asked again: choose otherwise, and the game may go on. Stopping keeps the save; "
-        "`exlibris play --resume FILE` comes back to this question.")
+HELP = ("The game cannot go on from here: the content in use stopped the engine with an "
+        "error, and the game is saved as it stands. Taking back the latest decision a "
+        "person made plays the game again up to that decision and asks it again: choose "
+        "otherwise and the game may go on. Stopping keeps the save, and `exlibris play "
+        "--resume FILE` comes back to this question.")
 
 
 class Choice:
