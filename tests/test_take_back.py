@@ -242,3 +242,22 @@ def test_a_finished_save_with_a_failure_is_refused(tmp_path: Path) -> None:
     result = invoke("replay", "--all", str(save))
     assert result.exit_code == 2
     assert "'failure' is set but the save says the game is finished" in result.stderr
+
+
+def test_a_save_whose_record_goes_past_the_stop_does_not_replay(author: Path,
+                                                                tmp_path: Path) -> None:
+    """A record edited to go on past where the game stops is refused, not made into a
+    failure at the wrong decision; nothing on disk changes."""
+    save = tmp_path / "game.json"
+    stopped_save(author, save)
+    record = saved(save)
+    del record["failure"]
+    record["decisions"].append({"seat": 1, "kind": "place", "index": 0, "label": "x"})
+    save.write_text(json.dumps(record), "utf-8")
+    before = save.read_text("utf-8")
+    result = invoke("play", "--resume", str(save), lines="1\n")
+    assert result.exit_code == 2, result.output
+    assert "decision 4 does not replay: the game stops before it (the effect of " \
+        "diviners-hut" in result.stderr and "[save/mismatch]" in result.stderr
+    assert "take back" not in result.output
+    assert save.read_text("utf-8") == before

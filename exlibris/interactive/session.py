@@ -120,6 +120,10 @@ class Session:
                 self.take_back(undo.keep)
                 continue
             except ENGINE_ERRORS as exc:
+                if self.asked < len(self.record.decisions):  # this game never got past it
+                    raise SaveError("save/mismatch", (
+                        f"decision {self.asked + 1} does not replay: the game stops before "
+                        f"it ({exc})")) from None
                 self.stopped(exc)
                 keep = self.record.last_of_people()
                 if keep is None or self.offer is None or not self.offer(self, exc):

@@ -17,10 +17,10 @@ from __future__ import annotations
 from rich.text import Text
 
 from exlibris.interactive.human import HumanAgent, parse_answer
-from exlibris.interactive.session import Session, error_code
+from exlibris.interactive.session import QuitRequest, Session, error_code
 
 TAKE, STOP = 0, 1
-KEYS = "↑/↓ Enter choose · 1 or u take back · 2 or q stop · Tab views"
+KEYS = "↑/↓ Enter choose · 1 or u take back · 2, q or Esc stop · Tab views"
 TYPED = "Type 1 (or u) to take it back, 2 (or q) to stop"
 HELP = ("The game cannot go on from here: the content in use stopped the engine with an "
         "error, and the game is saved as it stands. Taking back the latest decision a "
@@ -58,8 +58,15 @@ def offer(session: Session, exc: Exception) -> bool:
     agent = session.humans.get(choice.seat)
     if not isinstance(agent, HumanAgent):
         return False
-    if agent.terminal.full is None:
-        taken = _line_mode(agent, choice)
+    term = agent.terminal
+    try:
+        if agent.hot_seat and term.last_seat != choice.seat:
+            agent.hand_off(session)  # the offer shows this player's hand
+    except QuitRequest:
+        return False
+    term.last_seat = choice.seat
+    if term.full is None:
+        taken = _line_mode(agent, session, choice)
     else:
         taken = _full_screen(agent, session, choice)
     if taken:
@@ -77,8 +84,16 @@ def _answer(text: str, labels: list[str]) -> tuple[bool | None, str]:
     return None, TYPED + "."
 
 
-def _line_mode(agent: HumanAgent, choice: Choice) -> bool:
+def _line_mode(agent: HumanAgent, session: Session, choice: Choice) -> bool:
+    """What happened since the player's last answer, the error, the two choices."""
+    from exlibris.interactive.narrate import Narrator
+
     term = agent.terminal
+    assert session.game is not None
+    since = session.log.records[session.seen.get(choice.seat, 0):]
+    lines = Narrator(session.game, choice.seat).lines(since)
+    if lines:
+        term.say("What happened\n" + "\n".join(f"  • {line}" for line in lines))
     term.say(choice.error, wrap=True)
     term.say(choice.question)
     while True:
@@ -110,9 +125,7 @@ def _full_screen(agent: HumanAgent, session: Session, choice: Choice) -> bool:
     term = agent.terminal
     full = term.full
     assert full is not None and session.game is not None
-    # in a hot-seat game, one player's hand is not shown to another
-    people = sum(kind == "human" for kind in session.record.seats)
-    seat = choice.seat if people == 1 or term.last_seat == choice.seat else None
+    seat = choice.seat
     painter = Painter(term.console.color_system, term.console.no_color)
     screen = Screen(session.game, seat, agent.styles, agent.library_names)
     narrator = Narrator(session.game, seat)
