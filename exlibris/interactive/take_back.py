@@ -8,8 +8,8 @@ there and played again, ``Session.take_back``), and choose otherwise; or to stop
 which keeps the save and its failure, and ``play --resume`` offers the same again.
 
 Full screen: the table as it stood when the game stopped, the error and two
-choices (↑/↓ Enter, ``1``/``2``, ``u`` take back, ``q`` or Esc stop; Tab still
-shows the other views). Line mode: the error and two numbered choices, one line read.
+choices (↑/↓ Enter, ``1`` or ``u`` take back, ``2``, ``q`` or Esc stop; Tab
+still shows the other views). Line mode: the error and two numbered choices, one line read.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from exlibris.interactive.human import HumanAgent, parse_answer
-from exlibris.interactive.session import QuitRequest, Session, error_code
+from exlibris.interactive.session import QuitRequest, Session
 
 TAKE, STOP = 0, 1
 KEYS = "↑/↓ Enter choose · 1 or u take back · 2, q or Esc stop · Tab views"
@@ -29,18 +29,17 @@ HELP = ("The game cannot go on from here: the content in use stopped the engine 
         "--resume FILE` comes back to this question.")
 
 
-class Choice:
+class Offer:
     """What the offer says: the error, whose decision is taken back, the choices."""
 
-    def __init__(self, session: Session, exc: Exception, keep: int) -> None:
+    def __init__(self, session: Session, keep: int) -> None:
         record = session.record
+        assert record.failure is not None  # Session.run records it before offering
         entry = record.decisions[keep]
         people = [seat for seat, kind in enumerate(record.seats) if kind == "human"]
         whose = "your" if len(people) == 1 else f"{record.names[entry.seat]}'s"
-        failure = record.failure
-        self.error = failure.text() if failure is not None else \
-            f"the game stopped: {exc} [{error_code(exc)}]"
-        self.error = self.error[0].upper() + self.error[1:] + "."
+        error = record.failure.text()
+        self.error = f"{error[:1].upper()}{error[1:]}."
         self.seat = entry.seat
         self.label = entry.label
         self.question = f"Take back {whose} latest decision and choose again?"
@@ -50,11 +49,12 @@ class Choice:
 
 def offer(session: Session, exc: Exception) -> bool:
     """Ask the person at the terminal whether to take back the latest decision a
-    person made (True); False to stop, as at the end of input."""
+    person made (True); False to stop, as at the end of input. ``exc`` is the error,
+    already recorded as the save's failure."""
     keep = session.record.last_of_people()
     if keep is None:
         return False
-    choice = Choice(session, exc, keep)
+    choice = Offer(session, keep)
     agent = session.humans.get(choice.seat)
     if not isinstance(agent, HumanAgent):
         return False
@@ -84,7 +84,7 @@ def _answer(text: str, labels: list[str]) -> tuple[bool | None, str]:
     return None, TYPED + "."
 
 
-def _line_mode(agent: HumanAgent, session: Session, choice: Choice) -> bool:
+def _line_mode(agent: HumanAgent, session: Session, choice: Offer) -> bool:
     """What happened since the player's last answer, the error, the two choices."""
     from exlibris.interactive.narrate import Narrator
 
@@ -116,7 +116,7 @@ def _options(labels: list[str]) -> Text:
     return text
 
 
-def _full_screen(agent: HumanAgent, session: Session, choice: Choice) -> bool:
+def _full_screen(agent: HumanAgent, session: Session, choice: Offer) -> bool:
     from exlibris.interactive import fullscreen as keys
     from exlibris.interactive.frame import LAST, PANES, Ask, Painter, frame
     from exlibris.interactive.narrate import Narrator
@@ -126,6 +126,8 @@ def _full_screen(agent: HumanAgent, session: Session, choice: Choice) -> bool:
     full = term.full
     assert full is not None and session.game is not None
     seat = choice.seat
+    moves = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -10, keys.PAGE_DOWN: 10,
+             keys.HOME: -LAST, keys.END: LAST}
     painter = Painter(term.console.color_system, term.console.no_color)
     screen = Screen(session.game, seat, agent.styles, agent.library_names)
     narrator = Narrator(session.game, seat)
@@ -159,12 +161,11 @@ def _full_screen(agent: HumanAgent, session: Session, choice: Choice) -> bool:
             if state.pane == "decision":
                 return False
             state.pane = "decision"
-        elif key in (keys.UP, keys.DOWN, keys.HOME, keys.END):
+        elif key in moves:
             if state.pane == "decision":
-                state.cursor = {keys.UP: TAKE, keys.HOME: TAKE}.get(key, STOP)
+                state.cursor = TAKE if moves[key] < 0 else STOP
             else:
-                move = {keys.UP: -1, keys.DOWN: 1, keys.HOME: -LAST, keys.END: LAST}[key]
-                state.scroll = max(0, min(LAST, state.scroll + move))
+                state.scroll = max(0, min(LAST, state.scroll + moves[key]))
         elif key == keys.BACKSPACE:
             state.typed = state.typed[:-1]
         elif key:
