@@ -76,6 +76,7 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     except ENGINE_ERRORS as exc:
         if session.game is not None:
             step.show_table(session, None)
+            step.never_reached(session)
         _cannot_go_on(file, saves.failure_of(error_code(exc), str(exc), session.asked))
     from exlibris.scoring.report import render_form
 
