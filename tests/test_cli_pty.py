@@ -637,3 +637,106 @@ def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
     assert "Result: " in out and "B5 library focus" in out
     assert "B6 volunteers" not in out and "B7 artifacts" not in out  # no such modules
     assert "You's" not in out
+
+
+# ---- issue 27: when the engine fails (an author's effect past the list limit) -----------------
+
+
+NARROW = (100, 40)  # the decision below the table: its lines are whole
+
+
+def type_answer(term: Terminal, text: str, marker: bytes) -> None:
+    """Type ``text`` and Enter, then wait for a whole frame that shows ``marker``."""
+    seen = term.output.count(marker)
+    term.send(text.encode() + b"\r")
+    wait_for(term, marker, seen + 1)
+
+
+def wait_for(term: Terminal, marker: bytes, count: int = 1) -> None:
+    """Wait until ``marker`` has appeared ``count`` times and a frame ends after it."""
+    term.read_until(count, marker)
+    end = time.monotonic() + 20
+    while term.output.rfind(FRAME) < term.output.rfind(marker):
+        assert time.monotonic() < end, term.output[-2000:].decode(errors="replace")
+        term._drain()
+
+
+def screen_text(term: Terminal) -> str:
+    return " ".join(" ".join(term.last_frame()).split())
+
+
+def failing_game(tmp_path: Path, save: Path) -> Terminal:
+    """Seed 5 with an author's Diviner's Hut that stops the game, at the offer to take
+    back your placement there (decision 3; the game stopped at decision 4)."""
+    from test_take_back import HUT, hostile_hut
+
+    author = hostile_hut(tmp_path / "author")
+    term = Terminal(["play", "--content", str(author), "--seats", "human,greedy", "--seed",
+                     "5", "--save", str(save)], environment(tmp_path), NARROW)
+    term.read_until(1)
+    term.press(b"\r")  # the first library
+    type_answer(term, HUT, b"Take back your latest decision")
+    return term
+
+
+def test_after_an_engine_error_the_full_screen_offers_to_take_back(tmp_path: Path) -> None:
+    from test_take_back import HOME, HUT
+
+    save = tmp_path / "s.json"
+    term = failing_game(tmp_path, save)
+    screen = screen_text(term)
+    assert "The game stopped at decision 4: the effect of diviners-hut, line 3" in screen
+    assert "[engine/effect]. Take back your latest decision and choose again?" in screen
+    assert "› 1. take back your decision 3: place standard assistant" in screen
+    assert "2. stop here (the game stays saved)" in screen
+    assert "Hand (" in screen and LEAVE not in term.output  # the table, still full screen
+    assert json.loads(save.read_text())["failure"]["decision"] == 4
+    term.press(b"\r")  # Enter: the highlighted choice, take back
+    screen = screen_text(term)
+    assert f"Taking back: {HUT}" in screen and "You, place an assistant" in screen
+    type_answer(term, HOME, b"which home action")
+    term.press(b"q")
+    term.send(b"\r")
+    assert term.finish() == 0
+    record = json.loads(save.read_text())
+    assert "failure" not in record and record["decisions"][2]["label"] == HOME
+
+
+def test_a_failed_game_stopped_at_a_terminal_resumes_to_the_offer(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    term = failing_game(tmp_path, save)
+    term.send(b"\x1b")  # Esc: stop here
+    assert term.finish() == 2
+    out = " ".join(term.output.decode(errors="replace").split())
+    assert LEAVE in term.output and "Traceback" not in out
+    assert "exlibris play: the game stopped at decision 4" in out
+    assert "offers again to take back the latest decision a person made" in out
+    assert "Resume with" not in out and "stops at the same point" not in out
+    again = Terminal(["play", "--resume", str(save)], environment(tmp_path), NARROW)
+    wait_for(again, b"Take back your latest decision")
+    before = " ".join(again.output.split(b"\x1b[?1049h")[0].decode(errors="replace").split())
+    assert "Resuming at decision 4" in before
+    assert "The game stopped at decision 4" in before and "you may take back" in before
+    assert "take back your decision 3" in screen_text(again)
+    again.proc.send_signal(signal.SIGINT)  # Ctrl-C at the offer: still never "Resume with"
+    assert again.finish() == 130
+    out = " ".join(again.output.decode(errors="replace").split())
+    assert "Interrupted. The game stopped at decision 4" in out
+    assert "offers again to take back" in out and "Resume with" not in out
+    assert json.loads(save.read_text())["failure"]["decision"] == 4
+
+
+def test_replay_of_a_failed_game_at_a_terminal_says_it_cannot_go_on(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    term = failing_game(tmp_path, save)
+    term.send(b"2\r")  # the second choice: stop
+    assert term.finish() == 2
+    step = Terminal(["replay", str(save)], environment(tmp_path))
+    for count in (1, 2, 3):
+        step.read_until(count, b"Enter: next")
+        step.send(b"\r")
+    assert step.finish() == 2
+    out = " ".join(step.output.decode(errors="replace").split())
+    assert "Decision 3 of 3" in out and "You used Diviner's Hut (#1)." in out
+    assert "the game stopped at decision 4" in out and "It cannot go on from here." in out
+    assert "--resume" not in out and "Continue" not in out

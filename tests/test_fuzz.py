@@ -14,6 +14,7 @@ memory budget.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import tempfile
 import time
@@ -200,6 +201,15 @@ def _save() -> bytes:
 SAVE = _save()
 
 
+def _failed(save: bytes) -> bytes:
+    """The same save as if the game had stopped on an engine error after its record."""
+    data = json.loads(save)
+    data["failure"] = {"decision": len(data["decisions"]) + 1, "code": "engine/effect",
+                       "message": "the effect of diviners-hut, line 3 of its effect: a list "
+                                  "of 16384 elements; the limit in effects is 10000"}
+    return json.dumps(data, indent=1).encode()
+
+
 def check_save(data: bytes) -> None:
     path = in_file(data, "save.json")
     with contextlib.suppress(saves.SaveError):
@@ -207,7 +217,7 @@ def check_save(data: bytes) -> None:
     cli_exits_cleanly("replay", "--all", str(path))
 
 
-test_save_fuzz, test_save_fuzz_long = fuzz(inputs([SAVE]))(check_save)
+test_save_fuzz, test_save_fuzz_long = fuzz(inputs([SAVE, _failed(SAVE)]))(check_save)
 
 
 # ---- the checker and the runtime agree ----------------------------------------------------------

@@ -132,7 +132,8 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     Commands: ? help (the text involved, the card notation, the keys), u undo
     your last decision, s [FILE] save, q save and quit. When standard input is
     not a terminal, one line is read per decision; at its end the game is saved
-    and `exlibris play --resume FILE` continues it.
+    and `exlibris play --resume FILE` continues it. If the content stops the
+    game with an error, you may take back the latest decision a person made.
     """
     from exlibris.cli.own_content import activate, variant_id
     from exlibris.interactive import record as saves
@@ -342,8 +343,11 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     session = Session(record, catalog, save_path=save_path,
                       log_events=bool(humans) or log_file is not None)
     if terminal is not None:
+        from exlibris.interactive.take_back import offer
+
         session.humans = _humans(humans, terminal, catalog, session)
         session.thinking = terminal.thinking
+        session.offer = offer
         _greet(terminal, record, save_path, resumed)
     try:
         if terminal is not None and not resumed:
@@ -367,6 +371,8 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     except KeyboardInterrupt:
         where = f" Game saved to {save_path}.\nResume with: exlibris play --resume " \
                 f"{save_path}" if save_path is not None else ""
+        if record.failure is not None:  # interrupted while asked to take back
+            where = f" {_capital(record.failure.text())}.{_after_failure(record, save_path)}"
         _tell(terminal, f"\nInterrupted.{where}")
         raise SystemExit(INTERRUPTED) from None
     _write_outputs(session, log_file, table_out)
@@ -390,13 +396,30 @@ def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) 
 
 
 def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
-    """The content cannot go on: say why, keep the save (it resumes to the same stop)."""
-    session.save()
-    where = (f" The game is saved to {save_path}; resuming it stops at the same point."
-             if save_path is not None else "")
-    code = "engine/effect" if hasattr(exc, "entry") else getattr(exc, "code", "engine/rules")
-    _fail(f"the game stopped at decision {len(session.record.decisions) + 1}: {exc} "
-          f"[{code}].{where}")
+    """The content cannot go on: say why, and what the save (recording the failure)
+    still offers."""
+    from exlibris.interactive.record import failure_of
+    from exlibris.interactive.session import error_code
+
+    record = session.record
+    failure = record.failure or failure_of(error_code(exc), str(exc), len(record.decisions))
+    _fail(f"{failure.text()}.{_after_failure(record, save_path)}")
+
+
+def _after_failure(record: SaveRecord, save_path: Path | None) -> str:
+    """What a game stopped on an engine error can still do: take back a person's
+    decision on resuming, or nothing (it is never said to continue as it is)."""
+    if save_path is None:
+        return " It cannot go on."
+    if record.last_of_people() is None:
+        return (f" The game is saved to {save_path}, but it cannot go on: no person has "
+                "made a decision to take back.")
+    return (f" The game is saved to {save_path}; `exlibris play --resume {save_path}` "
+            "offers again to take back the latest decision a person made.")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 @contextmanager
@@ -453,6 +476,11 @@ def _greet(terminal: Any, record: Any, save_path: Path | None, resumed: bool) ->
                                                                strict=True))
     verb = f"Resuming at decision {len(record.decisions) + 1}" if resumed else "New game"
     terminal.say(f"{verb}: seed {record.seed}; {record.variant} rules; {seats}.")
+    if resumed and record.failure is not None:
+        then = (" It cannot go on: no person has made a decision to take back."
+                if record.last_of_people() is None else " When it gets there again, you "
+                "may take back the latest decision a person made.")
+        terminal.say(f"{_capital(record.failure.text())}.{then}", wrap=True)
     terminal.say(f"Autosave: {save_path}")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -31,14 +31,13 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     Before each decision the table is shown, then who decided what. At a
     terminal, Enter shows the next decision and q stops; with --all, or when
     standard input is not a terminal, every step is printed straight through.
-    A finished game ends with its inspection form.
+    A finished game ends with its inspection form; one that stopped on an error
+    ends with the table where it stopped and the error.
     """
     from exlibris.cli.own_content import activate
-    from exlibris.dsl.errors import EffectError
     from exlibris.engine.decisions import ReplayExhausted
-    from exlibris.engine.game import RulesError
     from exlibris.interactive import record as saves
-    from exlibris.interactive.session import Session
+    from exlibris.interactive.session import ENGINE_ERRORS, Session, error_code
     from exlibris.interactive.terminal import Terminal
 
     try:
@@ -66,15 +65,19 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     except ReplayExhausted:
         step.show_table(session, None)
         step.never_reached(session)
+        if record.failure is not None:  # it stopped on an error and cannot go on
+            _cannot_go_on(file, record.failure)
         terminal.say(f"The record ends here, before decision {len(record.decisions) + 1}. "
                      f"Continue it with: exlibris play --resume {file}")
         return
     except saves.SaveError as exc:
         click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
-    except (EffectError, RulesError) as exc:
-        click.echo(f"exlibris replay: {file}: the game stopped: {exc}", err=True)
-        raise SystemExit(USER_ERROR) from None
+    except ENGINE_ERRORS as exc:
+        if session.game is not None:
+            step.show_table(session, None)
+            step.never_reached(session)
+        _cannot_go_on(file, saves.failure_of(error_code(exc), str(exc), session.asked))
     from exlibris.scoring.report import render_form
 
     step.show_table(session, None)
@@ -86,6 +89,14 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
 
     click.echo(render_form(outcome.inspection, color=color, width=form_width(),
                            modules=variant_modules(record.variant)), nl=False)
+
+
+def _cannot_go_on(file: Path, failure: Any) -> NoReturn:
+    """A game that stopped on an engine error: say where and why; never offer to
+    continue it (exit 2)."""
+    click.echo(f"exlibris replay: {file}: {failure.text()}. It cannot go on from here.",
+               err=True)
+    raise SystemExit(USER_ERROR)
 
 
 class Stepper:

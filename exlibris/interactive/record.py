@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -55,6 +56,20 @@ class Entry:
     label: str
 
 
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a game stopped on an engine error: the decision it was heading for (one
+    past the record), the error's code and its message (as shown, control
+    characters removed)."""
+
+    decision: int
+    code: str
+    message: str
+
+    def text(self) -> str:
+        return f"the game stopped at decision {self.decision}: {self.message} [{self.code}]"
+
+
 @dataclass
 class SaveRecord:
     """Everything needed to play a game again, decision for decision."""
@@ -72,6 +87,7 @@ class SaveRecord:
     exlibris: str = ""
     content: str = ""
     own_content: list[dict[str, str]] = field(default_factory=list)  # {path, sha256}
+    failure: Failure | None = None  # the engine error the game stopped on, if it did
 
     def stamp(self) -> SaveRecord:
         """Fill in the identity of this build's rules and content (an author's too)."""
@@ -86,7 +102,7 @@ class SaveRecord:
         return [Path(item["path"]) for item in self.own_content]
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "exlibris": self.exlibris,
@@ -103,6 +119,9 @@ class SaveRecord:
             "finished": self.finished,
             "decisions": [asdict(e) for e in self.decisions],
         }
+        if self.failure is not None:  # written only when set: older builds read the rest
+            data["failure"] = asdict(self.failure)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> SaveRecord:
@@ -139,12 +158,22 @@ class SaveRecord:
                 return i
         return None
 
+    def last_of_people(self) -> int | None:
+        """The index in ``decisions`` of the latest decision a person (a human seat)
+        made; None if no person has decided anything."""
+        people = [seat for seat, kind in enumerate(self.seats) if kind == "human"]
+        found = [i for i in map(self.last_of, people) if i is not None]
+        return max(found, default=None)
+
 
 _KEYS = frozenset({"format", "version", "exlibris", "content", "variant", "libraries",
                    "library", "assistant", "own_content", "seed", "seats", "names",
-                   "finished", "decisions", "difficulty"})
-_OPTIONAL = frozenset({"libraries", "library", "assistant", "own_content", "difficulty"})
+                   "finished", "decisions", "difficulty", "failure"})
+_OPTIONAL = frozenset({"libraries", "library", "assistant", "own_content", "difficulty",
+                       "failure"})
 _ENTRY_KEYS = frozenset({"seat", "kind", "index", "label"})
+_FAILURE_KEYS = frozenset({"decision", "code", "message"})
+_CODE = re.compile(r"[a-z][a-z0-9-]{0,19}/[a-z][a-z0-9-]{0,39}")
 _MAX_INDEX = 100_000  # no decision offers more options
 _MAX_TEXT = 2_000  # a label, a kind, a variant or an identity string
 
@@ -172,6 +201,40 @@ def _kind(value: Any, what: str) -> DecisionKind:
 
 
 _KINDS = tuple(k.value for k in DecisionKind)
+
+
+def clean_message(text: str) -> str:
+    """An error message as a save keeps it: no control characters (lines kept), at
+    most ``_MAX_TEXT`` characters."""
+    return "".join(ch for ch in text if ch.isprintable() or ch == "\n")[:_MAX_TEXT]
+
+
+def failure_of(code: str, message: str, decisions: int) -> Failure:
+    """The failure of a game stopped after ``decisions`` recorded decisions."""
+    return Failure(decisions + 1, code if _CODE.fullmatch(code) else "engine/error",
+                   clean_message(message))
+
+
+def _failure(raw: Any, decisions: int, finished: bool) -> Failure | None:
+    """Check a save's ``failure``: null, or the decision just past the record, a code
+    and a message that are shown as they are (so no control characters)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != _FAILURE_KEYS:
+        raise ValueError("'failure' must be null or have exactly: decision, code, message")
+    if finished:
+        raise ValueError("'failure' is set but the save says the game is finished")
+    decision = _whole(raw["decision"], "'failure' decision", 1, MAX_DECISIONS + 1)
+    if decision != decisions + 1:
+        raise ValueError(f"'failure' is at decision {decision}, but the record ends before "
+                         f"decision {decisions + 1}")
+    code = _text(raw["code"], "'failure' code", 61)
+    if not _CODE.fullmatch(code):
+        raise ValueError("'failure' code must look like engine/effect")
+    message = _text(raw["message"], "'failure' message")
+    if clean_message(message) != message:
+        raise ValueError("'failure' message must not hold control characters")
+    return Failure(decision, code, message)
 
 
 def clean_name(name: str) -> str:
@@ -237,6 +300,7 @@ def _parse(data: Any) -> SaveRecord:
         raise ValueError("'own_content' must be a list of {path, sha256}")
     if not isinstance(data["finished"], bool):
         raise ValueError("'finished' must be true or false")
+    failure = _failure(data.get("failure"), len(decisions), data["finished"])
     return SaveRecord(seed=_whole(data["seed"], "'seed'", -MAX_SEED, MAX_SEED),
                       seats=list(seats), names=[clean_name(n) for n in names],
                       variant=_text(data["variant"], "'variant'", 100), libraries=libraries,
@@ -245,7 +309,8 @@ def _parse(data: Any) -> SaveRecord:
                       finished=data["finished"],
                       exlibris=_text(data["exlibris"], "'exlibris'"),
                       content=_text(data["content"], "'content'"),
-                      own_content=[{"path": x["path"], "sha256": x["sha256"]} for x in own])
+                      own_content=[{"path": x["path"], "sha256": x["sha256"]} for x in own],
+                      failure=failure)
 
 
 def _json_int(text: str) -> int:

@@ -6,6 +6,10 @@ same question); bots still compute their own answer, which must agree, so their
 random generators and any plans they keep are exactly as in a game played
 straight through. After the record, agents answer live and every answer is
 appended and saved. Undo truncates the record and plays the game again.
+
+An engine error (content the engine cannot go on with) is recorded in the save
+as its ``failure``; ``offer`` may then take back the latest decision a person
+made, which truncates the record as undo does (``take_back.py``).
 """
 
 from __future__ import annotations
@@ -19,13 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from exlibris.catalog import Catalog
+from exlibris.dsl.errors import EffectError
 from exlibris.engine.decisions import Agent, Decision, ReplayExhausted
+from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventLog
 from exlibris.engine.flow import Outcome, new_game, play
 from exlibris.engine.game import Game
 from exlibris.interactive import record as saves
-from exlibris.interactive.record import Entry, SaveError, SaveRecord
+from exlibris.interactive.record import Entry, Failure, SaveError, SaveRecord, failure_of
 from exlibris.model.rules import Settings
+from exlibris.scoring.artifacts import ArtifactScoringError
+
+# what stops a game: content the engine cannot go on with (not a bad save, not a bug)
+ENGINE_ERRORS = (EffectError, RulesError, ArtifactScoringError)
 
 
 class UndoRequest(Exception):
@@ -46,6 +56,12 @@ class QuitRequest(Exception):
 
 # decision observer for replays: (session, decision, entry, number) before the answer
 Observer = Callable[["Session", Decision, Entry, int], None]
+
+
+def error_code(exc: Exception) -> str:
+    """The stable code of an engine error."""
+    return "engine/effect" if isinstance(exc, EffectError) else getattr(exc, "code",
+                                                                        "engine/rules")
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -88,20 +104,49 @@ class Session:
     # while a bot decides live: a context manager given the bot's name (the terminal's
     # "thinking" line, ``Terminal.thinking``); None plays without one
     thinking: Callable[[str], AbstractContextManager[None]] | None = None
+    # after an engine error, with a decision of a person's to take back: True takes
+    # it back and the game goes on (``take_back.offer``); None, or False: it stops
+    offer: Callable[[Session, Exception], bool] | None = None
 
     # ------------------------------------------------------------------ running
     def run(self) -> Outcome:
-        """Play to the end (again after each undo) and mark the record finished."""
+        """Play to the end (again after each undo or take-back) and mark the record
+        finished. An engine error is recorded and saved, then raised unless ``offer``
+        takes back the latest decision a person made."""
         while True:
             try:
                 outcome = self.run_once()
             except UndoRequest as undo:
-                del self.record.decisions[undo.keep:]
-                self.save()
+                self.take_back(undo.keep)
+                continue
+            except ENGINE_ERRORS as exc:
+                if self.asked < len(self.record.decisions):  # this game never got past it
+                    raise SaveError("save/mismatch", (
+                        f"decision {self.asked + 1} does not replay: the game stops before "
+                        f"it ({exc})")) from None
+                self.stopped(exc)
+                keep = self.record.last_of_people()
+                if keep is None or self.offer is None or not self.offer(self, exc):
+                    raise
+                self.take_back(keep)
                 continue
             self.record.finished = True
             self.save()
             return outcome
+
+    def take_back(self, keep: int) -> None:
+        """Forget every decision from index ``keep`` on (undo, or a take-back after an
+        engine error) and save; the next run plays the record again up to there."""
+        del self.record.decisions[keep:]
+        self.record.failure = None
+        self.save()
+
+    def stopped(self, exc: Exception) -> Failure:
+        """Record that the game stopped on ``exc`` before the next decision, and save."""
+        failure = failure_of(error_code(exc), str(exc), len(self.record.decisions))
+        self.record.failure = failure
+        self.save()
+        return failure
 
     def run_once(self) -> Outcome:
         """Set the game up from the record and play it (undo and quit propagate)."""
@@ -167,6 +212,7 @@ class Session:
                             f"record ends before decision {number + 1}")
         if agent is None or self.replay_only:
             raise ReplayExhausted(f"the record ends at decision {number + 1}")
+        self.record.failure = None  # the game goes on past where it once stopped
         started = time.perf_counter()
         if self.thinking is not None and self.record.seats[seat] != "human":
             with self.thinking(self.record.names[seat]):
