@@ -188,7 +188,7 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     from exlibris.interactive.shelf_grid import cards_text
 
     hand.append_text(cards_text(player.hand.cards, screen.styles))
-    return lines + painter.lines(Group(head, hand), width)
+    return lines + painter.lines(Group(head, hand, *screen.turned_up()), width)
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:
