@@ -20,7 +20,8 @@ from exlibris.scenario import load_scenario, run_scenario
 from exlibris.scenario.runner import Run
 
 ROOT = Path(__file__).resolve().parent.parent
-WITCH = ROOT / "scenarios" / "assistant-cards" / "witch-keeps-one-and-shelves-the-other-face-down.yaml"
+WITCH = (ROOT / "scenarios" / "assistant-cards"
+         / "witch-keeps-one-and-shelves-the-other-face-down.yaml")
 LAST_STEP = "  - Ann: keep the card gained\n"
 
 
