@@ -62,6 +62,8 @@ def test_a_clean_program_has_no_problems() -> None:
         ("choose one:\n  option \"a\": stop\n  option \"a\": stop\n",
          "dsl/duplicate-option", "labelled 'a'"),
         ("x = card\n", "dsl/unknown-name", "'card'"),
+        ("choose one:\n  option \"a\" about 3: stop\n", "dsl/arg-kind",
+         "an option's 'about' wants cards"),
         ("x = count(me.placed_this_round)\n", "dsl/arg-kind", "collection"),
         ("x = this.__class__\n", "dsl/private-attribute", "never attributes"),
     ],

@@ -67,8 +67,9 @@ class FakeRuntime:
     def may(self, env, node) -> bool:  # type: ignore[no-untyped-def]
         return bool(next(self.answers))
 
-    def choose_option(self, chooser, labels, env, node) -> int:  # type: ignore[no-untyped-def]
-        self.log.append((chooser, "choose", labels))
+    def choose_option(self, chooser, labels, env, node,  # type: ignore[no-untyped-def]
+                      about=None) -> int:
+        self.log.append((chooser, "choose", labels) + ((about,) if about is not None else ()))
         return int(next(self.answers))
 
     def bind(self, value: Any) -> Any:
@@ -107,6 +108,26 @@ def test_may_choose_and_as() -> None:
     assert rt.log[0] == ("bob", "choose", ["home"])
     assert rt.log[1][:2] == ("alice", "both_home_actions")
     assert rt.log[2][:2] == ("bob", "draw")
+
+
+def test_options_hand_the_cards_they_are_about_to_the_runtime() -> None:
+    source = ('drawn = draw(2)\n'
+              'may:\n'
+              '  choose one:\n'
+              '    option "first" about first(hand): draw(5)\n'
+              '    option "never" about hand if count(hand) > 5: draw(6)\n'
+              '    option "plain": draw(7)\n'
+              '    option "drawn" about drawn: draw(8)\n')
+    rt = run(source, [2], hand=HAND)
+    who, _, labels, about = rt.log[1]
+    assert (who, labels) == ("alice", ["first", "plain", "drawn", "do nothing"])
+    first, plain, drawn, decline = about  # the guarded-out option is not there
+    assert first is HAND[0] and plain is None and decline is None
+    assert [(c.letter, c.order) for c in drawn] == [("Z", 0), ("Z", 1)]
+    assert rt.log[2][1:3] == ("draw", [8])
+    # without an 'about', the runtime is asked as before (no fifth argument)
+    plain = run('choose one:\n  option "a": draw(1)\n  option "b": draw(2)\n', [1])
+    assert plain.log[0] == ("alice", "choose", ["a", "b"])
 
 
 def test_loops_conditions_and_require() -> None:

@@ -52,6 +52,23 @@ def test_blocks_choices_and_comments() -> None:
     assert isinstance(cond, ast.If) and len(cond.branches) == 2 and cond.orelse
 
 
+def test_an_option_may_say_what_cards_it_is_about() -> None:
+    program = parse_program(
+        "choose one:\n"
+        '  option "keep it" about card if x:\n'
+        "    stop\n"
+        '  option "keep these" about shown | first(hand): stop\n'
+        '  option "neither": stop\n'
+    )
+    keep, these, neither = program.body[0].options  # type: ignore[attr-defined]
+    assert keep.about == ast.Name("card") and keep.guard == ast.Name("x")
+    assert isinstance(these.about, ast.BinOp) and these.about.op == "|"
+    assert these.guard is None and neither.about is None
+    # the guard follows; `A if C else B` after about reads as the guard, so it is refused
+    with pytest.raises(DslError):
+        parse_program('choose one:\n  option "a" about x if y else z: stop\n')
+
+
 def test_operator_precedence() -> None:
     expr = parse_expression("1 + 2 * 3 > 4 and not a or b")
     assert isinstance(expr, ast.BinOp) and expr.op == "or"

@@ -26,6 +26,7 @@ from exlibris.dsl.errors import DslError, EffectError
 from exlibris.dsl.parser import parse_program, parse_rule
 from exlibris.engine import abilities
 from exlibris.engine.abilities import abilities_of
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.events import EventLog
 from exlibris.engine.flow import new_game, play
 from exlibris.engine.game import RulesError
@@ -36,13 +37,31 @@ SETTINGS = resolve_settings("standard", CATALOG.variants)
 IDS = IdCatalog(CATALOG.ids())
 
 
+class Telling(RandomAgent):
+    """A random agent that notes each ``choose one``: its labels and, per option, the
+    names of the cards it is about (``option "..." about X``)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.told: list[Any] = []
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        if decision.kind is DecisionKind.OPTION:
+            about = decision.about
+            self.told.append((decision.labels, about if about is None
+                              else [[c.name for c in cards] for cards in about]))
+        return super().decide(view, decision)
+
+
 def run_both(source: str, seed: int = 3) -> tuple[Any, Any]:
-    """The outcome of ``source`` as a location effect, as source and as closures."""
+    """The outcome of ``source`` as a location effect, as source and as closures (with
+    what the acting player was asked to choose between)."""
     program = parse_program(source)
     outcomes = []
     for python_after in (0, None):  # Python source at once, closures only
         handler = compile_program(program, "random-effect", python_after=python_after)
-        game = new_game(CATALOG, SETTINGS, [RandomAgent(seed), RandomAgent(seed + 1)],
+        agent = Telling(seed)
+        game = new_game(CATALOG, SETTINGS, [agent, RandomAgent(seed + 1)],
                         seed=seed, log=EventLog(enabled=True))
         loc = game.state.in_play[0]
         names = game.names(0, this=loc, location=loc, visitor=0)
@@ -52,7 +71,8 @@ def run_both(source: str, seed: int = 3) -> tuple[Any, Any]:
         except (EffectError, RulesError) as exc:
             result = f"{type(exc).__name__}: {exc}"
         outcomes.append((result, game.ctx.steps,
-                         json.dumps(game.log.records, sort_keys=True, default=str)))
+                         json.dumps(game.log.records, sort_keys=True, default=str),
+                         agent.told))
     assert handler.in_python is False
     return outcomes[0], outcomes[1]
 
@@ -79,6 +99,8 @@ _STATEMENTS = [
     "as first(opponents):\n  y = draw({v})", "may:\n  x = draw(1)\n  y = {v}",
     'choose one:\n  option "one" if {v}: draw(1)\n  option "two": x = 3',
     'may:\n  choose one:\n    option "a": y = {v}\n    option "b": draw(2)\n  x = 5',
+    'choose one:\n  option "one" about {v}: x = 1\n  option "two" about x if {v}: y = 2',
+    'may:\n  choose one:\n    option "a" about {v}: y = 1\n    option "b": draw(2)',
     "give(1, from: hand, to: first(opponents))", "x = pay({v}, from: hand)",
 ]
 
@@ -110,6 +132,30 @@ def test_generated_source_and_closures_agree(source: str, seed: int) -> None:
 def test_edge_cases_agree(source: str) -> None:
     python, closures = run_both(source)
     assert python == closures
+
+
+def test_options_name_the_cards_they_are_about_alike_as_source_and_closures() -> None:
+    # names bound in the effect (Python locals in the generated source) and the
+    # effect's own names reach the decision the same way, guard by guard
+    source = ('x = draw(2)\n'
+              'y = first(hand)\n'
+              'may:\n'
+              '  choose one:\n'
+              '    option "keep x" about x:\n'
+              '      draw(1)\n'
+              '    option "never" about hand if count(x) > 5:\n'
+              '      draw(1)\n'
+              '    option "plain":\n'
+              '      draw(1)\n'
+              '    option "keep y" about y | top(deck):\n'
+              '      draw(1)\n')
+    python, closures = run_both(source, seed=4)
+    assert python == closures
+    ((labels, about),) = python[3]
+    assert labels == ["keep x", "plain", "keep y", "do nothing"]
+    drawn, plain, kept, decline = about
+    assert len(drawn) == 2 and plain == [] and decline == [] and len(kept) == 2
+    assert all(name for name in drawn + kept)
 
 
 def test_every_shipped_effect_and_condition_runs_as_python() -> None:

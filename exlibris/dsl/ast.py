@@ -196,6 +196,7 @@ class Option(Node):
     label: str
     guard: Expr | None
     body: list[Stmt]
+    about: Expr | None = None  # the cards the option is about (``option "..." about X``)
 
 
 @dataclass(slots=True)

@@ -104,6 +104,8 @@ class Checker:
                     seen.add(option.label)
                     if option.guard is not None:
                         self.condition(option.guard)
+                    if option.about is not None:
+                        self.expect(option.about, "cards", "an option's 'about'")
                     self.block(option.body)
 
     def condition(self, cond: ast.Expr) -> None:

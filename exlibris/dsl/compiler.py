@@ -64,8 +64,9 @@ class Runtime(Protocol):
         """Ask ``env.me`` whether to do an optional step."""
 
     def choose_option(self, chooser: Any, labels: list[str], env: Env,
-                      node: ast.Choose | ast.May) -> int:
-        """Ask ``chooser`` to pick one of ``labels``; return its index."""
+                      node: ast.Choose | ast.May, about: list[Any] | None = None) -> int:
+        """Ask ``chooser`` to pick one of ``labels``; return its index. ``about``: when
+        an option says what cards it is about, one value per label (else None)."""
 
     def bind(self, value: Any) -> Any:
         """Called when a name is bound: lets card names follow their cards."""
@@ -753,6 +754,8 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
     who = compile_expr(chooser) if chooser is not None else None
     compiled = [(o.label, compile_expr(o.guard) if o.guard else None,
                  compile_block(o.body + (then or []))) for o in options]
+    if any(o.about is not None for o in options):
+        return _choose_about(node, who, compiled, [_about_of(o) for o in options], decline)
 
     def choose(env: Env) -> None:
         env.rt.tick()
@@ -764,6 +767,38 @@ def _compile_choose(node: ast.Choose | ast.May, chooser: ast.Expr | None,
             open_options.append((DECLINE, lambda env: None))
         player = who(env) if who is not None else env.me
         index = env.rt.choose_option(player, [label for label, _ in open_options], env, node)
+        open_options[index][1](env)
+
+    return choose
+
+
+def _about_of(option: ast.Option) -> Eval | None:
+    return compile_expr(option.about) if option.about is not None else None
+
+
+def _choose_about(node: ast.Choose | ast.May, who: Eval | None,
+                  compiled: list[tuple[str, Eval | None, Exec]],
+                  abouts: list[Eval | None], decline: bool) -> Exec:
+    """``_compile_choose`` for options that say what cards they are about: each open
+    option's ``about`` is read right after its guard, and the runtime is handed the
+    values (None for an option without one, and for the decline)."""
+
+    def choose(env: Env) -> None:
+        env.rt.tick()
+        open_options = []
+        about = []
+        for (label, guard, body), cards in zip(compiled, abouts, strict=True):
+            if guard is None or guard(env):
+                open_options.append((label, body))
+                about.append(cards(env) if cards is not None else None)
+        if not open_options:
+            return
+        if decline:
+            open_options.append((DECLINE, lambda env: None))
+            about.append(None)
+        player = who(env) if who is not None else env.me
+        index = env.rt.choose_option(player, [label for label, _ in open_options], env, node,
+                                     about)
         open_options[index][1](env)
 
     return choose

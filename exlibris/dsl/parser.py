@@ -14,7 +14,7 @@ import hashlib
 import re
 from functools import cache
 from importlib import resources
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from lark import Lark, Token, Transformer, v_args
 from lark import __version__ as lark_version
@@ -110,6 +110,12 @@ def _token_spot(token: Token) -> tuple[int, int]:
     return token.line or 1, token.column or 1
 
 
+class _About(NamedTuple):
+    """An option's ``about X`` while the option is built (told apart from its guard)."""
+
+    value: ast.Expr
+
+
 @v_args(meta=True, inline=True)
 class _ToAst(Transformer):
     """Builds AST nodes; each method is one grammar rule."""
@@ -178,8 +184,12 @@ class _ToAst(Transformer):
         return who
 
     def option(self, meta: Any, label: Token, *rest: Any) -> ast.Option:
-        guard = rest[0] if len(rest) == 2 else None
-        return ast.Option(str(label)[1:-1], guard, rest[-1], **_pos(meta))
+        about = next((r.value for r in rest[:-1] if isinstance(r, _About)), None)
+        guard = next((r for r in rest[:-1] if not isinstance(r, _About)), None)
+        return ast.Option(str(label)[1:-1], guard, rest[-1], about, **_pos(meta))
+
+    def about(self, meta: Any, cards: ast.Expr) -> _About:
+        return _About(cards)
 
     def guard(self, meta: Any, cond: ast.Expr) -> ast.Expr:
         return cond

@@ -347,22 +347,33 @@ class _Writer:
         the chosen option's steps (and, after ``may: choose one:``, the steps after)."""
         inner, deeper = indent + "    ", indent + "        "
         open_ = self.temp()
+        # options that say what cards they are about: each open one's ``about`` is read
+        # right after its guard, into a list handed to the runtime with the labels
+        about = self.temp() if any(o.about is not None for o in options) else None
         self.emit(indent, "tick()")
         self.emit(indent, f"{open_} = []")
+        if about is not None:
+            self.emit(indent, f"{about} = []")
         for i, option in enumerate(options):
-            if option.guard is None:
-                self.emit(indent, f"{open_}.append({i})")
-            else:
+            step = indent
+            if option.guard is not None:
                 self.emit(indent, f"if {self.expr(option.guard)}:")
-                self.emit(inner, f"{open_}.append({i})")
+                step = inner
+            self.emit(step, f"{open_}.append({i})")
+            if about is not None:
+                value = "None" if option.about is None else self.expr(option.about)
+                self.emit(step, f"{about}.append({value})")
         self.emit(indent, f"if {open_}:")
         if decline:
             self.emit(inner, f"{open_}.append(-1)")
+            if about is not None:
+                self.emit(inner, f"{about}.append(None)")
         labels = self.const((*(o.label for o in options), DECLINE))
         who = self.expr(chooser) if chooser is not None else "env.me"
         picked = self.temp()
+        extra = f", {about}" if about is not None else ""
         self.emit(inner, f"{picked} = {open_}[rt.choose_option({who}, "
-                         f"[{labels}[i] for i in {open_}], env, {self.const(node)})]")
+                         f"[{labels}[i] for i in {open_}], env, {self.const(node)}{extra})]")
         self.emit(inner, f"if {picked} != -1:")
         for i, option in enumerate(options):
             self.emit(deeper, f"{'if' if i == 0 else 'elif'} {picked} == {i}:")

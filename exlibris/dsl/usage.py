@@ -74,6 +74,8 @@ def usage_report(catalog: Catalog | None = None) -> dict[str, dict[str, list[str
                 elif isinstance(node, ast.Choose | ast.May | ast.As | ast.ForEach | ast.Repeat
                                 | ast.Require):
                     found["statements"][type(node).__name__.lower()].add(label)
+                elif isinstance(node, ast.Option) and node.about is not None:
+                    found["statements"]["option about"].add(label)
     universe = {"verbs": vocab.VERBS, "functions": vocab.FUNCTIONS, "events": vocab.EVENTS}
     report: dict[str, dict[str, list[str]]] = {}
     for section in ("verbs", "functions", "events", "trigger modes", "placement rules",

@@ -130,6 +130,12 @@ class Decision:
         return self.data.get("card")
 
     @property
+    def about(self) -> list[list[Card]] | None:
+        """An ``option`` decision's cards that each option is about (``option "..."
+        about X``), one list per option; None when no option says."""
+        return self.data.get("about")
+
+    @property
     def handles(self) -> Sequence[Any]:
         """The engine's own objects behind the options: for the engine and white-box
         tests only. Agents use ``values``, which show what their player may know."""

@@ -134,9 +134,14 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
 
     def choose_option(self, chooser: Value, labels: list[str], env: Env,
-                      node: ast.Choose | ast.May) -> int:
+                      node: ast.Choose | ast.May, about: list[Value] | None = None) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
-        return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels)
+        if about is None:
+            return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels)
+        # the cards each option is about ride along for the screen, which names them
+        # (``Decision.about``); the labels, and so logs, saves and scripts, stay as written
+        cards = [self.cards_of(value) for value in about]
+        return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels, str, about=cards)
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Value, name: str) -> Value:

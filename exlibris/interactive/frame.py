@@ -212,7 +212,8 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
 
     hand = hanging(Text(f"Hand ({len(player.hand)}): "),
                    cards_text(player.hand.cards, screen.styles), width, painter)
-    return lines + painter.lines(head, width) + hand
+    turned = [line for text in screen.turned_up() for line in painter.lines(text, width)]
+    return lines + painter.lines(head, width) + hand + turned
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:

@@ -38,6 +38,13 @@ def card_place(game: Game, card: Card, seat: int) -> str:
     return "the cards set apart"
 
 
+def turned_up(game: Game) -> list[Card]:
+    """The cards an effect has turned up from the deck and set apart while it asks
+    about them (``reveal(N, from: deck)``): face up, every player sees them."""
+    return [card for zone in game.state.limbo if zone.name.startswith("revealed:")
+            for card in zone.cards]
+
+
 def whose(game: Game, owner: int | None, seat: int) -> str:
     if owner is None:
         return "the"

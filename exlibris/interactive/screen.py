@@ -216,6 +216,7 @@ class Screen:
             hand = Text(f"Hand ({len(player.hand)}): ")
             hand.append_text(cards_text(player.hand.cards, self.styles))
             lines.append(hand)
+            lines += self.turned_up()
             relics = [self.game.artifact_specs[c.artifact_id].name for c in player.hand.cards
                       if isinstance(c, ArtifactCard) and c.artifact_id in self.game.artifact_specs]
             if relics:
@@ -234,6 +235,18 @@ class Screen:
                            title=f"Shelf: {plural(player.shelf.card_count(), 'card')}",
                            width=self.width)
         return Group(*lines, shelf)
+
+    def turned_up(self) -> list[Text]:
+        """``Turned up: N3/3:HMM``, the cards an effect has turned up from the deck and
+        is asking about (none: no line)."""
+        from exlibris.interactive.places import turned_up
+
+        cards = turned_up(self.game)
+        if not cards:
+            return []
+        line = Text("Turned up: ")
+        line.append_text(cards_text(cards, self.styles))
+        return [line]
 
     def others(self) -> RenderableType:
         """Every other player's library, hand size, assistants and shelf (in solo: the

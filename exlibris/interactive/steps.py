@@ -188,8 +188,42 @@ def player_labels(game: Game | None, decision: Decision) -> list[str]:
     offered by a ``pick`` saying where it is (``discard C5/7:HM from your hand``).
     The engine's labels (saves, scripts) stay as they are; an answer may use either."""
     told = _placed_labels(game, decision)
-    return [named(label, _cards_in(value))
-            for label, value in zip(told, decision.handles, strict=True)]
+    labels = [named(label, _cards_in(value))
+              for label, value in zip(told, decision.handles, strict=True)]
+    about = decision.about
+    if about is None:
+        return labels
+    return [about_named(label, cards) for label, cards in zip(labels, about, strict=True)]
+
+
+def about_named(label: str, cards: Sequence[Any]) -> str:
+    """``label`` naming the cards its option is about (``option "..." about X``): a
+    card the label names already is given its books there, and the others follow in
+    brackets (``keep the card gained (A1/9:HH)``)."""
+    import re
+
+    unnamed = [card for card in dict.fromkeys(cards)
+               if not re.search(_whole_name(card.name), label)]
+    label = named(label, cards)
+    if not unnamed:
+        return label
+    return f"{label} ({', '.join(card_text(card) for card in unnamed)})"
+
+
+def card_text(card: Any) -> str:
+    """A card as the screen names it: ``A1/9:HH`` (its books), an artifact by its name."""
+    from exlibris.interactive.shelf_grid import artifact_name, card_name
+
+    if isinstance(card, BookCard):
+        return card_name(card) + (":" + "".join(card.books) if card.books else "")
+    return artifact_name(card.artifact_id)
+
+
+def _whole_name(name: str) -> str:
+    """The pattern of a card's name as a whole word of a label."""
+    import re
+
+    return rf"(?<![\w*/-]){re.escape(name)}(?![\w/:-])"
 
 
 def _cards_in(value: Any) -> list[Any]:
@@ -205,15 +239,9 @@ def named(label: str, cards: Sequence[Any]) -> str:
     artifact's id its name."""
     import re
 
-    from exlibris.interactive.shelf_grid import artifact_name, card_name
-
     for card in dict.fromkeys(cards):
-        if isinstance(card, BookCard):
-            shown = card_name(card) + (":" + "".join(card.books) if card.books else "")
-        else:
-            shown = artifact_name(card.artifact_id)
-        label = re.sub(rf"(?<![\w*/-]){re.escape(card.name)}(?![\w/:-])",
-                       lambda _, shown=shown: shown, label, count=1)
+        shown = card_text(card)
+        label = re.sub(_whole_name(card.name), lambda _, shown=shown: shown, label, count=1)
     return label
 
 
