@@ -30,6 +30,7 @@ from exlibris.model.content import (
 )
 from exlibris.model.rules import Variant
 from exlibris.paths import content_dir, rules_dir
+from exlibris.shipped_cache import resolved
 from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
 
@@ -269,7 +270,7 @@ def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
 
 def _display(path: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
+        return str(resolved(path).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 

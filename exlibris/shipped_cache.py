@@ -53,6 +53,9 @@ class _Shipped:
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # resolved path -> text
+        self.names: dict[str, str] = {}  # the path as found -> resolved path
+        self.folders = tuple(str(folder.resolve()) + os.sep
+                             for folder in (content_dir(), rules_dir()))
         digest = hashlib.sha256(f"{_FORMAT}\0{__version__}\0{_code_stamp()}".encode())
         for path in yaml_files([content_dir(), rules_dir()]):
             try:
@@ -62,6 +65,7 @@ class _Shipped:
                 continue  # parsed (and refused) as without a cache
             name = str(path.resolve())
             self.texts[name] = text
+            self.names[str(path)] = name
             digest.update(f"\0{name}\0".encode() + hashlib.sha256(raw).digest())
         self.key = digest.hexdigest()
         self.records: dict[str, Record] | None = None
@@ -147,6 +151,13 @@ def _private_folder() -> Path | None:
     return folder
 
 
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, from what the cache found when ``path`` is a shipped file as
+    ``yaml_files`` names it (resolving a path is a ``stat`` of each of its parts)."""
+    name = _shipped().names.get(str(path)) if enabled() else None
+    return Path(name) if name is not None else path.resolve()
+
+
 @cache
 def _shipped() -> _Shipped:
     return _Shipped()
@@ -160,24 +171,19 @@ def lookup(path: Path | str, parse: Parse) -> tuple[str, Record] | None:
     """
     if not enabled():
         return None
-    try:
-        name = str(Path(path).resolve())
-    except (OSError, RuntimeError):
-        return None
-    if not _is_shipped_name(name):
-        return None
     shipped = _shipped()
-    if name not in shipped.texts:
+    name = shipped.names.get(str(path))
+    if name is None:
+        try:
+            name = str(Path(path).resolve())
+        except (OSError, RuntimeError):
+            return None
+    if not name.startswith(shipped.folders) or name not in shipped.texts:
         return None
     if shipped.records is None:
         shipped.fill(parse)
     record = shipped.records.get(name) if shipped.records is not None else None
     return (shipped.texts[name], record) if record is not None else None
-
-
-def _is_shipped_name(name: str) -> bool:
-    return any(name.startswith(str(folder.resolve()) + os.sep)
-               for folder in (content_dir(), rules_dir()))
 
 
 def validated_files() -> int | None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,7 +26,12 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(p for p in _in_folder(path) if not is_symlink_escape(p, path))
+            try:
+                root: Path | None = path.resolve()
+            except (OSError, RuntimeError):
+                root = None  # then every file under it counts as a link leading out
+            found.extend(p for p in _in_folder(path) if root is not None
+                         and not is_symlink_escape(p, root, resolved=True))
         else:
             found.append(path)
     return found
@@ -104,6 +107,9 @@ def _shipped(folder: Path) -> bool:
 def git_ignored(folder: Path, files: list[Path]) -> set[Path]:
     """Those of ``files`` that git ignores, when ``folder`` is in a git work tree and
     git is installed (otherwise none): ``git check-ignore`` answers as git would."""
+    import shutil
+    import subprocess
+
     if not files or shutil.which("git") is None:
         return set()
     try:
