@@ -6,7 +6,9 @@ plain data and node positions ``yamlsafe`` built from it, and whether
 ``exlibris validate`` found the whole set clean. It is one JSON file (plain data,
 never pickled objects) in ``$XDG_CACHE_HOME/exlibris`` (else ``~/.cache/exlibris``),
 a folder made ``0700`` and used only when it belongs to the user and nobody else
-may write to it.
+may write to it; a file in it is read only when it too is the user's alone
+(``read_private``). ``dsl/tree_cache.py`` keeps the shipped effects' syntax trees
+beside it.
 
 It is keyed by the exlibris version, the package's own files (names, sizes and
 modification times, so an edited checkout does not read a stale check) and the
@@ -77,15 +79,17 @@ class _Shipped:
         return cache_dir() / f"shipped-{self.key[:32]}.json"
 
     def _read(self) -> None:
+        raw = read_private(self.file.name)
+        if raw is None:
+            return
         try:
-            raw = read_limited(self.file, 64 * MAX_FILE_BYTES)
             stored = json.loads(raw)
             if stored.get("key") != self.key or not isinstance(stored.get("files"), dict):
                 return
             self.records = stored["files"]
             validated = stored.get("validated")
             self.validated = validated if isinstance(validated, int) else None
-        except (FileRefused, ValueError, AttributeError, RecursionError):
+        except (ValueError, AttributeError, RecursionError):
             self.records = None
 
     def fill(self, parse: Parse) -> None:
@@ -102,17 +106,46 @@ class _Shipped:
         folder = _private_folder()
         if folder is None or self.records is None:
             return
-        body = json.dumps({"key": self.key, "files": self.records,
-                           "validated": self.validated}, separators=(",", ":"))
-        try:
-            for old in folder.glob("shipped-*.json"):
-                old.unlink(missing_ok=True)
-            fd, temp = tempfile.mkstemp(dir=folder, prefix=".shipped-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(body)
-            os.replace(temp, self.file)
-        except OSError:
-            pass
+        write_private(self.file.name, json.dumps(
+            {"key": self.key, "files": self.records, "validated": self.validated},
+            separators=(",", ":")))
+
+
+def read_private(name: str) -> bytes | None:
+    """The bytes of the cache file ``name``, or None: missing, too large, or not to be
+    trusted (the folder or the file is another user's, or others may write to it)."""
+    folder = cache_dir()
+    try:
+        if not (_owned(os.lstat(folder), stat.S_ISDIR)
+                and _owned(os.lstat(folder / name), stat.S_ISREG)):
+            return None
+        return read_limited(folder / name, 64 * MAX_FILE_BYTES)
+    except (OSError, FileRefused):
+        return None
+
+
+def write_private(name: str, body: str) -> None:
+    """Write the cache file ``name`` (``PREFIX-KEY.json``) whole, and drop the other
+    files of its prefix (other keys: stale); nothing if the folder is not private."""
+    folder = _private_folder()
+    if folder is None:
+        return
+    prefix = name.split("-", 1)[0]
+    try:
+        for old in folder.glob(f"{prefix}-*.json"):
+            old.unlink(missing_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{prefix}-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.replace(temp, folder / name)
+    except OSError:
+        pass
+
+
+def _owned(info: os.stat_result, kind: Callable[[int], bool]) -> bool:
+    """The user's own, of that kind (not a link), and nobody else may write to it."""
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return kind(info.st_mode) and mine and not info.st_mode & 0o022
 
 
 def _round_trips(record: Record) -> bool:
@@ -144,11 +177,7 @@ def _private_folder() -> Path | None:
         info = os.lstat(folder)
     except OSError:
         return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022:
-        return None
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        return None
-    return folder
+    return folder if _owned(info, stat.S_ISDIR) else None
 
 
 def resolved(path: Path) -> Path:
@@ -156,6 +185,17 @@ def resolved(path: Path) -> Path:
     ``yaml_files`` names it (resolving a path is a ``stat`` of each of its parts)."""
     name = _shipped().names.get(str(path)) if enabled() else None
     return Path(name) if name is not None else path.resolve()
+
+
+def key() -> str | None:
+    """The key of the shipped set as it is now, or None with no cache."""
+    return _shipped().key if enabled() else None
+
+
+def records() -> dict[str, Record] | None:
+    """Each shipped file's cached record (its plain data under ``"data"``), or None
+    with no cache yet."""
+    return _shipped().records if enabled() else None
 
 
 @cache

@@ -84,6 +84,21 @@ def test_an_unwritable_or_shared_cache_folder_is_not_used(cache_home: Path) -> N
     assert not _cache_files(cache_home)
 
 
+@pytest.mark.parametrize("share", ["file", "owner"])
+def test_a_cache_file_others_may_write_or_own_is_not_read(
+        cache_home: Path, share: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _validate()
+    [file] = _cache_files(cache_home)
+    if share == "file":
+        os.chmod(file, 0o666)
+    else:
+        uid = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    shipped_cache._shipped.cache_clear()
+    assert shipped_cache.validated_files() is None
+    assert _validate() == (0, CLEAN)
+
+
 def test_no_cache_when_turned_off(cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EXLIBRIS_NO_CACHE", "1")
     assert _validate() == (0, CLEAN)
