@@ -35,10 +35,10 @@ from exlibris.paths import content_dir, rules_dir
 from exlibris.safefile import FileRefused, read_limited
 from exlibris.sources import yaml_files
 
-Record = dict[str, Any]  # a file's "data", "marks", "content" and "keys"
+Record = dict[str, Any]  # a file's "data" and "positions" (yamlsafe.LoadedYaml.record)
 Parse = Callable[[str, str], Record | None]  # (text, filename) -> record, None if broken
 _PACKAGE = Path(__file__).resolve().parent
-_FORMAT = 1
+_FORMAT = 2
 
 
 def enabled() -> bool:

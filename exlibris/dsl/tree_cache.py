@@ -3,7 +3,8 @@
 Importing Lark, loading its tables and parsing take a good part of a game's
 start-up, for the same texts every time. So the tree of every effect-language
 text of the shipped files (their ``effect``, ``when``, ``placement`` and ``score``
-fields) is kept as JSON data (``ast_json.py``; never pickled objects) in one file,
+fields) is kept as JSON data (``ast_json.py``; never pickled objects; each tree as
+JSON text of its own, read only when its text is parsed) in one file,
 ``trees-KEY.json``, beside the shipped files' cache (``shipped_cache.py``: the same
 private folder, read only when the folder and the file are the user's alone).
 
@@ -29,7 +30,7 @@ from exlibris.dsl import ast_json
 
 # the fields of a content file that hold effect-language text, and the rule of each
 FIELDS = {"effect": "program", "when": "trigger", "placement": "rule", "score": "expression"}
-_FORMAT = 1
+_FORMAT = 2
 _state: dict[str, Any] = {}  # "trees": what this process read or wrote (None: no cache)
 
 
@@ -37,10 +38,10 @@ def lookup(start: str, text: str) -> Any | None:
     """A fresh copy of the tree of ``text`` parsed from ``start``, or None."""
     trees = _trees()
     found = trees.get(f"{start}\0{text}") if trees is not None else None
-    if found is None:
+    if not isinstance(found, str):
         return None
     try:
-        return ast_json.decode(found)
+        return ast_json.decode(json.loads(found))
     except (ValueError, TypeError, RecursionError):
         return None
 
@@ -97,9 +98,10 @@ def _fill(key: str, name: str) -> dict[str, Any] | None:
     for record in records.values():
         for start, text in texts(record.get("data")):
             try:
-                trees[f"{start}\0{text}"] = ast_json.encode(lark_parser.parse(text, start))
+                tree = ast_json.encode(lark_parser.parse(text, start))
             except (DslError, TypeError, RecursionError):
                 continue  # an error is Lark's to tell each time
+            trees[f"{start}\0{text}"] = json.dumps(tree, separators=(",", ":"))
     shipped_cache.write_private(name, json.dumps({"key": key, "trees": trees},
                                                  separators=(",", ":")))
     return trees
