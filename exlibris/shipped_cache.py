@@ -72,6 +72,7 @@ class _Shipped:
         self.key = digest.hexdigest()
         self.records: dict[str, Record] | None = None
         self.validated: int | None = None
+        self.typed = False
         self._read()
 
     @property
@@ -89,6 +90,7 @@ class _Shipped:
             self.records = stored["files"]
             validated = stored.get("validated")
             self.validated = validated if isinstance(validated, int) else None
+            self.typed = stored.get("typed") is True
         except (ValueError, AttributeError, RecursionError):
             self.records = None
 
@@ -107,7 +109,8 @@ class _Shipped:
         if folder is None or self.records is None:
             return
         write_private(self.file.name, json.dumps(
-            {"key": self.key, "files": self.records, "validated": self.validated},
+            {"key": self.key, "files": self.records, "validated": self.validated,
+             "typed": self.typed},
             separators=(",", ":")))
 
 
@@ -233,6 +236,22 @@ def validated_files() -> int | None:
         return None
     shipped = _shipped()
     return shipped.validated if shipped.records is not None else None
+
+
+def typed() -> bool:
+    """True if every shipped file, as it is now, was read into its model and every
+    shipped variant resolved to valid settings (``catalog.shipped_catalog``)."""
+    return enabled() and _shipped().records is not None and _shipped().typed
+
+
+def mark_typed() -> None:
+    """Remember that the shipped set as it is now reads into valid models."""
+    if not enabled():
+        return
+    shipped = _shipped()
+    if shipped.records is not None and not shipped.typed:
+        shipped.typed = True
+        shipped.write()
 
 
 def mark_validated(files: int, parse: Parse) -> None:

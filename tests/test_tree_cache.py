@@ -143,3 +143,13 @@ def test_no_trees_without_the_shipped_cache(cache_home: Path,
     assert tree_cache.lookup("program", text) is None
     assert _same(parse_program(text), text, "program")
     assert not cache_home.exists()
+
+
+def test_the_package_version_is_the_installed_one() -> None:
+    """Saves and caches name ``exlibris.__version__`` (importing ``importlib.metadata``
+    for it would slow every game's start); it must be what the install says."""
+    from importlib.metadata import version
+
+    import exlibris
+
+    assert exlibris.__version__ == version("exlibris")
