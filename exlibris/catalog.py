@@ -79,7 +79,10 @@ def read_entry(path: Path, display: str | None = None, *, trusted: bool = False
         return None, [loaded.problem(("kind",), "content/unknown-kind",
                                      f"{message}; one of: {', '.join(sorted(KINDS))}")]
     if trusted:
-        return Entry(path, loaded, construct(KINDS[kind], data)), []
+        try:
+            return Entry(path, loaded, construct(KINDS[kind], data)), []
+        except TypeError:  # data construct cannot place: validated as any other
+            pass
     try:
         model = KINDS[kind].model_validate(data)
     except ValidationError as exc:

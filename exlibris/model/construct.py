@@ -24,11 +24,12 @@ M = TypeVar("M", bound=BaseModel)
 _TRUSTED: dict[int, BaseModel] = {}  # id -> model: the model kept so that its id stays its own
 
 
-def construct(model: type[M], data: dict[str, Any]) -> M:
-    """``model`` from ``data`` that ``model.model_validate`` accepts; remembered as
-    trusted."""
+def construct(model: type[M], data: dict[str, Any], *, remember: bool = True) -> M:
+    """``model`` from ``data`` that ``model.model_validate`` accepts, remembered as
+    trusted unless ``remember`` is false (a model built per game, not kept)."""
     built = _build(model, data)
-    _TRUSTED[id(built)] = built
+    if remember:
+        _TRUSTED[id(built)] = built
     return built
 
 
@@ -51,24 +52,31 @@ def _value(annotation: Any, value: Any) -> Any:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return _build(annotation, value) if isinstance(value, dict) else value
     if origin in (Union, types.UnionType):
-        if isinstance(value, dict):
-            models = [a for a in map(_unannotated, get_args(annotation))
-                      if isinstance(a, type) and issubclass(a, BaseModel)]
-            if len(models) == 1:
-                return _build(models[0], value)
-            if models:
-                raise TypeError(f"cannot tell which of {models} a mapping is")
-        if isinstance(value, list):
-            lists = [a for a in get_args(annotation) if get_origin(a) is list]
-            return _value(lists[0], value) if len(lists) == 1 else value
-        return value
+        return _value(_member(annotation, value), value)
     if origin is list and isinstance(value, list):
         (item,) = get_args(annotation) or (Any,)
         return [_value(item, v) for v in value]
     if origin is dict and isinstance(value, dict):
-        _, item = get_args(annotation) or (Any, Any)
-        return {k: _value(item, v) for k, v in value.items()}
+        key, item = get_args(annotation) or (Any, Any)
+        number = _unannotated(key) is int  # "3": a player count written as a string
+        return {int(k) if number and isinstance(k, str) else k: _value(item, v)
+                for k, v in value.items()}
     return value
+
+
+def _member(union: Any, value: Any) -> Any:
+    """The member of a union that a mapping or a list validated as (Any for a plain
+    value, which is kept as it is)."""
+    if isinstance(value, dict):
+        kinds = [a for a in map(_unannotated, get_args(union)) if get_origin(a) is dict
+                 or (isinstance(a, type) and issubclass(a, BaseModel))]
+    elif isinstance(value, list):
+        kinds = [a for a in map(_unannotated, get_args(union)) if get_origin(a) is list]
+    else:
+        return Any
+    if len(kinds) != 1:
+        raise TypeError(f"cannot tell which of {kinds} a {type(value).__name__} is")
+    return kinds[0]
 
 
 def _unannotated(annotation: Any) -> Any:

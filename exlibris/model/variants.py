@@ -35,5 +35,8 @@ def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
     for variant in chain:
         merged = merge(merged, variant.overlay)
     if all(is_trusted(v) for v in chain):
-        return construct(Settings, merged)
+        try:
+            return construct(Settings, merged, remember=False)
+        except TypeError:  # data construct cannot place: validated
+            pass
     return Settings.model_validate(merged)
