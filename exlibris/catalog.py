@@ -265,13 +265,13 @@ class Catalog:
         return ids
 
 
-def read_catalog(paths: Iterable[Path], *, trusted: bool = False
-                 ) -> tuple[Catalog, list[Problem]]:
-    """Read every YAML file under ``paths``; problems are collected, not raised.
-    ``trusted``: see :func:`read_entry`."""
+def read_catalog(paths: Iterable[Path], *, trusted: bool = False,
+                 files: list[Path] | None = None) -> tuple[Catalog, list[Problem]]:
+    """Read every YAML file under ``paths`` (``files``: those files, already listed);
+    problems are collected, not raised. ``trusted``: see :func:`read_entry`."""
     catalog = Catalog()
     problems: list[Problem] = []
-    for path in yaml_files(paths):
+    for path in yaml_files(paths) if files is None else files:
         entry, found = read_entry(path, _display(path), trusted=trusted)
         problems.extend(found)
         if entry is not None:
@@ -311,7 +311,9 @@ def shipped_catalog() -> Catalog:
     to valid settings, the cache remembers it (``shipped_cache.typed``): later
     commands build the same models without validating them again."""
     trusted = shipped_cache.typed()
-    catalog, problems = read_catalog([content_dir(), rules_dir()], trusted=trusted)
+    folders = (content_dir(), rules_dir())
+    catalog, problems = read_catalog(folders, trusted=trusted,
+                                     files=shipped_cache.files(folders))
     if problems:
         raise UserInputError(problems)
     if not trusted and _variants_resolve(catalog):

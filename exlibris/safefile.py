@@ -61,11 +61,10 @@ def read_limited(path: Path | str, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def is_symlink_escape(path: Path, root: Path, *, resolved: bool = False) -> bool:
-    """True if ``path`` (under ``root``) is, or passes through, a symlink leaving ``root``
-    (``resolved``: ``root`` is already resolved, for a caller asking of many paths)."""
+def is_symlink_escape(path: Path, root: Path) -> bool:
+    """True if ``path`` (under ``root``) is, or passes through, a symlink leaving ``root``."""
     try:
-        return not path.resolve().is_relative_to(root if resolved else root.resolve())
+        return not path.resolve().is_relative_to(root.resolve())
     except (OSError, RuntimeError):
         return True
 

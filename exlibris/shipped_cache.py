@@ -33,7 +33,7 @@ from exlibris import __version__
 from exlibris.limits import MAX_FILE_BYTES
 from exlibris.paths import content_dir, rules_dir
 from exlibris.safefile import FileRefused, read_limited
-from exlibris.sources import yaml_files
+from exlibris.sources import yaml_targets
 
 Record = dict[str, Any]  # a file's "data" and "positions" (yamlsafe.LoadedYaml.record)
 Parse = Callable[[str, str], Record | None]  # (text, filename) -> record, None if broken
@@ -58,14 +58,16 @@ class _Shipped:
         self.names: dict[str, str] = {}  # the path as found -> resolved path
         self.folders = tuple(str(folder.resolve()) + os.sep
                              for folder in (content_dir(), rules_dir()))
+        found = yaml_targets([content_dir(), rules_dir()])
+        self.files = [path for path, _ in found]  # as yaml_files gives them
         digest = hashlib.sha256(f"{_FORMAT}\0{__version__}\0{_code_stamp()}".encode())
-        for path in yaml_files([content_dir(), rules_dir()]):
+        for path, target in found:
             try:
                 raw = read_limited(path, MAX_FILE_BYTES)
                 text = raw.decode("utf-8")
             except (FileRefused, UnicodeDecodeError):
                 continue  # parsed (and refused) as without a cache
-            name = str(path.resolve())
+            name = str(target)
             self.texts[name] = text
             self.names[str(path)] = name
             digest.update(f"\0{name}\0".encode() + hashlib.sha256(raw).digest())
@@ -188,6 +190,19 @@ def resolved(path: Path) -> Path:
     ``yaml_files`` names it (resolving a path is a ``stat`` of each of its parts)."""
     name = _shipped().names.get(str(path)) if enabled() else None
     return Path(name) if name is not None else path.resolve()
+
+
+def files(folders: tuple[Path, ...]) -> list[Path] | None:
+    """``yaml_files(folders)`` as the cache found them, if ``folders`` are the shipped
+    content and rules folders it read (else None)."""
+    if not enabled():
+        return None
+    shipped = _shipped()
+    try:
+        named = tuple(str(folder.resolve()) + os.sep for folder in folders)
+    except (OSError, RuntimeError):
+        return None
+    return list(shipped.files) if named == shipped.folders else None
 
 
 def key() -> str | None:

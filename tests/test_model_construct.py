@@ -148,3 +148,10 @@ def test_a_game_from_a_filled_cache_builds_no_validator(tmp_path: Path) -> None:
 
     assert run() != "[]"  # the first command validates, and fills the cache
     assert run() == "[]"
+
+
+def test_a_ruling_beyond_the_known_ones_constructs_as_it_validates() -> None:
+    from exlibris.model.rules import Rulings
+
+    data = {"deck_runs_out": "reshuffle", "a_new_ruling": 3}
+    assert _shape(construct(Rulings, data)) == _shape(Rulings.model_validate(data))

@@ -16,6 +16,7 @@ settings a chain of trusted variants resolves to can be trusted too.
 from __future__ import annotations
 
 import types
+from functools import cache
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -42,7 +43,26 @@ def _build(model: type[M], data: dict[str, Any]) -> M:
     fields = model.model_fields
     values = {name: _value(fields[name].annotation, value) if name in fields else value
               for name, value in data.items()}
-    return model.model_construct(**values)
+    given = set(values)
+    for name, default in _defaults(model):
+        if name not in values:
+            values[name] = default() if callable(default) else default
+    return model.model_construct(given, **values)
+
+
+@cache
+def _defaults(model: type[BaseModel]) -> tuple[tuple[str, Any], ...]:
+    """Each optional field's default: a value, or a factory to call (``model_construct``
+    would ask ``inspect`` about each factory at every call)."""
+    found = []
+    for name, info in model.model_fields.items():
+        if info.default_factory is not None:
+            found.append((name, info.default_factory))
+        elif not info.is_required():
+            if not isinstance(info.default, str | int | float | bool | type(None) | tuple):
+                raise TypeError(f"{model.__name__}.{name}: a default to copy")
+            found.append((name, info.default))
+    return tuple(found)
 
 
 def _value(annotation: Any, value: Any) -> Any:
