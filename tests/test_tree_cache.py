@@ -61,6 +61,19 @@ def test_every_shipped_tree_reads_back_as_lark_parses_it(cache_home: Path) -> No
         assert tree is not tree_cache.lookup(start, text)  # a fresh copy each time
 
 
+def test_trees_are_made_of_the_classes_of_ast_py() -> None:
+    """A class of a node's name that is not ``ast.py``'s (as ``dataclass(slots=True)``
+    leaves behind until collected) is never what a tree is read into."""
+    from exlibris.dsl import ast
+
+    stale = type("May", (ast.May,), {"__slots__": ()})  # noqa: F841 (kept alive)
+    ast_json._classes.cache_clear()
+    tree = ast_json.decode(ast_json.encode(lark_parser.parse("may:\n    draw(1)\n", "program")))
+    nodes = list(ast.walk(tree))
+    assert any(type(n).__name__ == "May" for n in nodes)
+    assert all(type(n) is getattr(ast, type(n).__name__) for n in nodes)
+
+
 def test_a_game_from_a_filled_cache_does_not_import_lark(tmp_path: Path) -> None:
     code = ("import sys\n"
             "from exlibris.agents.random_agent import RandomAgent\n"

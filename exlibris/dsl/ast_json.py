@@ -20,13 +20,12 @@ _PLAIN = (str, int, bool, type(None))
 
 @cache
 def _classes() -> dict[str, tuple[type[ast.Node], frozenset[str]]]:
-    found: dict[str, tuple[type[ast.Node], frozenset[str]]] = {}
-    stack: list[type[ast.Node]] = [ast.Node]
-    while stack:
-        cls = stack.pop()
-        found[cls.__name__] = (cls, frozenset(f.name for f in fields(cls)))
-        stack.extend(cls.__subclasses__())
-    return found
+    """The node classes by name, as ``ast.py`` names them (not ``Node.__subclasses__``:
+    ``dataclass(slots=True)`` leaves the class it replaced there until it is
+    collected, a class of the same name that no ``match`` recognises)."""
+    return {name: (cls, frozenset(f.name for f in fields(cls)))
+            for name, cls in vars(ast).items()
+            if isinstance(cls, type) and issubclass(cls, ast.Node) and cls.__name__ == name}
 
 
 def encode(value: Any) -> Any:
