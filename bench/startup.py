@@ -12,7 +12,9 @@ before the rounds fills it (in a temporary ``XDG_CACHE_HOME``). ``--cold`` times
 commands with no cache (``EXLIBRIS_NO_CACHE=1``) as well. ``--against DIR`` also
 times the checkout in DIR (another version of exlibris, e.g. the main branch) in
 the same rounds, each command right after this one's, so that a loaded machine
-slows both alike; its figures are marked ``[DIR]``.
+slows both alike; its figures are marked ``[DIR]``. Compare checkouts alike as to
+``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` set, one that has none compiles
+every module at every start.
 """
 
 from __future__ import annotations
@@ -108,6 +110,9 @@ def main() -> None:
                     times.setdefault("first screen" + label + marks[root], []).append(
                         _first_screen(env_of(label, root), home, root))
     floor = statistics.median(times.pop("pass"))
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: a checkout with no .pyc files compiles "
+              "every module at every start (an installed wheel has them)")
     print(f"python -c pass: {floor * 1000:.1f} ms (median of {rounds})")
     for what, found in times.items():
         median = statistics.median(found)
