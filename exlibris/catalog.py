@@ -316,8 +316,8 @@ def shipped_catalog() -> Catalog:
                                      files=shipped_cache.files(folders))
     if problems:
         raise UserInputError(problems)
-    if not trusted and _variants_resolve(catalog):
-        shipped_cache.mark_typed()
+    if not trusted and shipped_cache.records() is not None and _variants_resolve(catalog):
+        shipped_cache.mark_typed()  # (with no cache, nothing to remember it in)
     return catalog
 
 
