@@ -36,7 +36,7 @@ _state: dict[str, Any] = {}  # "trees": what this process read or wrote (None: n
 
 def lookup(start: str, text: str) -> Any | None:
     """A fresh copy of the tree of ``text`` parsed from ``start``, or None."""
-    trees = _trees()
+    trees = _trees() if shipped_cache.enabled() else None
     found = trees.get(f"{start}\0{text}") if trees is not None else None
     if not isinstance(found, str):
         return None
