@@ -74,7 +74,7 @@ class _Shipped:
         self.key = digest.hexdigest()
         self.records: dict[str, Record] | None = None
         self.validated: int | None = None
-        self.typed = False
+        self.typed: str | None = None  # the pydantic install it was checked with
         self._read()
 
     @property
@@ -92,7 +92,8 @@ class _Shipped:
             self.records = stored["files"]
             validated = stored.get("validated")
             self.validated = validated if isinstance(validated, int) else None
-            self.typed = stored.get("typed") is True
+            typed = stored.get("typed")
+            self.typed = typed if isinstance(typed, str) else None
         except (ValueError, AttributeError, RecursionError):
             self.records = None
 
@@ -255,8 +256,29 @@ def validated_files() -> int | None:
 
 def typed() -> bool:
     """True if every shipped file, as it is now, was read into its model and every
-    shipped variant resolved to valid settings (``catalog.shipped_catalog``)."""
-    return enabled() and _shipped().records is not None and _shipped().typed
+    shipped variant resolved to valid settings (``catalog.shipped_catalog``), by the
+    pydantic installed now."""
+    if not enabled():
+        return False
+    shipped = _shipped()
+    return shipped.records is not None and shipped.typed == _pydantic_stamp()
+
+
+def _pydantic_stamp() -> str:
+    """Where pydantic and pydantic-core are installed and when (another version
+    validates by its own rules), without importing them."""
+    from importlib.util import find_spec
+
+    found = []
+    for name in ("pydantic", "pydantic_core"):
+        spec = find_spec(name)
+        try:
+            info = os.stat(spec.origin) if spec is not None and spec.origin else None
+        except OSError:
+            info = None
+        found.append(f"{spec.origin}:{info.st_size}:{info.st_mtime_ns}" if spec and info
+                     else "none")
+    return "\0".join(found)
 
 
 def mark_typed() -> None:
@@ -264,8 +286,9 @@ def mark_typed() -> None:
     if not enabled():
         return
     shipped = _shipped()
-    if shipped.records is not None and not shipped.typed:
-        shipped.typed = True
+    stamp = _pydantic_stamp()
+    if shipped.records is not None and shipped.typed != stamp:
+        shipped.typed = stamp
         shipped.write()
 
 
