@@ -1,7 +1,7 @@
 """Start-up: `exlibris validate`, `exlibris score` and a game's first screen against
 `python -c pass`, side by side in one run.
 
-    python bench/startup.py [ROUNDS]
+    python bench/startup.py [ROUNDS] [--cold] [--against DIR]
 
 Each round runs `python -c pass`, `python -m exlibris validate`, `python -m exlibris
 score tests/tables/spec-example.yaml` and `python -m exlibris play --seats human,greedy`
@@ -9,7 +9,12 @@ on a pseudo-terminal of 80 by 24 (timed until its first frame has been drawn, th
 the game is stopped), in turn; the medians of the rounds (default 9) are printed as
 ratios to `python -c pass`. The catalog cache is warm: a first run of each command
 before the rounds fills it (in a temporary ``XDG_CACHE_HOME``). ``--cold`` times the
-commands with no cache (``EXLIBRIS_NO_CACHE=1``) as well.
+commands with no cache (``EXLIBRIS_NO_CACHE=1``) as well. ``--against DIR`` also
+times the checkout in DIR (another version of exlibris, e.g. the main branch) in
+the same rounds, each command right after this one's, so that a loaded machine
+slows both alike; its figures are marked ``[DIR]``. Compare checkouts alike as to
+``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` set, one that has none compiles
+every module at every start.
 """
 
 from __future__ import annotations
@@ -30,13 +35,13 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAME_END = b"\x1b[J"  # exlibris.interactive.fullscreen.FRAME_END
 
 
-def _seconds(command: list[str], env: dict[str, str]) -> float:
+def _seconds(command: list[str], env: dict[str, str], root: Path) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, capture_output=True, check=False, env=env)
+    subprocess.run(command, cwd=root, capture_output=True, check=False, env=env)
     return time.perf_counter() - start
 
 
-def _first_screen(env: dict[str, str], state: str) -> float:
+def _first_screen(env: dict[str, str], state: str, root: Path) -> float:
     """Seconds from starting `exlibris play` until its first frame is on the terminal."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -44,7 +49,7 @@ def _first_screen(env: dict[str, str], state: str) -> float:
     proc = subprocess.Popen(
         [sys.executable, "-m", "exlibris", "play", "--seats", "human,greedy", "--seed", "5",
          "--save", os.path.join(state, "bench.json")],
-        stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env={**env, "TERM": "xterm"})
+        stdin=slave, stdout=slave, stderr=slave, cwd=root, env={**env, "TERM": "xterm"})
     os.close(slave)
     output = b""
     try:
@@ -61,31 +66,53 @@ def _first_screen(env: dict[str, str], state: str) -> float:
         os.close(master)
 
 
+def _arguments() -> tuple[int, bool, list[Path]]:
+    args = sys.argv[1:]
+    roots = [ROOT]
+    if "--against" in args:
+        at = args.index("--against")
+        roots.append(Path(args[at + 1]).resolve())
+        del args[at:at + 2]
+    plain = [a for a in args if not a.startswith("--")]
+    return (int(plain[0]) if plain else 9), "--cold" in args, roots
+
+
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    rounds = int(args[0]) if args else 9
-    cold = "--cold" in sys.argv
+    rounds, cold, roots = _arguments()
     with tempfile.TemporaryDirectory() as home:
-        warm_env = {**os.environ, "XDG_CACHE_HOME": os.path.join(home, "cache"),
-                    "XDG_STATE_HOME": os.path.join(home, "state")}
-        warm_env.pop("EXLIBRIS_NO_CACHE", None)
-        envs = {"": warm_env}
-        if cold:
-            envs[" (no cache)"] = {**warm_env, "EXLIBRIS_NO_CACHE": "1"}
+        base = {**os.environ, "XDG_STATE_HOME": os.path.join(home, "state")}
+        base.pop("EXLIBRIS_NO_CACHE", None)
+        # each checkout its own cache: a cache written by one version drops the other's
+        warm = {root: {**base, "XDG_CACHE_HOME": os.path.join(home, f"cache{i}")}
+                for i, root in enumerate(roots)}
+        labels = [""] + [" (no cache)"] * cold
+
+        def env_of(label: str, root: Path) -> dict[str, str]:
+            return {**warm[root], "EXLIBRIS_NO_CACHE": "1"} if label else warm[root]
+
         exlibris = [sys.executable, "-m", "exlibris"]
         commands = {"validate": [*exlibris, "validate"],
                     "score": [*exlibris, "score", "tests/tables/spec-example.yaml"]}
-        for command in commands.values():  # fill the cache
-            _seconds(command, warm_env)
-        _first_screen(warm_env, home)
+        marks = {root: "" if root == ROOT else f" [{root}]" for root in roots}
+        for root in roots:  # fill the cache
+            for command in commands.values():
+                _seconds(command, warm[root], root)
+            _first_screen(warm[root], home, root)
         times: dict[str, list[float]] = {"pass": []}
         for _ in range(rounds):
-            times["pass"].append(_seconds([sys.executable, "-c", "pass"], warm_env))
-            for label, env in envs.items():
+            times["pass"].append(_seconds([sys.executable, "-c", "pass"], base, ROOT))
+            for label in labels:
                 for name, command in commands.items():
-                    times.setdefault(name + label, []).append(_seconds(command, env))
-                times.setdefault("first screen" + label, []).append(_first_screen(env, home))
+                    for root in roots:
+                        times.setdefault(name + label + marks[root], []).append(
+                            _seconds(command, env_of(label, root), root))
+                for root in roots:
+                    times.setdefault("first screen" + label + marks[root], []).append(
+                        _first_screen(env_of(label, root), home, root))
     floor = statistics.median(times.pop("pass"))
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: a checkout with no .pyc files compiles "
+              "every module at every start (an installed wheel has them)")
     print(f"python -c pass: {floor * 1000:.1f} ms (median of {rounds})")
     for what, found in times.items():
         median = statistics.median(found)

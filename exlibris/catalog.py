@@ -16,7 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from exlibris import shipped_cache
 from exlibris.errors import Problem, UserInputError
+from exlibris.model.construct import construct
 from exlibris.model.content import (
     CONTENT_KINDS,
     Artifact,
@@ -29,7 +31,9 @@ from exlibris.model.content import (
     Location,
 )
 from exlibris.model.rules import Variant
+from exlibris.model.variants import resolve_settings
 from exlibris.paths import content_dir, rules_dir
+from exlibris.shipped_cache import resolved
 from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
 
@@ -53,8 +57,11 @@ class Entry:
         return getattr(self.model, "id", self.model.kind)
 
 
-def read_entry(path: Path, display: str | None = None) -> tuple[Entry | None, list[Problem]]:
-    """Load and type one file; the entry is None when it has problems."""
+def read_entry(path: Path, display: str | None = None, *, trusted: bool = False
+               ) -> tuple[Entry | None, list[Problem]]:
+    """Load and type one file; the entry is None when it has problems. ``trusted``:
+    the file is known to validate (``shipped_cache.typed``), so it is not validated
+    again (``model/construct.py``)."""
     try:
         loaded = load_yaml_file(path, display_name=display)
     except UserInputError as exc:
@@ -71,6 +78,11 @@ def read_entry(path: Path, display: str | None = None) -> tuple[Entry | None, li
                    f"unknown kind {kind!r}{did_you_mean(str(kind), KINDS)}")
         return None, [loaded.problem(("kind",), "content/unknown-kind",
                                      f"{message}; one of: {', '.join(sorted(KINDS))}")]
+    if trusted:
+        try:
+            return Entry(path, loaded, construct(KINDS[kind], data)), []
+        except TypeError:  # data construct cannot place: validated as any other
+            pass
     try:
         model = KINDS[kind].model_validate(data)
     except ValidationError as exc:
@@ -253,12 +265,14 @@ class Catalog:
         return ids
 
 
-def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
-    """Read every YAML file under ``paths``; problems are collected, not raised."""
+def read_catalog(paths: Iterable[Path], *, trusted: bool = False,
+                 files: list[Path] | None = None) -> tuple[Catalog, list[Problem]]:
+    """Read every YAML file under ``paths`` (``files``: those files, already listed);
+    problems are collected, not raised. ``trusted``: see :func:`read_entry`."""
     catalog = Catalog()
     problems: list[Problem] = []
-    for path in yaml_files(paths):
-        entry, found = read_entry(path, _display(path))
+    for path in yaml_files(paths) if files is None else files:
+        entry, found = read_entry(path, _display(path), trusted=trusted)
         problems.extend(found)
         if entry is not None:
             catalog.entries.append(entry)
@@ -269,7 +283,7 @@ def read_catalog(paths: Iterable[Path]) -> tuple[Catalog, list[Problem]]:
 
 def _display(path: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
+        return str(resolved(path).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 
@@ -291,11 +305,30 @@ def join(shipped: Catalog, own: Catalog) -> Catalog:
 
 @cache
 def shipped_catalog() -> Catalog:
-    """The shipped content and rules; raises ``UserInputError`` if any file is broken."""
-    catalog, problems = read_catalog([content_dir(), rules_dir()])
+    """The shipped content and rules; raises ``UserInputError`` if any file is broken.
+
+    Once they have been read into their models and every shipped variant has resolved
+    to valid settings, the cache remembers it (``shipped_cache.typed``): later
+    commands build the same models without validating them again."""
+    trusted = shipped_cache.typed()
+    folders = (content_dir(), rules_dir())
+    catalog, problems = read_catalog(folders, trusted=trusted,
+                                     files=shipped_cache.files(folders))
     if problems:
         raise UserInputError(problems)
+    if not trusted and shipped_cache.records() is not None and _variants_resolve(catalog):
+        shipped_cache.mark_typed()  # (with no cache, nothing to remember it in)
     return catalog
+
+
+def _variants_resolve(catalog: Catalog) -> bool:
+    variants = catalog.variants
+    try:
+        for variant_id in variants:
+            resolve_settings(variant_id, variants)
+    except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return False
+    return True
 
 
 def own_files(paths: Iterable[Path] | None = None) -> list[Path]:

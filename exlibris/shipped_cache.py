@@ -6,7 +6,9 @@ plain data and node positions ``yamlsafe`` built from it, and whether
 ``exlibris validate`` found the whole set clean. It is one JSON file (plain data,
 never pickled objects) in ``$XDG_CACHE_HOME/exlibris`` (else ``~/.cache/exlibris``),
 a folder made ``0700`` and used only when it belongs to the user and nobody else
-may write to it.
+may write to it; a file in it is read only when it too is the user's alone
+(``read_private``). ``dsl/tree_cache.py`` keeps the shipped effects' syntax trees
+beside it.
 
 It is keyed by the exlibris version, the package's own files (names, sizes and
 modification times, so an edited checkout does not read a stale check) and the
@@ -31,12 +33,12 @@ from exlibris import __version__
 from exlibris.limits import MAX_FILE_BYTES
 from exlibris.paths import content_dir, rules_dir
 from exlibris.safefile import FileRefused, read_limited
-from exlibris.sources import yaml_files
+from exlibris.sources import yaml_targets
 
-Record = dict[str, Any]  # a file's "data", "marks", "content" and "keys"
+Record = dict[str, Any]  # a file's "data" and "positions" (yamlsafe.LoadedYaml.record)
 Parse = Callable[[str, str], Record | None]  # (text, filename) -> record, None if broken
 _PACKAGE = Path(__file__).resolve().parent
-_FORMAT = 1
+_FORMAT = 2
 
 
 def enabled() -> bool:
@@ -53,19 +55,26 @@ class _Shipped:
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # resolved path -> text
+        self.names: dict[str, str] = {}  # the path as found -> resolved path
+        self.folders = tuple(str(folder.resolve()) + os.sep
+                             for folder in (content_dir(), rules_dir()))
+        found = yaml_targets([content_dir(), rules_dir()])
+        self.files = [path for path, _ in found]  # as yaml_files gives them
         digest = hashlib.sha256(f"{_FORMAT}\0{__version__}\0{_code_stamp()}".encode())
-        for path in yaml_files([content_dir(), rules_dir()]):
+        for path, target in found:
             try:
                 raw = read_limited(path, MAX_FILE_BYTES)
                 text = raw.decode("utf-8")
             except (FileRefused, UnicodeDecodeError):
                 continue  # parsed (and refused) as without a cache
-            name = str(path.resolve())
+            name = str(target)
             self.texts[name] = text
+            self.names[str(path)] = name
             digest.update(f"\0{name}\0".encode() + hashlib.sha256(raw).digest())
         self.key = digest.hexdigest()
         self.records: dict[str, Record] | None = None
         self.validated: int | None = None
+        self.typed: str | None = None  # the pydantic install it was checked with
         self._read()
 
     @property
@@ -73,15 +82,19 @@ class _Shipped:
         return cache_dir() / f"shipped-{self.key[:32]}.json"
 
     def _read(self) -> None:
+        raw = read_private(self.file.name)
+        if raw is None:
+            return
         try:
-            raw = read_limited(self.file, 64 * MAX_FILE_BYTES)
             stored = json.loads(raw)
             if stored.get("key") != self.key or not isinstance(stored.get("files"), dict):
                 return
             self.records = stored["files"]
             validated = stored.get("validated")
             self.validated = validated if isinstance(validated, int) else None
-        except (FileRefused, ValueError, AttributeError, RecursionError):
+            typed = stored.get("typed")
+            self.typed = typed if isinstance(typed, str) else None
+        except (ValueError, AttributeError, RecursionError):
             self.records = None
 
     def fill(self, parse: Parse) -> None:
@@ -98,17 +111,47 @@ class _Shipped:
         folder = _private_folder()
         if folder is None or self.records is None:
             return
-        body = json.dumps({"key": self.key, "files": self.records,
-                           "validated": self.validated}, separators=(",", ":"))
-        try:
-            for old in folder.glob("shipped-*.json"):
-                old.unlink(missing_ok=True)
-            fd, temp = tempfile.mkstemp(dir=folder, prefix=".shipped-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(body)
-            os.replace(temp, self.file)
-        except OSError:
-            pass
+        write_private(self.file.name, json.dumps(
+            {"key": self.key, "files": self.records, "validated": self.validated,
+             "typed": self.typed},
+            separators=(",", ":")))
+
+
+def read_private(name: str) -> bytes | None:
+    """The bytes of the cache file ``name``, or None: missing, too large, or not to be
+    trusted (the folder or the file is another user's, or others may write to it)."""
+    folder = cache_dir()
+    try:
+        if not (_owned(os.lstat(folder), stat.S_ISDIR)
+                and _owned(os.lstat(folder / name), stat.S_ISREG)):
+            return None
+        return read_limited(folder / name, 64 * MAX_FILE_BYTES)
+    except (OSError, FileRefused):
+        return None
+
+
+def write_private(name: str, body: str) -> None:
+    """Write the cache file ``name`` (``PREFIX-KEY.json``) whole, and drop the other
+    files of its prefix (other keys: stale); nothing if the folder is not private."""
+    folder = _private_folder()
+    if folder is None:
+        return
+    prefix = name.split("-", 1)[0]
+    try:
+        for old in folder.glob(f"{prefix}-*.json"):
+            old.unlink(missing_ok=True)
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{prefix}-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(body)
+        os.replace(temp, folder / name)
+    except OSError:
+        pass
+
+
+def _owned(info: os.stat_result, kind: Callable[[int], bool]) -> bool:
+    """The user's own, of that kind (not a link), and nobody else may write to it."""
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return kind(info.st_mode) and mine and not info.st_mode & 0o022
 
 
 def _round_trips(record: Record) -> bool:
@@ -140,11 +183,38 @@ def _private_folder() -> Path | None:
         info = os.lstat(folder)
     except OSError:
         return None
-    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o022:
+    return folder if _owned(info, stat.S_ISDIR) else None
+
+
+def resolved(path: Path) -> Path:
+    """``path.resolve()``, from what the cache found when ``path`` is a shipped file as
+    ``yaml_files`` names it (resolving a path is a ``stat`` of each of its parts)."""
+    name = _shipped().names.get(str(path)) if enabled() else None
+    return Path(name) if name is not None else path.resolve()
+
+
+def files(folders: tuple[Path, ...]) -> list[Path] | None:
+    """``yaml_files(folders)`` as the cache found them, if ``folders`` are the shipped
+    content and rules folders it read (else None)."""
+    if not enabled():
         return None
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+    shipped = _shipped()
+    try:
+        named = tuple(str(folder.resolve()) + os.sep for folder in folders)
+    except (OSError, RuntimeError):
         return None
-    return folder
+    return list(shipped.files) if named == shipped.folders else None
+
+
+def key() -> str | None:
+    """The key of the shipped set as it is now, or None with no cache."""
+    return _shipped().key if enabled() else None
+
+
+def records() -> dict[str, Record] | None:
+    """Each shipped file's cached record (its plain data under ``"data"``), or None
+    with no cache yet."""
+    return _shipped().records if enabled() else None
 
 
 @cache
@@ -160,24 +230,19 @@ def lookup(path: Path | str, parse: Parse) -> tuple[str, Record] | None:
     """
     if not enabled():
         return None
-    try:
-        name = str(Path(path).resolve())
-    except (OSError, RuntimeError):
-        return None
-    if not _is_shipped_name(name):
-        return None
     shipped = _shipped()
-    if name not in shipped.texts:
+    name = shipped.names.get(str(path))
+    if name is None:
+        try:
+            name = str(Path(path).resolve())
+        except (OSError, RuntimeError):
+            return None
+    if not name.startswith(shipped.folders) or name not in shipped.texts:
         return None
     if shipped.records is None:
         shipped.fill(parse)
     record = shipped.records.get(name) if shipped.records is not None else None
     return (shipped.texts[name], record) if record is not None else None
-
-
-def _is_shipped_name(name: str) -> bool:
-    return any(name.startswith(str(folder.resolve()) + os.sep)
-               for folder in (content_dir(), rules_dir()))
 
 
 def validated_files() -> int | None:
@@ -187,6 +252,44 @@ def validated_files() -> int | None:
         return None
     shipped = _shipped()
     return shipped.validated if shipped.records is not None else None
+
+
+def typed() -> bool:
+    """True if every shipped file, as it is now, was read into its model and every
+    shipped variant resolved to valid settings (``catalog.shipped_catalog``), by the
+    pydantic installed now."""
+    if not enabled():
+        return False
+    shipped = _shipped()
+    return shipped.records is not None and shipped.typed == _pydantic_stamp()
+
+
+def _pydantic_stamp() -> str:
+    """Where pydantic and pydantic-core are installed and when (another version
+    validates by its own rules), without importing them."""
+    from importlib.util import find_spec
+
+    found = []
+    for name in ("pydantic", "pydantic_core"):
+        spec = find_spec(name)
+        try:
+            info = os.stat(spec.origin) if spec is not None and spec.origin else None
+        except OSError:
+            info = None
+        found.append(f"{spec.origin}:{info.st_size}:{info.st_mtime_ns}" if spec and info
+                     else "none")
+    return "\0".join(found)
+
+
+def mark_typed() -> None:
+    """Remember that the shipped set as it is now reads into valid models."""
+    if not enabled():
+        return
+    shipped = _shipped()
+    stamp = _pydantic_stamp()
+    if shipped.records is not None and shipped.typed != stamp:
+        shipped.typed = stamp
+        shipped.write()
 
 
 def mark_validated(files: int, parse: Parse) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,13 +23,30 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     (a parked draft in an ignored folder) and links that lead out of the folder
     (:func:`outside_links` lists them).
     """
-    found: list[Path] = []
+    return [path for path, _ in yaml_targets(paths)]
+
+
+def yaml_targets(paths: Iterable[Path]) -> list[tuple[Path, Path]]:
+    """:func:`yaml_files`, each with the file it resolves to (resolving a path is a
+    ``stat`` of each of its parts: a caller that needs both asks once)."""
+    found: list[tuple[Path, Path]] = []
     for path in paths:
         if path.is_dir():
-            found.extend(p for p in _in_folder(path) if not is_symlink_escape(p, path))
+            root = _resolved(path)
+            for file in _in_folder(path):
+                target = _resolved(file)
+                if root is not None and target is not None and target.is_relative_to(root):
+                    found.append((file, target))
         else:
-            found.append(path)
+            found.append((path, _resolved(path) or path))
     return found
+
+
+def _resolved(path: Path) -> Path | None:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
 
 
 def outside_links(paths: Iterable[Path]) -> list[Path]:
@@ -104,6 +119,9 @@ def _shipped(folder: Path) -> bool:
 def git_ignored(folder: Path, files: list[Path]) -> set[Path]:
     """Those of ``files`` that git ignores, when ``folder`` is in a git work tree and
     git is installed (otherwise none): ``git check-ignore`` answers as git would."""
+    import shutil
+    import subprocess
+
     if not files or shutil.which("git") is None:
         return set()
     try:

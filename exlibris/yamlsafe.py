@@ -10,6 +10,7 @@ deep nesting are refused during that pass with a ``UserInputError`` naming
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -51,9 +52,24 @@ class LoadedYaml:
     _marks: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
     _content: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
     _keys: dict[Path_, tuple[int, int]] = field(default_factory=dict, repr=False)
+    # the positions as the cache keeps them (JSON text), read when first asked for:
+    # most commands never ask
+    _packed: str | None = field(default=None, repr=False)
+
+    def _unpack(self) -> None:
+        packed, self._packed = self._packed, None
+        try:
+            marks, content, keys = json.loads(packed or "[[], [], []]")
+            self._marks, self._content, self._keys = (
+                _unpairs(marks), _unpairs(content), _unpairs(keys))
+        except (ValueError, TypeError, RecursionError):  # a damaged cache: from the text
+            again = load_yaml_text(self.text, self.filename)
+            self._marks, self._content, self._keys = again._marks, again._content, again._keys
 
     def position(self, path: Path_) -> tuple[int, int]:
         """1-based (line, col) of the node at ``path``, or of its nearest ancestor."""
+        if self._packed is not None:
+            self._unpack()
         path = tuple(path)
         while path not in self._marks and path:
             path = path[:-1]
@@ -61,6 +77,8 @@ class LoadedYaml:
 
     def key_position(self, path: Path_) -> tuple[int, int]:
         """1-based (line, col) of the key that names ``path`` (else as ``position``)."""
+        if self._packed is not None:
+            self._unpack()
         path = tuple(path)
         return self._keys.get(path) or self.position(path)
 
@@ -70,20 +88,28 @@ class LoadedYaml:
         For a block scalar (``|`` or ``>``) that is the first line after the
         indicator; for a quoted scalar, the character after the quote.
         """
+        if self._packed is not None:
+            self._unpack()
         path = tuple(path)
         if path in self._content:
             return self._content[path]
         return self.position(path)
 
     def record(self) -> Record:
-        """The data and positions as plain JSON data (for ``shipped_cache``)."""
-        return {"data": self.data, "marks": _pairs(self._marks),
-                "content": _pairs(self._content), "keys": _pairs(self._keys)}
+        """The data, and the positions as JSON text, as plain JSON data (for
+        ``shipped_cache``: the positions are read only when asked for)."""
+        if self._packed is not None:
+            self._unpack()
+        positions = [_pairs(self._marks), _pairs(self._content), _pairs(self._keys)]
+        return {"data": self.data, "positions": json.dumps(positions, separators=(",", ":"))}
 
     @classmethod
-    def from_record(cls, filename: str, text: str, record: Record) -> LoadedYaml:
-        return cls(filename, text, record["data"], _unpairs(record["marks"]),
-                   _unpairs(record["content"]), _unpairs(record["keys"]))
+    def from_record(cls, filename: str, text: str, record: Record) -> LoadedYaml | None:
+        """The file as ``record`` keeps it; None for a record ``record()`` cannot give."""
+        if not isinstance(record, dict) or "data" not in record \
+                or not isinstance(record.get("positions"), str):
+            return None
+        return cls(filename, text, record["data"], _packed=record["positions"])
 
     def problem(self, path: Path_, code: str, message: str, *, at_key: bool = False
                 ) -> Problem:
@@ -114,8 +140,9 @@ def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> Load
     from the per-user cache when it is there (``shipped_cache``)."""
     name = display_name or str(path)
     cached = lookup(path, record_of)
-    if cached is not None:
-        return LoadedYaml.from_record(name, *cached)
+    loaded = LoadedYaml.from_record(name, *cached) if cached is not None else None
+    if loaded is not None:
+        return loaded
     try:
         raw = read_limited(path, MAX_FILE_BYTES)
     except FileRefused as exc:

@@ -62,6 +62,24 @@ def test_a_cached_file_loads_as_the_parsed_one(cache_home: Path) -> None:
     assert cached.content_position(("effect",)) == parsed.content_position(("effect",))
 
 
+@pytest.mark.parametrize("positions", ["{not json", "[1, 2]", 5, None])
+def test_damaged_positions_are_read_from_the_file(cache_home: Path, positions: object) -> None:
+    path = ROOT / "content" / "locations" / "wishing-well.yaml"
+    load_yaml_file(path)
+    [file] = _cache_files(cache_home)
+    stored = json.loads(file.read_text())
+    stored["files"][str(path.resolve())]["positions"] = positions
+    file.write_text(json.dumps(stored))
+    shipped_cache._shipped.cache_clear()
+    parsed = load_yaml_text(path.read_text(), "x.yaml")
+    cached = load_yaml_file(path, display_name="x.yaml")
+    assert cached.data == parsed.data
+    for where in [("effect",), ("name",), ("rulings", 0)]:
+        assert cached.position(where) == parsed.position(where)
+        assert cached.content_position(where) == parsed.content_position(where)
+        assert cached.key_position(where) == parsed.key_position(where)
+
+
 @pytest.mark.parametrize("damage", [b"", b"{not json", b'{"key": 1}', b"[]", b"\xff\xfe"])
 def test_a_damaged_cache_is_passed_over(cache_home: Path, damage: bytes) -> None:
     _validate()
@@ -82,6 +100,21 @@ def test_an_unwritable_or_shared_cache_folder_is_not_used(cache_home: Path) -> N
     shipped_cache._shipped.cache_clear()
     assert _validate() == (0, CLEAN)
     assert not _cache_files(cache_home)
+
+
+@pytest.mark.parametrize("share", ["file", "owner"])
+def test_a_cache_file_others_may_write_or_own_is_not_read(
+        cache_home: Path, share: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _validate()
+    [file] = _cache_files(cache_home)
+    if share == "file":
+        os.chmod(file, 0o666)
+    else:
+        uid = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    shipped_cache._shipped.cache_clear()
+    assert shipped_cache.validated_files() is None
+    assert _validate() == (0, CLEAN)
 
 
 def test_no_cache_when_turned_off(cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -170,7 +170,7 @@ def abilities_of(key: str, abilities: list[Ability]) -> tuple[CompiledAbility, .
     known = _BY_LIST.get((key, id(abilities)))
     if known is not None and known[0] is abilities:
         return known[1]
-    content = (key, tuple(a.model_dump_json() for a in abilities))
+    content = (key, tuple(map(repr, abilities)))  # every field (no serializer to build)
     found = _COMPILED.get(content)
     if found is None:
         found = _COMPILED[content] = tuple(compile_ability(f"{key}#{i}", a)

@@ -453,14 +453,11 @@ def identity(own: tuple[Path, ...] = ()) -> tuple[str, str]:
 
 @cache
 def _shipped_identity() -> tuple[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
+    from exlibris import __version__
     from exlibris.paths import content_dir, rules_dir
 
-    try:
-        package = version("exlibris")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        package = "unknown"
+    package = __version__  # the installed version (tests/test_tree_cache.py), without
+    # importing importlib.metadata
     digest = hashlib.sha256()
     for root in (content_dir(), rules_dir()):
         for file in sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml")):

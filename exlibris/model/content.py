@@ -41,9 +41,11 @@ Edition = Literal["base", "expanded"]
 
 
 class Strict(BaseModel):
-    """Every content model refuses unknown keys."""
+    """Every content model refuses unknown keys. Its validator is built on first use:
+    a game builds the shipped models from trusted data without it
+    (``model/construct.py``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Category(Strict):

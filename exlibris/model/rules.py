@@ -16,9 +16,13 @@ from exlibris.limits import MAX_SEATS, MIN_SEATS
 from exlibris.model.content import Module, Slug, Text
 from exlibris.model.merging import parents_of
 
+# validators are built on first use: a game builds its models from trusted data
+# without them (``model/construct.py``)
+_CONFIG = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = _CONFIG
 
 
 class SetupSettings(_Strict):
@@ -102,7 +106,7 @@ class Rulings(BaseModel):
     """The rulings of ``rules/standard.yaml`` with their allowed values (docs/rulings.md).
     A ruling added to the standard rules later is accepted as a plain value."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
 
     deck_runs_out: Literal["no-reshuffle", "reshuffle"] | None = Field(
         default=None, description="SETUP-14: an empty deck stays empty, or is reshuffled.")
@@ -154,7 +158,7 @@ def _scoring_model(name: str, sections: bool) -> type[BaseModel]:
         section = _scoring_model("ScoringSection", sections=False)
         spec["five_players"] = (Optional[section], None)  # noqa: UP045
         spec["solo"] = (Optional[section], None)  # noqa: UP045
-    return create_model(name, __config__=ConfigDict(extra="forbid", frozen=True), **spec)
+    return create_model(name, __config__=_CONFIG, **spec)
 
 
 ScoringSettings = _scoring_model("ScoringSettings", sections=True)
@@ -177,7 +181,7 @@ def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
         copied = type(info).merge_field_infos(info, default=None)
         copied.default_factory = None
         spec[field_name] = (Optional[annotation], copied)  # noqa: UP045
-    return create_model(name, __config__=ConfigDict(extra="forbid", frozen=True), **spec)
+    return create_model(name, __config__=_CONFIG, **spec)
 
 
 VariantSettings = _partial(
@@ -207,8 +211,23 @@ class Variant(_Strict):
 
     @property
     def overlay(self) -> dict[str, Any]:
-        """The settings as written, as plain data to merge."""
-        return self.settings.model_dump(exclude_unset=True)  # type: ignore[attr-defined]
+        """The settings as written, as plain data to merge (``model_dump(exclude_unset=
+        True)``, without building pydantic's serializer for it)."""
+        return _written(self.settings)  # type: ignore[no-any-return]
+
+
+def _written(value: Any) -> Any:
+    """A model's fields that were set (and its extra keys) as plain data, nested."""
+    if isinstance(value, BaseModel):
+        found = {name: _written(getattr(value, name)) for name in type(value).model_fields
+                 if name in value.model_fields_set}
+        found.update((k, _written(v)) for k, v in (value.model_extra or {}).items())
+        return found
+    if isinstance(value, list | tuple):
+        return [_written(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _written(v) for k, v in value.items()}
+    return value
 
 
 def unknown_keys(base: dict[str, Any], overlay: dict[str, Any],

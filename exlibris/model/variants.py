@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from exlibris.model.construct import construct, is_trusted
 from exlibris.model.merging import ChainError, linearize, merge
 from exlibris.model.rules import Settings, Variant
 
@@ -27,8 +28,15 @@ def variant_chain(variant_id: str, variants: dict[str, Variant]) -> list[Variant
 
 
 def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
-    """Merge a variant's chain into validated settings."""
+    """Merge a variant's chain into validated settings (a chain of shipped variants
+    known to resolve is not validated again: ``model/construct.py``)."""
     merged: dict[str, Any] = {}
-    for variant in variant_chain(variant_id, variants):
+    chain = variant_chain(variant_id, variants)
+    for variant in chain:
         merged = merge(merged, variant.overlay)
+    if all(is_trusted(v) for v in chain):
+        try:
+            return construct(Settings, merged, remember=False)
+        except TypeError:  # data construct cannot place: validated
+            pass
     return Settings.model_validate(merged)

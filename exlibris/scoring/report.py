@@ -6,10 +6,6 @@ import io
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from rich import box
-from rich.console import Console
-from rich.table import Table as RichTable
-
 from exlibris.model.cards import CATEGORY_CODES
 from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
 from exlibris.scoring.flips import BestFlips
@@ -183,30 +179,22 @@ def render_form(
     what = [table.variant] if table.variant != "solo" else []
     what.append("solo" if table.solo else f"{len(table.players)} players")
     title = f"Official Library Inspection Form ({', '.join(what)})"
-    grid = RichTable(box=box.ROUNDED if color else box.ASCII)
-    grid.add_column("Step", style="bold" if color else None, no_wrap=True)
-    for form in inspection.forms:
-        grid.add_column(form.name, justify="right")
-    if inspection.public_library is not None:
-        grid.add_column("Public library", justify="right")
-    for label, values in _rows(inspection, modules):
-        grid.add_row(label, *values)
     columns = [*inspection.forms]
     if inspection.public_library is not None:
         columns.append(inspection.public_library)
-    grid.add_section()
-    grid.add_row("Total", *(str(f.total) for f in columns), style="bold" if color else None)
-    buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color,
-                      color_system="auto" if color else None, width=width or 200,
-                      highlight=False, emoji=False)
-    console.print(grid)
+    headers = ["Step", *(form.name for form in inspection.forms)]
+    if inspection.public_library is not None:
+        headers.append("Public library")
+    rows = [[label, *values] for label, values in _rows(inspection, modules)]
+    total = ["Total", *(str(f.total) for f in columns)]
+    text = None if color else ascii_grid(headers, rows, total, width or 200)
+    if text is None:
+        text = _rich_grid(headers, rows, total, color=color, width=width or 200)
     lines = outcome_lines(inspection)
     if table.solo and table.difficulty:
         lines.insert(0, f"Difficulty level {table.difficulty}")
     if best is not None:
         lines += best_lines(best)
-    text = buffer.getvalue().rstrip("\n")
     lines = [part for line in [title, *lines] for part in _wrapped(line, width or 200)]
     return "\n".join([lines[0], text, *lines[1:]]) + "\n"
 
@@ -218,3 +206,54 @@ def _wrapped(line: str, width: int) -> list[str]:
     indent = " " * (len(line) - len(line.lstrip()) + 2)
     return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
                          break_on_hyphens=False) or [line]
+
+
+def _plain(cell: str) -> bool:
+    """True for text rich prints as it is: printable ASCII, no markup, no trailing space."""
+    return cell == cell.rstrip() and all(" " <= c <= "~" and c not in "[]\\" for c in cell)
+
+
+def ascii_grid(headers: list[str], rows: list[list[str]], total: list[str],
+               width: int) -> str | None:
+    """The form's grid drawn as rich draws it with ``box.ASCII`` (first column to the
+    left, the others to the right, ``total`` in a section of its own), without
+    importing rich; None when rich would do more than pad the cells (text that is
+    not plain ASCII, or a grid wider than ``width``), for the caller to ask rich."""
+    cells = [headers, *rows, total]
+    if not all(len(row) == len(headers) and all(_plain(c) for c in row) for row in cells):
+        return None
+    sizes = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    if sum(sizes) + 3 * len(sizes) + 1 > width:
+        return None
+
+    def line(row: list[str]) -> str:
+        first = row[0].ljust(sizes[0])
+        rest = [c.rjust(n) for c, n in zip(row[1:], sizes[1:], strict=True)]
+        return "| " + " | ".join([first, *rest]) + " |"
+
+    rule = "|" + "+".join("-" * (n + 2) for n in sizes) + "|"
+    edge = "+" + "-" * (len(rule) - 2) + "+"
+    return "\n".join([edge, line(headers), rule, *map(line, rows), rule, line(total), edge])
+
+
+def _rich_grid(headers: list[str], rows: list[list[str]], total: list[str], *,
+               color: bool, width: int) -> str:
+    """The grid drawn by rich: rounded and bold at a colour terminal, else ASCII."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    grid = RichTable(box=box.ROUNDED if color else box.ASCII)
+    grid.add_column(headers[0], style="bold" if color else None, no_wrap=True)
+    for header in headers[1:]:
+        grid.add_column(header, justify="right")
+    for row in rows:
+        grid.add_row(*row)
+    grid.add_section()
+    grid.add_row(*total, style="bold" if color else None)
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color,
+                      color_system="auto" if color else None, width=width,
+                      highlight=False, emoji=False)
+    console.print(grid)
+    return buffer.getvalue().rstrip("\n")
