@@ -53,7 +53,8 @@ class GreedyAgent:
         self.rng = random.Random(seed)
         self._flip_plan: set[str] = set()
         # the reading of the shelf the last decision saw, and what it was read for: the
-        # same shelf comes back decision after decision, and its gains with it
+        # same shelf comes back decision after decision, and its gains with it; its
+        # ``Worth`` (with what it has worked out) serves the next shelf read for the same
         self._reading: ShelfReading | None = None
         self._read: tuple[Any, ...] = ()
         self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
@@ -77,7 +78,10 @@ class GreedyAgent:
                 view.final_round)
         reading = self._reading
         if reading is None or read != self._read or snapshot != reading.shelf.snapshot():
-            worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
+            if reading is not None and read[:5] == self._read[:5]:
+                worth = reading.worth  # only the shelf or the foresight changed
+            else:
+                worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
             foresight = LATE if view.final_round else EARLY
             reading = self._reading = ShelfReading(shelf, worth, foresight)
             self._read = read
@@ -103,7 +107,7 @@ class GreedyAgent:
         if not isinstance(card, BookCard | ArtifactCard):
             return 1.0 if card is not None else 0.0
         reading = self.reading(view)
-        if view.shelf.position_of(card) is not None:  # on the shelf: what it holds up
+        if reading.holds(card):  # on the shelf: what it holds up
             return reading.loss(card)
         if isinstance(card, ArtifactCard):
             return self.artifact_value(view, card)
