@@ -293,9 +293,14 @@ class GreedyAgent:
             return "auction", max(self.card_value(view, c) for c in area if c is not None)
         if _gives_artifacts(loc.spec):
             return "market", 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
-        visible = sorted((self.card_value(view, c) for c in area if c is not None),
-                         reverse=True)
-        hidden = sum(1 for c in area if c is None)
+        visible = []
+        hidden = 0
+        for c in area:
+            if c is None:
+                hidden += 1
+            else:
+                visible.append(self.card_value(view, c))
+        visible.sort(reverse=True)
         return "cards", 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
 
     def bid_value(self, view: PlayerView, target: Any, best: float) -> float:

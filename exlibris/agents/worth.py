@@ -173,7 +173,7 @@ class Worth:
         if self.variety:
             counts = [tally[i] for i in self.variety]
             low = min(counts)
-            above = sum(1 for n in counts if n > low)
+            above = len(counts) - counts.count(low)  # tallies above the smallest
             value += rules.variety_per_book * (low + VARIETY_PROGRESS * above / len(counts))
         if self.prominent is not None:
             count = tally[self.prominent]

@@ -7,7 +7,7 @@ objects, through which hands, face-down card areas or the deck could be read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,10 +72,16 @@ def public(value: Any) -> Any:
     return _describe(value, {})
 
 
-def public_list(values: Iterable[Any]) -> list[Any]:
+def public_list(values: Sequence[Any]) -> list[Any]:
     """The public descriptors of a decision's values. An engine object named by many
     options (a location, an assistant) is described once, and its descriptor (a
     value) serves them all."""
+    plain = _PLAIN
+    for v in values:
+        if type(v) not in plain:
+            break
+    else:  # cards, numbers, names...: the options as they are
+        return list(values)
     seen: dict[int, Any] = {}
     return [_describe(v, seen) for v in values]
 
@@ -85,12 +91,18 @@ def public_list(values: Iterable[Any]) -> list[Any]:
 # ``id`` of what they describe (each alive while the list is made)
 Describer = Callable[[Any, dict[int, Any]], Any]
 _DESCRIBERS: dict[type, Describer] = {}
+_PLAIN: set[type] = set()  # the classes whose values are shown as they are
 
 
 def _describe(value: Any, seen: dict[int, Any]) -> Any:
-    describe = _DESCRIBERS.get(type(value))
+    cls = type(value)
+    if cls in _PLAIN:
+        return value
+    describe = _DESCRIBERS.get(cls)
     if describe is None:
-        describe = _DESCRIBERS[type(value)] = _describer(type(value))
+        describe = _DESCRIBERS[cls] = _describer(cls)
+        if describe is _same:
+            _PLAIN.add(cls)
     return describe(value, seen)
 
 
@@ -109,6 +121,12 @@ def _once(make: Callable[[Any, dict[int, Any]], Any]) -> Describer:
 
 
 def _tuple(value: tuple[Any, ...], seen: dict[int, Any]) -> tuple[Any, ...]:
+    plain = _PLAIN
+    for x in value:
+        if type(x) not in plain:
+            break
+    else:  # a cell, say: the tuple is its own descriptor
+        return value
     return tuple([_describe(x, seen) for x in value])
 
 
@@ -133,6 +151,6 @@ def _describer(cls: type) -> Describer:
         return _once(lambda v, seen: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec))
     if issubclass(cls, Space):
         return lambda v, seen: PublicSpace(_describe(v.location, seen), v.index)
-    if issubclass(cls, Target):
-        return _target
+    if issubclass(cls, Target):  # the same targets come for each assistant offered
+        return _once(_target)
     return _same
