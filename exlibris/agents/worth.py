@@ -269,7 +269,7 @@ class ShelfReading:
             self.value += shelf_artifact_points(shown, self.rules)
         self._gains: dict[Card, float] = {}
         self._losses: dict[Card, float] = {}
-        self._books: dict[Tally, float] = {}
+        self._books: dict[Tally | Card, float] = {}
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
@@ -284,12 +284,16 @@ class ShelfReading:
         return self._depths
 
     def book_gain(self, card: BookCard) -> float:
-        """What a card's books add to the tally's worth, kept face up."""
-        vector = book_vector(card)
-        found = self._books.get(vector)
+        """What a card's books add to the tally's worth, kept face up (kept by card,
+        and by its books for the cards with the same)."""
+        found = self._books.get(card)
         if found is None:
-            tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
-            found = self._books[vector] = self.worth.books(tally) - self.base_books
+            vector = book_vector(card)
+            found = self._books.get(vector)
+            if found is None:
+                tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
+                found = self._books[vector] = self.worth.books(tally) - self.base_books
+            self._books[card] = found
         return found
 
     def stability_gain(self, pos: Pos) -> int:
@@ -303,10 +307,10 @@ class ShelfReading:
         order = self.order
         if not order:
             return steps.filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
-        cells = set(order)
         top, bottom = order[0][0], order[-1][0]
         r, c = pos
         if r > bottom:  # a new bottom row: only this column stands on it
+            cells = set(order)
             depth = 1
             while (r - depth, c) in cells:
                 depth += 1
@@ -314,6 +318,7 @@ class ShelfReading:
         depths = self.depths
         if r != bottom - depths.get(c, 0):
             return self.stability  # not on top of a standing column: B1 is the same
+        cells = set(order)
         grown = dict(depths)
         depth = depths.get(c, 0) + 1
         while (bottom - depth, c) in cells:
