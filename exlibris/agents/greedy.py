@@ -73,11 +73,10 @@ class GreedyAgent:
             return self._reading
         self._viewed = view
         shelf = view.shelf
-        snapshot = shelf.snapshot()
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
                 view.final_round)
         reading = self._reading
-        if reading is None or read != self._read or snapshot != reading.shelf.snapshot():
+        if reading is None or read != self._read or shelf != reading.shelf:
             if reading is not None and read[:5] == self._read[:5]:
                 worth = reading.worth  # only the shelf or the foresight changed
             else:
