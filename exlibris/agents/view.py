@@ -70,8 +70,8 @@ def player_view(game: Any, seat: int) -> PlayerView:
         shelf=me.shelf.copy(),
         prominent=state.prominent,
         banned=state.banned,
-        opponents=tuple(OpponentView(p.seat, p.name, p.shelf.copy(), len(p.hand))
-                        for p in state.players if p.seat != seat),
+        opponents=tuple([OpponentView(p.seat, p.name, p.shelf.copy(), len(p.hand))
+                         for p in state.players if p.seat != seat]),
         areas={loc.id: _shown(loc.area) for loc in state.in_play},
         deck_size=len(state.deck),
         discard=discard,
