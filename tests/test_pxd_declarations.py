@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from exlibris.agents import RandomAgent
+from exlibris.agents import GreedyAgent, RandomAgent
+from exlibris.agents.view import player_view
 from exlibris.catalog import load_catalog
 from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
@@ -164,3 +165,26 @@ def test_typed_attributes_hold_their_type_in_whole_games(variant: str, players: 
         flow.play(game)
         for obj in _table(game):
             _check(obj)
+
+
+class CheckingGreedy(GreedyAgent):
+    """The greedy bot, checking the declared attributes of its shelf readings (and of
+    their ``Worth``) at each decision."""
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        index = super().decide(view, decision)
+        reading = self._reading
+        if reading is not None:
+            for obj in (reading, reading.worth, *reading._lifted.values()):
+                _check(obj)
+        return index
+
+
+@pytest.mark.parametrize("variant, players", [("standard", 2), ("artifactorium", 2),
+                                              ("solo", 1)])
+def test_the_greedy_bots_readings_hold_their_types(variant: str, players: int) -> None:
+    catalog = load_catalog()
+    settings = resolve_settings(variant, catalog.variants)
+    agents = [CheckingGreedy(i) for i in range(players)]
+    flow.play(flow.new_game(catalog, settings, agents, seed=1, variant=variant,
+                            views=player_view))

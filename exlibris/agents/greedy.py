@@ -53,7 +53,8 @@ class GreedyAgent:
         self.rng = random.Random(seed)
         self._flip_plan: set[str] = set()
         # the reading of the shelf the last decision saw, and what it was read for: the
-        # same shelf comes back decision after decision, and its gains with it
+        # same shelf comes back decision after decision, and its gains with it; its
+        # ``Worth`` (with what it has worked out) serves the next shelf read for the same
         self._reading: ShelfReading | None = None
         self._read: tuple[Any, ...] = ()
         self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
@@ -72,12 +73,14 @@ class GreedyAgent:
             return self._reading
         self._viewed = view
         shelf = view.shelf
-        snapshot = shelf.snapshot()
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
                 view.final_round)
         reading = self._reading
-        if reading is None or read != self._read or snapshot != reading.shelf.snapshot():
-            worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
+        if reading is None or read != self._read or shelf != reading.shelf:
+            if reading is not None and read[:5] == self._read[:5]:
+                worth = reading.worth  # only the shelf or the foresight changed
+            else:
+                worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
             foresight = LATE if view.final_round else EARLY
             reading = self._reading = ShelfReading(shelf, worth, foresight)
             self._read = read
@@ -103,7 +106,7 @@ class GreedyAgent:
         if not isinstance(card, BookCard | ArtifactCard):
             return 1.0 if card is not None else 0.0
         reading = self.reading(view)
-        if view.shelf.position_of(card) is not None:  # on the shelf: what it holds up
+        if reading.holds(card):  # on the shelf: what it holds up
             return reading.loss(card)
         if isinstance(card, ArtifactCard):
             return self.artifact_value(view, card)
@@ -289,9 +292,14 @@ class GreedyAgent:
             return "auction", max(self.card_value(view, c) for c in area if c is not None)
         if _gives_artifacts(loc.spec):
             return "market", 1.2 + (ONGOING_WORTH if view.artifact_deck_size else -1.0)
-        visible = sorted((self.card_value(view, c) for c in area if c is not None),
-                         reverse=True)
-        hidden = sum(1 for c in area if c is None)
+        visible = []
+        hidden = 0
+        for c in area:
+            if c is None:
+                hidden += 1
+            else:
+                visible.append(self.card_value(view, c))
+        visible.sort(reverse=True)
         return "cards", 1.2 + sum(visible[:2]) * 0.6 + hidden * 0.8
 
     def bid_value(self, view: PlayerView, target: Any, best: float) -> float:

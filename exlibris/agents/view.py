@@ -70,10 +70,9 @@ def player_view(game: Any, seat: int) -> PlayerView:
         shelf=me.shelf.copy(),
         prominent=state.prominent,
         banned=state.banned,
-        opponents=tuple(OpponentView(p.seat, p.name, p.shelf.copy(), len(p.hand))
-                        for p in state.players if p.seat != seat),
-        areas={loc.id: tuple(None if loc.area.face_down else c for c in loc.area.cards)
-               for loc in state.in_play},
+        opponents=tuple([OpponentView(p.seat, p.name, p.shelf.copy(), len(p.hand))
+                         for p in state.players if p.seat != seat]),
+        areas={loc.id: _shown(loc.area) for loc in state.in_play},
         deck_size=len(state.deck),
         discard=discard,
         round=state.round,
@@ -85,6 +84,12 @@ def player_view(game: Any, seat: int) -> PlayerView:
         scoring=game.scoring if game.scoring is not None
         else ScoringRules.for_players(len(state.players)),
     )
+
+
+def _shown(area: Any) -> tuple[Card | None, ...]:
+    """A card area as its player sees it: ``None`` for each card of a face-down one."""
+    cards = area.cards
+    return (None,) * len(cards) if area.face_down else tuple(cards)
 
 
 def solo_view(game: Any) -> SoloView | None:

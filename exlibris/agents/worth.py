@@ -173,7 +173,7 @@ class Worth:
         if self.variety:
             counts = [tally[i] for i in self.variety]
             low = min(counts)
-            above = sum(1 for n in counts if n > low)
+            above = len(counts) - counts.count(low)  # tallies above the smallest
             value += rules.variety_per_book * (low + VARIETY_PROGRESS * above / len(counts))
         if self.prominent is not None:
             count = tally[self.prominent]
@@ -207,7 +207,7 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
+    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
                  "_stability", "base_books", "flips", "foresight", "kept", "keys", "lasts",
                  "order", "rules", "shelf", "slow", "stability", "sum_z", "sum_zz", "tally",
                  "value", "worth", "z_count")
@@ -269,11 +269,12 @@ class ShelfReading:
             self.value += shelf_artifact_points(shown, self.rules)
         self._gains: dict[Card, float] = {}
         self._losses: dict[Card, float] = {}
-        self._books: dict[Tally, float] = {}
+        self._books: dict[Tally | Card, float] = {}
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
+        self._cards: frozenset[Card] | None = None
 
     @property
     def depths(self) -> dict[int, int]:
@@ -283,12 +284,16 @@ class ShelfReading:
         return self._depths
 
     def book_gain(self, card: BookCard) -> float:
-        """What a card's books add to the tally's worth, kept face up."""
-        vector = book_vector(card)
-        found = self._books.get(vector)
+        """What a card's books add to the tally's worth, kept face up (kept by card,
+        and by its books for the cards with the same)."""
+        found = self._books.get(card)
         if found is None:
-            tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
-            found = self._books[vector] = self.worth.books(tally) - self.base_books
+            vector = book_vector(card)
+            found = self._books.get(vector)
+            if found is None:
+                tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
+                found = self._books[vector] = self.worth.books(tally) - self.base_books
+            self._books[card] = found
         return found
 
     def stability_gain(self, pos: Pos) -> int:
@@ -302,10 +307,10 @@ class ShelfReading:
         order = self.order
         if not order:
             return steps.filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
-        cells = set(order)
         top, bottom = order[0][0], order[-1][0]
         r, c = pos
         if r > bottom:  # a new bottom row: only this column stands on it
+            cells = set(order)
             depth = 1
             while (r - depth, c) in cells:
                 depth += 1
@@ -313,6 +318,7 @@ class ShelfReading:
         depths = self.depths
         if r != bottom - depths.get(c, 0):
             return self.stability  # not on top of a standing column: B1 is the same
+        cells = set(order)
         grown = dict(depths)
         depth = depths.get(c, 0) + 1
         while (bottom - depth, c) in cells:
@@ -351,11 +357,8 @@ class ShelfReading:
         gain = self.stability_gain(pos) - self.layout_cost(card, pos)
         if end <= start:
             return gain + self.book_gain(card)
-        out, here = tallies[end], tallies[start]
-        tally = tuple(t + v - a + b for t, v, a, b in
-                      zip(self.tally, book_vector(card), out, here, strict=True))
-        return (gain + self.worth.books(tally) - self.base_books
-                - self.foresight.per_flip * (end - start))
+        return (gain + self._pushed_books(card, tallies[start], tallies[end])
+                - self.base_books - self.foresight.per_flip * (end - start))
 
     def run(self) -> tuple[list[Any], list[int], list[Tally]]:
         """The cards A1 keeps, in order: their keys, how many are kept before each cell,
@@ -379,6 +382,14 @@ class ShelfReading:
         trial = self.shelf.copy()
         trial.shelve(card, pos)
         return ShelfReading(trial, self.worth, self.foresight).value - self.value
+
+    def holds(self, card: Card) -> bool:
+        """Whether ``card`` is a visible card of the shelf (cards are interned, so
+        equal is the same card)."""
+        cards = self._cards
+        if cards is None:
+            cards = self._cards = frozenset(slot.card for _, slot in self.shelf.items())
+        return card in cards
 
     def loss(self, card: Card) -> float:
         """What taking ``card`` off the shelf costs (``inf`` if it may not leave)."""
@@ -412,7 +423,10 @@ class ShelfReading:
     def _best_book_gain(self, card: BookCard) -> float:
         """``best_gain`` of a book card on a shelf without artifacts: one pass over the
         legal cells, each with what it needs worked out once. A cell where the card
-        would push more than ``PUSHED_OUT`` kept cards out of order is not weighed."""
+        would push more than ``PUSHED_OUT`` kept cards out of order is not weighed.
+        Each cell's value is worked out exactly as ``gain`` would (the same sums in the
+        same order), with the books of the card pushing kept cards out read once for
+        all the cells that push out the same ones."""
         cells = self._cells
         if cells is None:
             cells = self._cells = self._legal_cells()
@@ -421,22 +435,38 @@ class ShelfReading:
         books = self.book_gain(card)
         n = self.z_count
         scale = foresight.layout * n / (n + 1)
-        target = 3 * rank(card) + (self.sum_z / n if n else 0.0)
+        mean = self.sum_z / n if n else 0.0
+        shift = 3 * rank(card)
+        target = shift + mean
         share, flipped = foresight.flipped_stability, -foresight.per_flip
-        end = bisect_right(self.run()[0], key)  # kept cards before the card's key
+        keys, _, tallies = self.run()
+        end = bisect_right(keys, key)  # kept cards before the card's key
+        pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
         best = float("-inf")
-        for pos, i, start, last, z, stability in cells:
+        for _pos, _i, start, last, z, stability in cells:
             if last is not None and key <= last:
                 value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
                 value = books + stability - scale * (z - target) ** 2
-            elif end - start <= PUSHED_OUT:
-                value = self._kept_gain(card, key, pos, i)
+            elif end - start <= PUSHED_OUT:  # ``_kept_gain``, cell by cell
+                left = pushing.get(start)
+                if left is None:
+                    left = pushing[start] = self._pushed_books(card, tallies[start],
+                                                               tallies[end])
+                layout = scale * (z - shift - mean) ** 2 if n else 0.0
+                value = (stability - layout + left - self.base_books
+                         - foresight.per_flip * (end - start))
             else:
                 continue
             if value > best:
                 best = value
         return best
+
+    def _pushed_books(self, card: BookCard, here: Tally, out: Tally) -> float:
+        """The books A1 keeps when ``card`` goes in and pushes out the kept cards whose
+        books are ``out`` less ``here`` (prefix sums of ``run``)."""
+        return self.worth.books(tuple(t + v - a + b for t, v, a, b in zip(
+            self.tally, book_vector(card), out, here, strict=True)))
 
     def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float, int]]:
         """Each legal cell with its place in reading order, how many cards A1 keeps

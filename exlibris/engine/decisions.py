@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from exlibris.engine.public import public
+from exlibris.engine.public import public_list
 
 if TYPE_CHECKING:
     from exlibris.model.cards import Card
@@ -116,7 +116,7 @@ class Decision:
     def values(self) -> list[Any]:
         """The options as public descriptors."""
         if self._values is None:
-            self._values = [public(v) for v in self._raw]
+            self._values = public_list(self._raw)
         return self._values
 
     @property

@@ -7,7 +7,7 @@ objects, through which hands, face-down card areas or the deck could be read.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,37 +69,88 @@ class PublicAbility:
 
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
-    describe = _DESCRIBERS.get(type(value))
+    return _describe(value, {})
+
+
+def public_list(values: Sequence[Any]) -> list[Any]:
+    """The public descriptors of a decision's values. An engine object named by many
+    options (a location, an assistant) is described once, and its descriptor (a
+    value) serves them all."""
+    plain = _PLAIN
+    for v in values:
+        if type(v) not in plain:
+            break
+    else:  # cards, numbers, names...: the options as they are
+        return list(values)
+    seen: dict[int, Any] = {}
+    return [_describe(v, seen) for v in values]
+
+
+# how each class of decision value is described, found once per class; a describer
+# takes the value and ``seen``, the descriptors already made for one list by the
+# ``id`` of what they describe (each alive while the list is made)
+Describer = Callable[[Any, dict[int, Any]], Any]
+_DESCRIBERS: dict[type, Describer] = {}
+_PLAIN: set[type] = set()  # the classes whose values are shown as they are
+
+
+def _describe(value: Any, seen: dict[int, Any]) -> Any:
+    cls = type(value)
+    if cls in _PLAIN:
+        return value
+    describe = _DESCRIBERS.get(cls)
     if describe is None:
-        describe = _DESCRIBERS[type(value)] = _describer(type(value))
-    return describe(value)
+        describe = _DESCRIBERS[cls] = _describer(cls)
+        if describe is _same:
+            _PLAIN.add(cls)
+    return describe(value, seen)
 
 
-# how each class of decision value is described, found once per class
-_DESCRIBERS: dict[type, Callable[[Any], Any]] = {}
-
-
-def _same(value: Any) -> Any:
+def _same(value: Any, seen: dict[int, Any]) -> Any:
     return value
 
 
-def _describer(cls: type) -> Callable[[Any], Any]:
+def _once(make: Callable[[Any, dict[int, Any]], Any]) -> Describer:
+    """``make``, called once for each object of a list however often it comes."""
+    def describe(value: Any, seen: dict[int, Any]) -> Any:
+        found = seen.get(id(value))
+        if found is None:
+            found = seen[id(value)] = make(value, seen)
+        return found
+    return describe
+
+
+def _tuple(value: tuple[Any, ...], seen: dict[int, Any]) -> tuple[Any, ...]:
+    plain = _PLAIN
+    for x in value:
+        if type(x) not in plain:
+            break
+    else:  # a cell, say: the tuple is its own descriptor
+        return value
+    return tuple([_describe(x, seen) for x in value])
+
+
+def _target(v: Target, seen: dict[int, Any]) -> PublicTarget:
+    return PublicTarget(_describe(v.location, seen) if v.location else None, v.space, v.bid,
+                        v.share, _describe(v.displaces, seen) if v.displaces else None)
+
+
+def _describer(cls: type) -> Describer:
     if issubclass(cls, CompiledAbility):
-        return lambda v: PublicAbility(v.label, v.timing, v.text)
+        return lambda v, seen: PublicAbility(v.label, v.timing, v.text)
     if issubclass(cls, Source):
-        return lambda v: public(v.this)
+        return lambda v, seen: _describe(v.this, seen)
     if issubclass(cls, tuple):
-        return lambda v: tuple(public(x) for x in v)
+        return _tuple
     if issubclass(cls, PlayerState):
-        return lambda v: PublicPlayer(v.seat, v.name)
+        return _once(lambda v, seen: PublicPlayer(v.seat, v.name))
     if issubclass(cls, LocationState):
-        return lambda v: PublicLocation(v.id, v.number, v.spec.name, v.instant, v.spec)
+        return _once(lambda v, seen: PublicLocation(v.id, v.number, v.spec.name, v.instant,
+                                                    v.spec))
     if issubclass(cls, Assistant):
-        return lambda v: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec)
+        return _once(lambda v, seen: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec))
     if issubclass(cls, Space):
-        return lambda v: PublicSpace(public(v.location), v.index)
-    if issubclass(cls, Target):
-        return lambda v: PublicTarget(public(v.location) if v.location else None, v.space,
-                                      v.bid, v.share,
-                                      public(v.displaces) if v.displaces else None)
+        return lambda v, seen: PublicSpace(_describe(v.location, seen), v.index)
+    if issubclass(cls, Target):  # the same targets come for each assistant offered
+        return _once(_target)
     return _same
