@@ -158,3 +158,18 @@ def test_off_a_terminal_the_form_fits_80_columns(tmp_path: Path) -> None:
         assert "A2 Reference Texts (prominent)" in out  # the steps are never broken
         assert "Maximilian Spine (" in out.replace("\n  ", " ")  # the ranking, wrapped
     assert json.loads(run("--json", str(table)).stdout)["players"][4]["name"] == names[4]
+
+
+def test_score_reads_a_variants_modules_as_the_catalog_resolves_them() -> None:
+    """`score` hides a module's rows by the variant's modules, read from its rules
+    files alone (no catalog loaded): the same set the catalog resolves, for every
+    shipped variant, and None for a variant nobody knows."""
+    from exlibris.cli.play import variant_modules as resolved
+    from exlibris.paths import rules_dir
+    from exlibris.scoring.table import variant_modules
+
+    ids = sorted(p.stem for p in rules_dir().glob("*.yaml"))
+    assert len(ids) >= 10
+    for variant in ids:
+        assert variant_modules(variant) == resolved(variant), variant
+    assert variant_modules("no-such-variant") is None

@@ -75,7 +75,8 @@ def score(table_file: Path, as_json: bool, best_flips: bool, content: tuple[Path
     if as_json:
         click.echo(json.dumps(to_json(inspection, best), indent=2))
         return
-    from exlibris.cli.play import form_width, variant_modules
+    from exlibris.cli.play import form_width
+    from exlibris.scoring.table import variant_modules
 
     color = _color(sys.stdout)
     click.echo(render_form(inspection, color=color, width=form_width(), best=best,

@@ -202,6 +202,36 @@ def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]
     A variant without a rules file (``standard`` or ``solo`` before they exist) has
     no overrides.
     """
+    merged: dict[str, Any] = {}
+    where: dict[str, LoadedYaml] = {}
+    for loaded in _variant_chain(variant):
+        scoring = _settings(loaded).get("scoring")
+        if isinstance(scoring, dict):
+            merged = merge(merged, scoring)
+            where.update(dict.fromkeys(scoring, loaded))
+    return merged, where
+
+
+def variant_modules(variant: str) -> frozenset[str] | None:
+    """The modules ``settings.modules`` gives the variant (the last file of its
+    ``extends`` chain to set them), read as ``variant_scoring`` reads its chain, without
+    loading the catalog; None when no file of the chain says (not known)."""
+    modules = None
+    for loaded in _variant_chain(variant):
+        value = _settings(loaded).get("modules")
+        if isinstance(value, list):
+            modules = frozenset(str(m) for m in value)
+    return modules
+
+
+def _settings(loaded: LoadedYaml) -> dict[str, Any]:
+    block = loaded.data.get("settings")
+    return block if isinstance(block, dict) else {}
+
+
+def _variant_chain(variant: str) -> list[LoadedYaml]:
+    """The rules files of ``variant``'s ``extends`` chain, the most basic first (a
+    missing file ends its branch of the chain; a cycle: the variant's file alone)."""
     from exlibris.scoring.artifacts import own_entries
 
     own = own_entries("variant")
@@ -215,24 +245,15 @@ def variant_scoring(variant: str) -> tuple[dict[str, Any], dict[str, LoadedYaml]
                 else None
         return files[name]
 
-    def parents(name: str) -> list[str]:  # a missing file ends its branch of the chain
+    def parents(name: str) -> list[str]:
         loaded = read(name)
         return parents_of(loaded.data.get("extends")) if loaded is not None else []
 
     try:
         order = linearize(variant, parents)
-    except ChainError:  # a cycle: ``validate`` reports it; score by the file alone
+    except ChainError:  # ``validate`` reports it; score by the file alone
         order = [variant]
-    chain = [loaded for name in reversed(order) if (loaded := read(name)) is not None]
-    merged: dict[str, Any] = {}
-    where: dict[str, LoadedYaml] = {}
-    for loaded in reversed(chain):
-        block = loaded.data.get("settings")
-        scoring = block.get("scoring") if isinstance(block, dict) else None
-        if isinstance(scoring, dict):
-            merged = merge(merged, scoring)
-            where.update(dict.fromkeys(scoring, loaded))
-    return merged, where
+    return [loaded for name in order if (loaded := read(name)) is not None]
 
 
 @dataclass
