@@ -740,3 +740,42 @@ def test_replay_of_a_failed_game_at_a_terminal_says_it_cannot_go_on(tmp_path: Pa
     assert "Decision 3 of 3" in out and "You used Diviner's Hut (#1)." in out
     assert "the game stopped at decision 4" in out and "It cannot go on from here." in out
     assert "--resume" not in out and "Continue" not in out
+
+
+# ---- issue 27: the glitches, each seen at a terminal ------------------------------------------
+
+
+def enter_until(term: Terminal, seen_in: str, limit: int = 200) -> list[str]:
+    """Press Enter (the highlighted option) until a frame whose text matches ``seen_in``
+    (a regular expression); that frame's lines."""
+    term.read_until(1)
+    for _ in range(limit):
+        lines = term.last_frame()
+        if re.search(seen_in, "\n".join(lines)):
+            return lines
+        seen = term.frames()
+        term.send(b"\r")
+        end = time.monotonic() + 30
+        while term.frames() == seen:
+            assert time.monotonic() < end and LEAVE not in term.output, "\n".join(lines)
+            term._drain()
+    raise AssertionError(f"no frame showed {seen_in!r}")
+
+
+def test_a_shelf_of_ten_columns_is_drawn_in_blocks_within_80_columns(tmp_path: Path) -> None:
+    """Issue 27: at 80×24 a shelf too tall for its grid is drawn one line a row; its
+    columns past the width follow in a block of their own, each row whole on its line."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "4", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    lines = enter_until(term, r"Shelf: \d+ cards \(rows top to bottom, columns -9 to 0\)")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Shelf: "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("── "))
+    shelf = lines[start + 1:end]
+    assert all(len(line) <= 80 for line in lines), lines
+    assert [line for line in shelf if line.startswith("column")] == [
+        "columns -9 to -3:", "columns -2 to 0:"], shelf
+    rows = [line for line in shelf if not line.startswith("column")]
+    assert all(re.match(r"row [ \d-]\d │", line) for line in rows), shelf  # none wrapped
+    assert [len(line.split()) - 3 for line in rows] == [7, 7, 7, 3, 3, 3], shelf
+    term.send(b"q\r")
+    assert term.finish() == 0
