@@ -779,3 +779,37 @@ def test_a_shelf_of_ten_columns_is_drawn_in_blocks_within_80_columns(tmp_path: P
     assert [len(line.split()) - 3 for line in rows] == [7, 7, 7, 3, 3, 3], shelf
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_the_header_says_next_rounds_first_player_after_the_diviners_hut(
+        tmp_path: Path) -> None:
+    """Issue 27: Greedy 2 goes first in seed 1; once you use the Diviner's Hut the
+    header says you go first from the next round."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "1", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the first library
+    assert term.last_frame()[0].startswith("Round 1 · first: Greedy 2 · prominent")
+    for key in b"place standard assistant at Diviner's Hut (#1) space 1":
+        term.press(bytes([key]))
+    term.press(b"\r")  # placed at once; then Greedy 2's turn and your next decision
+    time.sleep(0.5)
+    term._drain()
+    assert "You, " in "\n".join(term.last_frame())
+    assert term.last_frame()[0].startswith("Round 1 · first: Greedy 2 (next round: You) · ")
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_a_library_dealt_under_the_job_faire_is_not_told_as_chosen(tmp_path: Path) -> None:
+    """Issue 27: with one library tile each (the Job Faire) the log says whose library
+    is which, never that anyone chose it."""
+    term = Terminal(["play", "--seats", "human,greedy", "--variant", "job-faire", "--seed",
+                     "2", "--save", str(tmp_path / "s.json")], environment(tmp_path))
+    wait_for(term, b"What happened")
+    screen = screen_text(term)
+    assert "Your library: The Forest Repository." in screen, screen
+    assert "Greedy 2's library: The Crypt of Accursed Knowledge." in screen
+    assert " chose " not in screen
+    term.send(b"q\r")
+    assert term.finish() == 0
