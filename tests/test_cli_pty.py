@@ -813,3 +813,32 @@ def test_a_library_dealt_under_the_job_faire_is_not_told_as_chosen(tmp_path: Pat
     assert " chose " not in screen
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_the_social_butterfly_by_a_special_assistant_alone_asks_no_draw(
+        tmp_path: Path) -> None:
+    """Issue 27: three at the table (seed 3); Player 2's Bookworm goes to the Mystery
+    Shack, then Player 1's Social Butterfly joins it: no standard assistant is there,
+    so no draw is asked, only the shelving the Bookworm earns."""
+    ready = "press Enter when ready"  # the hand-off to the next player
+    term = Terminal(["play", "--seats", "human,human,human", "--assistant",
+                     "social-butterfly", "--seed", "3", "--save", str(tmp_path / "s.json")],
+                    environment(tmp_path))
+    wait_for(term, ready.encode())
+    for text, marker in (("", "choose your library"), ("1", ready),
+                         ("", "choose your library"), ("1", ready),
+                         ("", "choose your library"), ("1", "place an assistant"),
+                         ("place The Bookworm at Mystery Shack (#13) space 1",
+                          "name a category"),
+                         ("1", "which to reveal?"), ("1", "which to shelve?"),
+                         ("1", ready), ("", "place an assistant"),
+                         ("place standard assistant on home space 1", "which home action?"),
+                         ("1", ready), ("", "place an assistant"),
+                         ("place The Social Butterfly at Mystery Shack (#13) space 2",
+                          "The Social Butterfly: ")):
+        type_answer(term, text, marker.encode())
+    screen = screen_text(term)
+    assert "Player 1, The Social Butterfly: which to shelve?" in screen, screen
+    assert "draw" not in screen.split("Your Social Butterfly acts")[-1]
+    term.send(b"q\r")
+    assert term.finish() == 0
