@@ -842,3 +842,20 @@ def test_the_social_butterfly_by_a_special_assistant_alone_asks_no_draw(
     assert "draw" not in screen.split("Your Social Butterfly acts")[-1]
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_a_card_flipped_face_down_has_one_tilde_on_the_one_line_shelf(tmp_path: Path) -> None:
+    """Issue 27: at 80×24 seed 2's shelf is drawn one line a row at the end; a card
+    flipped before the inspection is ``~B8/9:FMS`` there, not ``~~B8/9:FMS``."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    enter_until(term, "You, flip cards face down before the inspection", limit=300)
+    term.press(b"2")  # choose cards to flip
+    term.press(b"\r")
+    assert "flip B8/9:FMS from your shelf, row -2 column -4" in "\n".join(term.last_frame())
+    term.press(b"\r")  # the first: B8, flipped at once
+    lines = term.last_frame()
+    assert any(line.startswith("row -2 │ ~B8/9:FMS ") for line in lines), lines
+    assert not any("~~" in line for line in lines), lines
+    term.send(b"q\r")
+    assert term.finish() == 0
