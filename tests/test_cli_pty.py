@@ -859,3 +859,20 @@ def test_a_card_flipped_face_down_has_one_tilde_on_the_one_line_shelf(tmp_path: 
     assert not any("~~" in line for line in lines), lines
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_an_entombed_card_is_shown_on_the_one_line_shelf(tmp_path: Path) -> None:
+    """Issue 27: your Mummy (seed 2) entombs A5 on top of G7 in round 5, when your
+    three-row shelf is drawn one line a row at 80×24: the cell reads ``A5/9:FRRS+G7/7``."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--assistant", "mummy",
+                     "--save", str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    enter_until(term, r"rows top to bottom(.|\n)*1\. place The Mummy on home space 1")
+    for text, marker in (("", "which home action?"),
+                         ("home action: shelve a card from hand", "which card to shelve?"),
+                         ("1", "how to shelve A5?"), ("use Entomb", "entomb A5 on top of G7"),
+                         ("entomb A5 on top of G7", "You entombed A5")):
+        type_answer(term, text, marker.encode())
+    lines = term.last_frame()
+    assert any(line.startswith("row -2 │ A5/9:FRRS+G7/7") for line in lines), lines
+    term.send(b"q\r")
+    assert term.finish() == 0
