@@ -740,3 +740,139 @@ def test_replay_of_a_failed_game_at_a_terminal_says_it_cannot_go_on(tmp_path: Pa
     assert "Decision 3 of 3" in out and "You used Diviner's Hut (#1)." in out
     assert "the game stopped at decision 4" in out and "It cannot go on from here." in out
     assert "--resume" not in out and "Continue" not in out
+
+
+# ---- issue 27: the glitches, each seen at a terminal ------------------------------------------
+
+
+def enter_until(term: Terminal, seen_in: str, limit: int = 200) -> list[str]:
+    """Press Enter (the highlighted option) until a frame whose text matches ``seen_in``
+    (a regular expression); that frame's lines."""
+    term.read_until(1)
+    for _ in range(limit):
+        lines = term.last_frame()
+        if re.search(seen_in, "\n".join(lines)):
+            return lines
+        seen = term.frames()
+        term.send(b"\r")
+        end = time.monotonic() + 30
+        while term.frames() == seen:
+            assert time.monotonic() < end and LEAVE not in term.output, "\n".join(lines)
+            term._drain()
+    raise AssertionError(f"no frame showed {seen_in!r}")
+
+
+def test_a_shelf_of_ten_columns_is_drawn_in_blocks_within_80_columns(tmp_path: Path) -> None:
+    """Issue 27: at 80×24 a shelf too tall for its grid is drawn one line a row; its
+    columns past the width follow in a block of their own, each row whole on its line."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "4", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    lines = enter_until(term, r"Shelf: \d+ cards \(rows top to bottom, columns -9 to 0\)")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Shelf: "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("── "))
+    shelf = lines[start + 1:end]
+    assert all(len(line) <= 80 for line in lines), lines
+    assert [line for line in shelf if line.startswith("column")] == [
+        "columns -9 to -3:", "columns -2 to 0:"], shelf
+    rows = [line for line in shelf if not line.startswith("column")]
+    assert all(re.match(r"row [ \d-]\d │", line) for line in rows), shelf  # none wrapped
+    assert [len(line.split()) - 3 for line in rows] == [7, 7, 7, 3, 3, 3], shelf
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_the_header_says_next_rounds_first_player_after_the_diviners_hut(
+        tmp_path: Path) -> None:
+    """Issue 27: Greedy 2 goes first in seed 1; once you use the Diviner's Hut the
+    header says you go first from the next round."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "1", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    term.read_until(1)
+    term.press(b"\r")  # the first library
+    assert term.last_frame()[0].startswith("Round 1 · first: Greedy 2 · prominent")
+    for key in b"place standard assistant at Diviner's Hut (#1) space 1":
+        term.press(bytes([key]))
+    term.press(b"\r")  # placed at once; then Greedy 2's turn and your next decision
+    time.sleep(0.5)
+    term._drain()
+    assert "You, " in "\n".join(term.last_frame())
+    assert term.last_frame()[0].startswith("Round 1 · first: Greedy 2 (next round: You) · ")
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_a_library_dealt_under_the_job_faire_is_not_told_as_chosen(tmp_path: Path) -> None:
+    """Issue 27: with one library tile each (the Job Faire) the log says whose library
+    is which, never that anyone chose it."""
+    term = Terminal(["play", "--seats", "human,greedy", "--variant", "job-faire", "--seed",
+                     "2", "--save", str(tmp_path / "s.json")], environment(tmp_path))
+    wait_for(term, b"What happened")
+    screen = screen_text(term)
+    assert "Your library: The Forest Repository." in screen, screen
+    assert "Greedy 2's library: The Crypt of Accursed Knowledge." in screen
+    assert " chose " not in screen
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_the_social_butterfly_by_a_special_assistant_alone_asks_no_draw(
+        tmp_path: Path) -> None:
+    """Issue 27: three at the table (seed 3); Player 2's Bookworm goes to the Mystery
+    Shack, then Player 1's Social Butterfly joins it: no standard assistant is there,
+    so no draw is asked, only the shelving the Bookworm earns."""
+    ready = "press Enter when ready"  # the hand-off to the next player
+    term = Terminal(["play", "--seats", "human,human,human", "--assistant",
+                     "social-butterfly", "--seed", "3", "--save", str(tmp_path / "s.json")],
+                    environment(tmp_path))
+    wait_for(term, ready.encode())
+    for text, marker in (("", "choose your library"), ("1", ready),
+                         ("", "choose your library"), ("1", ready),
+                         ("", "choose your library"), ("1", "place an assistant"),
+                         ("place The Bookworm at Mystery Shack (#13) space 1",
+                          "name a category"),
+                         ("1", "which to reveal?"), ("1", "which to shelve?"),
+                         ("1", ready), ("", "place an assistant"),
+                         ("place standard assistant on home space 1", "which home action?"),
+                         ("1", ready), ("", "place an assistant"),
+                         ("place The Social Butterfly at Mystery Shack (#13) space 2",
+                          "The Social Butterfly: ")):
+        type_answer(term, text, marker.encode())
+    screen = screen_text(term)
+    assert "Player 1, The Social Butterfly: which to shelve?" in screen, screen
+    assert "draw" not in screen.split("Your Social Butterfly acts")[-1]
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_a_card_flipped_face_down_has_one_tilde_on_the_one_line_shelf(tmp_path: Path) -> None:
+    """Issue 27: at 80×24 seed 2's shelf is drawn one line a row at the end; a card
+    flipped before the inspection is ``~B8/9:FMS`` there, not ``~~B8/9:FMS``."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    enter_until(term, "You, flip cards face down before the inspection", limit=300)
+    term.press(b"2")  # choose cards to flip
+    term.press(b"\r")
+    assert "flip B8/9:FMS from your shelf, row -2 column -4" in "\n".join(term.last_frame())
+    term.press(b"\r")  # the first: B8, flipped at once
+    lines = term.last_frame()
+    assert any(line.startswith("row -2 │ ~B8/9:FMS ") for line in lines), lines
+    assert not any("~~" in line for line in lines), lines
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_an_entombed_card_is_shown_on_the_one_line_shelf(tmp_path: Path) -> None:
+    """Issue 27: your Mummy (seed 2) entombs A5 on top of G7 in round 5, when your
+    three-row shelf is drawn one line a row at 80×24: the cell reads ``A5/9:FRRS+G7/7``."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--assistant", "mummy",
+                     "--save", str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    enter_until(term, r"rows top to bottom(.|\n)*1\. place The Mummy on home space 1")
+    for text, marker in (("", "which home action?"),
+                         ("home action: shelve a card from hand", "which card to shelve?"),
+                         ("1", "how to shelve A5?"), ("use Entomb", "entomb A5 on top of G7"),
+                         ("entomb A5 on top of G7", "You entombed A5")):
+        type_answer(term, text, marker.encode())
+    lines = term.last_frame()
+    assert any(line.startswith("row -2 │ A5/9:FRRS+G7/7") for line in lines), lines
+    term.send(b"q\r")
+    assert term.finish() == 0
