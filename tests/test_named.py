@@ -138,3 +138,18 @@ def test_a_prompt_says_which_effect_asks(tmp_path: Path) -> None:
     # the game's own questions say no source
     assert "You, place an assistant — which location?" in prompts
     assert not any(p.startswith("You, home action:") for p in prompts)
+
+
+def test_the_voluntary_flips_are_the_games_own_question(tmp_path: Path) -> None:
+    """Before the inspection no location asks: "which to flip?" is not put in the
+    name of the last location that resolved."""
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "3",
+                                      "--save", str(tmp_path / "save.json")],
+                                input="choose cards to flip\n1\n" * 600 + "q\n")
+    flips = [line for line in result.output.splitlines()
+             if line.startswith("You, ") and "to flip?" in line]
+    assert flips and all(line == "You, which to flip?" for line in flips), flips

@@ -203,6 +203,8 @@ def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> 
         sources.sort(key=lambda s: (s.owner == decision.seat, newest.get(_source_id(s.this), -1)))
         if sources:
             return _source_name(game, sources[-1].this)
+    if game.state.phase == "inspection":  # the voluntary flips: the game's own question
+        return None
     for record in reversed(records):
         kind = record["event"]
         if kind in (EventKind.ROUND, EventKind.PLACE) and "home" not in record:
