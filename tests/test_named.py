@@ -153,3 +153,18 @@ def test_the_voluntary_flips_are_the_games_own_question(tmp_path: Path) -> None:
     flips = [line for line in result.output.splitlines()
              if line.startswith("You, ") and "to flip?" in line]
     assert flips and all(line == "You, which to flip?" for line in flips), flips
+
+
+def test_a_special_assistant_given_at_set_up_is_told_by_name(tmp_path: Path) -> None:
+    """`--assistant mummy`: the log says the seat took the Mummy in place of its
+    library's special assistant, not "You: assistant card."."""
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "3",
+                                      "--assistant", "mummy",
+                                      "--save", str(tmp_path / "save.json")],
+                                input="1\n" * 5 + "q\n")
+    assert "You took The Mummy in place of the library's special assistant." in result.output
+    assert "assistant card." not in result.output

@@ -335,6 +335,11 @@ class Narrator:
     def _assistant_deck(self, r: dict[str, Any]) -> str:
         return f"The special assistant deck holds {r['cards']} cards."
 
+    def _assistant_card(self, r: dict[str, Any]) -> str:
+        """A special assistant card taken at set-up in place of the library's own."""
+        return (f"{self.who(r['seat']).capitalize()} took {self.special(r['assistant'])} "
+                "in place of the library's special assistant.")
+
     def _hire(self, r: dict[str, Any]) -> str:
         return f"{self.who(r['seat']).capitalize()} hired {self.special(r['assistant'])}."
 
