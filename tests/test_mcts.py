@@ -170,3 +170,11 @@ def test_a_save_naming_a_bad_search_budget_is_refused_cleanly(tmp_path, seat: st
     result = CliRunner().invoke(cli, ["replay", "--all", str(path)])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output and "seats" in result.output
+
+
+def test_a_solo_decision_of_few_options_gets_at_least_half_the_budget() -> None:
+    bot = MctsAgent(0, iterations=150)
+    assert bot.iterations_for(2) == 24 and bot.iterations_for(9) == 150  # as before
+    assert bot.iterations_for(2, solo=True) == 75
+    assert bot.iterations_for(5, solo=True) == 75 and bot.iterations_for(9, solo=True) == 150
+    assert MctsAgent(0, iterations=10).iterations_for(2, solo=True) == 24  # the floor holds

@@ -51,6 +51,7 @@ from exlibris.scoring.inspection import Inspection, inspect_table
 
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
+SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the budget
 HORIZON = 10  # rollout decisions before the position is valued
 SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
@@ -121,7 +122,7 @@ class MctsAgent:
         rng = random.Random(seed)
         self.policy.rng.seed(seed + 1)
         root = Node()
-        budget = self.iterations_for(decision.size)
+        budget = self.iterations_for(decision.size, solo=game.solo is not None)
         self.baseline = margins(position_value(game)) if game.solo is not None else None
         for _ in range(budget):
             self._iterate(game, decision, root, rng)
@@ -147,9 +148,14 @@ class MctsAgent:
             return None
         return self.decide(view, decision)
 
-    def iterations_for(self, options: int) -> int:
-        """The budget of a decision of ``options`` options: a small choice needs less."""
-        return max(MIN_ITERATIONS, min(self.iterations, self.iterations * (options - 1) // 8))
+    def iterations_for(self, options: int, *, solo: bool = False) -> int:
+        """The budget of a decision of ``options`` options: a small choice needs less.
+        In solo it gets at least ``SOLO_MIN_SHARE`` of the budget: a solo game has
+        few decisions, and its small ones (keep this card or not, draw or shelve)
+        decide what feeds the public library."""
+        floor = max(MIN_ITERATIONS, round(self.iterations * SOLO_MIN_SHARE)) if solo \
+            else MIN_ITERATIONS
+        return max(floor, min(self.iterations, self.iterations * (options - 1) // 8))
 
     def _iterate(self, game: Game, decision: Decision, root: Node,
                  rng: random.Random) -> None:
