@@ -29,9 +29,9 @@ The tree is the observer's: every seat's decisions below the root are nodes,
 found by the option's label (so options that name cards the observer cannot see
 make nodes of their own, each tried where it is available). The budget is
 counted in iterations, not seconds, so a seed gives the same game on any
-machine; a decision of few options gets a smaller share of it. Before its first
-checkpoint (the library draft) a game cannot be forked, and the bot chooses as
-the greedy bot does.
+machine; a decision of few options gets a smaller share of it (in solo, at least
+half: ``iterations_for``). Before its first checkpoint (the library draft) a game
+cannot be forked, and the bot chooses as the greedy bot does.
 """
 
 from __future__ import annotations
