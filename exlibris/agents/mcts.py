@@ -55,6 +55,7 @@ SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the bu
 HORIZON = 10  # rollout decisions before the position is valued
 SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
+SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 
 
@@ -164,7 +165,8 @@ class MctsAgent:
         solo = game.solo is not None
         walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
                          self.policy if self.rollout == "greedy" else None,
-                         last_round=last_round(game, decision) if solo else None)
+                         last_round=last_round(game, decision) if solo else None,
+                         exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
 
         def arrived(fork: Game, _: Decision) -> None:
@@ -187,11 +189,14 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("game", "horizon", "last_round", "node", "path", "policy", "rng", "root")
+    __slots__ = ("exploration", "game", "horizon", "last_round", "node", "path", "policy",
+                 "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None, *, last_round: int | None = None) -> None:
+                 policy: GreedyAgent | None, *, last_round: int | None = None,
+                 exploration: float = EXPLORATION) -> None:
         self.root = root
+        self.exploration = exploration  # UCB's constant
         self.last_round = last_round  # the rollout also ends after this round's resolution
         self.policy = policy
         self.game: Any = None  # the fork, once it reaches the decision searched
@@ -224,10 +229,11 @@ class _Walker:
             self.node = None
             return index
         best, best_score = 0, -1.0
+        exploration = self.exploration
         for i, key in enumerate(keys):
             child = children[key]
             child.available += 1
-            score = child.value / child.visits + EXPLORATION * math.sqrt(
+            score = child.value / child.visits + exploration * math.sqrt(
                 math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = i, score
