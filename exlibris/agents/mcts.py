@@ -14,7 +14,7 @@ changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
 visited most.
 
-Solo differs in three ways. It searches every decision of more than one option
+Solo differs in five ways. It searches every decision of more than one option
 before the inspection (``SOLO_SEARCHED``), not only the placements: with one
 player there are few decisions, and which card is taken, kept or shelved where
 decides what feeds the public library. Its rollouts go on to the end of the round
@@ -23,7 +23,9 @@ of the next round): only then has the resolution discarded what the tiles kept,
 and the public library's growth counts. And its values are the margin's change
 from the position searched, not the margin itself: the player is mostly behind
 the public library in mid-game, where the squashed margin is flat and tells the
-options apart poorly.
+options apart poorly. Its search explores more (``SOLO_EXPLORATION``), those
+changes lying close together. And a small decision gets at least half the budget
+(``SOLO_MIN_SHARE``): a solo game has few decisions.
 
 The tree is the observer's: every seat's decisions below the root are nodes,
 found by the option's label (so options that name cards the observer cannot see
