@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from exlibris.agents import GreedyAgent, MctsAgent, bot_kind, make_bot
+from exlibris.agents import GreedyAgent, MctsAgent, bot_kind, make_bot, mcts
 from exlibris.agents.mcts import seat_values
 from exlibris.agents.view import player_view
 from exlibris.catalog import load_catalog
@@ -170,3 +170,20 @@ def test_a_save_naming_a_bad_search_budget_is_refused_cleanly(tmp_path, seat: st
     result = CliRunner().invoke(cli, ["replay", "--all", str(path)])
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output and "seats" in result.output
+
+
+def test_a_solo_decision_of_few_options_gets_at_least_half_the_budget() -> None:
+    bot = MctsAgent(0, iterations=150)
+    assert bot.iterations_for(2) == 24 and bot.iterations_for(9) == 150  # as before
+    assert bot.iterations_for(2, solo=True) == 75
+    assert bot.iterations_for(5, solo=True) == 75 and bot.iterations_for(9, solo=True) == 150
+    assert MctsAgent(0, iterations=10).iterations_for(2, solo=True) == 24  # the floor holds
+
+
+def test_solo_searches_explore_by_their_own_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SOLO_EXPLORATION`` steers solo searches only (docs/bots.md: 0.4 won more solo
+    games than the multiplayer 0.2)."""
+    solo, duo = mcts_game("solo", 1, 5)[2], mcts_game("standard", 2, 5)[2]
+    monkeypatch.setattr(mcts, "SOLO_EXPLORATION", 50.0)
+    assert mcts_game("solo", 1, 5)[2] != solo
+    assert mcts_game("standard", 2, 5)[2] == duo

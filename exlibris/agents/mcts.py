@@ -14,7 +14,7 @@ changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
 visited most.
 
-Solo differs in three ways. It searches every decision of more than one option
+Solo differs in five ways. It searches every decision of more than one option
 before the inspection (``SOLO_SEARCHED``), not only the placements: with one
 player there are few decisions, and which card is taken, kept or shelved where
 decides what feeds the public library. Its rollouts go on to the end of the round
@@ -23,15 +23,17 @@ of the next round): only then has the resolution discarded what the tiles kept,
 and the public library's growth counts. And its values are the margin's change
 from the position searched, not the margin itself: the player is mostly behind
 the public library in mid-game, where the squashed margin is flat and tells the
-options apart poorly.
+options apart poorly. Its search explores more (``SOLO_EXPLORATION``), those
+changes lying close together. And a small decision gets at least half the budget
+(``SOLO_MIN_SHARE``): a solo game has few decisions.
 
 The tree is the observer's: every seat's decisions below the root are nodes,
 found by the option's label (so options that name cards the observer cannot see
 make nodes of their own, each tried where it is available). The budget is
 counted in iterations, not seconds, so a seed gives the same game on any
-machine; a decision of few options gets a smaller share of it. Before its first
-checkpoint (the library draft) a game cannot be forked, and the bot chooses as
-the greedy bot does.
+machine; a decision of few options gets a smaller share of it (in solo, at least
+half: ``iterations_for``). Before its first checkpoint (the library draft) a game
+cannot be forked, and the bot chooses as the greedy bot does.
 """
 
 from __future__ import annotations
@@ -51,9 +53,11 @@ from exlibris.scoring.inspection import Inspection, inspect_table
 
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
+SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the budget
 HORIZON = 10  # rollout decisions before the position is valued
 SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
+SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 
 
@@ -121,7 +125,7 @@ class MctsAgent:
         rng = random.Random(seed)
         self.policy.rng.seed(seed + 1)
         root = Node()
-        budget = self.iterations_for(decision.size)
+        budget = self.iterations_for(decision.size, solo=game.solo is not None)
         self.baseline = margins(position_value(game)) if game.solo is not None else None
         for _ in range(budget):
             self._iterate(game, decision, root, rng)
@@ -147,9 +151,14 @@ class MctsAgent:
             return None
         return self.decide(view, decision)
 
-    def iterations_for(self, options: int) -> int:
-        """The budget of a decision of ``options`` options: a small choice needs less."""
-        return max(MIN_ITERATIONS, min(self.iterations, self.iterations * (options - 1) // 8))
+    def iterations_for(self, options: int, *, solo: bool = False) -> int:
+        """The budget of a decision of ``options`` options: a small choice needs less.
+        In solo it gets at least ``SOLO_MIN_SHARE`` of the budget: a solo game has
+        few decisions, and its small ones (keep this card or not, draw or shelve)
+        decide what feeds the public library."""
+        floor = max(MIN_ITERATIONS, round(self.iterations * SOLO_MIN_SHARE)) if solo \
+            else MIN_ITERATIONS
+        return max(floor, min(self.iterations, self.iterations * (options - 1) // 8))
 
     def _iterate(self, game: Game, decision: Decision, root: Node,
                  rng: random.Random) -> None:
@@ -158,7 +167,8 @@ class MctsAgent:
         solo = game.solo is not None
         walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
                          self.policy if self.rollout == "greedy" else None,
-                         last_round=last_round(game, decision) if solo else None)
+                         last_round=last_round(game, decision) if solo else None,
+                         exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
 
         def arrived(fork: Game, _: Decision) -> None:
@@ -181,11 +191,14 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("game", "horizon", "last_round", "node", "path", "policy", "rng", "root")
+    __slots__ = ("exploration", "game", "horizon", "last_round", "node", "path", "policy",
+                 "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None, *, last_round: int | None = None) -> None:
+                 policy: GreedyAgent | None, *, last_round: int | None = None,
+                 exploration: float = EXPLORATION) -> None:
         self.root = root
+        self.exploration = exploration  # UCB's constant
         self.last_round = last_round  # the rollout also ends after this round's resolution
         self.policy = policy
         self.game: Any = None  # the fork, once it reaches the decision searched
@@ -218,10 +231,11 @@ class _Walker:
             self.node = None
             return index
         best, best_score = 0, -1.0
+        exploration = self.exploration
         for i, key in enumerate(keys):
             child = children[key]
             child.available += 1
-            score = child.value / child.visits + EXPLORATION * math.sqrt(
+            score = child.value / child.visits + exploration * math.sqrt(
                 math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = i, score
