@@ -307,3 +307,22 @@ def test_a_move_off_an_entombed_card_is_valued_on_the_shelf_the_engine_leaves() 
     lifted = reading.lifted((0, 0))
     assert lifted.shelf.at((0, 0)).card is z1 and lifted.shelf.at((0, 0)).face_down
     assert lifted.gain(a1, (1, 0)) > float("-inf")  # valued, not refused
+
+
+def test_a_hand_card_swapped_onto_an_entombed_pair_is_valued_over_the_entombed_card() -> None:
+    """The Librarians Lodge's swap with a hand card, at a cell holding an entombed
+    pair: the hand card goes on top and the entombed card stays beneath (LIB-MUMMY-5),
+    so the bot values that shelf rather than shelving into an occupied cell (a crash
+    sweep's mcts seat once failed on this, artifactorium seeds 1198 and 4499)."""
+    a1, b1, z1 = card("A1", "CF"), card("B1", "CS"), card("Z1", "CH")
+    c1 = card("C1", "CC")
+    # an artifact on the shelf: the bot reads it by building each shelf it values
+    shelf = Shelf.from_slots({(0, 0): Slot(a1, beneath=z1), (0, 1): Slot(b1),
+                              (0, 2): Slot(ArtifactCard("foul-vowel-towel"))})
+    options = [("hand", (0, 0), c1), ("hand", (0, 1), c1), ("swap", (0, 0), (0, 1))]
+    decision = Decision(0, DecisionKind.REARRANGE, "rework the shelf", options)
+    chosen = options[GreedyAgent(1).decide(view_of(shelf, (c1,)), decision)]
+    assert chosen in options  # valued, not refused
+    trial = shelf.copy()
+    trial.swap_with_hand((0, 0), c1)
+    assert trial.at((0, 0)).card is c1 and trial.at((0, 0)).beneath is z1

@@ -230,12 +230,22 @@ class GreedyAgent:
                                      stability=reading.stability)  # the same cells
                 scores.append(trial.value - reading.value)
                 continue
-            lifted = reading.lifted(a)
-            card = view.shelf.at(a).card  # type: ignore[union-attr]
+            slot = view.shelf.at(a)
+            card = slot.card  # type: ignore[union-attr]
             if kind == "hand":  # the hand's card goes up, the shelf's card comes to hand
                 held = HELD * (_books(reading, card) - _books(reading, b))
+                if slot.beneath is not None:  # type: ignore[union-attr]
+                    # an entombed card stays in the cell, under the new one (LIB-MUMMY-5)
+                    shelf = view.shelf.copy()
+                    shelf.swap_with_hand(a, b)
+                    trial = ShelfReading(shelf, reading.worth, reading.foresight,
+                                         stability=reading.stability)  # the same cells
+                    scores.append(trial.value - reading.value + held)
+                    continue
+                lifted = reading.lifted(a)
                 scores.append(lifted.value + lifted.gain(b, a) - reading.value + held)
             else:
+                lifted = reading.lifted(a)
                 scores.append(lifted.value + lifted.gain(card, b) - reading.value)
         return _argmax(scores, self.rng)
 
