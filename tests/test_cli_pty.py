@@ -876,3 +876,23 @@ def test_an_entombed_card_is_shown_on_the_one_line_shelf(tmp_path: Path) -> None
     assert any(line.startswith("row -2 │ A5/9:FRRS+G7/7") for line in lines), lines
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+# ---- issue 27: everything a player may see, named, at a terminal ------------------------------
+
+
+def test_the_witch_names_both_cards_and_shows_the_turned_up_card(tmp_path: Path) -> None:
+    """Issue 27: in seed 1 the Swamp's Witch asks which card to keep; both options name
+    their card with its books, and the turned-up card is on the screen under the hand."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "1", "--library",
+                     "swamp-of-scholarship", "--save", str(tmp_path / "s.json")],
+                    environment(tmp_path))
+    lines = enter_until(term, "You, The Witch: choose one")
+    text = "\n".join(lines)
+    card = r"[A-Z]\d+/\d+:[A-Z]+"
+    up = re.search(rf"^Turned up: ({card}) ", text, re.M)  # the left panel
+    assert up, text
+    assert re.search(rf"1\. keep the card gained \({card}\)", text), text
+    assert f"2. keep the turned-up card ({up[1]})" in text, text
+    term.send(b"q\r")
+    assert term.finish() == 0
