@@ -896,3 +896,25 @@ def test_the_witch_names_both_cards_and_shows_the_turned_up_card(tmp_path: Path)
     assert f"2. keep the turned-up card ({up[1]})" in text, text
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_the_mystery_shack_shows_its_visitor_the_cards_looked_at(tmp_path: Path) -> None:
+    """Issue 27: in seed 19 Greedy 2's Trash Golem looks at the Mystery Shack's four cards
+    (told to you as a count), then your Bookworm does: you are told which cards, and the
+    options to reveal name them with their books."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "19", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), NARROW)
+    term.read_until(1)
+    term.press(b"\r")  # the first library
+    wait_for(term, b"which location?")
+    assert "Greedy 2 looked at 4 cards." in screen_text(term)  # not which
+    for text, marker in (("place The Bookworm at Mystery Shack (#13) space 2",
+                          "name a category"),
+                         ("name Corrupted Codices", "which to reveal?")):
+        type_answer(term, text, marker.encode())
+    screen = screen_text(term)
+    assert "You looked at 4 cards: E5:CRSS, R4:CHR, O4:CSS, O2:HMR." in screen, screen
+    assert "You, Mystery Shack: which to reveal?" in screen
+    assert "reveal R4/7:CHR from Mystery Shack's area" in screen
+    term.send(b"q\r")
+    assert term.finish() == 0
