@@ -918,3 +918,19 @@ def test_the_mystery_shack_shows_its_visitor_the_cards_looked_at(tmp_path: Path)
     assert "reveal R4/7:CHR from Mystery Shack's area" in screen
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_a_prompt_says_which_artifact_asks_and_the_log_names_it(tmp_path: Path) -> None:
+    """Issue 27: in the expanded game of seed 3 Greedy 2's Necromonkey's Paw asks you
+    to take a home action; the prompt says so by the artifact's name, and so does the
+    log (not its id)."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "3", "--variant",
+                     "expanded", "--save", str(tmp_path / "s.json")], environment(tmp_path),
+                    NARROW)
+    enter_until(term, r"take a home action\?", limit=300)
+    screen = screen_text(term)
+    assert "You, The Necromonkey's Paw: take a home action?" in screen, screen
+    assert "Greedy 2's Necromonkey's Paw acts." in screen, screen
+    assert "necromonkey" not in screen, screen
+    term.send(b"q\r")
+    assert term.finish() == 0
