@@ -934,3 +934,17 @@ def test_a_prompt_says_which_artifact_asks_and_the_log_names_it(tmp_path: Path) 
     assert "necromonkey" not in screen, screen
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_the_voluntary_flips_are_asked_as_the_games_own_question(tmp_path: Path) -> None:
+    """Issue 27: before the inspection (seed 2) no location asks which card to flip:
+    the prompt is the game's own, not put in the name of the last location resolved."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), NARROW)
+    enter_until(term, "You, flip cards face down before the inspection", limit=300)
+    term.press(b"2")  # choose cards to flip
+    term.press(b"\r")
+    screen = screen_text(term)
+    assert "You, which to flip? › 1. flip B8/9:FMS from your shelf" in screen, screen
+    term.send(b"q\r")
+    assert term.finish() == 0
