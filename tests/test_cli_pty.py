@@ -948,3 +948,19 @@ def test_the_voluntary_flips_are_asked_as_the_games_own_question(tmp_path: Path)
     assert "You, which to flip? › 1. flip B8/9:FMS from your shelf" in screen, screen
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_a_card_given_by_another_players_visit_names_the_giver(tmp_path: Path) -> None:
+    """Issue 27: in the expanded game of seed 3 Greedy 2 visits the Community Centre and
+    gives you a card: the screen says Greedy 2 gave it, not that you took it, and the
+    Community Centre's question names it with its books."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "3", "--variant",
+                     "expanded", "--save", str(tmp_path / "s.json")], environment(tmp_path),
+                    NARROW)
+    enter_until(term, r"You, Community Centre: which to shelve\?", limit=200)
+    screen = screen_text(term)
+    assert "Greedy 2 gave Z3:MSS from Community Centre (#5)'s area to you." in screen, screen
+    assert "You took Z3" not in screen, screen
+    assert "1. shelve Z3/3:MSS from your hand" in screen, screen
+    term.send(b"q\r")
+    assert term.finish() == 0
