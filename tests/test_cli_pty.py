@@ -964,3 +964,31 @@ def test_a_card_given_by_another_players_visit_names_the_giver(tmp_path: Path) -
     assert "1. shelve Z3/3:MSS from your hand" in screen, screen
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+def test_an_artifact_is_named_in_options_and_log_and_shortened_in_its_cell(
+        tmp_path: Path) -> None:
+    """Issue 27: in the expanded game of seed 3 you win the Artifactorium at bid 0; the
+    options and the log name the artifacts (not their ids), and the shelf cell holds
+    the artifact's short form."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "3", "--variant",
+                     "expanded", "--save", str(tmp_path / "s.json")], environment(tmp_path),
+                    NARROW)
+    term.read_until(1)
+    type_answer(term, "place standard assistant at Artifactorium (#21) bidding 0",
+                b"You placed standard assistant at Artifactorium")
+    enter_until(term, r"You, Artifactorium: which to take\?", limit=20)
+    screen = screen_text(term)
+    assert "1. take The Phoenix Feather Quill from Artifactorium's area" in screen, screen
+    assert "2. take The Hungry Void of Nothingness from Artifactorium's area" in screen
+    lines = enter_until(term, r"You took The Phoenix Feather Quill from Artifactorium "
+                              r"\(#21\)'s area\.(.|\n)*You, Artifactorium: which to shelve\?",
+                        limit=2)
+    assert "1. shelve The Phoenix Feather Quill from your hand" in screen_text(term), lines
+    lines = enter_until(term, r"Shelf: 1 card", limit=5)  # shelved at row 0, column 0
+    assert "│  0│ *Quill │" in lines, lines
+    assert "Artifactorium (#21): dealt The Sands of Our Fathers, The Alliterative " \
+           "Alligator." in screen_text(term)
+    assert "phoenix-feather-quill" not in screen_text(term), lines  # never the id
+    term.send(b"q\r")
+    assert term.finish() == 0
