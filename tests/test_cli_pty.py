@@ -991,3 +991,41 @@ def test_an_artifact_is_named_in_options_and_log_and_shortened_in_its_cell(
     assert "phoenix-feather-quill" not in screen_text(term), lines  # never the id
     term.send(b"q\r")
     assert term.finish() == 0
+
+
+# ---- issue 27: the smallest size, and the library tile's letter counts -------------------
+
+
+def test_under_the_smallest_size_the_screen_says_it_and_keeps_the_answer_line(
+        tmp_path: Path) -> None:
+    """At 50×15 the options are not cut away unseen: the screen names the size the game
+    needs, and a typed command still answers (q saves and quits)."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (50, 15))
+    term.read_until(1)
+    text = " ".join(" ".join(term.last_frame()).split())
+    assert "The terminal is 50×15; the game needs at least 60×20." in text, text
+    assert term.last_frame()[-1].startswith(">")
+    term.send(b"q\r")
+    assert term.finish() == 0
+    assert (tmp_path / "s.json").is_file()
+
+
+def test_the_help_gives_the_library_tiles_letter_counts_at_a_terminal(tmp_path: Path) -> None:
+    """The help view (? then Enter) lists how many cards of each letter the deck holds."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
+    term.read_until(1)
+    term.press(b"?")
+    term.press(b"\r")
+    seen = "\n".join(term.last_frame())
+    for _ in range(8):  # page down through the help
+        if "Letters in the deck" in seen:
+            break
+        term.press(b"\x1b[6~")
+        seen += "\n".join(term.last_frame())
+    joined = " ".join(seen.split())
+    assert "Letters in the deck (the library tile's bookmark): A " in joined, joined[-600:]
+    term.press(b"\x1b")  # back to the decision
+    term.send(b"q\r")
+    assert term.finish() == 0
