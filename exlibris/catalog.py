@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from exlibris import shipped_cache
+from exlibris.dsl.errors import set_locator
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.construct import construct
 from exlibris.model.content import (
@@ -360,3 +361,55 @@ def _load(paths: tuple[Path, ...]) -> Catalog:
     if problems:
         raise UserInputError(problems)
     return join(shipped, own)
+
+
+# ---- where a running effect's field is (the locator of run-time errors) ---------------------
+
+
+def locate_field(name: str) -> tuple[str, int, int, str] | None:
+    """The file (as shown), the line and column where the field a handler
+    runs under starts (``dsl.errors.source_name``: ``ENTRY-KEY:FIELD``), found in the
+    content in use, and the field's text; None if no entry of it has that key."""
+    key, _, field_path = name.partition(":")
+    entry_key, _, index = key.partition("#")
+    ident, _, edition = entry_key.partition("@")
+    tail = tuple(int(p) if p.isdigit() else p for p in field_path.split(".") if p)
+    abilities: tuple[str | int, ...] = ("abilities", int(index)) if index.isdigit() else ()
+    try:
+        entries = load_catalog().entries
+    except UserInputError:
+        return None
+    for entry in entries:
+        model = entry.model
+        if isinstance(model, Library):
+            if model.assistant.id != ident or model.assistant.edition != edition:
+                continue
+            base: tuple[str | int, ...] = ("assistant", *abilities)
+        elif getattr(model, "id", None) != ident or model.kind == "module":
+            continue
+        elif isinstance(model, AssistantCard):
+            if model.edition != edition:
+                continue
+            base = abilities
+        elif isinstance(model, Location | Artifact) and not edition:
+            base = abilities
+        else:
+            continue
+        loaded, path = entry.loaded, (*base, *tail)
+        line, col = loaded.content_position(path)
+        text = _field_text(loaded.data, path)
+        return (loaded.filename, line, col, text) if text is not None else None
+    return None
+
+
+def _field_text(data: Any, path: tuple[str | int, ...]) -> str | None:
+    for part in path:
+        if (isinstance(data, dict) and part in data) or \
+                (isinstance(data, list) and isinstance(part, int) and part < len(data)):
+            data = data[part]
+        else:
+            return None
+    return data if isinstance(data, str) else None
+
+
+set_locator(locate_field)

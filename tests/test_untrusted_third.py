@@ -377,13 +377,13 @@ def run_effect(source: str, python_after: int | None) -> EffectError:
 
 @pytest.mark.parametrize("python_after", [None, 0])  # closures, and generated source
 @pytest.mark.parametrize(("source", "line", "says"), [
-    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "of nothing"),
+    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "found nothing"),
 ])
 def test_an_effect_that_fails_says_so_in_the_authors_words(
         source: str, line: int, says: str, python_after: int | None) -> None:
     error = run_effect(source, python_after)
     text = str(error)
-    assert text.startswith(f"the effect of odd-nook, line {line} of its effect: "), text
+    assert text.startswith(f"the effect of odd-nook, line {line}: "), text
     assert says in text
     for internal in ("Error", "NoneType", "object has no attribute", "shelf:", "/7:"):
         assert internal not in text, text

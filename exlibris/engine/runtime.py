@@ -13,9 +13,8 @@ from functools import lru_cache
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
-from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import kind_name
+from exlibris.dsl.values import no_attribute
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions
@@ -160,7 +159,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return None
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
-        raise EffectError(f"the attribute {name!r} does not apply to {kind_name(value)}")
+        raise no_attribute(value, name)
 
     def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
