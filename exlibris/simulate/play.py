@@ -194,6 +194,16 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     return outcome, game, first, time.perf_counter() - started, agents
 
 
+def _said(exc: Exception) -> str:
+    """A failed game's error as the failures file says it: the content's in the
+    author's words (its file, line and column); the engine's own with its class."""
+    from exlibris.interactive.session import ENGINE_ERRORS, error_code
+
+    if isinstance(exc, ENGINE_ERRORS):
+        return f"{exc} [{error_code(exc)}]"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchResult:
     """Play every game of ``specs``; an error in one game is recorded, not raised.
     ``keep_events``: also the events rows (``observe.py``)."""
@@ -204,7 +214,7 @@ def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchRes
         except Exception as exc:  # any error of the engine or content: keep going
             result.failures.append(Failure(
                 spec.cell.variant, spec.cell.players, spec.index, spec.seed,
-                list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
+                list(spec.seats), _said(exc), traceback.format_exc(),
                 spec.replay_command()))
         else:
             logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events)
