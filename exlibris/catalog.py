@@ -34,6 +34,7 @@ from exlibris.model.content import (
 from exlibris.model.rules import Variant
 from exlibris.model.variants import resolve_settings
 from exlibris.paths import content_dir, rules_dir
+from exlibris.schema_words import ID_WORDS, in_words
 from exlibris.shipped_cache import resolved
 from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
@@ -109,7 +110,7 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
                            f"unknown setting {name!r}"
                            f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
         return Problem(loaded.filename, line, col, "rules/invalid-settings",
-                       f"setting {name!r}: {err['msg']}{setting_shape(loc[1:], kind)}")
+                       f"setting {name!r} {in_words(err)}{setting_shape(loc[1:], kind)}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -122,7 +123,8 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
 
             message += did_you_mean(str(loc[-1]), allowed)
     else:
-        message = f"{where}: {err['msg']}"
+        message = f"{where} {in_words(err)}" if loc != ("id",) or not isinstance(
+            loaded.data.get("id"), str) else f"{loaded.data['id']!r} is not a valid id: {ID_WORDS}"
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)

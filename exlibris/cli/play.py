@@ -248,7 +248,12 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
-        _fail(str(exc))
+        from exlibris.sources import active_content
+
+        own = "" if active_content() or variant not in str(exc) else (
+            f". A variant of your own needs its file: --content PATH (the file or the "
+            f"folder that holds it), or --variant PATH/{variant}.yaml")
+        _fail(f"{exc}{own}")
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
     from exlibris.model.variants import resolve_settings
@@ -360,6 +365,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                     if terminal is not None:
                         terminal.leave()
         except (EffectError, RulesError, ArtifactScoringError) as exc:
+            _log_of_a_stop(session, log_file)  # the one time the log is needed most
             _stopped(session, save_path, exc)
         except QuitRequest as stop:
             session.save()
@@ -393,6 +399,19 @@ def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) 
             write_output(table_out, table_text(session.game))
     except FileRefused as exc:
         _fail(f"{exc} [{exc.code}]")
+
+
+def _log_of_a_stop(session: Any, log_file: Path | None) -> None:
+    """The event log up to where the game stopped, written whole or not at all; a
+    refusal is said, and the stop is still told."""
+    from exlibris.safefile import FileRefused, write_output
+
+    if log_file is None:
+        return
+    try:
+        write_output(log_file, session.log.text())
+    except FileRefused as exc:
+        click.echo(f"exlibris play: {exc} [{exc.code}]", err=True)
 
 
 def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:

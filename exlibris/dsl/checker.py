@@ -434,7 +434,8 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
     event = vocab.EVENTS.get(trigger.event)
     if event is None:
         fail("dsl/unknown-event",
-             f"unknown trigger event {trigger.event!r}{did_you_mean(trigger.event, vocab.EVENTS)}")
+             f"unknown trigger event {trigger.event!r}{did_you_mean(trigger.event, vocab.EVENTS)}"
+             f"; the events are {', '.join(sorted(vocab.EVENTS))}")
         return errors
     mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
     if trigger.mode not in event.modes:

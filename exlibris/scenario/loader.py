@@ -277,8 +277,14 @@ class _Reader:
         try:
             return resolve_settings(rules, variants)
         except ValueError as exc:  # a broken variant of the author's (pydantic's errors too)
+            from pydantic import ValidationError
+
+            from exlibris.schema_words import first_in_words
+
+            why = first_in_words(exc) if isinstance(exc, ValidationError) \
+                else str(exc).splitlines()[0]
             self.fail(("rules",), "scenario/unknown-rules",
-                      f"the rules {rules!r} cannot be used: {str(exc).splitlines()[0]}; "
+                      f"the rules {rules!r} cannot be used: {why}; "
                       "run `exlibris validate` on them")
             return None
 
