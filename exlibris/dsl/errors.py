@@ -34,34 +34,44 @@ class EffectError(RuntimeError):
 
     def __init__(self, message: str, entry: str | None = None, line: int | None = None,
                  col: int | None = None) -> None:
+        super().__init__(message)
         self.message = message
         self.entry = entry
         self.line = line
         self.col = col
-        self.where = _locate(entry, line, col) if entry is not None else None
-        super().__init__(self._text())
+        self._where: Where | bool | None = False  # found when first told (False: not yet)
 
-    def _text(self) -> str:
+    @property
+    def where(self) -> Where | None:
+        """The author's place of the error (found once, when first asked: an error a
+        caller handles, such as a placement rule's pre-check, never looks)."""
+        if self._where is False:
+            self._where = _locate(self.entry, self.line, self.col) \
+                if self.entry is not None else None
+        return self._where  # type: ignore[return-value]
+
+    def __str__(self) -> str:
         if self.entry is None:
             return self.message
         entry, what = field_words(self.entry)
-        if self.where is None:
+        where = self.where
+        if where is None:
             at = f", line {self.line}" if self.line else ""
             return f"{what} of {entry}{at}: {self.message}"
-        file, line, col, quoted = self.where
+        file, line, col, quoted = where
         shown = f" stopped at `{quoted}`" if quoted else ""
         return f"{file}:{line}:{col}: {what} of {entry}{shown}: {self.message}"
 
-    def __reduce__(self) -> tuple[object, ...]:  # (pickled by simulate's workers)
+    def __reduce__(self) -> tuple[object, ...]:  # (pickled by simulate's workers: located
+        # where the content in use is known)
         return (_rebuilt, (type(self), self.message, self.entry, self.line, self.col,
                            self.where))
 
 
 def _rebuilt(cls: type[EffectError], message: str, entry: str | None, line: int | None,
              col: int | None, where: Where | None) -> EffectError:
-    exc = cls.__new__(cls)
-    exc.message, exc.entry, exc.line, exc.col, exc.where = message, entry, line, col, where
-    RuntimeError.__init__(exc, exc._text())
+    exc = cls(message, entry, line, col)
+    exc._where = where
     return exc
 
 
