@@ -106,7 +106,8 @@ def _fail(message: str) -> NoReturn:
               help="Print the inspection as `exlibris score --json` does, plus seed and seats "
                    "(the table on screen then goes to standard error).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every event of the game to FILE as JSON lines.")
+              help="Write every event of the game to FILE as JSON lines (also when your "
+                   "content stops the game: the events up to where it stopped).")
 @click.option("--table-out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the final table in the table-file format to FILE.")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path),
