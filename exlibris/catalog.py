@@ -386,21 +386,19 @@ def locate_field(name: str) -> tuple[str, int, int, str] | None:
         if isinstance(model, Library):
             if model.assistant.id != ident or model.assistant.edition != edition:
                 continue
-            base: tuple[str | int, ...] = ("assistant", *abilities)
-        elif getattr(model, "id", None) != ident or model.kind == "module":
+            bases: tuple[tuple[str | int, ...], ...] = (("assistant", *abilities),)
+        elif getattr(model, "id", None) != ident or model.kind == "module" \
+                or getattr(model, "edition", "") != edition:
             continue
-        elif isinstance(model, AssistantCard):
-            if model.edition != edition:
-                continue
-            base = abilities
-        elif isinstance(model, Location | Artifact) and not edition:
-            base = abilities
-        else:
-            continue
-        loaded, path = entry.loaded, (*base, *tail)
-        line, col = loaded.content_position(path)
-        text = _field_text(loaded.data, path)
-        return (loaded.filename, line, col, text) if text is not None else None
+        else:  # a location, an assistant card, an artifact; a variant's own abilities
+            bases = (abilities, ("settings", *abilities))
+        loaded = entry.loaded
+        for base in bases:
+            path = (*base, *tail)
+            text = _field_text(loaded.data, path)
+            if text is not None:
+                line, col = loaded.content_position(path)
+                return loaded.filename, line, col, text
     return None
 
 

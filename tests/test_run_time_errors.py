@@ -201,3 +201,22 @@ def test_values_are_named_in_the_language() -> None:
     assert [kind_name(v) for v in (None, 3, "a", [1], True, ShelfOwner("A", []), object())
             ] == ["nothing", "a number", "text", "a list", "true or false", "a player",
                   "a value of another kind"]
+
+
+def test_every_shipped_effect_condition_rule_and_score_maps_to_its_file() -> None:
+    """Each handler the shipped content compiles is found in its file under content/
+    (or rules/), at the first character of its field's text."""
+    from exlibris.catalog import load_catalog, locate_field
+    from exlibris.engine.shipped_sources import handlers
+
+    seen = 0
+    for handler in handlers(load_catalog()):
+        found = locate_field(handler.source_name)
+        assert found is not None, handler.source_name
+        file, line, col, text = found
+        assert Path(file).parts[-3] in ("content", "rules") or Path(file).parts[0] in (
+            "content", "rules"), file
+        written = (ROOT / file).read_text("utf-8").splitlines()[line - 1]
+        assert written[col - 1:].startswith(text.splitlines()[0]), (file, line, col)
+        seen += 1
+    assert seen >= 100
