@@ -220,3 +220,14 @@ def test_every_shipped_effect_condition_rule_and_score_maps_to_its_file() -> Non
         assert written[col - 1:].startswith(text.splitlines()[0]), (file, line, col)
         seen += 1
     assert seen >= 100
+
+
+def test_simulate_says_a_content_error_in_the_authors_words() -> None:
+    from exlibris.dsl.errors import EffectBudgetExceeded
+    from exlibris.simulate.play import _said
+
+    said = _said(EffectBudgetExceeded("it took more than 3 steps", "diviners-hut:effect", 2))
+    assert "diviners-hut.yaml:17:5: the effect of diviners-hut stopped at " \
+        "`draw(me.placements_this_round)`: it took more than 3 steps" in said, said
+    assert said.endswith("[engine/effect]") and PYTHON_NAMES.search(said) is None
+    assert _said(ZeroDivisionError("x")) == "ZeroDivisionError: x"  # a bug keeps its class
