@@ -231,3 +231,30 @@ def test_simulate_says_a_content_error_in_the_authors_words() -> None:
         "`draw(me.placements_this_round)`: it took more than 3 steps" in said, said
     assert said.endswith("[engine/effect]") and PYTHON_NAMES.search(said) is None
     assert _said(ZeroDivisionError("x")) == "ZeroDivisionError: x"  # a bug keeps its class
+
+
+@pytest.mark.parametrize("error", [
+    ValueError("list.remove(x): x not in list"),
+    ValueError("invalid literal for int() with base 10: 'a'"),
+    TypeError("unhashable type: 'list'"),
+    TypeError("'<' not supported between instances of 'str' and 'int'"),
+    KeyError("x"), IndexError("list index out of range"), ZeroDivisionError("division by zero"),
+    AttributeError("'NoneType' object has no attribute 'seat'", name="seat", obj=None),
+    AttributeError("'int' object has no attribute 'hand'", name="hand", obj=3),
+    RecursionError("maximum recursion depth exceeded"),
+])
+def test_pythons_errors_inside_an_effect_are_said_in_the_languages_words(
+        error: Exception) -> None:
+    from exlibris.dsl.compiler import in_words
+
+    said = in_words(error)
+    assert PYTHON_NAMES.search(said) is None, said
+    assert "'" not in said.replace("'s ", ""), said  # nothing of Python's text quoted
+
+
+def test_an_engine_refusal_keeps_its_words() -> None:
+    from exlibris.dsl.compiler import in_words
+    from exlibris.model.shelf_errors import ShelfError
+
+    assert in_words(ShelfError("cannot swap F7/7:MMS at A1 with itself")) == \
+        "a step could not be carried out: cannot swap F7 at A1 with itself"

@@ -274,7 +274,8 @@ def in_words(exc: Exception) -> str:
     if isinstance(exc, ZeroDivisionError | OverflowError):
         return "a number it worked out is out of range"
     text = str(exc)[:200]
-    if isinstance(exc, ValueError) and not _PYTHON_WORDS.search(text):  # the engine's refusal
+    if isinstance(exc, ValueError | ShelfError) and not _PYTHON_WORDS.search(text):
+        # the engine's refusal (a move the shelf or the table does not allow)
         text = _CARD.sub(r"\1", text)
         text = _ZONE.sub(lambda m: f"player {int(m.group(2)) + 1}'s {m.group(1)}", text)
         return f"a step could not be carried out: {text}"
