@@ -198,3 +198,26 @@ def test_category_bonus_scores_each_book_of_the_category() -> None:
         ScoringRules.from_settings({"category_bonus": {"S": 11}})
     with pytest.raises(ValueError, match="a code letter"):
         ScoringRules.from_settings({"category_bonus": {"poetry": 1}})
+
+
+def test_a_table_of_the_variant_rescores_to_the_games_house_rules_line(tmp_path: Path) -> None:
+    """`exlibris score` of a table the game wrote under a variant with its own scoring
+    fills in the same house rules line, and so the same totals."""
+    import json
+
+    table = tmp_path / "table.yaml"
+    runner = CliRunner()
+    played = runner.invoke(cli, ["play", "--content", str(WORDS), "--variant", "late-bloomers",
+                                 "--seats", "greedy,random", "--seed", "5", "--json",
+                                 "--table-out", str(table)])
+    assert played.exit_code == 0, played.output
+    scored = runner.invoke(cli, ["score", "--content", str(WORDS), str(table), "--json"])
+    assert scored.exit_code == 0, scored.output
+    rescored = json.loads(scored.output)
+    lines = [p.get("house_rules", 0) for p in rescored["players"]]
+    assert any(lines)
+    assert "house rules (variant)" in runner.invoke(
+        cli, ["score", "--content", str(WORDS), str(table)]).output
+    game = json.loads(played.output)
+    assert [p["total"] for p in rescored["players"]] == [p["total"] for p in game["players"]]
+    assert lines == [p.get("house_rules", 0) for p in game["players"]]
