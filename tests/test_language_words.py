@@ -221,3 +221,56 @@ def test_a_table_of_the_variant_rescores_to_the_games_house_rules_line(tmp_path:
     game = json.loads(played.output)
     assert [p["total"] for p in rescored["players"]] == [p["total"] for p in game["players"]]
     assert lines == [p.get("house_rules", 0) for p in game["players"]]
+
+
+def _validate(tmp_path: Path, text: str) -> str:
+    (tmp_path / "w.yaml").write_text(text, "utf-8")
+    result = CliRunner().invoke(cli, ["validate", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+VARIANT = """\
+kind: variant
+id: w
+name: W
+extends: standard
+text: t
+abilities:
+  - timing: ongoing
+    when: {when}
+    effect: |
+      {effect}
+    text: x
+"""
+
+
+@pytest.mark.parametrize(("when", "effect", "says"), [
+    ("end_of_round", "draw(1)", "unknown trigger event 'end_of_round' (write 'after round'); "
+     "the events are placed, arrival"),
+    ("frobnicate", "draw(1)", "unknown trigger event 'frobnicate'; the events are placed"),
+    ("after round", 'draw(setting("round"))', "'round' is not a setting but a name of the "
+     "language: write round without setting(...)"),
+    ("after round by me", "draw(1)", "no one does 'round'"),
+    ("before resolution at location", "draw(1)", "'resolution' happens at no place"),
+    ("before resolution at here", "draw(1)", "a rule of the variant stands nowhere"),
+    ("after placed", "draw(1)", "a rule of the variant is never placed"),
+    ("after cleanup", "draw(max(opponents, by: count(it.hand)))",
+     "for the largest value of a collection write largest(COLLECTION, by: ...)"),
+    ("after cleanup", 'add_counter("bad name!", 1)', "a counter's name is 1 to 40 letters"),
+    ("after cleanup", 'add_counter("n", 1, of: hand)', "'of:' is a player or a location"),
+    ("after cleanup", "draw(counter(uses))", "takes the counter's name in quotes first"),
+])
+def test_authors_words_get_the_word_to_write(tmp_path: Path, when: str, effect: str,
+                                             says: str) -> None:
+    out = _validate(tmp_path, VARIANT.format(when=when, effect=effect))
+    assert says in " ".join(out.split()), out
+    assert "w.yaml:" in out
+
+
+def test_abilities_under_settings_are_pointed_to_the_top_of_the_file(tmp_path: Path) -> None:
+    out = _validate(tmp_path, "kind: variant\nid: w\nname: W\nextends: standard\ntext: t\n"
+                    "settings:\n  abilities: []\n")
+    assert "w.yaml:7:3: unknown setting 'abilities'; a variant's abilities are a list of " \
+        "their own at the top of the file" in out

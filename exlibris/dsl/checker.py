@@ -280,6 +280,12 @@ class Checker:
     def arguments(self, call: ast.Call, sig: vocab.Signature) -> str:
         positional = [a for a in call.args if a.name is None]
         keywords = [a for a in call.args if a.name is not None]
+        if call.func in ("max", "min") and any(a.name == "by" for a in keywords):
+            word = "largest" if call.func == "max" else "smallest"
+            self.fail(call, "dsl/unknown-keyword",
+                      f"{call.func}() compares numbers and takes no 'by:'; for the {word} "
+                      f"value of a collection write {word}(COLLECTION, by: ...)")
+            return "int"
         if not sig.variadic and len(positional) > len(sig.params):
             self.fail(positional[len(sig.params)], "dsl/too-many-args",
                       f"{call.func}() takes {_count(len(sig.params), 'positional argument')}")
@@ -316,10 +322,6 @@ class Checker:
                 self.fail(arg, "dsl/duplicate-keyword", f"'{arg.name}:' is given twice")
             if arg.name not in sig.keywords:
                 hint = did_you_mean(arg.name, sig.keywords)
-                if call.func in ("max", "min") and arg.name == "by":
-                    word = "largest" if call.func == "max" else "smallest"
-                    hint = (f"; for the {word} value of a collection write "
-                            f"{word}(COLLECTION, by: ...)")
                 self.fail(arg, "dsl/unknown-keyword",
                           f"{call.func}() has no keyword '{arg.name}:'{hint}")
                 given[arg.name] = self.expr(arg.value)
