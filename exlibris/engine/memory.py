@@ -1,6 +1,8 @@
 """The game's memory in the effect language (``words.GAME``): the round and the
 counters an author names (each location's visits over the game are its attributes,
-``game_attributes.py``).
+``game_attributes.py``). A counter ``of:`` nothing (an opponent where there is none)
+reads 0 and keeps nothing; a counter stops at the limit on numbers in effects rather
+than stop the game.
 
 A counter is a whole number kept in the game's state (``GameState.counters``) under
 its name and its holder: the game itself, a player (by seat) or a location (by id, so
@@ -18,6 +20,7 @@ from exlibris.dsl.values import as_list, number
 from exlibris.dsl.words import GAME
 from exlibris.engine.ports import Value
 from exlibris.engine.state import LocationState, PlayerState
+from exlibris.limits import MAX_EFFECT_INT
 
 if TYPE_CHECKING:
     from exlibris.engine.game import Game
@@ -59,11 +62,14 @@ ROUND_NAMES = {"round": current_round, "final_round": is_final_round,
 # ---- counters ---------------------------------------------------------------------------
 
 
-def _holder(value: Value, word: str) -> str:
-    """The key of a counter's holder: ``game``, ``player:SEAT`` or ``location:ID``."""
+def _holder(value: Value, word: str) -> str | None:
+    """The key of a counter's holder: ``game`` (no ``of:``), ``player:SEAT`` or
+    ``location:ID``; None when ``of:`` names nothing (no counter is read or kept)."""
+    if value is _GAME:
+        return "game"
     items = as_list(value)
     if not items:
-        return "game"
+        return None
     found = items[0]
     if isinstance(found, PlayerState):
         return f"player:{found.seat}"
@@ -72,23 +78,37 @@ def _holder(value: Value, word: str) -> str:
     raise EffectError(f"{word}()'s 'of:' must be a player or a location")
 
 
+_GAME = object()  # no ``of:``: the game's own counter
+
+
+def _bounded(value: int) -> int:
+    """A counter stays within the limit on numbers in effects: it stops there."""
+    return max(-MAX_EFFECT_INT, min(MAX_EFFECT_INT, value))
+
+
 @GAME.function("counter")
 def counter(rt: EffectRuntime, env: Env, name: str, **kw: Value) -> int:
-    return rt.game.state.counters.get((_holder(kw.get("of"), "counter"), str(name)), 0)
+    holder = _holder(kw.get("of", _GAME), "counter")
+    return 0 if holder is None else rt.game.state.counters.get((holder, str(name)), 0)
 
 
 @GAME.verb("add_counter")
 def add_counter(rt: EffectRuntime, env: Env, name: str, amount: Value, **kw: Value) -> int:
-    key = (_holder(kw.get("of"), "add_counter"), str(name))
+    holder = _holder(kw.get("of", _GAME), "add_counter")
+    if holder is None:
+        return 0
     counters = rt.game.state.counters
-    value = number(counters.get(key, 0) + number(amount, "add_counter()"), "add_counter()")
+    key = (holder, str(name))
+    value = _bounded(counters.get(key, 0) + number(amount, "add_counter()"))
     counters[key] = value
     return value
 
 
 @GAME.verb("set_counter")
 def set_counter(rt: EffectRuntime, env: Env, name: str, amount: Value, **kw: Value) -> int:
-    key = (_holder(kw.get("of"), "set_counter"), str(name))
+    holder = _holder(kw.get("of", _GAME), "set_counter")
+    if holder is None:
+        return 0
     value = number(amount, "set_counter()")
-    rt.game.state.counters[key] = value
+    rt.game.state.counters[(holder, str(name))] = value
     return value
