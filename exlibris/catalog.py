@@ -106,9 +106,12 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         if kind == "extra_forbidden":
             from exlibris.dsl.checker import did_you_mean
 
+            hint = ("; a variant's abilities are a list of their own at the top of the "
+                    "file, beside 'settings:' (docs/language.md, \"Rules for everyone\")"
+                    if loc[1:] == ("abilities",)
+                    else did_you_mean(str(loc[-1]), _setting_names(loc)))
             return Problem(loaded.filename, line, col, "rules/unknown-setting",
-                           f"unknown setting {name!r}"
-                           f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
+                           f"unknown setting {name!r}{hint}")
         return Problem(loaded.filename, line, col, "rules/invalid-settings",
                        f"setting {name!r} {in_words(err)}{setting_shape(loc[1:], kind)}")
     if kind == "missing":

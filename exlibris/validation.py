@@ -132,7 +132,7 @@ def _sources(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str, Ability | Non
     if isinstance(model, Library):
         abilities = [(("assistant", "abilities", i), a)
                      for i, a in enumerate(model.assistant.abilities)]
-    elif isinstance(model, AssistantCard | Artifact):
+    elif isinstance(model, AssistantCard | Artifact | Variant):
         abilities = [(("abilities", i), a) for i, a in enumerate(model.abilities)]
     for base, ability in abilities:
         if ability.when is not None:
@@ -153,9 +153,10 @@ def _value(data: Any, path: tuple[Any, ...]) -> Any:
 
 def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
     """Parse and check every effect-language field of one entry."""
-    holder = "artifact" if isinstance(entry.model, Artifact) else "assistant"
+    holder = ("artifact" if isinstance(entry.model, Artifact)
+              else "rule" if isinstance(entry.model, Variant) else "assistant")
     problems = _check_fields(entry.loaded, _sources(entry), catalog, holder)
-    if isinstance(entry.model, Library | AssistantCard | Artifact):
+    if isinstance(entry.model, Library | AssistantCard | Artifact | Variant):
         problems.extend(_ability_shape(entry))
     return problems
 
@@ -206,7 +207,8 @@ def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
             if isinstance(rule, str):
                 sources.append(((*base, i, "placement", j), "placement", raw))
     problems = _check_fields(loaded, sources, catalog,
-                             "artifact" if kind == "artifact" else "assistant")
+                             "artifact" if kind == "artifact"
+                             else "rule" if kind == "variant" else "assistant")
     entry_id = data.get("id")
     stem = Path(loaded.filename).stem
     if isinstance(entry_id, str) and kind not in ("categories", "books") and stem != entry_id \
