@@ -381,9 +381,13 @@ def locate_field(name: str) -> tuple[str, int, int, str] | None:
     tail = tuple(int(p) if p.isdigit() else p for p in field_path.split(".") if p)
     abilities: tuple[str | int, ...] = ("abilities", int(index)) if index.isdigit() else ()
     try:
-        entries = load_catalog().entries
+        catalog = load_catalog()
     except UserInputError:
         return None
+    entries = catalog.entries
+    if edition == "rules" and index.isdigit():  # a variant's rules for everyone
+        entries, abilities = _house_rule_at(catalog, ident, int(index))
+        ident, edition = (entries[0].id if entries else ident), ""
     for entry in entries:
         model = entry.model
         if isinstance(model, Library):
@@ -403,6 +407,25 @@ def locate_field(name: str) -> tuple[str, int, int, str] | None:
                 line, col = loaded.content_position(path)
                 return loaded.filename, line, col, text
     return None
+
+
+def _house_rule_at(catalog: Catalog, variant: str, index: int
+                   ) -> tuple[list[Entry], tuple[str | int, ...]]:
+    """The rules file (as a one-entry list) that writes ability ``index`` of the
+    abilities ``variant``'s chain gives every player (the most basic file's first,
+    as ``resolve_settings`` joins them), and that ability's place in its file."""
+    from exlibris.model.variants import variant_chain
+
+    try:
+        chain = variant_chain(variant, catalog.variants)
+    except ValueError:
+        return [], ()
+    for rules in chain:
+        if index < len(rules.abilities):
+            entry = next((e for e in catalog.entries if e.model is rules), None)
+            return ([entry] if entry is not None else []), ("abilities", index)
+        index -= len(rules.abilities)
+    return [], ()
 
 
 def _field_text(data: Any, path: tuple[str | int, ...]) -> str | None:

@@ -258,3 +258,57 @@ def test_an_engine_refusal_keeps_its_words() -> None:
 
     assert in_words(ShelfError("cannot swap F7/7:MMS at A1 with itself")) == \
         "a step could not be carried out: cannot swap F7 at A1 with itself"
+
+
+HARVEST = """\
+kind: variant
+id: my-harvest
+name: My harvest
+extends: standard
+text: Everyone doubles a list at the end of each round.
+abilities:
+  - timing: ongoing
+    keyword: Harvest
+    when: after cleanup
+    effect: |
+      seen = [1]
+      repeat 64 times:
+        seen = seen + seen
+    text: Doubles a list.
+"""
+TALLY = """\
+kind: variant
+id: my-tally
+name: My tally
+extends: my-harvest
+text: Scores text.
+abilities:
+  - timing: end-of-game
+    score: 'first(["a", 1])'
+    text: Scores text.
+"""
+
+
+def test_a_variants_own_abilities_are_named_in_its_rules_file(tmp_path: Path) -> None:
+    """A rule for everyone: its effect names the rules file that writes it, and a score
+    of a variant that extends it is found in its own file (the abilities of a chain
+    are numbered across it, the most basic file's first)."""
+    from exlibris.catalog import locate_field
+
+    own = tmp_path / "rules"
+    own.mkdir()
+    (own / "my-harvest.yaml").write_text(HARVEST, "utf-8")
+    (own / "my-tally.yaml").write_text(TALLY, "utf-8")
+    result = invoke("play", "--content", str(own), "--variant", "my-harvest", "--seats",
+                    "greedy,greedy", "--seed", "1")
+    assert result.exit_code == 2, result.output
+    text = "".join(result.output.split())
+    assert "my-harvest.yaml:13:9:theeffectofmy-harveststoppedat`seen=seen+seen`:alistof" \
+        in text, result.output
+    assert PYTHON_NAMES.search(result.output) is None, result.output
+    use_content([own])
+    score = locate_field("my-tally@rules#1:score")
+    effect = locate_field("my-tally@rules#0:effect")
+    assert score is not None and effect is not None
+    assert score[0].endswith("my-tally.yaml") and score[1:3] == (8, 13)
+    assert effect[0].endswith("my-harvest.yaml") and effect[1:3] == (11, 7)

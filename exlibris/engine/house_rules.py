@@ -44,13 +44,19 @@ def house_rule(variant: str, seat: int) -> HouseRule:
     return found
 
 
-def house_scores(abilities: Sequence[Ability]) -> tuple[Any, ...]:
-    """The compiled end-of-game scores of a variant's abilities (the house rules line)."""
-    return _compiled_scores(tuple(a.score for a in abilities if a.score))
+def house_scores(abilities: Sequence[Ability], variant: str = "") -> tuple[Any, ...]:
+    """The compiled end-of-game scores of a variant's abilities (the house rules line),
+    each named as the triggers name its abilities (``VARIANT@rules#I``), so that an
+    error names the rules file and line."""
+    return _compiled_scores(variant, tuple((i, a.score) for i, a in enumerate(abilities)
+                                           if a.score))
 
 
 @cache
-def _compiled_scores(sources: tuple[str, ...]) -> tuple[Any, ...]:
+def _compiled_scores(variant: str, sources: tuple[tuple[int, str], ...]) -> tuple[Any, ...]:
+    from exlibris.dsl.errors import source_name
     from exlibris.dsl.scoring import compile_score
 
-    return tuple(compile_score(source, file="the variant's abilities") for source in sources)
+    return tuple(compile_score(source, file="the variant's abilities",
+                               name=source_name(f"{variant}@rules#{i}", "score"))
+                 for i, source in sources)

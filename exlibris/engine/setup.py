@@ -48,7 +48,8 @@ def build_table(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *
     game.location_specs = module_locations(catalog, settings)
     game.scoring = scoring_rules(settings.scoring, n)
     if any(ability.score for ability in settings.abilities):  # the house rules line
-        game.scoring = replace(game.scoring, house_scores=house_scores(settings.abilities))
+        house = house_scores(settings.abilities, variant)
+        game.scoring = replace(game.scoring, house_scores=house)
     if settings.solo is not None:
         game.solo = SoloState(difficulty=settings.solo.difficulty)
     for agent in agents:  # an agent that searches forks of the game is handed it
