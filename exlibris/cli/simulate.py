@@ -184,10 +184,17 @@ class Stopped(KeyboardInterrupt):
 
 
 def _kept(out: Path | None) -> str:
+    """What an interrupted run kept, naming only files that exist."""
+    from exlibris.simulate.runner import journal_path
+
     if out is None:
         return "nothing kept (no --out)"
-    return (f"finished games are kept in {out}.partial.jsonl; continue with the same "
-            "command and --resume")
+    if journal_path(out).exists():
+        return (f"finished games are kept in {journal_path(out)}; continue with the same "
+                "command and --resume")
+    if out.exists():
+        return f"the rows in {out} are kept; extend them with the same command and --resume"
+    return "no game had finished, so nothing is kept; run the same command again"
 
 
 @contextmanager
@@ -275,7 +282,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             "backend": config.backend, "workers": config.workers, "played": result.played,
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
-            "stalled_seeds": [], "out": str(config.out) if config.out else None,
+            "out": str(config.out) if config.out else None,
             "skipped": skipped, "version": _version(), "command": config.command}
     data = figures(result.iter_rows(), meta)
     if report is not None:

@@ -19,6 +19,11 @@ game), ``behind`` (the most points it trailed the leader by at a round's end),
 ``thinking`` (the seconds this seat's agent took to decide), ``slowest`` (its
 slowest single decision, in seconds) and ``seconds`` (the game's wall time).
 ``thinking``, ``slowest`` and ``seconds`` are the columns that differ between runs.
+Added later, at the end (rows of older runs lack them and still read): ``board``
+(every location on the board at the start of some round of the game, the same in
+every row of a game; the events file has them round by round), ``dealt`` (the
+library tiles this seat was dealt to choose from), ``decisions_by_round`` and
+``options_by_round`` (this seat's decisions and their options in each round).
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "l
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
            "options", "score_by_round", "lead_changes", "behind", "thinking", "slowest",
-           "seconds")
+           "seconds", "board", "dealt", "decisions_by_round", "options_by_round")
 # the columns of rows written before the per-seat ones: enough for a report
 CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
         "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
@@ -51,8 +56,8 @@ _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "r
          "decisions", "player_decisions", "options", "visits", "hires", "lead_changes",
          "behind"}
 _FLOATS = {"winner", "thinking", "slowest", "seconds"}
-_LISTS = {"specials", "held", "locations"}
-_INT_LISTS = {"score_by_round"}
+_LISTS = {"specials", "held", "locations", "board", "dealt"}
+_INT_LISTS = {"score_by_round", "decisions_by_round", "options_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
 
 
@@ -115,9 +120,21 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "behind": max(max(totals) - totals[seat] for totals in by_round),
             "thinking": round(seats[seat].seconds, 6) if seats else 0.0,
             "slowest": round(seats[seat].slowest, 6) if seats else 0.0,
-            "seconds": round(seconds, 6)})
+            "seconds": round(seconds, 6),
+            "board": sorted({loc for board in scores.boards for loc in board})
+            if scores is not None else [],
+            "dealt": list(seats[seat].dealt) if seats else [],
+            "decisions_by_round": _padded(seats[seat].decisions_by_round, outcome.rounds)
+            if seats else [],
+            "options_by_round": _padded(seats[seat].options_by_round, outcome.rounds)
+            if seats else []})
         rows.append(row)
     return rows
+
+
+def _padded(values: Sequence[int], rounds: int) -> list[int]:
+    """``values`` by round, zeros for the rounds with none, to the game's length."""
+    return [*values, *[0] * (rounds - len(values))]
 
 
 def lead_changes(by_round: Sequence[Sequence[int]]) -> int:
