@@ -415,3 +415,12 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
         click.echo(json.dumps(figures_data, indent=1))
+
+
+def _add_tune() -> None:
+    from exlibris.cli.simulate_tune import tune_command
+
+    simulate.add_command(tune_command)
+
+
+_add_tune()

@@ -475,14 +475,15 @@ def _run_html(run: dict[str, Any]) -> str:
     return "<p class=note>" + "; ".join(bits) + ".</p>" if bits else ""
 
 
-def render(figures: dict[str, Any]) -> str:
-    """The HTML page for ``figures`` (see :mod:`exlibris.simulate.figures`)."""
+def render(figures: dict[str, Any], preface: str = "", title: str = "balance report") -> str:
+    """The HTML page for ``figures`` (see :mod:`exlibris.simulate.figures`);
+    ``preface``, HTML put before the figures (a tune's search)."""
     run = figures["run"]
     cells = figures["cells"]
     counts = sorted({c["players"] for c in cells})
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>exlibris balance "
-             f"report</title><style>{STYLE}</style></head><body>",
-             "<h1>Ex Libris balance report</h1>",
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>exlibris "
+             f"{_e(title)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>Ex Libris {_e(title)}</h1>", preface,
              f"<p>{_e(run.get('summary', ''))}</p>",
              _run_html(run),
              "<p class=note>Win rate: a player's share of wins (a tie no tiebreaker "
@@ -532,12 +533,14 @@ def render(figures: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def write(path: Path, figures: dict[str, Any]) -> Path:
-    """Write the page to ``path`` and the figures to ``path`` with ``.json``, each
-    atomically (an existing report stays whole if the disk refuses); returns the JSON
-    file's path. ``OSError`` if a file cannot be written."""
-    page = render(figures)
+def write(path: Path, figures: dict[str, Any], preface: str = "",
+          extra: dict[str, Any] | None = None, title: str = "balance report") -> Path:
+    """Write the page to ``path`` and the figures (with ``extra`` beside them) to
+    ``path`` with ``.json``, each atomically (an existing report stays whole if the
+    disk refuses); returns the JSON file's path. ``OSError`` if a file cannot be
+    written."""
+    page = render(figures, preface, title)
     data = path.with_suffix(".json")
-    write_atomic(data, json.dumps(figures, indent=1))
+    write_atomic(data, json.dumps({**(extra or {}), **figures}, indent=1))
     write_atomic(path, page)
     return data
