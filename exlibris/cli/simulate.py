@@ -340,7 +340,13 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
         share = cell["fair_share"]
         fair = f"fair share {100 * share:.1f}%" if share is not None else "solo: no fair share"
         say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
-            f"win rate {agents} ({fair})")
+            f"win rate {agents} ({fair})"
+            + ("; a small sample: only large differences show" if cell.get("small_sample")
+               else ""))
+        if cell.get("ratings"):
+            say("  ratings (Elo, 95%): " + "; ".join(
+                f"{a['agent']} {a['elo']:+.0f} [{a['low']:+.0f}, {a['high']:+.0f}]"
+                for a in cell["ratings"]["agents"]))
     for comparison in data["comparisons"]:
         total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
         paired = comparison.get("paired_games", 0)
@@ -350,7 +356,14 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
             f"players): mean total {total['difference']:+.2f} "
             f"[{total['low']:+.2f}, {total['high']:+.2f}] ({how})"
             + (f"; the winner changed on {100 * changed:.1f}% of deals"
-               if changed is not None else ""))
+               if changed is not None else "")
+            + ("; a small sample" if comparison.get("small_sample") else ""))
+        seats = [m for m in comparison["measures"]
+                 if m["measure"].startswith("win rate, seat position")]
+        if seats:
+            say("  seat positions' win rates: " + "; ".join(
+                f"{m['measure'].rsplit(' ', 1)[1]}: {100 * m['difference']:+.1f} pts"
+                + (" (significant)" if m["significant"] else "") for m in seats))
 
 
 def _write_report(report: Path, data: dict[str, Any]) -> None:

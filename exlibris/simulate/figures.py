@@ -5,15 +5,18 @@ counters a cell: memory grows with the number of distinct values and with a few
 numbers a game (for pairing), never with the rows.
 
 Per cell (variant at a player count): win rates by seat position, library, special
-assistant, number of specials held and agent, each with its Wilson interval, the
-rate without it (restricted play: the rows not holding it) and a flag where the
-rate differs from the fair share (1 / players) after Holm's correction for the
-many comparisons of one cell (solo cells have no fair share); score distributions
-per line of the form; game length; the measures of game-design research (balance,
-completion and stalls, ties, first-player advantage with a chi-squared test over
-every seat, decisiveness, decisions and options per turn). Per player count with
-several variants: each variant against the first (``standard`` when it is in the
-run), paired over the deals both played.
+assistant, number of specials held and agent, each with its Wilson interval; one
+test a table, which both orders it and flags it (Holm-corrected over the table):
+the exact binomial test against the fair share for seat positions and agents,
+Fisher's exact test of the seats with a unit against those without it (for
+libraries and locations, among the seats it was dealt to or the games it was on the
+board) for the rest; score distributions per line of the form; game length; the
+measures of game-design research (balance, completion and stalls, ties,
+first-player advantage with an exact test over every seat, decisiveness, drama,
+decisions and options per turn, and round by round); ratings of the agents. Per
+player count with several variants: each variant against the first (``standard``
+when it is in the run), paired over the deals both played, every seat position and
+the spread between them included, Holm-corrected over the comparison.
 """
 
 from __future__ import annotations
