@@ -10,6 +10,7 @@ import io
 import json
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +144,7 @@ def _values_panel(ax: Any, cells: Sequence[dict[str, Any]], line: str,
                   values: list[int]) -> None:
     """A line that takes a few scattered values (the awards of B2: 0, 4, 9, 15...):
     a stem at each value it takes, a variant's stems side by side, no empty bins."""
-    gap = min((b - a for a, b in zip(values, values[1:], strict=False)), default=1)
+    gap = min((b - a for a, b in pairwise(values)), default=1)
     shift = 0.6 * gap / max(1, len(cells))
     for i, cell in enumerate(cells):
         n = cell["lines"][line]["n"] or 1
