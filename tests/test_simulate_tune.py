@@ -186,3 +186,15 @@ def test_a_space_file(tmp_path: Path) -> None:
     space.write_text("parameters:\n  scoring.variety_per_book: 3\n")
     with pytest.raises(tune.TuneError, match=r"space.yaml:2:3"):
         read_space(space)
+
+
+@pytest.mark.slow
+def test_tune_on_ray_finds_what_the_local_pool_finds(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    args = ["simulate", "tune", "--param", "scoring.variety_per_book=2,4",
+            "--objective", "total:max", "--games", "8", "--seats", "random", "--json"]
+    local = CliRunner().invoke(cli, [*args, "--dir", str(tmp_path / "l")])
+    ray = CliRunner().invoke(cli, [*args, "--dir", str(tmp_path / "r"), "--backend", "ray"])
+    assert local.exit_code == 0 and ray.exit_code == 0, ray.output
+    found = [json.loads(r.stdout)["candidates"] for r in (local, ray)]
+    assert found[0] == found[1]

@@ -69,7 +69,9 @@ def _players(value: str) -> list[int] | None:
 @click.option("--seats", default="greedy", show_default=True,
               help="Comma-separated agents (random, greedy, mcts or mcts:N), "
                    "repeated to fill the seats "
-                   "and rotated game by game so each sits at every position equally.")
+                   "and rotated game by game so each sits at every position equally; "
+                   "more agents than seats play a round robin, and the report rates "
+                   "them.")
 @click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
 @click.option("--variant", "variants", multiple=True,
               help="A rules file id (or your own variant's file); repeat to compare "
