@@ -254,3 +254,17 @@ def test_interrupting_before_the_first_game_names_no_missing_file(tmp_path: Path
     assert again.games == 2
     runner.journal_path(out).write_text("")
     assert str(runner.journal_path(out)) in _kept(out) and "--resume" in _kept(out)
+
+
+def test_rows_of_an_older_run_without_the_new_columns_resume(tmp_path: Path) -> None:
+    from exlibris.simulate import rows
+
+    out = tmp_path / "r.jsonl"
+    simulate(RunConfig([Cell("standard", 2)], 2, 1, ["random"], out=out))
+    old = [{k: v for k, v in r.items() if k not in rows.LATER} for r in rows.read(out)]
+    out.write_text("".join(json.dumps(r) + "\n" for r in old))
+    resumed = simulate(RunConfig([Cell("standard", 2)], 3, 1, ["random"], out=out,
+                                 resume=True))
+    assert (resumed.kept, resumed.played, resumed.notes) == (2, 1, [])
+    table = rows.read(out)
+    assert [r["board"] == [] for r in table] == [True] * 4 + [False] * 2

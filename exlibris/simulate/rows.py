@@ -46,6 +46,10 @@ COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "l
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
            "options", "score_by_round", "lead_changes", "behind", "thinking", "slowest",
            "seconds", "board", "dealt", "decisions_by_round", "options_by_round")
+# columns added since rows were first written: a row without them still reads (as
+# empty lists), so older runs can be reported on and resumed
+LATER = ("board", "dealt", "decisions_by_round", "options_by_round")
+REQUIRED = tuple(c for c in COLUMNS if c not in LATER)
 # the columns of rows written before the per-seat ones: enough for a report
 CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
         "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
@@ -177,6 +181,7 @@ def write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Write ``rows`` to ``path`` in the format its suffix names, atomically (a
     temporary file beside it, then a rename); ``OSError`` if the disk refuses."""
     check_format(path)
+    rows = map(completed, rows)
     tmp = path.with_name(path.name + ".tmp")
     try:
         if path.suffix == ".parquet":
@@ -221,11 +226,23 @@ def read(path: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     return list(iter_rows(path, problems))
 
 
+def completed(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the :data:`LATER` columns an older run did not write (empty)."""
+    missing = [c for c in LATER if c not in row]
+    return {**row, **{c: [] for c in missing}} if missing else row
+
+
 def iter_rows(path: Path, problems: list[str] | None = None,
-              columns: Sequence[str] = COLUMNS) -> Iterator[dict[str, Any]]:
-    """The rows of ``path`` one by one. A damaged row (not an object, a missing
-    column, a value of the wrong type) raises :class:`RowsError` naming the file and
-    line, or, given a ``problems`` list, is described there and skipped."""
+              columns: Sequence[str] = REQUIRED) -> Iterator[dict[str, Any]]:
+    """The rows of ``path`` one by one (:func:`completed`). A damaged row (not an
+    object, a missing column, a value of the wrong type) raises :class:`RowsError`
+    naming the file and line, or, given a ``problems`` list, is described there and
+    skipped."""
+    yield from map(completed, _iter_rows(path, problems, columns))
+
+
+def _iter_rows(path: Path, problems: list[str] | None,
+               columns: Sequence[str]) -> Iterator[dict[str, Any]]:
     check_format(path)
     if path.suffix == ".parquet":
         yield from _parquet_rows(path, problems, columns)
@@ -248,11 +265,12 @@ def _report(path: Path, number: int, what: str, problems: list[str] | None) -> N
     problems.append(message)
 
 
-def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
-    """What is wrong with a row read back (``columns`` must be there), or None."""
+def row_problem(row: Any, columns: Sequence[str] = REQUIRED) -> str | None:
+    """What is wrong with a row read back (``columns`` must be there, and any of
+    :data:`LATER` there must hold its type), or None."""
     if not isinstance(row, dict):
         return f"a row is an object of columns, not {type(row).__name__}"
-    for column in columns:
+    for column in (*columns, *(c for c in LATER if c in row and c not in columns)):
         if column not in row:
             return f"the row has no {column!r} column"
         value = row[column]
