@@ -151,7 +151,7 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
       exlibris simulate tune --param scoring.variety_per_book=1:6 \\
           --objective seat:3 --players 3 --games 200 --dir tune-variety
     """
-    from exlibris.cli.simulate import _needs, _seats
+    from exlibris.cli.simulate import _needs, _seats, _sigterm_stops
     from exlibris.simulate.tune import TuneError, parse_param, parse_term
 
     kinds = _seats(seats)
@@ -180,13 +180,14 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
     tuning = Tuning(base, parameters, terms, players, games, kinds, seed, budget, folder,
                     best_id, content, workers, backend, address, quiet=as_json)
     try:
-        result = tuning.run()
+        with _sigterm_stops():
+            result = tuning.run()
     except TuneError as exc:
         _fail(str(exc))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         click.echo(f"\nInterrupted: the games played are kept in {folder}; run the same "
                    "command again to continue.", err=True)
-        raise SystemExit(INTERRUPTED) from None
+        raise SystemExit(getattr(stop, "status", INTERRUPTED)) from None
     if as_json:
         click.echo(json.dumps(result, indent=1))
 
@@ -214,6 +215,7 @@ class Tuning:
         self.workers, self.backend, self.address = workers, backend, address
         self.say = (lambda text: click.echo(text, err=True))
         self.quiet = quiet
+        self.checked: set[str] = set()  # candidates' variant files validated
 
     # ---------------------------------------------------------------- files
 
@@ -271,15 +273,17 @@ class Tuning:
         """The candidate's variant file, written (the same bytes on a second run) and
         validated as `exlibris validate` does."""
         from exlibris.safefile import write_atomic
-        from exlibris.simulate.tune import _describe
+        from exlibris.simulate.tune import describe
 
         variant_id = f"{self.base}-tune-{key}"
         path = (self.folder / "candidates" / f"{variant_id}.yaml").resolve()
         text = self.variant_text(variant_id, candidate, f"{self.base}, tuned ({key})",
-                                 f"A candidate of exlibris simulate tune: {_describe(candidate)}.")
+                                 f"A candidate of exlibris simulate tune: {describe(candidate)}.")
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             write_atomic(path, text)
-        self.check_variant(path, variant_id)
+        if variant_id not in self.checked:
+            self.check_variant(path, variant_id)
+            self.checked.add(variant_id)
         return variant_id, path
 
     def check_variant(self, path: Path, variant_id: str) -> None:
@@ -339,12 +343,12 @@ class Tuning:
         return [g for g in have if g[0]["game"] < games]
 
     def evaluate(self, candidate: dict[str, Any], games: int) -> list[Any]:
-        from exlibris.simulate.tune import _describe, candidate_key
+        from exlibris.simulate.tune import candidate_key, describe
 
         key = candidate_key(candidate)
         variant_id, path = self.candidate_file(candidate, key)
         if not self.quiet:
-            self.say(f"  {_describe(candidate)}: {games} games")
+            self.say(f"  {describe(candidate)}: {games} games")
         played = self.play(variant_id, path, self.folder / "rows" / f"{key}.jsonl", games)
         return [self.objective.game_values(g) for g in played]
 
@@ -399,12 +403,12 @@ class Tuning:
 
     def write_best(self, values: dict[str, Any]) -> Path:
         from exlibris.safefile import write_atomic
-        from exlibris.simulate.tune import _describe
+        from exlibris.simulate.tune import describe
 
         path = self.folder / f"{self.best_id}.yaml"  # a variant file is named by its id
         text = self.variant_text(
             self.best_id, values, f"{self.base}, tuned",
-            f"{self.base} with {_describe(values)}: the best for "
+            f"{self.base} with {describe(values)}: the best for "
             f"{' + '.join(t.label for t in self.objective.terms)} at {self.players} players "
             f"over {self.games} games (exlibris simulate tune, seed {self.seed}).")
         write_atomic(path, text)

@@ -390,7 +390,7 @@ class Search:
             best = min(alive, key=lambda c: c.score)
             for candidate in alive:
                 if candidate is not best and self.clearly_worse(candidate, best, games):
-                    candidate.stopped = (f"clearly worse than {_describe(best.values)} "
+                    candidate.stopped = (f"clearly worse than {describe(best.values)} "
                                          f"after {games} games")
             alive = [c for c in alive if not c.stopped]
 
@@ -409,13 +409,14 @@ class Search:
                 continue
             best = min(at_stage, key=lambda r: self.scores[(r.key, games)])
             if self.clearly_worse(candidate, best, games):
-                candidate.stopped = (f"clearly worse than {_describe(best.values)} after "
+                candidate.stopped = (f"clearly worse than {describe(best.values)} after "
                                      f"{games} games")
                 break
         return candidate
 
 
-def _describe(values: Mapping[str, Any]) -> str:
+def describe(values: Mapping[str, Any]) -> str:
+    """``name=value, ...`` of a candidate."""
     return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
@@ -460,7 +461,7 @@ def _optuna(parameters: Sequence[Parameter], engine: Search, budget: int, seed: 
         trial = study.ask()
         values = {p.name: p.suggest(trial) for p in parameters}
         candidate = engine.run(Candidate(values, candidate_key(values)), done)
-        if candidate not in done:
+        if all(c.key != candidate.key for c in done):  # TPE may propose a point again
             done.append(candidate)
         # a candidate stopped early is told its estimate at the stage it reached
         study.tell(trial, candidate.score)
