@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from exlibris.cli.main import cli
 from exlibris.simulate import figures as fig
@@ -36,6 +38,16 @@ def test_exact_tests_match_published_values() -> None:
     p, test = stats.multinomial_uniform_p([4, 0, 0])
     assert test == "exact" and p == pytest.approx(3 / 81)
     assert stats.multinomial_uniform_p([400, 300, 300])[1] == "chi-squared"
+
+
+@given(st.integers(1, 300), st.data(), st.floats(0.05, 0.95))
+def test_the_walk_from_the_mode_sums_what_the_whole_sum_does(n: int, data: Any, p: float
+                                                           ) -> None:
+    k = data.draw(st.integers(0, n))
+    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+            + i * math.log(p) + (n - i) * math.log1p(-p) for i in range(n + 1)]
+    whole = min(1.0, sum(math.exp(v) for v in logs if v <= logs[k] + math.log(1 + 1e-7)))
+    assert stats.binomial_p(k, n, p) == pytest.approx(whole, rel=1e-9, abs=1e-300)
 
 
 def test_a_shared_win_is_tested_conservatively() -> None:

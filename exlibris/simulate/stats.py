@@ -5,7 +5,7 @@ of two means. All at 95% unless told otherwise."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
@@ -195,11 +195,34 @@ def binomial_p(successes: float, n: int, p: float = 0.5) -> float:
     return max(_binomial_whole(min(n, max(0, k)), n, p) for k in {low, high})
 
 
+def _small_p(log_pmf: Callable[[int], float], observed: int, lo: int, hi: int,
+             mode: int) -> float:
+    """The sum of the probabilities no larger than the observed one, over the
+    outcomes ``lo``..``hi`` of a unimodal distribution: walked out from the ``mode``
+    until the terms are too small to count (below 1e-300 of the largest), so a
+    large sample costs its spread, not its size."""
+    limit = log_pmf(observed) + math.log(_RELATIVE)
+    peak = log_pmf(mode)
+    total = 0.0
+    for step in (1, -1):
+        x = mode if step == 1 else mode - 1
+        while lo <= x <= hi:
+            value = log_pmf(x)
+            if value <= limit:
+                total += math.exp(value)
+            if value < peak - 700:
+                break
+            x += step
+    return min(1.0, total)
+
+
 def _binomial_whole(k: int, n: int, p: float) -> float:
-    logs = [_log_choose(n, i) + i * math.log(p) + (n - i) * math.log1p(-p)
-            for i in range(n + 1)]
-    limit = logs[k] + math.log(_RELATIVE)
-    return min(1.0, sum(math.exp(v) for v in logs if v <= limit))
+    log_p, log_q = math.log(p), math.log1p(-p)
+
+    def log_pmf(i: int) -> float:
+        return _log_choose(n, i) + i * log_p + (n - i) * log_q
+
+    return _small_p(log_pmf, k, 0, n, min(n, math.floor((n + 1) * p)))
 
 
 def sign_test(differences: Sequence[float]) -> float:
@@ -225,8 +248,8 @@ def fisher_p(a: float, n1: int, b: float, n2: int) -> float:
                 - _log_choose(total, successes))
 
     lo, hi = max(0, successes - n2), min(n1, successes)
-    limit = log_p(a) + math.log(_RELATIVE)
-    return min(1.0, sum(math.exp(v) for v in map(log_p, range(lo, hi + 1)) if v <= limit))
+    mode = min(hi, max(lo, math.floor((n1 + 1) * (successes + 1) / (total + 2))))
+    return _small_p(log_p, min(hi, max(lo, a)), lo, hi, mode)
 
 
 MAX_EXACT_TABLES = 300_000  # outcomes enumerated by the exact seat test, at most
