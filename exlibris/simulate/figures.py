@@ -382,6 +382,7 @@ MEASURES = (*(f"mean {line}" for line in LINES), "rounds")
 SPREAD = "seat spread (largest minus smallest position win rate)"
 BOOTSTRAP = 500  # resamples of the deals for the seat spread's interval
 BOOTSTRAP_SEED = 40  # a fixed seed: the same rows give the same report
+BOOTSTRAP_DEALS = 2000  # above this many deals, the spread's interval by the delta method
 
 
 def _game_measures(game: list[Row]) -> array[float]:
@@ -480,13 +481,10 @@ def _positions(values: array[float], players: int) -> list[float]:
     return list(values[base:base + players])
 
 
-def _spread_of(games: Sequence[array[float]], players: int) -> float:
-    sums = [0.0] * players
-    for values in games:
-        for k, v in enumerate(_positions(values, players)):
-            sums[k] += v
-    rates = [t / len(games) for t in sums]
-    return max(rates) - min(rates)
+def _spread_of(columns: Sequence[Sequence[float]], picks: Sequence[int]) -> float:
+    """The spread of seat positions' win rates over the deals ``picks``."""
+    rates = [sum(map(column.__getitem__, picks)) for column in columns]
+    return (max(rates) - min(rates)) / len(picks)
 
 
 def _spread(first: CellFigures, other: CellFigures, common: Sequence[int], players: int
@@ -495,15 +493,27 @@ def _spread(first: CellFigures, other: CellFigures, common: Sequence[int], playe
     and a percentile interval and p-value from a paired bootstrap of the deals."""
     import random
 
-    a = [first.paired[i] for i in common]
-    b = [other.paired[i] for i in common]
-    value_a, value_b = _spread_of(a, players), _spread_of(b, players)
+    a = list(zip(*(_positions(first.paired[i], players) for i in common), strict=True))
+    b = list(zip(*(_positions(other.paired[i], players) for i in common), strict=True))
+    every = range(len(common))
+    value_a, value_b = _spread_of(a, every), _spread_of(b, every)
+    if len(common) > BOOTSTRAP_DEALS:  # the delta method: the extremes' seats held fixed
+        ends = []
+        for columns in (a, b):
+            rates = [sum(column) for column in columns]
+            ends.append((rates.index(max(rates)), rates.index(min(rates))))
+        (hi_a, lo_a), (hi_b, lo_b) = ends
+        test = paired_test([(b[hi_b][j] - b[lo_b][j]) - (a[hi_a][j] - a[lo_a][j])
+                            for j in every])
+        return {"measure": SPREAD, "kind": "rate", "first": value_a, "value": value_b,
+                "difference": value_b - value_a, "low": test.low, "high": test.high,
+                "paired": True, "unpaired_low": math.nan, "unpaired_high": math.nan,
+                "p": test.t_p, "test": "paired t (delta method)"}
     rng = random.Random(BOOTSTRAP_SEED)
     draws = []
     for _ in range(BOOTSTRAP):
-        picks = [rng.randrange(len(common)) for _ in common]
-        draws.append(_spread_of([b[j] for j in picks], players)
-                     - _spread_of([a[j] for j in picks], players))
+        picks = rng.choices(every, k=len(common))
+        draws.append(_spread_of(b, picks) - _spread_of(a, picks))
     draws.sort()
     low, high = draws[int(0.025 * BOOTSTRAP)], draws[int(0.975 * BOOTSTRAP) - 1]
     below = sum(1 for d in draws if d <= 0) / BOOTSTRAP

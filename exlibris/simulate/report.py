@@ -459,7 +459,7 @@ def _comparison_html(comparison: dict[str, Any]) -> str:
         how = "" if m.get("paired") else " <span class=note>(unpaired: no common deal)</span>"
         unpaired = (f"{fmt(m['unpaired_low'])} to {fmt(m['unpaired_high'])}"
                     if math.isfinite(m["unpaired_low"]) else "-")
-        tests = ("bootstrap" if m.get("test") else
+        tests = (m["test"] if m.get("test") else
                  f"t {m['p_t']:.3g}, sign {m['p_sign']:.3g}" if "p_t" in m else "-")
         rows.append(f"<tr><td>{_e(m['measure'])}</td><td>{fmt(m['first'])}</td>"
                     f"<td>{fmt(m['value'])}</td><td{css}>{sign}{fmt(m['difference'])}</td>"
