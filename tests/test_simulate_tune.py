@@ -198,3 +198,16 @@ def test_tune_on_ray_finds_what_the_local_pool_finds(tmp_path: Path) -> None:
     assert local.exit_code == 0 and ray.exit_code == 0, ray.output
     found = [json.loads(r.stdout)["candidates"] for r in (local, ray)]
     assert found[0] == found[1]
+
+
+def test_a_search_stopped_by_a_mistake_before_any_game_can_be_corrected(tmp_path: Path
+                                                                        ) -> None:
+    folder = tmp_path / "t"
+    wrong = CliRunner().invoke(cli, [
+        "simulate", "tune", "--param", "scoring.variety_per_book=1.5:3", "--objective",
+        "balance", "--games", "2", "--seats", "random", "--dir", str(folder)])
+    assert wrong.exit_code == 2 and "valid integer" in wrong.output
+    right = CliRunner().invoke(cli, [
+        "simulate", "tune", "--param", "scoring.variety_per_book=2,3", "--objective",
+        "balance", "--games", "2", "--seats", "random", "--dir", str(folder)])
+    assert right.exit_code == 0, right.output

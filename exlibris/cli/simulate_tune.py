@@ -228,7 +228,8 @@ class Tuning:
             content=[str(p) for p in self.content])
 
     def _claim(self) -> None:
-        """Create the folder, or continue the same search in it; refuse another's."""
+        """Create the folder, or continue the same search in it; refuse another's
+        (one that played no game yet, a mistake stopped early, is replaced)."""
         from exlibris.safefile import write_atomic
         from exlibris.simulate.tune import TuneError
 
@@ -238,11 +239,13 @@ class Tuning:
                 old = json.loads(marker.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 old = None
-            if old != json.loads(self.settings()):
+            played = any((self.folder / "rows").glob("*.jsonl"))
+            if old != json.loads(self.settings()) and played:
                 raise TuneError(f"--dir {self.folder} holds a search with other settings "
                                 "(search.json): give another --dir, or the same options to "
                                 "continue it")
-            self.say(f"continuing the search in {self.folder}")
+            if played:
+                self.say(f"continuing the search in {self.folder}")
         elif self.folder.exists() and any(self.folder.iterdir()):
             raise TuneError(f"--dir {self.folder}: the folder is not empty and holds no "
                             "search (search.json); give an empty or new folder")
@@ -357,8 +360,8 @@ class Tuning:
     def run(self) -> dict[str, Any]:
         from exlibris.simulate.tune import candidate_key, search
 
-        self._claim()
         self.check_variant_base()
+        self._claim()
         self.say(f"tune: {', '.join(p.name for p in self.parameters)} of {self.base} at "
                  f"{self.players} players, objective "
                  f"{' + '.join(t.label for t in self.objective.terms)}")
