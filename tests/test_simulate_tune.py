@@ -171,6 +171,10 @@ def test_a_setting_that_does_not_exist_is_refused(tmp_path: Path) -> None:
         "balance", "--games", "2", "--seats", "random", "--dir", str(tmp_path / "t")])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "variety_per_bok" in result.output
+    unknown = CliRunner().invoke(cli, [
+        "simulate", "tune", "--param", "scoring.variety_per_book=1,2", "--objective",
+        "location:mystery-shak", "--games", "2", "--dir", str(tmp_path / "u")])
+    assert unknown.exit_code == 2 and "mystery-shack" in unknown.output
 
 
 def test_a_space_file(tmp_path: Path) -> None:

@@ -403,6 +403,15 @@ class Tuning:
         reason = playable(catalog, self.base, self.players)
         if reason is not None:
             raise TuneError(f"--variant {self.base} at {self.players} players: {reason}")
+        from exlibris.dsl.checker import did_you_mean
+
+        known = {"library": catalog.libraries, "location": catalog.locations,
+                 "special": catalog.assistants, "artifact": catalog.artifacts}
+        for term in self.objective.terms:
+            if term.kind in known and term.argument not in known[term.kind]:
+                raise TuneError(f"--objective {term.label}: no {term.kind} "
+                                f"{term.argument!r}"
+                                f"{did_you_mean(term.argument, known[term.kind])}")
 
     def write_best(self, values: dict[str, Any]) -> Path:
         from exlibris.safefile import write_atomic
