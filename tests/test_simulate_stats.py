@@ -215,7 +215,7 @@ def test_a_round_robin_of_three_agents_is_rated_in_the_report_and_json(tmp_path:
     for agent in ratings["agents"]:
         assert agent["low"] < agent["elo"] < agent["high"] and agent["games"] == 4
     assert "Ratings" in page.read_text() and "Elo" in page.read_text()
-    assert "mcts:1" in result.stderr or "mcts:1" in result.output
+    assert "ratings (Elo, 95%): " in result.stderr
 
 
 # ------------------------------------------------------------------ the report
