@@ -151,6 +151,7 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
       exlibris simulate tune --param scoring.variety_per_book=1:6 \\
           --objective seat:3 --players 3 --games 200 --dir tune-variety
     """
+    from exlibris.cli.own_content import variant_id
     from exlibris.cli.simulate import _needs, _seats, _sigterm_stops
     from exlibris.simulate.tune import TuneError, parse_param, parse_term
 
@@ -170,6 +171,9 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
         _fail("a setting is named twice")
     if not terms:
         _fail("give an objective: --objective TERM (e.g. seat:1, balance, rounds:8)")
+    if best_id is not None and best_id == (variant_id(base) or base):
+        _fail(f"--id {best_id}: the best setting needs an id of its own (it extends "
+              f"{best_id})")
     if address is not None and backend != "ray":
         _fail("--address is for --backend ray")
     _needs("matplotlib", "simulate tune (its report)", True)
@@ -184,6 +188,8 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
             result = tuning.run()
     except TuneError as exc:
         _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write in {folder}: {exc.strerror or exc}")
     except KeyboardInterrupt as stop:
         click.echo(f"\nInterrupted: the games played are kept in {folder}; run the same "
                    "command again to continue.", err=True)
@@ -388,7 +394,7 @@ class Tuning:
             "best": best.as_json(), "best_file": str(best_file),
             "base_objective": base_score,
         }
-        self.write_report(summary, base_rows, best_rows, best_id)
+        self.write_report(summary, base_rows, best_rows)
         self.print(summary)
         return summary
 
@@ -428,7 +434,7 @@ class Tuning:
         return path
 
     def write_report(self, summary: dict[str, Any], base_rows: list[Any],
-                     best_rows: list[Any], best_id: str) -> None:
+                     best_rows: list[Any]) -> None:
         from exlibris.simulate.figures import figures
         from exlibris.simulate.report import write
         from exlibris.simulate.tune_report import tune_html
@@ -442,7 +448,6 @@ class Tuning:
         write(self.folder / "tune.html", data, tune_html(summary, self.parameters),
               {"tune": summary}, title="tune")
         summary["report"] = str(self.folder / "tune.html")
-        del best_id
 
     def print(self, summary: dict[str, Any]) -> None:
         say = self.say if self.quiet else click.echo
