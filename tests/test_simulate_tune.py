@@ -93,9 +93,10 @@ def test_the_objective_terms() -> None:
 
 
 def run_tune(folder: Path, *extra: str):  # type: ignore[no-untyped-def]
+    games = [] if "--games" in extra else ["--games", "16"]
     return CliRunner().invoke(cli, [
         "simulate", "tune", "--param", "scoring.variety_per_book=1:4",
-        "--objective", "total:max", "--players", "2", "--games", "16", "--seats", "random",
+        "--objective", "total:max", "--players", "2", *games, "--seats", "random",
         "--dir", str(folder), "--json", *extra])
 
 
@@ -145,24 +146,29 @@ def test_a_second_run_continues_and_another_search_is_refused(tuned) -> None:  #
 
 
 def test_an_interrupted_tune_resumes_from_its_rows(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Interrupted inside the second stage (its journal holds games the rows file
+    does not): the same command finishes that stage and the search."""
     from exlibris.simulate import runner
 
-    real = runner.simulate
+    real = runner.Journal.add_game
     calls = {"n": 0}
 
-    def stop_on_third(config, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def stop_in_stage_two(self, game):  # type: ignore[no-untyped-def]
         calls["n"] += 1
-        if calls["n"] == 3:
+        if calls["n"] == 4 * 8 + 8 + 3:  # stage 1: 4 x 8 games; stage 2: 8 read back, 2 new
             raise KeyboardInterrupt
-        return real(config, *args, **kwargs)
+        return real(self, game)
 
-    monkeypatch.setattr(runner, "simulate", stop_on_third)
-    first = run_tune(tmp_path / "t")
+    monkeypatch.setattr(runner.Journal, "add_game", stop_in_stage_two)
+    args = ["--games", "32"]
+    first = run_tune(tmp_path / "t", *args)
     assert first.exit_code == 130 and "run the same command again" in first.output
+    assert list((tmp_path / "t" / "rows").glob("*.partial.jsonl"))  # mid-stage
     monkeypatch.undo()
-    second = run_tune(tmp_path / "t")
+    second = run_tune(tmp_path / "t", *args)
     assert second.exit_code == 0, second.output
-    assert json.loads(second.stdout)["best"]["values"] == {"scoring.variety_per_book": 4}
+    fresh = run_tune(tmp_path / "u", *args)
+    assert json.loads(second.stdout)["candidates"] == json.loads(fresh.stdout)["candidates"]
 
 
 def test_a_setting_that_does_not_exist_is_refused(tmp_path: Path) -> None:

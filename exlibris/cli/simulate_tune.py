@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -30,6 +32,47 @@ MAX_BUDGET = 500
 def _fail(message: str) -> NoReturn:
     click.echo(f"exlibris simulate tune: {message}", err=True)
     raise SystemExit(USER_ERROR)
+
+
+# (this module is imported by exlibris.cli.simulate, which registers the command, so
+# it imports nothing of that module: tests/test_import_graph.py)
+
+def _agents(value: str) -> list[str]:
+    """``--seats``, checked as `exlibris simulate` checks it."""
+    from exlibris.agents import bot_kind
+
+    seats = [s.strip().lower() for s in value.split(",") if s.strip()]
+    if not seats:
+        raise click.BadParameter("name at least one agent", param_hint="--seats")
+    for seat in seats:
+        wrong = bot_kind(seat)
+        if wrong is not None:
+            raise click.BadParameter(wrong, param_hint="--seats")
+    return seats
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM: the search stops as Ctrl-C stops it, with exit status 143."""
+
+    status = 128 + 15
+
+
+@contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _Stopped()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test runner's worker thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def read_space(path: Path) -> tuple[list[Any], list[Any]]:
@@ -151,11 +194,12 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
       exlibris simulate tune --param scoring.variety_per_book=1:6 \\
           --objective seat:3 --players 3 --games 200 --dir tune-variety
     """
+    import importlib.util
+
     from exlibris.cli.own_content import variant_id
-    from exlibris.cli.simulate import _needs, _seats, _sigterm_stops
     from exlibris.simulate.tune import TuneError, parse_param, parse_term
 
-    kinds = _seats(seats)
+    kinds = _agents(seats)
     try:
         parameters = [parse_param(p) for p in params]
         terms = [parse_term(o) for o in objectives]
@@ -176,7 +220,8 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
               f"{best_id})")
     if address is not None and backend != "ray":
         _fail("--address is for --backend ray")
-    _needs("matplotlib", "simulate tune (its report)", True)
+    if importlib.util.find_spec("matplotlib") is None:
+        _fail('its report needs matplotlib: pip install "exlibris[tune]"')
     if folder.exists() and not folder.is_dir():
         _fail(f"--dir {folder}: is a file, not a folder")
     if not folder.parent.is_dir():
@@ -196,6 +241,17 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
         raise SystemExit(getattr(stop, "status", INTERRUPTED)) from None
     if as_json:
         click.echo(json.dumps(result, indent=1))
+
+
+def _planned(rows_file: Path) -> int:
+    """The games the run that wrote ``rows_file`` planned (its manifest), or 0."""
+    from exlibris.simulate import manifest
+
+    try:
+        games = manifest.read(manifest.manifest_path(rows_file))["plan"]["games"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+    return games if isinstance(games, int) and games > 0 else 0
 
 
 class Tuning:
@@ -329,12 +385,16 @@ class Tuning:
         from exlibris.simulate.tune import TuneError
 
         have: list[list[dict[str, Any]]] = []
-        if rows_file.exists() and not journal_path(rows_file).exists():
+        target = games
+        interrupted = journal_path(rows_file).exists()
+        if interrupted:  # finish the stage that was interrupted (it may be a later one)
+            target = max(games, _planned(rows_file))
+        elif rows_file.exists():
             have = sorted(games_of(rows.iter_rows(rows_file)), key=lambda g: g[0]["game"])
-        if len(have) < games:
+        if interrupted or len(have) < games:
             content = tuple(str(p) for p in self.content) + ((str(path),) if path else ())
             config = RunConfig(
-                [Cell(variant_id, self.players)], games, self.seed, self.seats,
+                [Cell(variant_id, self.players)], target, self.seed, self.seats,
                 backend=self.backend, workers=self.workers, address=self.address,
                 out=rows_file, failures=rows_file.with_suffix(".failures.jsonl"),
                 resume=rows_file.exists() or journal_path(rows_file).exists(),
