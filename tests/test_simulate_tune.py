@@ -216,7 +216,7 @@ def test_a_search_stopped_by_a_mistake_before_any_game_can_be_corrected(tmp_path
     wrong = CliRunner().invoke(cli, [
         "simulate", "tune", "--param", "scoring.variety_per_book=1.5:3", "--objective",
         "balance", "--games", "2", "--seats", "random", "--dir", str(folder)])
-    assert wrong.exit_code == 2 and "valid integer" in wrong.output
+    assert wrong.exit_code == 2 and "should be a whole number" in wrong.output
     right = CliRunner().invoke(cli, [
         "simulate", "tune", "--param", "scoring.variety_per_book=2,3", "--objective",
         "balance", "--games", "2", "--seats", "random", "--dir", str(folder)])
