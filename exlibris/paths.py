@@ -32,3 +32,16 @@ def rules_dir() -> Path:
 
 def schemas_dir() -> Path:
     return data_root() / "schemas"
+
+
+def xdg_folder(variable: str, *default: str) -> Path:
+    """``$variable`` (an XDG base folder such as ``XDG_CACHE_HOME``), else the home
+    folder joined with ``default``. As the XDG base directory spec asks, a value
+    that is not an absolute path is ignored, and so is one holding a NUL or longer
+    than a path may be."""
+    import os
+
+    value = os.environ.get(variable, "")
+    if value and os.path.isabs(value) and "\0" not in value and len(value) <= 4_096:
+        return Path(value)
+    return Path.home().joinpath(*default)

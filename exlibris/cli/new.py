@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -10,7 +11,14 @@ import click
 from exlibris.authoring import KINDS
 from exlibris.cli.output import USER_ERROR
 from exlibris.cli.own_content import content_option
-from exlibris.safefile import name_problem, shown_path, write_atomic
+from exlibris.safefile import (
+    FileRefused,
+    create_new,
+    name_problem,
+    remove_file,
+    shown_path,
+    write_output,
+)
 
 MAX_ID_CHARS = 64  # an id (``model.content.Slug``)
 
@@ -47,8 +55,8 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
         if problem is not None:
             click.echo(f"exlibris new: {option} {shown_path(path)}: {problem}", err=True)
             raise SystemExit(USER_ERROR)
-    if target.exists():
-        click.echo(f"exlibris new: {target} exists; nothing written", err=True)
+    if os.path.lexists(target):
+        click.echo(f"exlibris new: {shown_path(target)} exists; nothing written", err=True)
         raise SystemExit(USER_ERROR)
     catalog = activate(content)
     if kind != "scenario":
@@ -62,8 +70,17 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
                          | _numbers_in(folder))
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
-                                      number=number))
+        if not create_new(target):  # a link (even dangling) or a file: never written
+            raise FileRefused("file/exists", "a file or a link is there; nothing written")
+        try:
+            write_output(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
+                                          number=number))
+        except (FileRefused, OSError):
+            remove_file(target)  # the empty file this command made
+            raise
+    except FileRefused as exc:
+        click.echo(f"exlibris new: cannot write {shown_path(target)}: {exc}", err=True)
+        raise SystemExit(USER_ERROR) from None
     except OSError as exc:
         click.echo(f"exlibris new: cannot write {shown_path(target)}: "
                    f"{exc.strerror or exc}", err=True)

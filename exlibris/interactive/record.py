@@ -31,7 +31,13 @@ from exlibris.limits import (
     MIN_SEATS,
     int_too_long,
 )
-from exlibris.safefile import FileRefused, fsync_folder, read_limited, write_atomic
+from exlibris.safefile import (
+    FileRefused,
+    fsync_folder,
+    move_no_clobber,
+    read_limited,
+    write_output,
+)
 
 FORMAT = "exlibris-save"
 VERSION = 1
@@ -376,11 +382,11 @@ def keep_previous(path: Path) -> Path:
     found) to the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...
     and return where it went. Raises :class:`SaveError` if every numbered name is
     taken; nothing is ever overwritten."""
-    target = Path(os.path.realpath(path))
+    target = Path(path)
     for n in range(1, MAX_PREVIOUS_SAVES + 1):
         suffix = ".previous.json" if n == 1 else f".previous-{n}.json"
         kept = target.with_name(target.stem + suffix)
-        if _move_no_clobber(target, kept):
+        if move_no_clobber(target, kept):
             fsync_folder(target.parent)
             return kept
     raise SaveError("save/no-room", f"{path} holds an unfinished game and the "
@@ -388,29 +394,18 @@ def keep_previous(path: Path) -> Path:
                     "resume or remove one, or choose another file with --save")
 
 
-def _move_no_clobber(source: Path, target: Path) -> bool:
-    """Rename ``source`` to ``target`` unless ``target`` exists; True if moved."""
-    if target.exists() or target.is_symlink():
-        return False
-    try:
-        os.link(source, target)  # fails if target exists: never overwrites
-    except FileExistsError:
-        return False
-    except OSError:  # a filesystem without hard links
-        os.replace(source, target)
-        return True
-    os.unlink(source)
-    return True
-
-
 def save(record: SaveRecord, path: Path) -> None:
-    write_atomic(path, json.dumps(record.to_json(), indent=1) + "\n")
+    """Write ``record`` to ``path`` (``safefile.write_output``: never through a link);
+    :class:`FileRefused` if it cannot be written."""
+    write_output(path, json.dumps(record.to_json(), indent=1) + "\n")
 
 
 def default_path() -> Path:
-    """``$XDG_STATE_HOME/exlibris/autosave.json``, else ``~/.local/state/exlibris/...``."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "exlibris" / "autosave.json"
+    """``$XDG_STATE_HOME/exlibris/autosave.json``, else ``~/.local/state/exlibris/...``
+    (a relative ``$XDG_STATE_HOME`` is ignored, as the XDG spec asks)."""
+    from exlibris.paths import xdg_folder
+
+    return xdg_folder("XDG_STATE_HOME", ".local", "state") / "exlibris" / "autosave.json"
 
 
 def check_own_files(record: SaveRecord) -> None:

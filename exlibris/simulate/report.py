@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from exlibris.safefile import write_atomic
+from exlibris.safefile import FileRefused, write_output
 from exlibris.simulate.figures import CORRECTED, GROUPS, LINES
 
 COLORS = {"above": "#2a9d4b", "below": "#c0392b", None: "#4a6fa5"}
@@ -412,9 +412,13 @@ def render(figures: dict[str, Any]) -> str:
 def write(path: Path, figures: dict[str, Any]) -> Path:
     """Write the page to ``path`` and the figures to ``path`` with ``.json``, each
     atomically (an existing report stays whole if the disk refuses); returns the JSON
-    file's path. ``OSError`` if a file cannot be written."""
+    file's path. ``OSError`` if a file cannot be written (``safefile.write_output``:
+    never through a link, never over a device)."""
     page = render(figures)
     data = path.with_suffix(".json")
-    write_atomic(data, json.dumps(figures, indent=1))
-    write_atomic(path, page)
+    for where, text in ((data, json.dumps(figures, indent=1)), (path, page)):
+        try:
+            write_output(where, text)
+        except FileRefused as exc:
+            raise OSError(0, exc.reason) from None
     return data

@@ -24,10 +24,13 @@ slowest single decision, in seconds) and ``seconds`` (the game's wall time).
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from exlibris.safefile import FileRefused, open_append, replacing
 
 if TYPE_CHECKING:
     from exlibris.engine.flow import Outcome
@@ -160,24 +163,23 @@ def write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Write ``rows`` to ``path`` in the format its suffix names, atomically (a
     temporary file beside it, then a rename); ``OSError`` if the disk refuses."""
     check_format(path)
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        if path.suffix == ".parquet":
-            _write_parquet(tmp, rows)
-        elif path.suffix == ".csv":
-            with tmp.open("w", newline="", encoding="utf-8") as f:
-                writer = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
-                writer.writeheader()
-                for row in rows:
-                    writer.writerow(_csv_row(row))
-        else:
-            with tmp.open("w", encoding="utf-8") as f:
-                for row in rows:
-                    f.write(json.dumps({c: row[c] for c in COLUMNS}) + "\n")
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        with replacing(path) as tmp:
+            if path.suffix == ".parquet":
+                _write_parquet(tmp, rows)
+            else:
+                with open_append(tmp) as raw, io.TextIOWrapper(raw, encoding="utf-8",
+                                                               newline="") as f:
+                    if path.suffix == ".csv":
+                        writer = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
+                        writer.writeheader()
+                        for row in rows:
+                            writer.writerow(_csv_row(row))
+                    else:
+                        for row in rows:
+                            f.write(json.dumps({c: row[c] for c in COLUMNS}) + "\n")
+    except FileRefused as exc:
+        raise OSError(0, exc.reason) from None
 
 
 def _write_parquet(tmp: Path, rows: Iterable[dict[str, Any]], chunk: int = 4096) -> None:
@@ -189,7 +191,7 @@ def _write_parquet(tmp: Path, rows: Iterable[dict[str, Any]], chunk: int = 4096)
              else pa.list_(pa.string()) if c in _LISTS
              else pa.list_(pa.int64()) if c in _INT_LISTS else pa.string() for c in COLUMNS}
     schema = pa.schema([(c, types[c]) for c in COLUMNS])
-    with pq.ParquetWriter(tmp, schema) as writer:
+    with open_append(tmp) as out, pq.ParquetWriter(out, schema) as writer:
         batch: list[dict[str, Any]] = []
         for row in rows:
             batch.append({c: row[c] for c in COLUMNS})

@@ -17,6 +17,7 @@ at the end, game by game, and the report reads it back the same way.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from exlibris.limits import MAX_SIM_GAMES, MAX_SIM_TOTAL
-from exlibris.safefile import FileRefused, read_limited, write_atomic
+from exlibris.safefile import FileRefused, open_append, read_limited, remove_file, write_output
 from exlibris.simulate import backends, manifest, rows
 from exlibris.simulate.observe import EVENT_COLUMNS
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
@@ -198,12 +199,14 @@ class Journal:
         if self.file is None:
             assert self.path is not None
             try:
-                self.file = self.path.open("ab+")
+                self.file = open_append(self.path)
                 self.file.seek(0, 2)
                 if self.file.tell():  # a line cut short by a kill: end it first
                     self.file.seek(-1, 2)
                     if self.file.read(1) != b"\n":
                         self.file.write(b"\n")
+            except FileRefused as exc:
+                raise RunError(f"cannot write {self.path}: {exc}") from None
             except OSError as exc:
                 raise RunError(f"cannot write {self.path}: {exc.strerror}") from None
         return self.file
@@ -295,8 +298,8 @@ class EventsFile:
         try:
             if self.file is None:
                 fresh = not (self.append and self.path.exists())
-                self.file = self.path.open("w" if fresh else "a", encoding="utf-8",
-                                           newline="")
+                self.file = io.TextIOWrapper(open_append(self.path, truncate=fresh),
+                                             encoding="utf-8", newline="")
                 if fresh and self.path.suffix == ".csv":
                     self.file.write(",".join(EVENT_COLUMNS) + "\r\n")
             if self.path.suffix == ".csv":
@@ -305,6 +308,8 @@ class EventsFile:
             else:
                 self.file.write("".join(json.dumps(e) + "\n" for e in events))
             self.file.flush()
+        except FileRefused as exc:
+            raise RunError(f"cannot write {self.path}: {exc}") from None
         except OSError as exc:
             raise RunError(f"cannot write {self.path}: {exc.strerror}") from None
 
@@ -500,7 +505,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         journal.close()
         events.close()
         if journal_file is not None and journal_file.exists() and not journal.index:
-            journal_file.unlink()  # a run that played nothing leaves no journal
+            remove_file(journal_file)  # a run that played nothing leaves no journal
     seconds = time.perf_counter() - clock
     failures = sorted(new_failures, key=lambda f: (f.variant, f.players, f.index))
     where = failures_path(config)
@@ -516,9 +521,9 @@ def simulate(config: RunConfig, progress: Progress | None = None,
     if failures:
         _write(where, "".join(json.dumps(f.as_dict()) + "\n" for f in failures))
     elif where.exists() and config.out is not None and _is_failures_file(where):
-        where.unlink()
+        remove_file(where)
     if journal_file is not None and journal_file.exists():
-        journal_file.unlink()
+        remove_file(journal_file)
     played = config.total - kept
     return RunResult(table, failures, played, kept, seconds, game_seconds,
                      where if failures else None, config.out, len(journal), notes)
@@ -526,6 +531,8 @@ def simulate(config: RunConfig, progress: Progress | None = None,
 
 def _write(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text)
+        write_output(path, text)
+    except FileRefused as exc:
+        raise RunError(str(exc)) from None
     except OSError as exc:
         raise RunError(f"cannot write {path}: {exc.strerror}") from None
