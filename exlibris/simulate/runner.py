@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from exlibris.limits import MAX_SIM_GAMES, MAX_SIM_TOTAL
-from exlibris.safefile import FileRefused, open_append, read_limited, remove_file, write_output
+from exlibris.safefile import (
+    FileRefused,
+    open_append,
+    output_problem,
+    read_limited,
+    remove_file,
+    shown_path,
+    write_output,
+)
 from exlibris.simulate import backends, manifest, rows
 from exlibris.simulate.observe import EVENT_COLUMNS
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
@@ -130,12 +138,17 @@ def check_bounds(config: RunConfig) -> None:
 
 
 def check_output(path: Path, option: str) -> None:
-    """``path`` can be written: its folder exists and it is not a folder."""
+    """``path`` can be written: its folder exists, and it is not a folder, nor a link
+    (``safefile.output_problem``)."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise RunError(f"{option} {path}: no folder {folder}; create it first")
+        raise RunError(f"{option} {shown_path(path)}: no folder {shown_path(folder)}; "
+                       "create it first")
     if path.is_dir():
-        raise RunError(f"{option} {path}: is a folder, not a file")
+        raise RunError(f"{option} {shown_path(path)}: is a folder, not a file")
+    problem = output_problem(path)
+    if problem is not None:
+        raise RunError(f"{option} {shown_path(path)}: {problem}")
 
 
 def _is_failures_file(path: Path) -> bool:
@@ -169,9 +182,8 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
         if resolved in seen:
             raise RunError(f"{name} {path} is also {seen[resolved]}: give each its own file")
         seen[resolved] = name
-    for name in ("--out", "--failures", "--report", "--events"):
-        if name in outputs:
-            check_output(outputs[name], name)
+    for name, path in outputs.items():
+        check_output(path, name)
     if config.events is not None and config.events.exists() \
             and not EventsFile.is_events_file(config.events):
         raise RunError(f"--events {config.events}: the file exists and is not an events "
