@@ -453,7 +453,6 @@ def fsync_folder(folder: Path) -> None:
 
 def shown_path(path: Path | str) -> str:
     """A path as an error message shows it: control characters escaped, shortened."""
-    text = str(path)
-    if not text.isprintable():
-        text = text.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= 200 else text[:100] + "..." + text[-60:]
+    from exlibris.shown import shown
+
+    return shown(path)

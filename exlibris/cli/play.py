@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo, echo_rendered
+from exlibris.shown import shown
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED
 
@@ -36,7 +37,8 @@ def _seats(value: str) -> list[str]:
     for seat in seats:
         if seat != "human" and bot_kind(seat) is not None:
             raise click.BadParameter(
-                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)} or mcts:N",
+                f"unknown seat {shown(repr(seat), 60)}; seats are {', '.join(SEAT_KINDS)} "
+                "or mcts:N",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
@@ -69,7 +71,7 @@ def _names(kinds: list[str], names: str | None) -> list[str]:
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"exlibris play: {message}", err=True)
+    echo(f"exlibris play: {message}", err=True)
     raise SystemExit(USER_ERROR)
 
 
@@ -226,7 +228,7 @@ def _claimed(path: Path | None, record: SaveRecord, *, new_game: bool,
         lock.release()
         _fail(f"{exc} [{exc.code}]")
     if kept is not None:
-        click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
+        echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
     try:
         yield
     finally:
@@ -444,7 +446,7 @@ def _tell(terminal: Any, message: str) -> None:
     if terminal is not None:
         terminal.say(message)
     else:
-        click.echo(message, err=True)
+        echo(message, err=True)
 
 
 def _why(reason: str) -> str:
@@ -522,15 +524,16 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
                      "decisions": outcome.decisions, "ended": outcome.reason.value})
         if outcome.inspection.table.solo:
             data["difficulty"] = outcome.inspection.table.difficulty
-        click.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
         return
     ended = "" if outcome.reason == "final-round" else (
         "; stopped by the stuck-game guard (no shelf grows and the deck is empty)")
-    click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
+    echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
                f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
-                           modules=variant_modules(record.variant)), nl=False)
+    out = echo_rendered if color else echo  # colours are the form's own escapes
+    out(render_form(outcome.inspection, color=color, width=form_width(),
+                    modules=variant_modules(record.variant)), nl=False)
 
 
 def variant_modules(variant: str) -> frozenset[str] | None:

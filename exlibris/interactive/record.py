@@ -35,6 +35,7 @@ from exlibris.safefile import (
     FileRefused,
     fsync_folder,
     move_no_clobber,
+    name_problem,
     read_limited,
     write_output,
 )
@@ -301,9 +302,10 @@ def _parse(data: Any) -> SaveRecord:
     own = data.get("own_content", [])
     if not isinstance(own, list) or len(own) > 1_000 or not all(
             isinstance(x, dict) and set(x) == {"path", "sha256"}
-            and isinstance(x["path"], str) and len(x["path"]) < 4096
+            and isinstance(x["path"], str) and name_problem(x["path"]) is None
             and isinstance(x["sha256"], str) and len(x["sha256"]) == 64 for x in own):
-        raise ValueError("'own_content' must be a list of {path, sha256}")
+        raise ValueError("'own_content' must be a list of {path, sha256}, each path one a "
+                         "file can have (no NUL, at most 4096 bytes)")
     if not isinstance(data["finished"], bool):
         raise ValueError("'finished' must be true or false")
     failure = _failure(data.get("failure"), len(decisions), data["finished"])
