@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from exlibris.cli.output import USER_ERROR, echo, echo_rendered
-from exlibris.shown import shown
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED
+from exlibris.shown import shown
 
 if TYPE_CHECKING:
     from exlibris.catalog import Catalog
