@@ -8,7 +8,11 @@ user had changed, no lock left behind and nothing raw printed.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -154,3 +158,67 @@ def test_simulate_outputs_are_never_written_through_links(tmp_path: Path, which:
     assert_user_error(result, "symbolic link")
     assert precious.read_text() == "the user's own words\n"
     assert names[which].is_symlink()
+
+
+# ---- 5. signals ---------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def _start(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "exlibris", *args], cwd=cwd, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _wait_for(test: Any, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "the program did not get going"
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs /proc")
+def test_sigterm_stops_simulate_as_ctrl_c_does_within_five_seconds(tmp_path: Path) -> None:
+    """Workers in the middle of a long search batch are ended, not waited for."""
+    run = _start(["simulate", "--games", "50", "--seats", "mcts:20000,mcts:20000",
+                  "--workers", "2", "--out", "r.jsonl"], tmp_path)
+    try:
+        _wait_for(lambda: len(_children(run.pid)) >= 2, 60)
+        time.sleep(3)  # the workers are in their first batch
+        workers = _children(run.pid)
+        run.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        status = run.wait(timeout=30)
+        assert time.monotonic() - start < 5
+    finally:
+        run.kill()
+        run.wait()
+    assert status == 128 + signal.SIGTERM, run.stderr.read() if run.stderr else ""
+    assert b"Interrupted" in (run.stderr.read() if run.stderr else b"")
+    time.sleep(0.5)
+    assert not [p for p in workers if Path(f"/proc/{p}").exists()
+                and "Z" not in Path(f"/proc/{p}/stat").read_text().split()[2]]
+    assert (tmp_path / "r.jsonl.manifest.json").exists()
+
+
+def test_sigterm_to_a_bots_only_game_with_a_save_leaves_no_lock(tmp_path: Path) -> None:
+    run = _start(["play", "--seats", "mcts:20000,mcts:20000", "--seed", "1", "--save",
+                  "s.json"], tmp_path)
+    lock = tmp_path / ".s.json.lock"
+    try:
+        _wait_for(lock.exists, 60)
+        time.sleep(1)
+        run.send_signal(signal.SIGTERM)
+        status = run.wait(timeout=10)
+    finally:
+        run.kill()
+        run.wait()
+    assert status != 0 and not os.path.lexists(lock)
+    assert b"Traceback" not in (run.stderr.read() if run.stderr else b"")

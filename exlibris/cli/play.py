@@ -186,8 +186,9 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
         new_game = True
     _check_outputs(record, log_file=log_file, table_out=table_out)
-    with _claimed(save_path, record, new_game=new_game,
-                  default=save_path is not None and save_file is None and new_game):
+    with _terminate_as_interrupt(True), _claimed(
+            save_path, record, new_game=new_game,
+            default=save_path is not None and save_file is None and new_game):
         _play(record, catalog, save_path, as_json=as_json, log_file=log_file,
               table_out=table_out, resumed=resume_file is not None)
 
@@ -426,8 +427,9 @@ def _capital(text: str) -> str:
 
 @contextmanager
 def _terminate_as_interrupt(active: bool) -> Iterator[None]:
-    """While a person plays, SIGTERM stops the game like Ctrl-C: the terminal is
-    restored and the way to resume is printed (the save is always current)."""
+    """While a game runs, SIGTERM stops it like Ctrl-C, bots-only games too: the
+    terminal is restored, the save's lock let go and the way to resume printed (the
+    save is always current)."""
     if not active or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
+from exlibris import jsontext
 from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
@@ -290,7 +290,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        echo(json.dumps(data, indent=1))
+        echo(jsontext.dumps(data, indent=1))
     if result.failures:
         say(f"{len(result.failures)} games failed; details in {result.failures_path}. "
             "Replay with:")
@@ -407,4 +407,4 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        echo(json.dumps(figures_data, indent=1))
+        echo(jsontext.dumps(figures_data, indent=1))

@@ -7,12 +7,12 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from exlibris import jsontext
 from exlibris.safefile import FileRefused, write_output
 from exlibris.simulate.figures import CORRECTED, GROUPS, LINES
 
@@ -416,7 +416,7 @@ def write(path: Path, figures: dict[str, Any]) -> Path:
     never through a link, never over a device)."""
     page = render(figures)
     data = path.with_suffix(".json")
-    for where, text in ((data, json.dumps(figures, indent=1)), (path, page)):
+    for where, text in ((data, jsontext.dumps(figures, indent=1)), (path, page)):
         try:
             write_output(where, text)
         except FileRefused as exc:

@@ -26,9 +26,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from exlibris.safefile import FileRefused, open_append, replacing
 
@@ -57,6 +58,8 @@ _FLOATS = {"winner", "thinking", "slowest", "seconds"}
 _LISTS = {"specials", "held", "locations"}
 _INT_LISTS = {"score_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
+MAX_ROW_INT = 10**15  # any whole number in a row (a seed has at most 15 digits)
+_SEAT_INTS = {"players", "seat", "position", "rank"}  # one to five
 
 
 class RowsError(ValueError):
@@ -218,7 +221,7 @@ def iter_rows(path: Path, problems: list[str] | None = None,
     if path.suffix == ".csv":
         yield from _csv_rows(path, problems, columns)
         return
-    for number, item in _json_lines(path, problems):
+    for number, item, _ in _json_lines(path, problems):
         wrong = row_problem(item, columns)
         if wrong is None:
             yield item
@@ -242,15 +245,19 @@ def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
             return f"the row has no {column!r} column"
         value = row[column]
         if column in _INTS:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif column in _FLOATS:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            ok = isinstance(value, int) and not isinstance(value, bool) \
+                and -MAX_ROW_INT <= value <= MAX_ROW_INT and (
+                    column not in _SEAT_INTS or 1 <= value <= 5)
+        elif column in _FLOATS:  # finite (never NaN nor infinite), and not negative
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.isfinite(value) and value >= 0 and (column != "winner" or value <= 1)
         elif column in _LISTS:
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
             ok = ok or (column == "specials" and isinstance(value, str))  # older rows
         elif column in _INT_LISTS:
             ok = isinstance(value, list) and all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value)
+                isinstance(v, int) and not isinstance(v, bool)
+                and -MAX_ROW_INT <= v <= MAX_ROW_INT for v in value)
         else:
             ok = isinstance(value, str)
         if not ok:
@@ -279,8 +286,8 @@ def _parquet_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
 def _csv_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
              ) -> Iterator[dict[str, Any]]:
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
+        with path.open("rb") as f:
+            reader = csv.DictReader(_csv_lines(path, f, problems))
             for row in reader:
                 number = reader.line_num
                 try:
@@ -299,37 +306,72 @@ def _csv_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
         raise RowsError(f"{path}: not a CSV file ({exc})") from None
 
 
-def _json_lines(path: Path, problems: list[str] | None) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for every JSON line; a last line cut short by an
-    interruption is skipped, any other line that is not JSON is a problem."""
+def bounded_lines(f: IO[bytes], limit: int = MAX_ROW_LINE
+                  ) -> Iterator[tuple[int, int, bytes | None]]:
+    """``(line number, offset, bytes)`` of each line of ``f``, never reading more than
+    ``limit`` bytes of one line into memory: a longer line is given as None (the
+    rest of it is read past in pieces)."""
+    number, offset = 0, 0
+    while True:
+        raw = f.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        start = offset
+        offset += len(raw)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = f.readline(1 << 16)
+                offset += len(raw)
+            yield number, start, None
+        else:
+            yield number, start, raw
+
+
+def _json_lines(path: Path, problems: list[str] | None
+                ) -> Iterator[tuple[int, Any, int]]:
+    """``(line number, value, offset)`` for every JSON line; a last line cut short by
+    an interruption is skipped, any other line that is not JSON is a problem."""
     with path.open("rb") as f:
-        previous: tuple[int, bytes] | None = None
-        for number, raw in enumerate(f, 1):
+        previous: tuple[int, bytes | None, int] | None = None
+        for number, offset, raw in bounded_lines(f):
             if previous is not None:
                 yield from _decoded(path, *previous, problems, last=False)
-            previous = (number, raw)
+            previous = (number, raw, offset)
         if previous is not None:
             yield from _decoded(path, *previous, problems, last=True)
 
 
-def _decoded(path: Path, number: int, raw: bytes, problems: list[str] | None, *,
-             last: bool) -> Iterator[tuple[int, Any]]:
-    if not raw.strip():
-        return
-    if len(raw) > MAX_ROW_LINE:
+def _decoded(path: Path, number: int, raw: bytes | None, offset: int,
+             problems: list[str] | None, *, last: bool) -> Iterator[tuple[int, Any, int]]:
+    if raw is None or len(raw) > MAX_ROW_LINE:
         _report(path, number, f"the line is longer than {MAX_ROW_LINE} bytes", problems)
         return
+    if not raw.strip():
+        return
     try:
-        yield number, json.loads(raw.decode("utf-8"))
+        yield number, json.loads(raw.decode("utf-8")), offset
     except (UnicodeDecodeError, ValueError, RecursionError):
         if last and not raw.endswith(b"\n"):
             return  # cut short by an interruption: that game is played again
         _report(path, number, "not a line of JSON (the file is damaged)", problems)
 
 
-def read_jsonl(path: Path, problems: list[str] | None = None) -> Iterator[tuple[int, Any]]:
-    """The JSON lines of a journal, with their numbers (see :func:`_json_lines`)."""
+def read_jsonl(path: Path, problems: list[str] | None = None
+               ) -> Iterator[tuple[int, Any, int]]:
+    """The JSON lines of a journal, with their numbers and offsets (see
+    :func:`_json_lines`)."""
     return _json_lines(path, problems)
+
+
+def _csv_lines(path: Path, f: IO[bytes], problems: list[str] | None) -> Iterator[str]:
+    """The lines of a CSV file as text, each read within the line limit (a longer
+    line is a problem, and left out)."""
+    for number, _, raw in bounded_lines(f):
+        if raw is None:
+            _report(path, number, f"the line is longer than {MAX_ROW_LINE} bytes", problems)
+            continue
+        yield raw.decode("utf-8")
 
 
 def _typed(row: dict[str, str | None]) -> dict[str, Any]:

@@ -448,14 +448,7 @@ def load_done(config: RunConfig, journal: Journal, notes: list[str]) -> None:
 def _journal_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, Any, int]]:
     """``(line number, value, offset)`` of each JSON line of a journal; see
     :func:`rows.read_jsonl` for what counts as damaged."""
-    offsets = []
-    with path.open("rb") as f:
-        offset = 0
-        for raw in f:
-            offsets.append(offset)
-            offset += len(raw)
-    for number, item in rows.read_jsonl(path, problems):
-        yield number, item, offsets[number - 1]
+    yield from rows.read_jsonl(path, problems)
 
 
 def _games_of(table: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
