@@ -222,3 +222,261 @@ def test_sigterm_to_a_bots_only_game_with_a_save_leaves_no_lock(tmp_path: Path) 
         run.wait()
     assert status != 0 and not os.path.lexists(lock)
     assert b"Traceback" not in (run.stderr.read() if run.stderr else b"")
+
+
+# ---- 4. every number and shape a stranger can write ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def run_rows(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rows and manifest of a small run (one game), to damage in copies."""
+    folder = tmp_path_factory.mktemp("run")
+    out = folder / "r.jsonl"
+    result = invoke("simulate", "--games", "2", "--seats", "random", "--workers", "1",
+                    "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def rows_copy(run_rows: Path, tmp_path: Path, edit: Any = None, manifest: Any = None) -> Path:
+    """A copy of the run's rows (each row passed through ``edit``) and manifest."""
+    import json
+
+    out = tmp_path / "r.jsonl"
+    lines = [json.loads(line) for line in run_rows.read_text().splitlines()]
+    if edit is not None:
+        for row in lines:
+            edit(row)
+    out.write_text("".join(json.dumps(row) + "\n" for row in lines))
+    data = json.loads(run_rows.with_name(run_rows.name + ".manifest.json").read_text())
+    text = json.dumps(data) if manifest is None else manifest(data)
+    out.with_name(out.name + ".manifest.json").write_text(text)
+    return out
+
+
+@pytest.mark.parametrize("seat", ["mcts:" + "9" * 5000, "mcts:" + "0" * 4000 + "7",
+                                  "mcts:1e9", "x" * 5000])
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_a_seat_of_thousands_of_digits_is_one_error(command: str, seat: str) -> None:
+    args = ["--games", "1"] if command == "simulate" else []
+    result = invoke(command, *args, "--seats", f"{seat},random")
+    assert_user_error(result, "--seats")
+    assert len(result.output) < 600
+
+
+@pytest.mark.parametrize("winner", [float("inf"), float("nan"), 2.0, -1.0, "1", True])
+def test_rows_with_a_winner_out_of_range_are_refused(run_rows: Path, tmp_path: Path,
+                                                     winner: Any) -> None:
+    rows_file = rows_copy(run_rows, tmp_path, lambda row: row.update(winner=winner))
+    assert_user_error(invoke("simulate", "report", str(rows_file)), "winner")
+
+
+@pytest.mark.parametrize("column,value", [("players", 10**40), ("total", -(10**30)),
+                                          ("seat", 0), ("rank", 9)])
+def test_rows_with_numbers_out_of_bounds_are_refused(run_rows: Path, tmp_path: Path,
+                                                     column: str, value: Any) -> None:
+    rows_file = rows_copy(run_rows, tmp_path, lambda row: row.update({column: value}))
+    assert_user_error(invoke("simulate", "report", str(rows_file)), column)
+
+
+def test_a_nan_in_a_csv_row_is_refused(run_rows: Path, tmp_path: Path) -> None:
+    converted = tmp_path / "r.csv"
+    from exlibris.simulate import rows
+
+    rows.write(converted, rows.iter_rows(run_rows))
+    lines = converted.read_text().splitlines()
+    header = lines[0].split(",")
+    cells = lines[1].split(",")
+    cells[header.index("winner")] = "nan"
+    converted.write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
+    assert_user_error(invoke("simulate", "report", str(converted)), "winner")
+
+
+def test_a_rows_line_is_never_read_whole_past_the_limit(tmp_path: Path) -> None:
+    """A line of many megabytes: read in pieces, said, and never held whole."""
+    import tracemalloc
+
+    from exlibris.simulate import rows
+
+    huge = tmp_path / "r.jsonl"
+    with huge.open("wb") as f:
+        f.write(b'{"a": "' + b"x" * 20_000_000 + b'"}\n{"b": 1}\n')
+    problems: list[str] = []
+    tracemalloc.start()
+    try:
+        found = list(rows.read_jsonl(huge, problems))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [item for _, item, _ in found] == [{"b": 1}]
+    assert "longer than" in problems[0] and peak < 2_000_000
+    assert found[0][2] == 20_000_010  # the offset of the line after it
+
+
+def test_report_json_is_valid_json_with_null_where_undefined(run_rows: Path,
+                                                             tmp_path: Path) -> None:
+    import json
+
+    one_game = rows_copy(run_rows, tmp_path)
+    lines = one_game.read_text().splitlines()
+    one_game.write_text("\n".join(lines[:1]) + "\n")  # a single row: no spread
+    result = CliRunner().invoke(cli, ["simulate", "report", "--json", str(one_game)])
+    assert result.exit_code == 0, result.output
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    data = json.loads(result.stdout, parse_constant=no_constants)
+    assert "null" in result.stdout and data["cells"]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: {**d, "plan": [1]},
+    lambda d: {**d, "plan": "standard"},
+    lambda d: {**d, "plan": {**d["plan"], "cells": [["standard"]]}},
+    lambda d: {**d, "plan": {**d["plan"], "cells": [[1, 2]]}},
+    lambda d: {**d, "plan": {**d["plan"], "cells": "standard,2"}},
+    lambda d: {**d, "plan": {**d["plan"], "games": 10**40}},
+    lambda d: {**d, "plan": {**d["plan"], "seats": [[["random"]]]}},
+    lambda d: {**d, "files": [1, 2]},
+    lambda d: {**d, "command": {"a": 1}},
+    "deep",
+])
+@pytest.mark.parametrize("command", ["report", "resume"])
+def test_a_damaged_manifest_is_one_error(run_rows: Path, tmp_path: Path, damage: Any,
+                                         command: str) -> None:
+    import json
+
+    def damaged(data: dict[str, Any]) -> str:
+        if damage == "deep":
+            return json.dumps({**data, "plan": 0})[:-1].replace(
+                '"plan": 0', '"plan": ' + "[" * 100_000 + "]" * 100_000) + "}"
+        return json.dumps(damage(data))
+
+    rows_file = rows_copy(run_rows, tmp_path, manifest=damaged)
+    if command == "report":
+        result = invoke("simulate", "report", str(rows_file))
+    else:
+        result = invoke("simulate", "--games", "2", "--seats", "random", "--workers", "1",
+                        "--out", str(rows_file), "--resume")
+    assert_user_error(result, "manifest")
+
+
+@pytest.mark.parametrize("path", ["c\0ontent.yaml", "/" + "d" * 5000 + ".yaml",
+                                  "/".join(["d" * 300] * 3)])
+def test_a_save_naming_an_impossible_content_path_is_one_error(tmp_path: Path,
+                                                              path: str) -> None:
+    import json
+
+    save = tmp_path / "s.json"
+    assert bot_game("--save", str(save)).exit_code == 0
+    data = json.loads(save.read_text())
+    data["own_content"] = [{"path": path, "sha256": "0" * 64}]
+    save.write_text(json.dumps(data))
+    assert_user_error(invoke("play", "--resume", str(save)), "own_content")
+
+
+@pytest.mark.parametrize("command", [["content", "list"], ["play", "--seats", "random,random"],
+                                     ["simulate", "--games", "1", "--seats", "random"]])
+def test_an_impossible_path_in_exlibris_content_is_one_error(command: list[str]) -> None:
+    for value in ["a" * 5000, "/tmp/" + "b" * 300 + "/c.yaml"]:
+        result = invoke(*command, env={"EXLIBRIS_CONTENT": value})
+        assert_user_error(result, "content/bad-path")
+        assert len(result.output) < 1000
+
+
+@pytest.mark.parametrize("command", [["play", "--seats", "random,random"],
+                                     ["simulate", "--games", "1", "--seats", "random"]])
+def test_a_variant_path_of_five_thousand_letters_is_one_error(command: list[str]) -> None:
+    result = invoke(*command, "--variant", "v" * 5000 + ".yaml")
+    assert_user_error(result, "longer than")
+    assert len(result.output) < 1000
+
+
+# ---- 3. escape sequences never reach the terminal -----------------------------------------------
+
+HOSTILE = ["\x1b]0;owned\x07", "\x1b[2J", "ab\u202ecd", "x\ry", "\x9b31m"]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_the_printer_escapes_what_a_terminal_would_obey(text: str) -> None:
+    from exlibris.shown import shown, terminal_text
+
+    for out in (shown(text), terminal_text(f"line one\n{text}\tend")):
+        assert out.isprintable() or set(out) - set(out.replace("\n", "").replace("\t", "")) \
+            <= {"\n", "\t"}
+        assert not any(c in out for c in "\x1b\x07\u202e\r\x9b")
+    assert terminal_text("a\nb\tc") == "a\nb\tc"
+
+
+@pytest.mark.parametrize("column", ["variant", "agent", "library"])
+def test_rows_text_is_printed_escaped(run_rows: Path, tmp_path: Path, column: str) -> None:
+    rows_file = rows_copy(run_rows, tmp_path, lambda row: row.update(
+        {column: "\x1b]0;owned\x07\u202e" + str(row[column])}))
+    for args in (["simulate", "report", str(rows_file)],
+                 ["simulate", "report", "--json", str(rows_file)]):
+        result = invoke(*args)
+        assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
+        assert "Traceback" not in result.output
+
+
+def test_a_saves_text_is_printed_escaped(tmp_path: Path) -> None:
+    import json
+
+    save = tmp_path / "s.json"
+    assert bot_game("--save", str(save)).exit_code == 0
+    data = json.loads(save.read_text())
+    data["own_content"] = [{"path": "/tmp/\x1b]0;owned\x07\u202e.yaml", "sha256": "0" * 64}]
+    data["exlibris"] = "\x1b]0;owned\x07"
+    data["finished"] = False
+    save.write_text(json.dumps(data))
+    result = invoke("play", "--resume", str(save))
+    assert result.exit_code != 0
+    assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "--seats", "random,random", "--variant", "\x1b]0;owned\x07"],
+    ["play", "--seats", "\x1b[2J,random"],
+    ["simulate", "--games", "1", "--seats", "random", "--variant", "\u202eevil"],
+    ["new", "location", "\x1b]0;owned\x07"],
+    ["score", "/nonexistent/\x1b[2J.yaml"],
+])
+def test_arguments_are_printed_escaped(args: list[str]) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert "\x1b" not in result.output and "\u202e" not in result.output, result.output
+
+
+def test_a_content_value_with_an_escape_sequence_is_refused(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "authoring" / "reading-nook.yaml").read_text("utf-8")
+    own = tmp_path / "reading-nook.yaml"
+    own.write_text(text.replace("name: Reading Nook", 'name: "Reading\\e]0;owned\\a Nook"'))
+    assert "\\e]0" in own.read_text()
+    result = invoke("validate", str(own))
+    assert result.exit_code == 2 and "yaml/control-character" in result.output, result.output
+    assert "\x1b" not in result.output
+
+
+def test_every_print_of_the_package_goes_through_the_one_printer() -> None:
+    """No module prints but ``cli/output.py`` (``echo``); rich consoles draw the
+    screen and the form from values read through checks that refuse control
+    characters."""
+    import ast
+
+    allowed = {"exlibris/cli/output.py", "exlibris/dsl/usage.py"}  # usage: a developer's tool
+    found = []
+    for path in sorted((ROOT / "exlibris").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        if name in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            what = (func.id if isinstance(func, ast.Name) else
+                    ast.unparse(func) if isinstance(func, ast.Attribute) else "")
+            if what in ("print", "click.echo", "click.secho", "sys.stdout.write",
+                        "sys.stderr.write"):
+                found.append(f"{name}:{node.lineno}: {what}")
+    assert found == []
