@@ -79,5 +79,8 @@ def usage_error(exc: click.ClickException) -> int:
         ctx = ctx.parent
     where = " ".join(["exlibris", *names])
     hint = f" (see: {where} --help)" if isinstance(exc, click.UsageError) else ""
-    echo(f"{where}: {exc.format_message()}{hint}", err=True)
+    message = exc.format_message()
+    if len(message) > 1_000:  # an argument of thousands of characters, quoted
+        message = message[:600] + " ... " + message[-200:]
+    echo(f"{where}: {message}{hint}", err=True)
     return 2 if isinstance(exc, click.UsageError) else exc.exit_code

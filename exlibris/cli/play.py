@@ -144,21 +144,21 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
         try:
             record = saves.load(resume_file, check=False)
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         if not content:
             try:
                 saves.check_own_files(record)  # before any of them is read as content
             except saves.SaveError as exc:
-                _fail(f"{resume_file}: {exc} [{exc.code}]")
+                _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         catalog = activate(content or tuple(record.content_paths()), variant=variant)
         try:
             record.check_identity()
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         try:
             saves.check_setup(record, catalog)
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
                    variant=variant_id(variant), libraries=libraries)
         if difficulty is not None and _difficulty(catalog, record.variant,

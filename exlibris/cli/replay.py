@@ -10,6 +10,7 @@ import click
 
 from exlibris.cli.output import USER_ERROR, echo, echo_rendered
 from exlibris.engine.decisions import DecisionKind
+from exlibris.shown import shown
 
 
 class _Stop(Exception):
@@ -47,7 +48,7 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
         record.check_identity()
         saves.check_setup(record, catalog)
     except saves.SaveError as exc:
-        echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        echo(f"exlibris replay: {shown(file)}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
     seat = None if as_player is None else as_player - 1
     if seat is not None and not 0 <= seat < len(record.seats):
@@ -71,7 +72,7 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
                      f"Continue it with: exlibris play --resume {file}")
         return
     except saves.SaveError as exc:
-        echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        echo(f"exlibris replay: {shown(file)}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
     except ENGINE_ERRORS as exc:
         if session.game is not None:
@@ -95,7 +96,7 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
 def _cannot_go_on(file: Path, failure: Any) -> NoReturn:
     """A game that stopped on an engine error: say where and why; never offer to
     continue it (exit 2)."""
-    echo(f"exlibris replay: {file}: {failure.text()}. It cannot go on from here.",
+    echo(f"exlibris replay: {shown(file)}: {failure.text()}. It cannot go on from here.",
                err=True)
     raise SystemExit(USER_ERROR)
 

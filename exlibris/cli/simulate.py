@@ -363,12 +363,15 @@ def _write_report(report: Path, data: dict[str, Any]) -> None:
 def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     """Report on the rows of a run already on disk (ROWS: .parquet, .csv or .jsonl);
     the run's manifest beside it, if any, gives the variants' order and the seeds."""
+    from exlibris.safefile import name_problem, shown_path
     from exlibris.simulate import manifest, rows
     from exlibris.simulate.figures import figures
     from exlibris.simulate.runner import RunError, check_output
 
     if rows_file.suffix not in rows.FORMATS:
         _fail(f"{rows_file}: the rows file must end in {', '.join(rows.FORMATS)}")
+    if name_problem(rows_file) is not None:
+        _fail(f"{shown_path(rows_file)}: {name_problem(rows_file)}")
     if not rows_file.is_file():
         _fail(f"{rows_file}: no such rows file")
     if report is not None:

@@ -37,6 +37,7 @@ from exlibris.safefile import (
     move_no_clobber,
     name_problem,
     read_limited,
+    shown_path,
     write_output,
 )
 
@@ -371,7 +372,7 @@ def read_record(path: Path) -> SaveRecord:
     try:
         raw = read_limited(path, MAX_SAVE_BYTES)
     except FileRefused as exc:
-        raise SaveError("save/unreadable", f"cannot read {path}: {exc}") from None
+        raise SaveError("save/unreadable", f"cannot read {shown_path(path)}: {exc}") from None
     try:
         data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:

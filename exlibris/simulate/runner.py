@@ -28,6 +28,7 @@ from typing import IO, Any
 from exlibris.limits import MAX_SIM_GAMES, MAX_SIM_TOTAL
 from exlibris.safefile import (
     FileRefused,
+    name_problem,
     open_append,
     output_problem,
     read_limited,
@@ -140,6 +141,9 @@ def check_bounds(config: RunConfig) -> None:
 def check_output(path: Path, option: str) -> None:
     """``path`` can be written: its folder exists, and it is not a folder, nor a link
     (``safefile.output_problem``)."""
+    named = name_problem(path)
+    if named is not None:
+        raise RunError(f"{option} {shown_path(path)}: {named}")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise RunError(f"{option} {shown_path(path)}: no folder {shown_path(folder)}; "
@@ -165,11 +169,12 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
     """Every output can be written, none is another, and the failures file is not a
     file of someone else's: refused before any game (exit 2)."""
     where = failures_path(config)
-    outputs: dict[str, Path] = {"--failures": where}
+    outputs: dict[str, Path] = {}
     if config.out is not None:
         rows.check_format(config.out)
         outputs.update({"--out": config.out, "the journal": journal_path(config.out),
                         "the manifest": manifest.manifest_path(config.out)})
+    outputs["--failures"] = where
     if report is not None:
         outputs.update({"--report": report, "the report's figures": report.with_suffix(".json")})
     if config.events is not None:
