@@ -221,8 +221,14 @@ def iter_rows(path: Path, problems: list[str] | None = None,
     if path.suffix == ".csv":
         yield from _csv_rows(path, problems, columns)
         return
+    known: frozenset[str] | None = None  # the columns of the first row: every row's
     for number, item, _ in _json_lines(path, problems):
         wrong = row_problem(item, columns)
+        if wrong is None:
+            present = frozenset(c for c in COLUMNS if c in item)
+            known = present if known is None else known
+            if present != known:
+                wrong = "the row has other columns than the rows before it"
         if wrong is None:
             yield item
         else:
@@ -243,6 +249,9 @@ def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
     for column in columns:
         if column not in row:
             return f"the row has no {column!r} column"
+    for column in COLUMNS:  # every known column there, asked for or not, of its type
+        if column not in row:
+            continue
         value = row[column]
         if column in _INTS:
             ok = isinstance(value, int) and not isinstance(value, bool) \
