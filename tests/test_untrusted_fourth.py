@@ -480,3 +480,43 @@ def test_every_print_of_the_package_goes_through_the_one_printer() -> None:
                         "sys.stderr.write"):
                 found.append(f"{name}:{node.lineno}: {what}")
     assert found == []
+
+
+# ---- found by hand ------------------------------------------------------------------------------
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The XDG rule: a relative value is ignored (no cache made in the current folder);
+    the cache then goes to the home folder's."""
+    from exlibris import shipped_cache
+    from exlibris.paths import xdg_folder
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    for value in ("cache", "./cache", "~/cache"):
+        monkeypatch.setenv("XDG_CACHE_HOME", value)
+        assert shipped_cache.cache_dir() == home / ".cache" / "exlibris"
+        monkeypatch.setenv("XDG_STATE_HOME", value)
+        assert xdg_folder("XDG_STATE_HOME", ".local", "state") == home / ".local" / "state"
+    env = {"XDG_CACHE_HOME": "cache", "HOME": str(home)}
+    run = subprocess.run([sys.executable, "-m", "exlibris", "validate"], cwd=tmp_path,
+                         env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
+@pytest.mark.parametrize("option", ["--out", "--events"])
+def test_a_simulate_output_that_is_a_pipe_is_refused_without_waiting(tmp_path: Path,
+                                                                     option: str) -> None:
+    fifo = tmp_path / "p.jsonl"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    result = invoke("simulate", "--games", "1", "--seats", "random", "--workers", "1",
+                    option, str(fifo))
+    assert time.monotonic() - start < 30
+    assert_user_error(result, "not a regular file")
+    assert fifo.is_fifo()

@@ -427,7 +427,7 @@ def _capital(text: str) -> str:
 
 @contextmanager
 def _terminate_as_interrupt(active: bool) -> Iterator[None]:
-    """While a game runs, SIGTERM stops it like Ctrl-C, bots-only games too: the
+    """While a game runs, SIGTERM (or SIGHUP) stops it like Ctrl-C, bots-only too: the
     terminal is restored, the save's lock let go and the way to resume printed (the
     save is always current)."""
     if not active or threading.current_thread() is not threading.main_thread():
@@ -437,11 +437,14 @@ def _terminate_as_interrupt(active: bool) -> Iterator[None]:
     def interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    hangup = getattr(signal, "SIGHUP", None)  # the terminal closed
+    previous = {number: signal.signal(number, interrupt)
+                for number in (signal.SIGTERM, hangup) if number is not None}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _tell(terminal: Any, message: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -189,6 +190,9 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
         seen[resolved] = name
     for name, path in outputs.items():
         check_output(path, name)
+        if name in ("--out", "the journal", "--events") and os.path.lexists(path) \
+                and not path.is_file():  # read back and appended to: a file, not a stream
+            raise RunError(f"{name} {shown_path(path)}: not a regular file; name a file")
     if config.events is not None and config.events.exists() \
             and not EventsFile.is_events_file(config.events):
         raise RunError(f"--events {config.events}: the file exists and is not an events "
