@@ -23,6 +23,7 @@ import errno
 import glob
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,6 +125,8 @@ def _kind_problem(path: Path) -> str | None:
         return None
     if stat.S_ISLNK(info.st_mode):
         return None if _stream(path) else LINK_REFUSED
+    if _own_stream(path):
+        return None
     if stat.S_ISDIR(info.st_mode):
         return "it is a folder"
     if stat.S_ISREG(info.st_mode) or _is_stream(info.st_mode):
@@ -136,11 +139,23 @@ def _is_stream(mode: int) -> bool:
 
 
 def _stream(path: Path | str) -> bool:
-    """Whether ``path`` leads (through links) to a character device or a pipe."""
+    """Whether ``path`` leads (through links) to a character device or a pipe, or is
+    one of this process's own open files (``/dev/stdout``, ``/dev/fd/N``)."""
     try:
-        return _is_stream(os.stat(path).st_mode)
+        return _is_stream(os.stat(path).st_mode) or _own_stream(path)
     except OSError:
         return False
+
+
+_OWN_STREAMS = ("/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
+def _own_stream(path: Path | str) -> bool:
+    """``/dev/stdout``, ``/dev/stderr`` or ``/dev/fd/N`` (``/proc/self/fd/N``): a file
+    this process already has open, which the shell made (``> out.txt``): written
+    after what it holds, never created, truncated or replaced."""
+    text = str(path)
+    return text in _OWN_STREAMS or text.startswith(("/dev/fd/", "/proc/self/fd/"))
 
 
 def write_output(path: Path | str, text: str | bytes) -> None:
@@ -169,7 +184,13 @@ def write_output(path: Path | str, text: str | bytes) -> None:
 def _write_stream(path: Path | str, text: str | bytes) -> None:
     """Write to a character device or a pipe: opened without creating or truncating,
     and without waiting for a reader; whatever is opened must be a stream still."""
-    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
+    own = _own_stream(path)  # a regular file the shell opened: added to, at its end
+    if own:
+        for stream in (sys.stdout, sys.stderr):  # what was printed before comes first
+            with contextlib.suppress(Exception):
+                stream.flush()
+    flags = os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | _CLOEXEC \
+        | (os.O_APPEND if own else 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
@@ -177,7 +198,8 @@ def _write_stream(path: Path | str, text: str | bytes) -> None:
             raise FileRefused("file/unwritable", "it is a pipe that no program reads") from None
         raise
     try:
-        if not _is_stream(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if not (_is_stream(mode) or (own and stat.S_ISREG(mode))):
             raise FileRefused("file/unwritable", "it changed while it was opened")
         os.set_blocking(fd, True)
         data = text.encode("utf-8") if isinstance(text, str) else text

@@ -520,3 +520,17 @@ def test_a_simulate_output_that_is_a_pipe_is_refused_without_waiting(tmp_path: P
     assert time.monotonic() - start < 30
     assert_user_error(result, "not a regular file")
     assert fifo.is_fifo()
+
+
+def test_a_log_to_standard_output_redirected_to_a_file_is_added_to_it(tmp_path: Path) -> None:
+    """``--log /dev/stdout > out.txt``: the link is the process's own stream, written
+    after what was printed, never replaced."""
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        run = subprocess.run([sys.executable, "-m", "exlibris", "play", "--seats",
+                              "random,random", "--seed", "2", "--log", "/dev/stdout"],
+                             stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    text = out.read_text()
+    assert text.count('"event"') > 100 and "Inspection Form" in text
