@@ -534,3 +534,11 @@ def test_a_log_to_standard_output_redirected_to_a_file_is_added_to_it(tmp_path: 
     assert run.returncode == 0, run.stderr
     text = out.read_text()
     assert text.count('"event"') > 100 and "Inspection Form" in text
+
+
+@pytest.mark.parametrize("port", ["9" * 5000, "70000", "0"])
+def test_a_ray_address_port_out_of_range_is_one_error(port: str) -> None:
+    from exlibris.simulate.backends import BackendError, check_listening
+
+    with pytest.raises(BackendError, match="not a port"):
+        check_listening(f"127.0.0.1:{port}")

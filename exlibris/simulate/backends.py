@@ -206,8 +206,10 @@ def _host_port(address: str) -> tuple[str, int] | None:
     """The host and port of a Ray address (``auto`` and ``local`` have none)."""
     bare = address.split("://", 1)[-1].strip()
     host, sep, port = bare.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         return None
+    if len(port) > 5 or not 0 < int(port) < 65536:  # digits counted before int()
+        raise BackendError(f"--address: the port {port[:20]!r} is not a port (1 to 65535)")
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
