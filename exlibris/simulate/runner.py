@@ -534,7 +534,8 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         table = [r for game in journal.games() for r in game]
     if failures:
         _write(where, "".join(json.dumps(f.as_dict()) + "\n" for f in failures))
-    elif where.exists() and config.out is not None and _is_failures_file(where):
+    elif where.is_file() and where.stat().st_size and config.out is not None \
+            and _is_failures_file(where):  # a run's lines (an empty file is not a run's)
         remove_file(where)
     if journal_file is not None and journal_file.exists():
         remove_file(journal_file)
