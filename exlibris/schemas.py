@@ -102,11 +102,13 @@ def _current(path: Path, size: int) -> str | None:
 
 
 def _write(folder: Path, path: Path, text: str) -> None:
-    from exlibris.safefile import write_atomic
+    from exlibris.safefile import FileRefused, write_output
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text)
+        write_output(path, text)
+    except FileRefused as exc:
+        _refuse(path, "file/unwritable", f"cannot write the schema: {exc}")
     except OSError as exc:
         _refuse(path, "file/unwritable", f"cannot write the schema: {exc.strerror or exc}")
 

@@ -177,8 +177,17 @@ _active: tuple[Path, ...] = ()  # the author's paths in use (see use_content)
 
 
 def content_paths(given: Iterable[Path] = ()) -> tuple[Path, ...]:
-    """An author's content: the ``EXLIBRIS_CONTENT`` path list, then ``given``."""
+    """An author's content: the ``EXLIBRIS_CONTENT`` path list, then ``given``. A path
+    no file can have (a NUL, too long) is a :class:`UserInputError`."""
+    from exlibris.errors import Problem, UserInputError
+    from exlibris.safefile import name_problem, shown_path
+
     listed = [Path(p) for p in os.environ.get(CONTENT_ENV, "").split(os.pathsep) if p]
+    wrong = [Problem(shown_path(p), 1, 1, "content/bad-path",
+                     f"{name_problem(p)} (from {CONTENT_ENV} or --content)")
+             for p in [*listed, *given] if name_problem(p) is not None]
+    if wrong:
+        raise UserInputError(wrong[:5])
     paths: list[Path] = []
     for path in [*listed, *given]:
         resolved = path.resolve()

@@ -10,8 +10,24 @@ from pathlib import Path
 import click
 
 from exlibris.errors import Problem
+from exlibris.shown import terminal_text
 
 USER_ERROR = 2
+
+
+def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """The one way the command line prints: ``message`` with every character that is
+    not printable (escape sequences, bidirectional overrides) shown escaped
+    (``shown.terminal_text``), since a message may quote a file, a save, a rows file
+    or an argument."""
+    click.echo(terminal_text(str(message)), err=err, nl=nl)
+
+
+def echo_rendered(text: str, *, nl: bool = True) -> None:
+    """Print a rendering of exlibris's own whose colours are escape sequences it made
+    (the inspection form); every value in it was read through a check that refuses
+    control characters (``yamlsafe``, saves' names)."""
+    click.echo(text, nl=nl)
 
 
 def report_problems(problems: Iterable[Problem], *, as_json: bool = False,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, note_skipped, report_problems
+from exlibris.cli.output import USER_ERROR, echo, note_skipped, report_problems
 from exlibris.cli.own_content import activate, content_option
 
 
@@ -45,7 +45,7 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
     activate((*content, *(p for p in own if p not in moved)))
     note_skipped(other)
     if not files:
-        click.echo("exlibris scenario run: no scenario files found", err=True)
+        echo("exlibris scenario run: no scenario files found", err=True)
         raise SystemExit(USER_ERROR)
     malformed = passed = failed = stopped = 0
     for file in files:
@@ -58,27 +58,27 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
         result = run_scenario(loaded)
         if result.stopped:  # the content cannot go on: the author's mistake, exit 2
             stopped += 1
-            click.echo(f"STOPPED {result.name}: {result.difference}")
+            echo(f"STOPPED {result.name}: {result.difference}")
         elif result.passed:
             passed += 1
-            click.echo(f"PASS {result.name}")
+            echo(f"PASS {result.name}")
         else:
             failed += 1
-            click.echo(f"FAIL {result.name}: {result.difference}")
+            echo(f"FAIL {result.name}: {result.difference}")
         if verbose:
             for line in result.trace:
-                click.echo(f"    {line}")
+                echo(f"    {line}")
             if result.pending is not None:
                 who = loaded.setup.players[result.pending.seat].name
-                click.echo(f"    stopped: {who} is asked to {result.pending.prompt!r}:")
+                echo(f"    stopped: {who} is asked to {result.pending.prompt!r}:")
                 for label in result.pending.labels:
-                    click.echo(f"      - {label}")
+                    echo(f"      - {label}")
     summary = f"{passed} passed, {failed} failed"
     if stopped:
         summary += f", {stopped} stopped by the content"
     if malformed:
         summary += f", {malformed} malformed"
-    click.echo(summary)
+    echo(summary)
     if malformed or stopped:
         raise SystemExit(USER_ERROR)
     if failed:

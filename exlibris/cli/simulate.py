@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +10,8 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris import jsontext
+from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
@@ -21,7 +21,7 @@ SHOWN_FAILURES = 5
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"exlibris simulate: {message}", err=True)
+    echo(f"exlibris simulate: {message}", err=True)
     raise SystemExit(USER_ERROR)
 
 
@@ -147,7 +147,7 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     except PlanError as exc:
         _fail(str(exc))
     for note in skipped:
-        click.echo(f"skipped: {note}", err=True)
+        echo(f"skipped: {note}", err=True)
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
                        out=out, failures=failures_file, resume=resume,
@@ -169,13 +169,13 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     except (RunError, backends.BackendError) as exc:
         _fail(str(exc))
     except backends.WorkerLost as exc:
-        click.echo(f"exlibris simulate: {exc}; {_kept(out)}.", err=True)
+        echo(f"exlibris simulate: {exc}; {_kept(out)}.", err=True)
         raise SystemExit(FAILED) from None
     except Stopped as stop:
-        click.echo(f"\nInterrupted: {_kept(out)}.", err=True)
+        echo(f"\nInterrupted: {_kept(out)}.", err=True)
         raise SystemExit(stop.status) from None
     for note in result.notes:
-        click.echo(f"exlibris simulate: {note}", err=True)
+        echo(f"exlibris simulate: {note}", err=True)
     _finish(config, result, [c.variant for c in plan], skipped, report, as_json)
 
 
@@ -289,7 +289,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
     data = figures(result.iter_rows(), meta)
     if report is not None:
         _write_report(report, data)
-    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    say = (lambda text: echo(text, err=True)) if as_json else echo
     say(f"{result.played} games played in {result.seconds:.1f}s ({games_per_s:.1f} games/s, "
         f"{config.backend}, {config.workers} worker{'s' if config.workers > 1 else ''})"
         + (f"; {result.kept} kept from before" if result.kept else ""))
@@ -299,7 +299,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        click.echo(json.dumps(data, indent=1))
+        echo(jsontext.dumps(data, indent=1))
     if result.failures:
         say(f"{len(result.failures)} games failed; details in {result.failures_path}. "
             "Replay with:")
@@ -385,12 +385,15 @@ def _write_report(report: Path, data: dict[str, Any]) -> None:
 def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     """Report on the rows of a run already on disk (ROWS: .parquet, .csv or .jsonl);
     the run's manifest beside it, if any, gives the variants' order and the seeds."""
+    from exlibris.safefile import name_problem, shown_path
     from exlibris.simulate import manifest, rows
     from exlibris.simulate.figures import figures
     from exlibris.simulate.runner import RunError, check_output
 
     if rows_file.suffix not in rows.FORMATS:
         _fail(f"{rows_file}: the rows file must end in {', '.join(rows.FORMATS)}")
+    if name_problem(rows_file) is not None:
+        _fail(f"{shown_path(rows_file)}: {name_problem(rows_file)}")
     if not rows_file.is_file():
         _fail(f"{rows_file}: no such rows file")
     if report is not None:
@@ -424,12 +427,12 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     figures_data["run"]["summary"] = f"{games} games read from {rows_file}"
     if report is not None:
         _write_report(report, figures_data)
-    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    say = (lambda text: echo(text, err=True)) if as_json else echo
     _say_figures(figures_data, say)
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        click.echo(json.dumps(figures_data, indent=1))
+        echo(jsontext.dumps(figures_data, indent=1))
 
 
 def _add_tune() -> None:

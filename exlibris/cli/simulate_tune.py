@@ -21,7 +21,8 @@ from typing import Any, NoReturn
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris import jsontext
+from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
@@ -30,7 +31,7 @@ MAX_BUDGET = 500
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"exlibris simulate tune: {message}", err=True)
+    echo(f"exlibris simulate tune: {message}", err=True)
     raise SystemExit(USER_ERROR)
 
 
@@ -236,11 +237,11 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
     except OSError as exc:
         _fail(f"cannot write in {folder}: {exc.strerror or exc}")
     except KeyboardInterrupt as stop:
-        click.echo(f"\nInterrupted: the games played are kept in {folder}; run the same "
+        echo(f"\nInterrupted: the games played are kept in {folder}; run the same "
                    "command again to continue.", err=True)
         raise SystemExit(getattr(stop, "status", INTERRUPTED)) from None
     if as_json:
-        click.echo(json.dumps(result, indent=1))
+        echo(jsontext.dumps(result, indent=1))
 
 
 def _planned(rows_file: Path) -> int:
@@ -275,7 +276,7 @@ class Tuning:
         self.content = tuple(p.resolve() for p in content) + (
             (self.base_path,) if self.base_path else ())
         self.workers, self.backend, self.address = workers, backend, address
-        self.say = (lambda text: click.echo(text, err=True))
+        self.say = (lambda text: echo(text, err=True))
         self.quiet = quiet
         self.checked: set[str] = set()  # candidates' variant files validated
 

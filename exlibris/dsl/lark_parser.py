@@ -90,8 +90,10 @@ def write_tables() -> str:
 
     grammar = _grammar()
     target = Path(grammar_tables.__file__).with_name(grammar_tables.FILE)
-    target.write_text(grammar_tables.dumps(tables_data(grammar), lark_version,
-                                           grammar_digest(grammar)) + "\n", encoding="utf-8")
+    from exlibris.safefile import write_output
+
+    write_output(target, grammar_tables.dumps(tables_data(grammar), lark_version,
+                                              grammar_digest(grammar)) + "\n")
     return str(target)
 
 

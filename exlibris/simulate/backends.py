@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +83,20 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
                 done(future.result())
     except BrokenProcessPool as exc:
         raise WorkerLost(f"a worker process died: {exc}") from None
+    except BaseException:  # Ctrl-C or SIGTERM: the games in play are not waited for
+        _end_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: Any) -> None:
+    """Terminate the pool's worker processes (an interrupted run keeps what finished;
+    a batch in play would otherwise run to its end, minutes for a search bot)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with suppress(Exception):
+            process.terminate()
 
 
 def _source_root() -> str:
@@ -195,8 +207,10 @@ def _host_port(address: str) -> tuple[str, int] | None:
     """The host and port of a Ray address (``auto`` and ``local`` have none)."""
     bare = address.split("://", 1)[-1].strip()
     host, sep, port = bare.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         return None
+    if len(port) > 5 or not 0 < int(port) < 65536:  # digits counted before int()
+        raise BackendError(f"--address: the port {port[:20]!r} is not a port (1 to 65535)")
     return host.strip("[]") or "127.0.0.1", int(port)
 
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 import math
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from exlibris.safefile import write_atomic
+from exlibris import jsontext
+from exlibris.safefile import FileRefused, write_output
 from exlibris.simulate.figures import CORRECTED, GROUPS, LINES
 from exlibris.simulate.stats import SMALL_SAMPLE
 
@@ -569,9 +569,13 @@ def write(path: Path, figures: dict[str, Any], preface: str = "",
     """Write the page to ``path`` and the figures (with ``extra`` beside them) to
     ``path`` with ``.json``, each atomically (an existing report stays whole if the
     disk refuses); returns the JSON file's path. ``OSError`` if a file cannot be
-    written."""
+    written (``safefile.write_output``: never through a link, never over a device)."""
     page = render(figures, preface, title)
     data = path.with_suffix(".json")
-    write_atomic(data, json.dumps({**(extra or {}), **figures}, indent=1))
-    write_atomic(path, page)
+    for where, text in ((data, jsontext.dumps({**(extra or {}), **figures}, indent=1)),
+                        (path, page)):
+        try:
+            write_output(where, text)
+        except FileRefused as exc:
+            raise OSError(0, exc.reason) from None
     return data
