@@ -28,8 +28,9 @@ from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 
-PANES = ("decision", "locations", "players", "log", "help")
+PANES = ("decision", "form", "locations", "players", "log", "help")
 SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
+MULTI_HINT = "Space marks · Enter confirms"  # a multi-select's hint starts so
 WIDE = 120  # from this width, the table and the decision side by side
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -50,6 +51,14 @@ class Ask:
     hint: str = ""
     since: Sequence[str] = ()  # what happened since this player's last answer
     seed: int | None = None  # the game's, in the header where it fits
+    notes: Sequence[str] = ()  # beside each option: what it does to the projected form
+    projection: str = ""  # the projected inspection in one line (main screen)
+    form: Sequence[str] = ()  # the projected form, line by line (its own view)
+    flipped: frozenset[Pos] = frozenset()  # shelf cards the alphabetical check flips now
+    assistants: str = ""  # where the player's own assistants stand
+    page: int = 10  # lines a Page Up/Down moves in a view (the view's room)
+    multi: bool = False  # a multi-select: Space marks options, Enter confirms
+    marked: frozenset[int] = frozenset()  # a multi-select's options marked
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
@@ -213,7 +222,12 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     hand = hanging(Text(f"Hand ({len(player.hand)}): "),
                    cards_text(player.hand.cards, screen.styles), width, painter)
     turned = [line for text in screen.turned_up() for line in painter.lines(text, width)]
-    return lines + painter.lines(head, width) + hand + turned
+    mine = lines + painter.lines(head, width) + hand + turned
+    if ask.assistants:
+        mine += hanging(Text("Assistants: "), Text(ask.assistants), width, painter)
+    if ask.projection:
+        mine += painter.lines(Text(ask.projection, "bold"), width)
+    return mine
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:
@@ -277,10 +291,11 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
         return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
     title = f"Shelf: {count} card{'s' if count != 1 else ''}"
     grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
-                                    width=width), width)
+                                    width=width, flipped=ask.flipped), width)
     if len(grid) <= room:
         return grid
-    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width), width)
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width,
+                                     ask.flipped), width)
     if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
         rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
                 "lines: make the terminal taller"[:width]]
@@ -288,14 +303,15 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
 
 
 def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str,
-                width: int = 80) -> Text:
+                width: int = 80, flipped: frozenset[Pos] = frozenset()) -> Text:
     """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned; the
-    columns that do not fit in ``width`` follow in a block of their own."""
+    columns that do not fit in ``width`` follow in a block of their own; ``!`` marks a
+    card the alphabetical check would flip now (``flipped``)."""
     cells = dict(shelf.items())
     used = list(cells) + list(marks) or [(0, 0)]
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
     cols = list(range(min(c for _, c in used), max(c for _, c in used) + 1))
-    wide = max([len(_cell(cells[p])) for p in cells] + [4])
+    wide = max([len(_cell(cells[p])) + (p in flipped) for p in cells] + [4])
     head = len("row -1 │")
     per_line = max(1, (width - head) // (wide + 1))
     blocks = [cols[i:i + per_line] for i in range(0, len(cols), per_line)]
@@ -308,12 +324,12 @@ def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: s
             text.append(f"\nrow {row:>2} │", "dim")
             for col in block:
                 text.append(" ")
-                text.append_text(_cell_line((row, col), cells, marks, screen, wide))
+                text.append_text(_cell_line((row, col), cells, marks, screen, wide, flipped))
     return text
 
 
 def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], screen: Screen,
-               wide: int) -> Text:
+               wide: int, flipped: frozenset[Pos] = frozenset()) -> Text:
     """One cell of :func:`shelf_lines`, padded to ``wide``: ``~A2/9:HM+B1/9`` (face down,
     with a card entombed beneath), ``*Ball[2]`` (two cards tucked), ``[3]`` or ``·``."""
     if pos in marks:
@@ -323,12 +339,13 @@ def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], sc
         return Text("·" + " " * (wide - 1), "dim")
     slot = cells[pos]
     face = "~" if slot.face_down else ""
-    text = Text(face + card_name(slot.card), "dim" if slot.face_down else "")
+    text = Text("!", "bold") if pos in flipped else Text()
+    text.append(face + card_name(slot.card), "dim" if slot.face_down else "")
     if isinstance(slot.card, BookCard):
         text.append(":")
         text.append_text(books_text(slot.card.books, screen.styles))
     text.append(_under(slot), "dim")
-    return text + " " * (wide - len(_cell(slot)))
+    return text + " " * (wide - len(_cell(slot)) - (pos in flipped))
 
 
 def _under(slot: Slot) -> str:
@@ -351,20 +368,58 @@ def _tabs(pane: str, width: int) -> str:
 
 
 def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
-    """The question, then as many options as fit around the cursor."""
+    """The question, then as many options as fit around the cursor; a line ``↑ N more``
+    or ``↓ N more`` says how many are above or below the window (never hidden)."""
     head = painter.lines(ask.prompt, width)
     room = max(room - len(head), 1)
-    labels = list(ask.labels)
-    shown = _window(len(labels), ask.cursor, room)
+    drawn = [_option(ask, i, width, painter) for i in range(len(ask.labels))]
+    first, last = _span(drawn, ask.cursor, room)
     lines = list(head)
-    for i in shown:
-        mark = "›" if i == ask.cursor else " "
-        drawn = hanging(Text(f"{mark}{i + 1:>3}. ", "bold"),
-                        Text(labels[i], "reverse" if i == ask.cursor else ""), width, painter)
-        if len(lines) + len(drawn) > len(head) + room:
-            break
-        lines += drawn
+    if first:
+        lines.append(f"   ↑ {first} more (↑ or Page Up)"[:width])
+    for option in drawn[first:last]:
+        lines += option
+    if last < len(drawn):
+        lines.append(f"   ↓ {len(drawn) - last} more (↓ or Page Down)"[:width])
     return lines
+
+
+def _option(ask: Ask, i: int, width: int, painter: Painter) -> list[str]:
+    """One option's lines: the cursor, its number, a mark box in a multi-select, its
+    label and its note."""
+    mark = "›" if i == ask.cursor else " "
+    head = Text(f"{mark}{i + 1:>3}. ", "bold")
+    if ask.multi:
+        head.append("[x] " if i in ask.marked else "[ ] ", "bold")
+    body = Text(ask.labels[i], "reverse" if i == ask.cursor else "")
+    if i < len(ask.notes) and ask.notes[i]:
+        body.append(f"  {ask.notes[i]}", "dim")
+    return hanging(head, body, width, painter)
+
+
+def _span(drawn: Sequence[Sequence[str]], cursor: int, room: int) -> tuple[int, int]:
+    """The options ``[first, last)`` shown in ``room`` lines around ``cursor``, with a
+    line kept for each marker of options left out above or below."""
+    count = len(drawn)
+    if sum(len(d) for d in drawn) <= room:
+        return 0, count
+    cursor = max(0, min(cursor, count - 1))
+    first = last = cursor
+    used = len(drawn[cursor])
+    while True:  # grow around the cursor, below first, while the markers still fit
+        grown = False
+        for side in (1, -1):
+            i = last + 1 if side == 1 else first - 1
+            if not 0 <= i < count:
+                continue
+            markers = (first - (side == -1) > 0) + (max(last, i) + 1 < count)
+            if used + len(drawn[i]) + markers <= room:
+                used += len(drawn[i])
+                first, last = min(first, i), max(last, i)
+                grown = True
+        if not grown:
+            break
+    return first, last + 1
 
 
 def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
@@ -402,15 +457,31 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
         lines = painter.lines(screen.others(), width)
     elif ask.pane == "log":
         lines = _log(log, width, 10_000, painter)
+    elif ask.pane == "form":
+        text = "\n".join(ask.form) or "The form is projected once the first round begins."
+        lines = [drawn for line in text.split("\n") for drawn in _help_line(line, width, painter)]
     else:
         lines = [drawn for line in ask.help.split("\n") for drawn in
                  _help_line(line, width, painter)]
-    top = min(ask.scroll, max(0, len(lines) - room))
-    ask.scroll = top  # past the end is the end (Up then moves from there)
-    shown = lines[top:top + room]
-    if top + room < len(lines) and room > 1:
-        shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]
-    return shown
+    return _scrolled(lines, ask, width, room)
+
+
+def _scrolled(lines: list[str], ask: Ask, width: int, room: int) -> list[str]:
+    """``room`` lines of ``lines`` from ``ask.scroll``; a first line ``↑ N more`` and a
+    last line ``↓ N more`` count what is above and below. ``ask.page`` becomes the lines
+    a Page Down moves, so that paging skips none."""
+    if len(lines) <= room:
+        ask.scroll, ask.page = 0, max(room, 1)
+        return lines
+    inner = max(room - 2, 1)
+    top = max(0, min(ask.scroll, len(lines) - inner))
+    ask.scroll, ask.page = top, inner  # past the end is the end (Up then moves from there)
+    shown = lines[top:top + inner]
+    above, below = top, len(lines) - top - len(shown)
+    head = f"↑ {above} more lines (↑ or Page Up)" if above else ""
+    foot = (f"↓ {below} more lines: ↓ or Page Down (Esc: back to the decision)" if below
+            else "(the end; Esc: back to the decision)")
+    return [head[:width], *shown, foot[:width]]
 
 
 def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:

@@ -29,6 +29,7 @@ from exlibris.interactive.shelf_grid import Styles
 from exlibris.interactive.steps import Step, first_step, levels, next_step
 from exlibris.interactive.terminal import KEYS_HINT, TYPE_HINT, Terminal
 
+DONE = "\x00done"  # a queued answer: the pick's "done"
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save",
             "save": "save", "q": "quit", "quit": "quit", "b": "back", "back": "back"}
 
@@ -104,6 +105,8 @@ class HumanAgent:
         self.message = ""  # shown once on the next frame (full screen)
         self.pane = "decision"  # the view the next frame opens on (full screen)
         self.help = ""
+        self.queued: list[str] = []  # cards chosen at once, answering a pick's next steps
+        self.pick: tuple[str, set[str]] | None = None  # that pick's prompt and cards left
 
     def decide(self, view: Any, decision: Decision) -> int:
         session = self.session
@@ -112,8 +115,17 @@ class HumanAgent:
         if self.hot_seat and term.last_seat != self.seat:
             self.hand_off(session)
         term.last_seat = self.seat
+        queued = self.from_queue(decision)
+        if queued is not None:
+            return queued
         grouping = levels(session.game, decision)
         current = first_step(decision, grouping)
+        best = None
+        if decision.kind is DecisionKind.FLIPS:
+            current, best = flips_step(session, decision, current)
+        multi = multi_select(decision)
+        if multi is not None:
+            current = multi
         trail: list[tuple[Step, str]] = []
         if term.full is None:
             self.show(session, decision, current)
@@ -124,6 +136,14 @@ class HumanAgent:
             answer = self.ask(session, decision, current, [label for _, label in trail])
             if answer is None:
                 raise QuitRequest("end of input")
+            if multi is not None and not isinstance(answer, int):
+                marked = answer if isinstance(answer, frozenset) else parse_marks(
+                    answer, decision, current)
+                if isinstance(marked, str):
+                    self.tell(marked)
+                    continue
+                if marked is not None:
+                    return self.answer_marks(decision, current, marked)
             parsed = (Parsed(index=answer) if isinstance(answer, int)
                       else parse_answer(answer, labels, [*grouping.labels, *decision.labels],
                                         len(decision)))
@@ -131,6 +151,8 @@ class HumanAgent:
                 return parsed.option % len(decision)
             if parsed.index is not None:
                 choice = current.choices[parsed.index]
+                if best is not None and choice is current.choices[-1]:
+                    self.queued, self.pick = [*best.cards, DONE], None  # the best, by name
                 if choice.final:
                     return choice.options[0]
                 trail.append((current, choice.label))
@@ -180,7 +202,46 @@ class HumanAgent:
                 self.tell("Nothing to undo: you have not decided anything yet.")
                 return
             self.tell(f"Taking back: {session.record.decisions[last].label}")
+            self.queued, self.pick = [], None
             session.undo(self.seat)
+
+    def from_queue(self, decision: Decision) -> int | None:
+        """The next card of a multi-select already made, as this step of its pick (or
+        "done" once they are all chosen); None when nothing is queued or the decision
+        is not that pick's next step (the queue is then dropped)."""
+        if not self.queued:
+            return None
+        values = decision.values
+        names = {getattr(v, "name", None) for v in values if v is not None}
+        same = (decision.kind is DecisionKind.PICK and None in values
+                and (self.pick is None or (decision.prompt == self.pick[0]
+                                           and names <= self.pick[1])))
+        if not same:  # another question: the pick ended (its limit) or never came
+            self.queued, self.pick = [], None
+            return None
+        self.pick = (decision.prompt, names)
+        name = self.queued.pop(0)
+        if name == DONE:
+            self.queued, self.pick = [], None
+            return values.index(None)
+        for i, value in enumerate(values):
+            if value is not None and value.name == name:
+                self.queued = self.queued or [DONE]
+                return i
+        self.queued, self.pick = [], None  # no longer offered: ask
+        return None
+
+    def answer_marks(self, decision: Decision, current: Step, marked: frozenset[int]) -> int:
+        """Answer the first step of a multi-select: its first marked card (the others
+        queued, then "done"), or "done" when nothing is marked."""
+        values = decision.values
+        chosen = [values[current.choices[i].options[0]] for i in sorted(marked)]
+        cards = [v.name for v in chosen if v is not None]
+        if not cards:
+            return values.index(None)
+        self.queued = cards[1:] or [DONE]
+        self.pick = (decision.prompt, {v.name for v in values if v is not None})
+        return next(i for i, v in enumerate(values) if v is not None and v.name == cards[0])
 
     def tell(self, text: str) -> None:
         if self.terminal.full is not None:
@@ -190,7 +251,7 @@ class HumanAgent:
 
     # ------------------------------------------------------------------ asking
     def ask(self, session: Session, decision: Decision, current: Step,
-            trail: Sequence[str]) -> int | str | None:
+            trail: Sequence[str]) -> int | str | frozenset[int] | None:
         """One answer to ``current``: an index (arrow keys) or typed text; None at EOF."""
         prompt = step_prompt(session, decision, current, trail)
         if self.terminal.full is None:
@@ -201,9 +262,9 @@ class HumanAgent:
         return self.full_screen(session, decision, current, prompt)
 
     def full_screen(self, session: Session, decision: Decision, current: Step,
-                    prompt: Text) -> int | str | None:
+                    prompt: Text) -> int | str | frozenset[int] | None:
         from exlibris.interactive import fullscreen as keys
-        from exlibris.interactive.frame import LAST, PANES, Ask, Painter, frame
+        from exlibris.interactive.frame import LAST, MULTI_HINT, PANES, Ask, Painter, frame
 
         full = self.terminal.full
         assert full is not None and session.game is not None
@@ -213,9 +274,12 @@ class HumanAgent:
         narrator = Narrator(session.game, self.seat)
         log = narrator.lines(session.log.records)
         since = narrator.lines(session.log.records[session.seen.get(self.seat, 0):])
-        state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
+        multi = current.question.startswith(decision.prompt + " Mark any number")
+        state = Ask(prompt, [choice_label(c) for c in current.choices],
+                    hint=f"{MULTI_HINT} · {KEYS_HINT}" if multi else KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
-                    message=self.message, since=since, seed=session.record.seed)
+                    message=self.message, since=since, seed=session.record.seed, multi=multi,
+                    **in_view(session.game, self.seat, decision, current, screen))
         self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
@@ -229,8 +293,10 @@ class HumanAgent:
                 if typed:
                     return typed
                 if state.pane == "decision":
-                    return state.cursor
+                    return state.marked if state.multi else state.cursor
                 state.pane = "decision"
+            elif key == " " and state.multi and not state.typed and state.pane == "decision":
+                state.marked = state.marked ^ {state.cursor}
             elif key in (keys.TAB, keys.BACK_TAB):
                 step = 1 if key == keys.TAB else -1
                 state.pane = PANES[(PANES.index(state.pane) + step) % len(PANES)]
@@ -249,7 +315,8 @@ class HumanAgent:
                 else:
                     state.scroll = 0 if key == keys.HOME else LAST
             elif key in (keys.UP, keys.DOWN, keys.PAGE_UP, keys.PAGE_DOWN):
-                move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -10, keys.PAGE_DOWN: 10}[key]
+                page = state.page if state.pane != "decision" else 10
+                move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -page, keys.PAGE_DOWN: page}[key]
                 if state.pane == "decision":
                     state.cursor = max(0, min(len(state.labels) - 1, state.cursor + move))
                     state.typed = ""
@@ -338,3 +405,90 @@ def about(session: Session) -> str:
     record = session.record
     return (f"\n\nThis game: seed {record.seed}, {record.variant} rules "
             f"(exlibris play --seed {record.seed} deals it again).")
+
+
+def flips_step(session: Session, decision: Decision, current: Step) -> tuple[Step, Any]:
+    """The voluntary flips' question with a third line, the best flips by name and what
+    they reach (``score --best-flips``'s answer), when flipping anything gains."""
+    from exlibris.interactive.projection import best_for
+    from exlibris.interactive.steps import Choice
+
+    assert session.game is not None
+    best = best_for(session.game, decision.seat)
+    if not best.cards or best.gain <= 0:
+        return current, None
+    label = (f"flip the best: {', '.join(best.cards)} -> {best.total} ({best.gain:+d})")
+    return Step(current.question, (*current.choices, Choice(label, (1,)))), best
+
+
+def multi_select(decision: Decision) -> Step | None:
+    """A pick of any number of cards (its "done" option) asked as one list to mark, or
+    None for any other decision."""
+    from exlibris.interactive.steps import Choice, player_labels
+
+    values = decision.values
+    if decision.kind is not DecisionKind.PICK or None not in values:
+        return None
+    cards = [i for i, v in enumerate(values) if v is not None and hasattr(v, "name")]
+    if len(cards) < 2:
+        return None
+    labels = player_labels(None, decision)
+    return Step(f"{decision.prompt} Mark any number (Space), then Enter; or type them "
+                "with commas (A1, B2)",
+                tuple(Choice(labels[i], (i,)) for i in cards))
+
+
+def parse_marks(text: str, decision: Decision, current: Step) -> frozenset[int] | str | None:
+    """A line-mode answer to a multi-select: card names or labels separated by commas
+    (``R4, M8``), ``done`` for none; None when the answer is one label or a command
+    (read as usual); a problem to show when a part names no card."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if text.strip().casefold() in ("done", "none", "nothing"):
+        return frozenset()
+    if "," not in text:
+        return None
+    values = decision.values
+    marked = set()
+    for part in parts:
+        wanted = part.casefold()
+        found = [n for n, choice in enumerate(current.choices)
+                 if values[choice.options[0]].name.casefold() == wanted
+                 or choice.label.casefold() == wanted]
+        if not found:
+            found = [n for n, choice in enumerate(current.choices)
+                     if choice.label.casefold().startswith(wanted)
+                     or wanted in choice.label.casefold().split()]
+        if len(found) != 1:
+            return f"{part!r} names {'no' if not found else 'more than one'} card of the list"
+        marked.add(found[0])
+    return frozenset(marked)
+
+
+def in_view(game: Any, seat: int, decision: Decision, current: Step,
+            screen: Screen) -> dict[str, Any]:
+    """What the main screen shows beside the decision: the projected inspection (its
+    line, the form, the cards the alphabetical check flips now), each shelving
+    target's effect on it, and where the player's assistants stand."""
+    from exlibris.interactive.projection import (
+        best_for,
+        form_lines,
+        projected_form,
+        shelving_effects,
+        summary,
+    )
+
+    if not game.state.round:
+        return {}
+    player = game.state.players[seat]
+    assistants = "; ".join(screen.where(a) for a in player.assistants)
+    form = projected_form(game, seat)
+    best = best_for(game, seat) if decision.kind is DecisionKind.FLIPS else None
+    notes: list[str] = []
+    card = decision.card
+    if decision.kind is DecisionKind.POSITION and card is not None:
+        finals = [c.options[0] if c.final else None for c in current.choices]
+        effects = shelving_effects(game, seat, card, [decision.values[i] if i is not None
+                                                      else None for i in finals])
+        notes = [effect.text() if effect is not None else "" for effect in effects]
+    return {"projection": summary(form), "form": form_lines(form, game, best),
+            "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}

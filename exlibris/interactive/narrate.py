@@ -14,6 +14,7 @@ from typing import Any
 
 from exlibris.engine.events import EventKind
 from exlibris.engine.game import Game
+from exlibris.interactive.names import readable
 
 # events that add nothing a player needs to read
 _QUIET = frozenset({EventKind.DECISION, EventKind.RETURN, EventKind.SETUP, EventKind.LOCATIONS,
@@ -40,7 +41,7 @@ class Narrator:
             tell = getattr(self, "_" + kind.replace("-", "_"), None)
             text = tell(record) if tell is not None else self._other(record)
             if text:
-                told.append(text)
+                told.append(readable(text))
         return told
 
     # ------------------------------------------------------------------ helpers

@@ -320,5 +320,7 @@ def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> 
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
     if asked_by:
         text.append(f"{asked_by}: ")
-    text.append(prompt, "bold")
+    from exlibris.interactive.names import readable
+
+    text.append(readable(prompt), "bold")
     return text
