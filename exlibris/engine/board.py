@@ -265,12 +265,15 @@ class Board:
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""
         loc: LocationState | None = assistant.location
+        home = assistant.home_index
         self.lift_assistant(assistant)
         assistant.bid = 0
         assistant.sharing_with = []
         self.ctx.skip.discard(id(assistant))
         if self.log.enabled:
-            self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
+            where = {"location": loc.id} if loc is not None else \
+                {"home": home + 1} if home is not None else {}
+            self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id, **where)
         self.triggers.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:

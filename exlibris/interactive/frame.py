@@ -52,7 +52,7 @@ class Ask:
     since: Sequence[str] = ()  # what happened since this player's last answer
     seed: int | None = None  # the game's, in the header where it fits
     notes: Sequence[str] = ()  # beside each option: what it does to the projected form
-    projection: str = ""  # the projected inspection in one line (main screen)
+    projected: tuple[int, Sequence[str]] | None = None  # the inspection now: total, A1 flips
     form: Sequence[str] = ()  # the projected form, line by line (its own view)
     flipped: frozenset[Pos] = frozenset()  # shelf cards the alphabetical check flips now
     assistants: str = ""  # where the player's own assistants stand
@@ -62,6 +62,7 @@ class Ask:
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
+CUT_SHELF = "more shelf lines"  # the end of a shelf cut short
 MIN_WIDTH, MIN_HEIGHT = 60, 20  # below this the options would not fit: the size is said
 SINCE_LINES = 2  # rows of the "since your turn" strip on a narrow screen
 
@@ -100,10 +101,14 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     width, height = max(width, 40), max(height, 12)
     if width >= WIDE:
         return _wide(screen, log, ask, width, height, painter)
-    top = _mine(screen, ask, width, painter)
     foot = _foot(ask, width, painter)
+    top = _mine(screen, ask, width, painter)
     room = height - len(top) - len(foot) - 1
     shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
+    if ask.assistants and (room - len(shelf) < 7 or CUT_SHELF in shelf[-1]):
+        top = _mine(screen, ask, width, painter, assistants=False)  # the shelf comes first
+        room = height - len(top) - len(foot) - 1
+        shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
     if ask.pane == "decision":
         strip = _since(ask, width, painter) if body_room > 6 else []
@@ -194,8 +199,10 @@ def _clip(lines: list[str], room: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- parts
-def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
-    """The town board, then your library, focus and hand."""
+def _mine(screen: Screen, ask: Ask, width: int, painter: Painter, assistants: bool = True
+          ) -> list[str]:
+    """The town board, then your library, focus and hand (and where your assistants
+    stand, with ``assistants``)."""
     game = screen.game
     seat = screen.seat
     board = board_line(screen)
@@ -223,10 +230,8 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
                    cards_text(player.hand.cards, screen.styles), width, painter)
     turned = [line for text in screen.turned_up() for line in painter.lines(text, width)]
     mine = lines + painter.lines(head, width) + hand + turned
-    if ask.assistants:
+    if ask.assistants and assistants:
         mine += hanging(Text("Assistants: "), Text(ask.assistants), width, painter)
-    if ask.projection:
-        mine += painter.lines(Text(ask.projection, "bold"), width)
     return mine
 
 
@@ -290,20 +295,43 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
     if not count and not ask.marks:
         return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
     title = f"Shelf: {count} card{'s' if count != 1 else ''}"
-    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
+    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks,
+                                    title=with_projection(title, ask, width),
                                     width=width, flipped=ask.flipped), width)
     if len(grid) <= room:
         return grid
-    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width,
-                                     ask.flipped), width)
+    cells = [pos for pos, _ in player.shelf.items()] + list(ask.marks)
+    columns = f" (columns {min(c for _, c in cells)} to {max(c for _, c in cells)})"
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks,
+                                     with_projection(title + columns, ask, width), width,
+                                     ask.flipped, spans=False), width)
     if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
-        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
-                "lines: make the terminal taller"[:width]]
+        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} {CUT_SHELF}: "
+                "make the terminal taller"[:width]]
     return rows
 
 
+def with_projection(title: str, ask: Ask, width: int) -> str:
+    """``Shelf: 9 cards · inspection now 38 · A1 flips 3 (!): T10, Z3, R4`` in ``width``
+    columns (the last flipped cards counted when they do not fit)."""
+    if ask.projected is None:
+        return title
+    total, names = ask.projected
+    head = f"{title} · inspection now {total} · "
+    if not names:
+        return head + "A1 flips nothing"
+    line = f"{head}A1 flips {len(names)} (!)"
+    for shown in range(len(names), 0, -1):
+        rest = f" +{len(names) - shown}" if shown < len(names) else ""
+        full = f"{line}: {', '.join(names[:shown])}{rest}"
+        if len(full) <= width:
+            return full
+    return line
+
+
 def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str,
-                width: int = 80, flipped: frozenset[Pos] = frozenset()) -> Text:
+                width: int = 80, flipped: frozenset[Pos] = frozenset(), *,
+                spans: bool = True) -> Text:
     """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned; the
     columns that do not fit in ``width`` follow in a block of their own; ``!`` marks a
     card the alphabetical check would flip now (``flipped``)."""
@@ -315,7 +343,8 @@ def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: s
     head = len("row -1 │")
     per_line = max(1, (width - head) // (wide + 1))
     blocks = [cols[i:i + per_line] for i in range(0, len(cols), per_line)]
-    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})")
+    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})" if spans
+                else title)
     for block in blocks:
         if len(blocks) > 1:
             span = f"s {block[0]} to {block[-1]}" if len(block) > 1 else f" {block[0]}"

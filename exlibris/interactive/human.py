@@ -474,7 +474,6 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
         form_lines,
         projected_form,
         shelving_effects,
-        summary,
     )
 
     if not game.state.round:
@@ -490,5 +489,5 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
         effects = shelving_effects(game, seat, card, [decision.values[i] if i is not None
                                                       else None for i in finals])
         notes = [effect.text() if effect is not None else "" for effect in effects]
-    return {"projection": summary(form), "form": form_lines(form, game, best),
+    return {"projected": (form.total, form.flipped), "form": form_lines(form, game, best),
             "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}

@@ -93,22 +93,6 @@ def shelving_effects(game: Game, seat: int, card: Card, cells: Sequence[Any]
     return effects
 
 
-def summary(form: Form, width: int = 80) -> str:
-    """The main screen's line, in ``width`` columns: ``Inspection now: 38 · A1 flips 3
-    (marked !): T10, Z3, R4`` (the last cards counted when they do not fit)."""
-    head = f"Inspection now: {form.total} · "
-    if not form.flipped:
-        return head + "A1 flips nothing · Tab: the form"
-    names = list(form.flipped)
-    for shown in range(len(names), -1, -1):
-        rest = f" +{len(names) - shown} more" if shown < len(names) else ""
-        line = (f"{head}A1 flips {len(names)} (marked !): {', '.join(names[:shown])}"
-                f"{rest}")
-        if len(line) <= width:
-            return line
-    return line
-
-
 def form_lines(form: Form, game: Game, best: BestFlips | None = None) -> list[str]:
     """The whole projected column, line by line, as the inspection form has it."""
     from exlibris.scoring.categories import CATEGORY_NAMES
