@@ -5,7 +5,8 @@ The engine's labels keep their ids (saves, scenario scripts and goldens name opt
 by them, and an answer may still be typed that way); everything shown to a player
 goes through :func:`readable`, which puts each location's, library's, assistant's,
 artifact's and category's name in place of its id, for the shipped content and an
-author's own (the catalog in use).
+author's own (the catalog in use). Modules are not renamed: their ids are the
+variants' names a player types (``--variant job-faire``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ def _build(catalog: Catalog) -> tuple[re.Pattern[str] | None, dict[str, str]]:
     for entry in catalog.entries:
         model = entry.model
         name = getattr(model, "name", None)
-        if getattr(model, "kind", "") in ("location", "library", "assistant", "artifact",
-                                          "module") and isinstance(name, str):
+        if getattr(model, "kind", "") in ("location", "library", "assistant", "artifact"
+                                          ) and isinstance(name, str):
             names[model.id] = name
         helper = getattr(model, "assistant", None)
         if helper is not None and isinstance(getattr(helper, "name", None), str):
