@@ -242,7 +242,7 @@ def board_line(screen: Screen, *, names: bool = True) -> Text:
     if not state.round:
         text = Text("Ex Libris · set-up", "bold")
         if state.players:
-            text.append(" · choose your library; the town board is laid out after")
+            text.append(" · choose your library (the town board comes next)")
         return text
     solo = screen.game.solo
     rounds = f" of {screen.game.settings.final_round.rounds}" if solo is not None else ""
@@ -490,7 +490,7 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
         text = "\n".join(ask.form) or "The form is projected once the first round begins."
         lines = [drawn for line in text.split("\n") for drawn in _help_line(line, width, painter)]
     else:
-        lines = [drawn for line in ask.help.split("\n") for drawn in
+        lines = [drawn for line in paragraphs(ask.help) for drawn in
                  _help_line(line, width, painter)]
     return _scrolled(lines, ask, width, room)
 
@@ -502,15 +502,29 @@ def _scrolled(lines: list[str], ask: Ask, width: int, room: int) -> list[str]:
     if len(lines) <= room:
         ask.scroll, ask.page = 0, max(room, 1)
         return lines
-    inner = max(room - 2, 1)
-    top = max(0, min(ask.scroll, len(lines) - inner))
+    top = max(0, min(ask.scroll, len(lines) - max(room - 2, 1)))
+    inner = max(room - 1 - (top > 0), 1)  # a line for each marker shown
     ask.scroll, ask.page = top, inner  # past the end is the end (Up then moves from there)
     shown = lines[top:top + inner]
     above, below = top, len(lines) - top - len(shown)
-    head = f"↑ {above} more lines (↑ or Page Up)" if above else ""
+    head = [f"↑ {above} more lines (↑ or Page Up)"[:width]] if above else []
     foot = (f"↓ {below} more lines: ↓ or Page Down (Esc: back to the decision)" if below
             else "(the end; Esc: back to the decision)")
-    return [head[:width], *shown, foot[:width]]
+    return [*head, *shown, foot[:width]]
+
+
+def paragraphs(text: str) -> list[str]:
+    """The lines of a help text with each deeper-indented continuation joined to the
+    line it goes on (``~ marks a card lying face`` / ``            down;``), so that
+    the screen wraps whole words at its own width."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if lines and indent >= 4 and line.strip() and lines[-1].strip():
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line)
+    return lines
 
 
 def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:

@@ -479,7 +479,7 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
     if not game.state.round:
         return {}
     player = game.state.players[seat]
-    assistants = "; ".join(screen.where(a) for a in player.assistants)
+    assistants = " · ".join(standing(screen, a) for a in player.assistants)
     form = projected_form(game, seat)
     best = best_for(game, seat) if decision.kind is DecisionKind.FLIPS else None
     notes: list[str] = []
@@ -491,3 +491,12 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
         notes = [effect.text() if effect is not None else "" for effect in effects]
     return {"projected": (form.total, form.flipped), "form": form_lines(form, game, best),
             "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}
+
+
+def standing(screen: Screen, assistant: Any) -> str:
+    """Where one of your assistants stands, short: ``Bookworm at Wishing Well``,
+    ``standard on home 2``, ``standard ready``."""
+    where = screen.where(assistant)
+    name = assistant.name
+    short = "standard" if name == "standard assistant" else name.removeprefix("The ")
+    return short + where[len(name):].replace(" on home space ", " on home ")

@@ -254,6 +254,8 @@ class Narrator:
         row, col = r["pos"]
         source = str(r.get("source", ""))
         where = f" from {self.source(source)}" if source else ""
+        if source == f"hand:{r['seat']}":  # one's own hand
+            where = " from your hand" if self.you(r["seat"]) else " from their hand"
         return f"{who} shelved {card}{where} at row {row}, column {col}."
 
     def _cleanup(self, r: dict[str, Any]) -> str:
