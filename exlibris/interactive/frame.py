@@ -30,6 +30,7 @@ from exlibris.model.shelf import Pos, Shelf, Slot
 
 PANES = ("decision", "form", "locations", "players", "log", "help")
 SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
+TINY_HINT = "↑↓ Enter · Esc back · Tab · ? help"
 MULTI_HINT = "Space marks · Enter confirms"  # a multi-select's hint starts so
 WIDE = 120  # from this width, the table and the decision side by side
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -189,8 +190,11 @@ def _whole(lines: list[str], room: int, what: str, width: int) -> list[str]:
 
 
 def _fit(lines: list[str], height: int) -> list[str]:
-    if len(lines) > height:  # only ever the spare rows: keep the answer line
-        lines = lines[:height - 1] + lines[-1:]
+    """``lines`` in ``height`` rows: blank rows added, or, on a screen too small for all,
+    the first rows left out (the board line goes before the decision, its markers,
+    the hint and the answer line)."""
+    if len(lines) > height:
+        lines = lines[len(lines) - height:]
     return lines + [""] * (height - len(lines))
 
 
@@ -571,6 +575,8 @@ def _foot(ask: Ask, width: int, painter: Painter) -> list[str]:
     hint = span + ask.hint
     if len(hint) > width:
         hint = span + SHORT_HINT
+    if len(hint) > width:
+        hint = span + TINY_HINT
     lines += painter.lines(Text(hint, "dim"), width)
     lines.append(f"> {ask.typed}"[:width])
     return lines
