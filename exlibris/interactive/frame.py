@@ -572,11 +572,9 @@ def _foot(ask: Ask, width: int, painter: Painter) -> list[str]:
     span = ""
     if ask.pane == "decision" and len(ask.labels) > 1:
         span = f"{ask.cursor + 1} of {len(ask.labels)} · "
-    hint = span + ask.hint
-    if len(hint) > width:
-        hint = span + SHORT_HINT
-    if len(hint) > width:
-        hint = span + TINY_HINT
+    lead = f"{MULTI_HINT} · " if ask.multi else ""
+    hint = next((span + text for text in (ask.hint, lead + SHORT_HINT, lead + TINY_HINT)
+                 if len(span + text) <= width), span + lead + TINY_HINT)
     lines += painter.lines(Text(hint, "dim"), width)
     lines.append(f"> {ask.typed}"[:width])
     return lines

@@ -489,6 +489,9 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
         effects = shelving_effects(game, seat, card, [decision.values[i] if i is not None
                                                       else None for i in finals])
         notes = [effect.text() if effect is not None else "" for effect in effects]
+    elif decision.kind is DecisionKind.PLACE:
+        notes = [idle_at_home(*decision.values[c.options[0]]) if c.final else ""
+                 for c in current.choices]
     return {"projected": (form.total, form.flipped), "form": form_lines(form, game, best),
             "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}
 
@@ -500,3 +503,35 @@ def standing(screen: Screen, assistant: Any) -> str:
     name = assistant.name
     short = "standard" if name == "standard assistant" else name.removeprefix("The ")
     return short + where[len(name):].replace(" on home space ", " on home ")
+
+
+def idle_at_home(assistant: Any, target: Any) -> str:
+    """A warning beside placing a special assistant on a home space when each of its
+    abilities works only while it stands at a location (``if this.at_location``): there
+    it only takes the home action (LIB-GOLEM-3 rules so for the Trash Golem)."""
+    spec = getattr(assistant, "spec", None)
+    if spec is None or getattr(target, "location", None) is not None:
+        return ""
+    abilities = getattr(spec, "abilities", ())
+    if not abilities or not all("this.at_location" in (a.when or "") for a in abilities):
+        return ""
+    ruling = ruling_for(spec.name)
+    return (f"⚠ its ability works only at a location: here it only takes the home action"
+            f"{f' ({ruling})' if ruling else ''}")
+
+
+def ruling_for(name: str) -> str:
+    """The id of the ruling ``docs/rulings.md`` makes on ``name`` on a home space
+    (``ruling LIB-GOLEM-3``), or "" when there is none (or no docs)."""
+    import re
+
+    from exlibris.paths import data_root
+
+    path = data_root() / "docs" / "rulings.md"
+    try:
+        text = path.read_text("utf-8")
+    except OSError:
+        return ""
+    short = re.escape(name.removeprefix("The "))
+    found = re.search(rf"^### (\S+) .*— (?:The |the )?{short} on a home space", text, re.M)
+    return f"ruling {found.group(1)}" if found else ""
