@@ -181,3 +181,25 @@ expect:
     golem = [note for label, note in notes.items() if "Trash Golem" in label]
     assert golem and all("only takes the home action (ruling LIB-GOLEM-3)" in n for n in golem)
     assert all(not note for label, note in notes.items() if "Trash Golem" not in label)
+
+
+def test_prompts_say_who_or_what_is_chosen() -> None:
+    """Over seeded games of every mode no pick asks ``which to ...?``: it says which
+    card, which opponent (which player), which location."""
+    from seeded_games import goldens, play_mode
+
+    from exlibris.interactive.screen import prompt_line
+
+    prompts: dict[str, str] = {}
+
+    def watch(game: Any, decision: Any, index: int) -> None:
+        if decision.kind is DecisionKind.PICK:
+            prompts.setdefault(decision.prompt, prompt_line(game, decision).plain)
+            if ", which to " in prompts[decision.prompt]:
+                prompts[decision.prompt] = prompt_line(game, decision).plain
+
+    for mode in goldens().MODES:
+        play_mode(mode, 2, watch=watch)
+    assert prompts.get("which to choose?", "").endswith("which opponent to choose?")
+    assert prompts["which to flip?"].endswith("which card to flip?")
+    assert not [p for p in prompts.values() if ", which to " in p], prompts
