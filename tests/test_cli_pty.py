@@ -432,7 +432,7 @@ def test_since_your_turn_strip_and_the_log_opens_at_its_newest_entry(tmp_path: P
     term.press(b"\r")
     screen = " ".join(term.last_frame())
     assert "Since your turn" in screen and "Greedy 2 " in screen, screen
-    for _ in range(3):
+    for _ in range(4):  # the form, the locations, the players, the log
         term.press(b"\t")
     log = term.last_frame()
     assert "[log]" in log[next(i for i, line in enumerate(log) if "── " in line)]
@@ -617,7 +617,7 @@ def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
     term.press(b"\r")  # the first library; round 1
     text = "\n".join(term.last_frame())
     assert "license form" in text and "face down" in text, text
-    term.press(b"\t\t", frames=2)
+    term.press(b"\t\t\t", frames=3)  # the form, the locations, the players
     players = "\n".join(term.last_frame())
     assert "[players]" in players and "The public library (your opponent)" in players
     assert "license form: 2 face down" in players
@@ -1027,5 +1027,32 @@ def test_the_help_gives_the_library_tiles_letter_counts_at_a_terminal(tmp_path: 
     joined = " ".join(seen.split())
     assert "Letters in the deck (the library tile's bookmark): A " in joined, joined[-600:]
     term.press(b"\x1b")  # back to the decision
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_the_inspection_is_in_view_at_80_by_24(tmp_path: Path) -> None:
+    """Issue 38: the shelf's title says the inspection's total now and the cards the
+    alphabetical check would flip, each marked ``!`` on the shelf; Tab shows the form
+    line by line; Space marks cards of a multi-card choice."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    flips = None
+    for _ in range(200):
+        term.press(b"\r")
+        screen = term.last_frame()
+        title = next((line for line in screen if line.startswith("Shelf: ")), "")
+        flips = re.search(r"inspection now (\d+) · A1 flips (\d+) \(!\)", title)
+        if flips:
+            break
+    assert flips, "\n".join(screen)
+    marked = [line for line in screen if re.search(r"(^|[ │])!([A-Z]\d|[CFHMRS]{1,4}\b)", line)]
+    assert marked, "\n".join(screen)
+    term.press(b"\t")
+    form = "\n".join(term.last_frame())
+    assert "[form]" in form and f"Total: {flips.group(1)}" in form, form
+    assert "A1 flipped by the alphabetical check:" in form
+    term.press(b"\x1b")
     term.send(b"q\r")
     assert term.finish() == 0

@@ -101,6 +101,7 @@ def form_lines(form: Form, game: Game, best: BestFlips | None = None) -> list[st
     state = game.state
     prominent = {state.prominent, state.also_prominent} - {None}
     lines = ["Your inspection form if the game ended now (nothing flipped by you):",
+             f"  Total: {form.total}",
              f"  A1 flipped by the alphabetical check: {', '.join(form.flipped) or 'none'}"]
     for code, count in form.tally.items():
         mark = " (prominent)" if code in prominent else " (banned)" if code == state.banned \
@@ -117,7 +118,6 @@ def form_lines(form: Form, game: Game, best: BestFlips | None = None) -> list[st
     if form.artifacts or form.artifact_lines:
         lines.append(f"  artifacts: {form.artifacts}")
         lines += [f"    {artifact_title(aid)}: {points}" for aid, points in form.artifact_lines]
-    lines.append(f"  Total: {form.total}")
     if best is not None:
         lines.append("  " + best_words(best))
     return lines
