@@ -99,7 +99,7 @@ def test_each_shelving_target_says_what_it_does_to_the_projection() -> None:
 # ---------------------------------------------------------------------- markers
 _OPTION = re.compile(r"^[› ] {0,3}(\d+)\. ")
 _UP, _DOWN = re.compile(r"^ *↑ (\d+) more"), re.compile(r"^ *↓ (\d+) more")
-_SPAN = re.compile(r"(\d+) of (\d+) · ")
+_SPAN = re.compile(r"^(\d+) of (\d+) · ")
 
 
 class Walker:

@@ -89,8 +89,8 @@ def test_the_cases_players_met_are_told() -> None:
     played = every_mode()[0]
     game = played.game
     narrator = Narrator(game, 0)
-    assert narrator.lines([{"event": "gain", "seat": 1, "card": "J3", "source": "area:auction-house",
-                            "hidden": False}]) == [
+    assert narrator.lines([{"event": "gain", "seat": 1, "card": "J3",
+                            "source": "area:auction-house", "hidden": False}]) == [
         f"{game.state.players[1].name} took {narrator.card('J3')} from Auction House (#3)'s "
         "area."]
     back = narrator.lines([{"event": "return", "seat": 1, "assistant": "1:standard-1",

@@ -12,8 +12,8 @@ variants' names a player types (``--variant job-faire``).
 from __future__ import annotations
 
 import re
-from exlibris.catalog import Catalog, load_catalog
 
+from exlibris.catalog import Catalog, load_catalog
 
 _built: list[tuple[Catalog, tuple[re.Pattern[str] | None, dict[str, str]]]] = []
 
