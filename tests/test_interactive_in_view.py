@@ -171,3 +171,16 @@ def test_a_long_list_says_how_many_are_above_and_below(size: tuple[int, int]) ->
     among a dozen locations) are walked end to end and every option is accounted for."""
     walker = walk(goldens().BY_NAME["expanded"], *size, seed=404)
     assert walker.checked > 30 and walker.longest >= 10
+
+
+def test_line_mode_shows_the_projection_and_the_shelving_notes(tmp_path: Any) -> None:
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["play", "--seats", "human,greedy", "--seed", "5",
+                                      "--save", str(tmp_path / "g.json")], input="1\n" * 800)
+    assert result.exit_code == 0, (result.exception, result.output[-2000:])
+    assert re.search(r"Your inspection now: \d+ · A1 would flip ", result.output)
+    assert re.search(r"\d+\. shelve \S+ at row -?\d+, column -?\d+  → \d+ \([+-]\d+\) · "
+                     r"A1 flips \d+", result.output), result.output[-3000:]

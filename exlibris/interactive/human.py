@@ -257,7 +257,10 @@ class HumanAgent:
         if self.terminal.full is None:
             if trail or current.question != decision.prompt:
                 self.terminal.show(prompt)
-            self.terminal.show(options_text(current), Text(TYPE_HINT, "dim"))
+            assert session.game is not None
+            screen = Screen(session.game, self.seat, self.styles, self.library_names)
+            notes = in_view(session.game, self.seat, decision, current, screen).get("notes", ())
+            self.terminal.show(options_text(current, notes), Text(TYPE_HINT, "dim"))
             return self.terminal.choose()
         return self.full_screen(session, decision, current, prompt)
 
@@ -359,6 +362,13 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
+        if game.state.round:  # the inspection if the game ended now
+            from exlibris.interactive.projection import projected_form
+
+            form = projected_form(game, self.seat)
+            flips = ", ".join(form.flipped) or "nothing"
+            term.show(Text(f"Your inspection now: {form.total} · A1 would flip {flips} "
+                           "(Tab at the full screen: the whole form)", "dim"))
         if current.question == decision.prompt:  # else the step's own line says it
             term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
@@ -375,11 +385,16 @@ def step_prompt(session: Session, decision: Decision, current: Step,
     return text
 
 
-def options_text(current: Step) -> Text:
+def options_text(current: Step, notes: Sequence[str] = ()) -> Text:
+    """Line mode: the numbered choices, each with its note (what it does to the
+    projected inspection, a warning)."""
     text = Text()
     for i, choice in enumerate(current.choices, 1):
         text.append(f"{i:>3}. ", "bold")
-        text.append(choice_label(choice) + "\n")
+        text.append(choice_label(choice))
+        if i <= len(notes) and notes[i - 1]:
+            text.append(f"  {notes[i - 1]}", "dim")
+        text.append("\n")
     return text
 
 
