@@ -203,3 +203,26 @@ def test_prompts_say_who_or_what_is_chosen() -> None:
     assert prompts.get("which to choose?", "").endswith("which opponent to choose?")
     assert prompts["which to flip?"].endswith("which card to flip?")
     assert not [p for p in prompts.values() if ", which to " in p], prompts
+
+
+def test_a_question_after_a_move_home_names_the_location_that_asks() -> None:
+    """The Librarians' Lodge moves an assistant home and asks to rework the shelf: the
+    question is the Lodge's, not a home action's (the move is recorded as one)."""
+    from exlibris.agents import RandomAgent
+    from exlibris.engine.decisions import Decision
+    from exlibris.engine.flow import new_game
+    from exlibris.interactive.context import asker
+    from exlibris.validation import resolve_settings
+
+    game = new_game(CATALOG, resolve_settings("standard", CATALOG.variants),
+                    [RandomAgent(1), RandomAgent(2)], seed=3)
+    decision = Decision(0, DecisionKind.MAY, "rework the shelf?", [True, False])
+    records = [{"event": "place", "seat": 0, "assistant": "0:standard-1",
+                "location": "librarians-lodge", "space": 1, "bid": 0},
+               {"event": "activate", "seat": 0, "location": "librarians-lodge"},
+               {"event": "place", "seat": 0, "assistant": "0:standard-2", "home": 2,
+                "moved": True},
+               {"event": "draw", "seat": 0, "cards": ["A1"]}]
+    assert asker(game, decision, records) == CATALOG.locations["librarians-lodge"].name
+    unmoved = [*records[:2], {**records[2], "moved": False}, records[3]]
+    assert asker(game, decision, unmoved) == "home action"

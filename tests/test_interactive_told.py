@@ -65,8 +65,12 @@ def _check(record: dict[str, Any], text: str, narrator: Narrator, seat: int | No
         assert _name(narrator, record["card"]) in text, where
         if "other" in record:
             assert _name(narrator, record["other"]) in text, where
-    elif kind == EventKind.PLACE and "bid" in record:
-        assert f"bidding {record['bid']}" in text and " space " not in text, where
+    elif kind == EventKind.PLACE and "location" in record:
+        spec = narrator.game.location_specs[record["location"]]
+        if spec.auction is not None:
+            assert f"bidding {record['bid']}" in text and " space " not in text, where
+        else:
+            assert f"space {record['space']}" in text and "bidding" not in text, where
 
 
 @pytest.mark.parametrize("mode", mode_names())

@@ -199,11 +199,13 @@ class Board:
         loc: LocationState | None = target.location
         space = target.space
         logged = self.log.enabled  # the event's fields are gathered only for a log
+        moved = {} if visit else {"moved": True}  # an effect moved it: no visit
         if loc is None:
             player.home[space] = assistant
             assistant.home_index = space
             if logged:
-                self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1)
+                self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1,
+                                **moved)
         else:
             assistant.sharing_with = list(loc.spaces[space])
             loc.occupy(assistant, space)
@@ -212,7 +214,7 @@ class Board:
             assistant.bid = target.bid
             if logged:
                 self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
-                           location=loc.id, space=space + 1, bid=target.bid)
+                           location=loc.id, space=space + 1, bid=target.bid, **moved)
         if not visit:
             return
         ctx = self.ctx

@@ -149,6 +149,7 @@ class Place(SeatAssistant):
     location: NotRequired[str]
     space: NotRequired[int]
     bid: NotRequired[int]
+    moved: NotRequired[bool]  # an effect moved it there (no visit, no action)
 
 
 class Activate(Seat, At):

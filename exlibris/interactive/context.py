@@ -207,6 +207,8 @@ def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> 
         return None
     for record in reversed(records):
         kind = record["event"]
+        if kind == EventKind.PLACE and record.get("moved"):
+            continue  # moved there by the effect still running (the Librarians' Lodge)
         if kind in (EventKind.ROUND, EventKind.PLACE) and "home" not in record:
             return None
         if kind == EventKind.PLACE:

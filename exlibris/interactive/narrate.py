@@ -177,11 +177,13 @@ class Narrator:
     def _place(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
         what = self.assistant(r["assistant"])
+        verb = "moved" if r.get("moved") else "placed"
         if "home" in r:
-            return f"{who} placed {what} on home space {r['home']}."
-        if "bid" in r:  # an auction's space is its bid (a bid of 0 too)
-            return f"{who} placed {what} at {self.place(r['location'])}, bidding {r['bid']}."
-        return f"{who} placed {what} at {self.place(r['location'])}, space {r['space']}."
+            return f"{who} {verb} {what} {'to' if r.get('moved') else 'on'} home space {r['home']}."
+        spec = self.game.location_specs.get(r["location"])
+        if spec is not None and spec.auction is not None:  # its space is its bid (0 too)
+            return f"{who} {verb} {what} at {self.place(r['location'])}, bidding {r.get('bid', 0)}."
+        return f"{who} {verb} {what} at {self.place(r['location'])}, space {r['space']}."
 
     def _activate(self, r: dict[str, Any]) -> str:
         return f"{self.who(r['seat']).capitalize()} used {self.place(r['location'])}."
