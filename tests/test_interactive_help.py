@@ -72,7 +72,7 @@ def test_page_down_in_the_help_skips_no_line_and_words_wrap_whole() -> None:
     assert reached == len(whole)
     text = " ".join(" ".join(whole).split())
     assert "lying face down;" in text
-    assert not [line for line in whole if line.strip() == "face"]  # "face" / "down;" 
+    assert not [line for line in whole if line.strip() == "face"]  # "face" / "down;"
     words = set(player_help(full_screen=True).split())
     notation = [w for w in " ".join(_body(_help_frames(300, 0)[-1])).split()
                 if w in {"face", "down;", "artifact", "option"}]

@@ -75,14 +75,14 @@ def test_an_authors_own_id_is_named(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_replay_of_an_expanded_bot_game_names_every_artifact(tmp_path: Path) -> None:
-    from exlibris.cli.main import main
+    from exlibris.cli.main import cli
 
     save = tmp_path / "game.json"
     runner = CliRunner()
-    played = runner.invoke(main, ["play", "--variant", "expanded", "--seats", "greedy,random",
+    played = runner.invoke(cli, ["play", "--variant", "expanded", "--seats", "greedy,random",
                                   "--seed", "3", "--save", str(save)])
     assert played.exit_code == 0, played.output
-    shown = runner.invoke(main, ["replay", str(save), "--all"])
+    shown = runner.invoke(cli, ["replay", str(save), "--all"])
     assert shown.exit_code == 0, shown.output
     assert "Artifactorium" in shown.output
     found = ids_in(shown.output, id_names())
