@@ -107,6 +107,7 @@ class HumanAgent:
         self.help = ""
         self.queued: list[str] = []  # cards chosen at once, answering a pick's next steps
         self.pick: tuple[str, set[str]] | None = None  # that pick's prompt and cards left
+        self.best: Any = None  # the best voluntary flips, at the flips question
 
     def decide(self, view: Any, decision: Decision) -> int:
         session = self.session
@@ -123,6 +124,7 @@ class HumanAgent:
         best = None
         if decision.kind is DecisionKind.FLIPS:
             current, best = flips_step(session, decision, current)
+        self.best = best
         multi = multi_select(decision)
         if multi is not None:
             current = multi
@@ -282,7 +284,7 @@ class HumanAgent:
                     hint=f"{MULTI_HINT} · {KEYS_HINT}" if multi else KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
                     message=self.message, since=since, seed=session.record.seed, multi=multi,
-                    **in_view(session.game, self.seat, decision, current, screen))
+                    **in_view(session.game, self.seat, decision, current, screen, self.best))
         self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
@@ -480,7 +482,7 @@ def parse_marks(text: str, decision: Decision, current: Step) -> frozenset[int] 
 
 
 def in_view(game: Any, seat: int, decision: Decision, current: Step,
-            screen: Screen) -> dict[str, Any]:
+            screen: Screen, best: Any = None) -> dict[str, Any]:
     """What the main screen shows beside the decision: the projected inspection (its
     line, the form, the cards the alphabetical check flips now), each shelving
     target's effect on it, and where the player's assistants stand."""
@@ -496,7 +498,10 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
     player = game.state.players[seat]
     assistants = " · ".join(standing(screen, a) for a in player.assistants)
     form = projected_form(game, seat)
-    best = best_for(game, seat) if decision.kind is DecisionKind.FLIPS else None
+    if decision.kind is DecisionKind.FLIPS and best is None:
+        best = best_for(game, seat)  # (None from flips_step: nothing to gain)
+    elif decision.kind is not DecisionKind.FLIPS:
+        best = None
     notes: list[str] = []
     card = decision.card
     if decision.kind is DecisionKind.POSITION and card is not None:
