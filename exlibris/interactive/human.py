@@ -369,8 +369,7 @@ class HumanAgent:
 
             form = projected_form(game, self.seat)
             flips = ", ".join(form.flipped) or "nothing"
-            term.show(Text(f"Your inspection now: {form.total} · A1 would flip {flips} "
-                           "(Tab at the full screen: the whole form)", "dim"))
+            term.show(Text(f"Your inspection now: {form.total} · A1 would flip {flips}", "dim"))
         if current.question == decision.prompt:  # else the step's own line says it
             term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
