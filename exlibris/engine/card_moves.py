@@ -153,7 +153,7 @@ class CardMoves:
         index = self.game.ask(seat, _POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card)
-        src = self.state.cards.zone_of(card)
+        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index], face_down=face_down)
         if self.log.enabled:
             self.log.add(EventKind.SHELVE, seat=seat, card=card.name,
@@ -175,7 +175,7 @@ class CardMoves:
                               positions,
                               lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                               card=card)
-        src = self.state.cards.zone_of(card)
+        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index])
         if self.log.enabled:
             self.log.add(EventKind.SHELVE, seat=owner, card=card.name,
