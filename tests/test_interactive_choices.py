@@ -41,17 +41,17 @@ class Marking:
 
     def draw(self, lines: list[str]) -> None:
         self.text = "\n".join(visible(line) for line in lines)
-        if "Mark any number" in self.text:
+        if "mark any number (Space)" in self.text:
             self.marked_frames.append(self.text)
 
     def key(self) -> str:
         if self.pending:
             return self.pending.pop(0)
         if "flip cards face down before the inspection" in self.text and \
-                "Mark any number" not in self.text:
+                "mark any number (Space)" not in self.text:
             self.pending = [keys.ENTER]
             return "2"
-        if "Mark any number" in self.text:
+        if "mark any number (Space)" in self.text:
             self.pending = [keys.DOWN, " ", keys.ENTER]
             return " "
         return keys.ENTER
@@ -104,7 +104,7 @@ class Lines(Terminal):
         game = self.agent.session.game
         assert game is not None
         shown = self.out.getvalue()[-3000:]  # type: ignore[attr-defined]
-        if "Mark any number" in shown.rsplit("\n>", 1)[-1] or shown.endswith(
+        if "mark any number (Space)" in shown.rsplit("\n>", 1)[-1] or shown.endswith(
                 "A1, B2)\n") or "type them with commas" in shown[-600:]:
             shelf = game.state.players[0].shelf
             names = [slot.card.name for _, slot in shelf.items()

@@ -38,7 +38,7 @@ def _shown(game: Any, decision: Any, index: int) -> str:
     records = game.log.records
     lines = [prompt_line(game, decision, asker(game, decision, records)).plain,
              *player_labels(game, decision)]
-    multi = multi_select(decision)
+    multi = multi_select(decision, game)
     if multi is not None:
         lines += [multi.question, *(choice.label for choice in multi.choices)]
     return "\n".join(lines)

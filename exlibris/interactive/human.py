@@ -125,7 +125,7 @@ class HumanAgent:
         if decision.kind is DecisionKind.FLIPS:
             current, best = flips_step(session, decision, current)
         self.best = best
-        multi = multi_select(decision)
+        multi = multi_select(decision, session.game, full=term.full is not None)
         if multi is not None:
             current = multi
         trail: list[tuple[Step, str]] = []
@@ -279,7 +279,7 @@ class HumanAgent:
         narrator = Narrator(session.game, self.seat)
         log = narrator.lines(session.log.records)
         since = narrator.lines(session.log.records[session.seen.get(self.seat, 0):])
-        multi = current.question.startswith(decision.prompt + " Mark any number")
+        multi = current.question == MULTI_QUESTION
         state = Ask(prompt, [choice_label(c) for c in current.choices],
                     hint=f"{MULTI_HINT} · {KEYS_HINT}" if multi else KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
@@ -437,7 +437,11 @@ def flips_step(session: Session, decision: Decision, current: Step) -> tuple[Ste
     return Step(current.question, (*current.choices, Choice(label, (1,)))), best
 
 
-def multi_select(decision: Decision) -> Step | None:
+MULTI_QUESTION = "mark any number (Space), then Enter; or type them with commas (A1, B2)"
+LINE_MULTI_QUESTION = "any number: type them with commas (A1, B2), one, or done"
+
+
+def multi_select(decision: Decision, game: Any = None, *, full: bool = True) -> Step | None:
     """A pick of any number of cards (its "done" option) asked as one list to mark, or
     None for any other decision."""
     from exlibris.interactive.steps import Choice, player_labels
@@ -448,9 +452,8 @@ def multi_select(decision: Decision) -> Step | None:
     cards = [i for i, v in enumerate(values) if v is not None and hasattr(v, "name")]
     if len(cards) < 2:
         return None
-    labels = player_labels(None, decision)
-    return Step(f"{decision.prompt} Mark any number (Space), then Enter; or type them "
-                "with commas (A1, B2)",
+    labels = player_labels(game, decision)
+    return Step(MULTI_QUESTION if full else LINE_MULTI_QUESTION,
                 tuple(Choice(labels[i], (i,)) for i in cards))
 
 
