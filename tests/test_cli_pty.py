@@ -432,7 +432,7 @@ def test_since_your_turn_strip_and_the_log_opens_at_its_newest_entry(tmp_path: P
     term.press(b"\r")
     screen = " ".join(term.last_frame())
     assert "Since your turn" in screen and "Greedy 2 " in screen, screen
-    for _ in range(3):
+    for _ in range(4):  # the form, the locations, the players, the log
         term.press(b"\t")
     log = term.last_frame()
     assert "[log]" in log[next(i for i, line in enumerate(log) if "── " in line)]
@@ -617,7 +617,7 @@ def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
     term.press(b"\r")  # the first library; round 1
     text = "\n".join(term.last_frame())
     assert "license form" in text and "face down" in text, text
-    term.press(b"\t\t", frames=2)
+    term.press(b"\t\t\t", frames=3)  # the form, the locations, the players
     players = "\n".join(term.last_frame())
     assert "[players]" in players and "The public library (your opponent)" in players
     assert "license form: 2 face down" in players
@@ -769,16 +769,17 @@ def test_a_shelf_of_ten_columns_is_drawn_in_blocks_within_80_columns(tmp_path: P
     columns past the width follow in a block of their own, each row whole on its line."""
     term = Terminal(["play", "--seats", "human,greedy", "--seed", "4", "--save",
                      str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
-    lines = enter_until(term, r"Shelf: \d+ cards \(rows top to bottom, columns -9 to 0\)")
+    lines = enter_until(term, r"Shelf: \d+ cards \(columns -9 to 0\)")
     start = next(i for i, line in enumerate(lines) if line.startswith("Shelf: "))
     end = next(i for i, line in enumerate(lines) if line.startswith("── "))
     shelf = lines[start + 1:end]
     assert all(len(line) <= 80 for line in lines), lines
+    # a card the alphabetical check would flip is marked "!": its column is one wider
     assert [line for line in shelf if line.startswith("column")] == [
-        "columns -9 to -3:", "columns -2 to 0:"], shelf
+        "columns -9 to -4:", "columns -3 to 0:"], shelf
     rows = [line for line in shelf if not line.startswith("column")]
     assert all(re.match(r"row [ \d-]\d │", line) for line in rows), shelf  # none wrapped
-    assert [len(line.split()) - 3 for line in rows] == [7, 7, 7, 3, 3, 3], shelf
+    assert [len(line.split()) - 3 for line in rows] == [6, 6, 6, 4, 4, 4], shelf
     term.send(b"q\r")
     assert term.finish() == 0
 
@@ -832,7 +833,7 @@ def test_the_social_butterfly_by_a_special_assistant_alone_asks_no_draw(
                          ("", "choose your library"), ("1", "place an assistant"),
                          ("place The Bookworm at Mystery Shack (#13) space 1",
                           "name a category"),
-                         ("1", "which to reveal?"), ("1", "which to shelve?"),
+                         ("1", "which card to reveal?"), ("1", "which card to shelve?"),
                          ("1", ready), ("", "place an assistant"),
                          ("place standard assistant on home space 1", "which home action?"),
                          ("1", ready), ("", "place an assistant"),
@@ -840,7 +841,7 @@ def test_the_social_butterfly_by_a_special_assistant_alone_asks_no_draw(
                           "The Social Butterfly: ")):
         type_answer(term, text, marker.encode())
     screen = screen_text(term)
-    assert "Player 1, The Social Butterfly: which to shelve?" in screen, screen
+    assert "Player 1, The Social Butterfly: which card to shelve?" in screen, screen
     assert "draw" not in screen.split("Your Social Butterfly acts")[-1]
     term.send(b"q\r")
     assert term.finish() == 0
@@ -855,7 +856,7 @@ def test_a_card_flipped_face_down_has_one_tilde_on_the_one_line_shelf(tmp_path: 
     term.press(b"2")  # choose cards to flip
     term.press(b"\r")
     assert "flip B8/9:FMS from your shelf, row -2 column -4" in "\n".join(term.last_frame())
-    term.press(b"\r")  # the first: B8, flipped at once
+    type_answer(term, "flip B8", b"~B8/9")  # one card typed: flipped at once
     lines = term.last_frame()
     assert any(line.startswith("row -2 │ ~B8/9:FMS ") for line in lines), lines
     assert not any("~~" in line for line in lines), lines
@@ -868,7 +869,8 @@ def test_an_entombed_card_is_shown_on_the_one_line_shelf(tmp_path: Path) -> None
     three-row shelf is drawn one line a row at 80×24: the cell reads ``A5/9:FRRS+G7/7``."""
     term = Terminal(["play", "--seats", "human,greedy", "--seed", "2", "--assistant", "mummy",
                      "--save", str(tmp_path / "s.json")], environment(tmp_path), (80, 24))
-    enter_until(term, r"rows top to bottom(.|\n)*1\. place The Mummy on home space 1")
+    enter_until(term, r"cards \(columns -?\d+ to -?\d+\)(.|\n)*1\. place The Mummy on home "
+                      r"space 1")
     for text, marker in (("", "which home action?"),
                          ("home action: shelve a card from hand", "which card to shelve?"),
                          ("1", "how to shelve A5?"), ("use Entomb", "entomb A5 on top of G7"),
@@ -911,11 +913,11 @@ def test_the_mystery_shack_shows_its_visitor_the_cards_looked_at(tmp_path: Path)
     assert "Greedy 2 looked at 4 cards." in screen_text(term)  # not which
     for text, marker in (("place The Bookworm at Mystery Shack (#13) space 2",
                           "name a category"),
-                         ("name Corrupted Codices", "which to reveal?")):
+                         ("name Corrupted Codices", "which card to reveal?")):
         type_answer(term, text, marker.encode())
     screen = screen_text(term)
     assert "You looked at 4 cards: E5:CRSS, R4:CHR, O4:CSS, O2:HMR." in screen, screen
-    assert "You, Mystery Shack: which to reveal?" in screen
+    assert "You, Mystery Shack: which card to reveal?" in screen
     assert "reveal R4/7:CHR from Mystery Shack's area" in screen
     term.send(b"q\r")
     assert term.finish() == 0
@@ -946,7 +948,8 @@ def test_the_voluntary_flips_are_asked_as_the_games_own_question(tmp_path: Path)
     term.press(b"2")  # choose cards to flip
     term.press(b"\r")
     screen = screen_text(term)
-    assert "You, which to flip? › 1. flip B8/9:FMS from your shelf" in screen, screen
+    assert "You, which card to flip? — mark any number (Space)" in screen, screen
+    assert "› 1. [ ] flip B8/9:FMS from your shelf" in screen, screen
     term.send(b"q\r")
     assert term.finish() == 0
 
@@ -958,7 +961,7 @@ def test_a_card_given_by_another_players_visit_names_the_giver(tmp_path: Path) -
     term = Terminal(["play", "--seats", "human,greedy", "--seed", "3", "--variant",
                      "expanded", "--save", str(tmp_path / "s.json")], environment(tmp_path),
                     NARROW)
-    enter_until(term, r"You, Community Centre: which to shelve\?", limit=200)
+    enter_until(term, r"You, Community Centre: which card to shelve\?", limit=200)
     screen = screen_text(term)
     assert "Greedy 2 gave Z3:MSS from Community Centre (#5)'s area to you." in screen, screen
     assert "You took Z3" not in screen, screen
@@ -978,12 +981,13 @@ def test_an_artifact_is_named_in_options_and_log_and_shortened_in_its_cell(
     term.read_until(1)
     type_answer(term, "place standard assistant at Artifactorium (#21) bidding 0",
                 b"You placed standard assistant at Artifactorium")
-    enter_until(term, r"You, Artifactorium: which to take\?", limit=20)
+    enter_until(term, r"You, Artifactorium: which card to take\?", limit=20)
     screen = screen_text(term)
     assert "1. take The Phoenix Feather Quill from Artifactorium's area" in screen, screen
     assert "2. take The Hungry Void of Nothingness from Artifactorium's area" in screen
     lines = enter_until(term, r"You took The Phoenix Feather Quill from Artifactorium "
-                              r"\(#21\)'s area\.(.|\n)*You, Artifactorium: which to shelve\?",
+                              r"\(#21\)'s area\.(.|\n)*You, Artifactorium: which card to "
+                              r"shelve\?",
                         limit=2)
     assert "1. shelve The Phoenix Feather Quill from your hand" in screen_text(term), lines
     lines = enter_until(term, r"Shelf: 1 card", limit=5)  # shelved at row 0, column 0
@@ -1029,5 +1033,32 @@ def test_the_help_gives_the_library_tiles_letter_counts_at_a_terminal(tmp_path: 
     joined = " ".join(seen.split())
     assert "Letters in the deck (the library tile's bookmark): A " in joined, joined[-600:]
     term.press(b"\x1b")  # back to the decision
+    term.send(b"q\r")
+    assert term.finish() == 0
+
+
+def test_the_inspection_is_in_view_at_80_by_24(tmp_path: Path) -> None:
+    """Issue 38: the shelf's title says the inspection's total now and the cards the
+    alphabetical check would flip, each marked ``!`` on the shelf; Tab shows the form
+    line by line; Space marks cards of a multi-card choice."""
+    term = Terminal(["play", "--seats", "human,greedy", "--seed", "5", "--save",
+                     str(tmp_path / "s.json")], environment(tmp_path), size=(80, 24))
+    term.read_until(1)
+    flips = None
+    for _ in range(200):
+        term.press(b"\r")
+        screen = term.last_frame()
+        title = next((line for line in screen if line.startswith("Shelf: ")), "")
+        flips = re.search(r"inspection now (\d+) · A1 flips (\d+) \(!\)", title)
+        if flips:
+            break
+    assert flips, "\n".join(screen)
+    marked = [line for line in screen if re.search(r"(^|[ │])!([A-Z]\d|[CFHMRS]{1,4}\b)", line)]
+    assert marked, "\n".join(screen)
+    term.press(b"\t")
+    form = "\n".join(term.last_frame())
+    assert "[form]" in form and f"Total: {flips.group(1)}" in form, form
+    assert "A1 flipped by the alphabetical check:" in form
+    term.press(b"\x1b")
     term.send(b"q\r")
     assert term.finish() == 0

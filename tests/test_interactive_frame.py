@@ -66,7 +66,7 @@ def check_size(lines: list[str], width: int, height: int) -> None:
     for line in lines:
         assert width_of(line) <= width, visible(line)
         if "…" in line:
-            assert re.search(r"\d+\. \S.* … | › .* … |more below", visible(line)), visible(line)
+            assert re.search(r"\d+\. \S.* … | › .* … ", visible(line)), visible(line)
 
 
 def check_frame(lines: list[str], game: Any, width: int, height: int) -> None:
@@ -134,7 +134,7 @@ class Keyed(Screen):
 
 
 def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
-    script = [keys.TAB, keys.TAB, keys.TAB, keys.TAB, keys.ESCAPE,  # the views, back
+    script = [keys.TAB, keys.TAB, keys.TAB, keys.TAB, keys.TAB, keys.ESCAPE,  # the views
               "?", keys.ENTER, keys.PAGE_DOWN, keys.PAGE_DOWN, keys.ESCAPE,  # help, scrolled
               keys.ENTER,  # the first library
               keys.ENTER, keys.ESCAPE,  # round 1: your library (home spaces), and back
@@ -151,12 +151,12 @@ def test_tab_views_help_and_steps_back_at_the_full_screen() -> None:
     screen.agent = agent
     session.run()
     texts = screen.texts
-    assert "[locations]" in texts[1] and "[players]" in texts[2]
-    assert "[log]" in texts[3] and "[help]" in texts[4] and "[decision]" in texts[5]
-    assert "How to read the screen" in texts[7] and "A2/9:HMR" in texts[7]
-    assert "more below" in texts[7] and "Tab  next view" in texts[9]
-    assert "which home space?" in texts[12] and "which location?" in texts[13]  # Esc
-    later = "\n".join(texts[10:])
+    assert "[form]" in texts[1] and "[locations]" in texts[2] and "[players]" in texts[3]
+    assert "[log]" in texts[4] and "[help]" in texts[5] and "[decision]" in texts[6]
+    assert "How to read the screen" in texts[8] and "A2/9:HMR" in texts[8]
+    assert re.search(r"↓ \d+ more lines", texts[8]) and "Tab  next view" in texts[10]
+    assert "which home space?" in texts[13] and "which location?" in texts[14]  # Esc
+    later = "\n".join(texts[11:])
     assert "This is the first step of the decision." in later
     assert "Taking back: place The Fire Imp on home space 1" in later
 

@@ -187,4 +187,4 @@ def test_narration_of_the_artifact_deck_and_leftovers() -> None:
         {"event": "under-deck", "location": "artifactorium-tile", "deck": "artifact-deck",
          "cards": ["foul-vowel-towel"]}])
     assert told == ["The artifact deck: 18 artifacts, shuffled.",
-                    "Artifactorium (#21): foul-vowel-towel went under the deck."]
+                    "Artifactorium (#21): The Foul Vowel Towel went under the deck."]

@@ -269,6 +269,10 @@ def test_why_at_a_decision_names_locations_spaces_cells_and_cards(tmp_path: Path
     assert "space 1: an assistant space holds one assistant" in why_not(game, decision,
                                                                           "#10 space 1")
     assert "is not in play" in why_not(game, decision, "Wishing Well")
+    # a space the tile does not have is said to be missing, not another space judged
+    missing = why_not(game, decision, "Book Seller space 7")
+    assert "Book Seller (#10) has no space 7: it has 4 spaces" in missing
+    assert "space 1" not in missing
     assert "home space" in why_not(game, decision, "home space 1")
     assert "C1 is in Book Seller's area" in why_not(game, decision, "C1")
     assert "nothing named 'xyzzy'" in why_not(game, decision, "xyzzy")

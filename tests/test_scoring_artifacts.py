@@ -222,5 +222,6 @@ def test_the_form_has_a_line_for_each_artifact(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     rows = {cells[1].strip(): [c.strip() for c in cells[2:4]]
             for x in result.output.splitlines() if len(cells := x.split("|")) > 4}
-    assert rows["foul-vowel-towel"][1] == "-"  # Bo has no such artifact
-    assert rows["foul-vowel-towel"][0] == rows["B6 artifacts"][0]  # Ada's only artifact
+    assert "foul-vowel-towel" not in rows  # by its name, not its id
+    assert rows["The Foul Vowel Towel"][1] == "-"  # Bo has no such artifact
+    assert rows["The Foul Vowel Towel"][0] == rows["B6 artifacts"][0]  # Ada's only artifact

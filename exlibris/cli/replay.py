@@ -117,6 +117,8 @@ class Stepper:
         self.from_round = from_round
 
     def __call__(self, session: Any, decision: Any, entry: Any, number: int) -> None:
+        from exlibris.interactive.names import readable
+
         if session.game.state.round < self.from_round:  # jumping: tell nothing yet
             self.told = len(session.log.records)
             return
@@ -124,8 +126,8 @@ class Stepper:
         name = session.record.names[entry.seat]
         secret = self.seat is not None and entry.seat != self.seat
         label = "(hidden)" if secret and decision.kind is DecisionKind.PICK else entry.label
-        self.terminal.say(f"Decision {number + 1} of {len(session.record.decisions)} · "
-                          f"{name}: {decision.prompt} → {label}", wrap=True)
+        self.terminal.say(readable(f"Decision {number + 1} of {len(session.record.decisions)}"
+                                   f" · {name}: {decision.prompt} → {label}"), wrap=True)
         if self.wait:
             self.next_or_stop()
 

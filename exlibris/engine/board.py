@@ -199,11 +199,13 @@ class Board:
         loc: LocationState | None = target.location
         space = target.space
         logged = self.log.enabled  # the event's fields are gathered only for a log
+        moved = {} if visit else {"moved": True}  # an effect moved it: no visit
         if loc is None:
             player.home[space] = assistant
             assistant.home_index = space
             if logged:
-                self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1)
+                self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1,
+                                **moved)
         else:
             assistant.sharing_with = list(loc.spaces[space])
             loc.occupy(assistant, space)
@@ -212,7 +214,7 @@ class Board:
             assistant.bid = target.bid
             if logged:
                 self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
-                           location=loc.id, space=space + 1, bid=target.bid)
+                           location=loc.id, space=space + 1, bid=target.bid, **moved)
         if not visit:
             return
         ctx = self.ctx
@@ -266,12 +268,15 @@ class Board:
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""
         loc: LocationState | None = assistant.location
+        home = assistant.home_index
         self.lift_assistant(assistant)
         assistant.bid = 0
         assistant.sharing_with = []
         self.ctx.skip.discard(id(assistant))
         if self.log.enabled:
-            self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id)
+            where = {"location": loc.id} if loc is not None else \
+                {"home": home + 1} if home is not None else {}
+            self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id, **where)
         self.triggers.after("returned", actor=assistant.owner, location=loc, assistant=assistant)
 
     def lift_assistant(self, assistant: Assistant) -> None:

@@ -94,7 +94,8 @@ class CardMoves:
         else:
             self.state.cards.move(card, dst)
         if self.log.enabled:
-            self.log.add(EventKind.DISCARD, card=card.name, to=dst.name)
+            self.log.add(EventKind.DISCARD, card=card.name, to=dst.name,
+                         source=zone.name if zone is not None else "")
 
     def remove_from_shelf(self, zone: ShelfZone, card: Card, dst: Zone) -> None:
         """Take a card off a shelf; a card beneath it stays, face down (LIB-MUMMY-5)."""
@@ -111,12 +112,14 @@ class CardMoves:
         cards.move(card, self.state.players[seat].hand)
         if self.log.enabled:
             hidden = src is None or src.face_down or src.name.startswith(("hand:", "deck"))
+            # ``is not None``: the zone the last card left is empty now, and falsy
+            source = src.name if src is not None else ""
             if by >= 0 and by != seat:
                 self.log.add(EventKind.GAIN, seat=seat, card=card.name,
-                             source=src.name if src else "", hidden=hidden, by=by)
+                             source=source, hidden=hidden, by=by)
             else:
                 self.log.add(EventKind.GAIN, seat=seat, card=card.name,
-                             source=src.name if src else "", hidden=hidden)
+                             source=source, hidden=hidden)
         self.triggers.after("acquire", actor=seat, card=card)
 
     # ------------------------------------------------------------------ shelving
@@ -150,10 +153,12 @@ class CardMoves:
         index = self.game.ask(seat, _POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card)
+        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index], face_down=face_down)
         if self.log.enabled:
             self.log.add(EventKind.SHELVE, seat=seat, card=card.name,
-                         pos=list(positions[index]), face_down=face_down)
+                         pos=list(positions[index]), face_down=face_down,
+                         source=src.name if src is not None else "")
         self.after_shelving(seat, card, acquired)
         return True
 
@@ -170,10 +175,12 @@ class CardMoves:
                               positions,
                               lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                               card=card)
+        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index])
         if self.log.enabled:
             self.log.add(EventKind.SHELVE, seat=owner, card=card.name,
-                         pos=list(positions[index]), face_down=False)
+                         pos=list(positions[index]), face_down=False,
+                         source=src.name if src is not None else "")
         self.triggers.after("acquire", actor=owner, card=card)
         return True
 

@@ -121,6 +121,7 @@ class Discard(TypedDict):
     card: str
     to: str
     why: NotRequired[str]
+    source: NotRequired[str]  # the zone it left (``hand:0``, ``shelf:1``, ``area:ID``...)
 
 
 class Gain(Seat):
@@ -134,6 +135,7 @@ class Shelve(Seat):
     card: str
     pos: list[int]
     face_down: bool
+    source: NotRequired[str]  # the zone it came from (``hand:0``, ``revealed``...)
 
 
 class Ability(Seat):
@@ -147,6 +149,7 @@ class Place(SeatAssistant):
     location: NotRequired[str]
     space: NotRequired[int]
     bid: NotRequired[int]
+    moved: NotRequired[bool]  # an effect moved it there (no visit, no action)
 
 
 class Activate(Seat, At):
@@ -202,7 +205,16 @@ class Shift(Seat):
 
 
 class Rearrange(Seat):
-    how: str
+    how: str  # hand, swap or move
+    card: NotRequired[str]  # the shelf card reworked, before the change
+    pos: NotRequired[list[int]]  # its cell
+    other: NotRequired[str]  # the card it swapped with (from hand, or on the shelf)
+    to: NotRequired[list[int]]  # the other card's cell, or where the card moved
+
+
+class Return(SeatAssistant):
+    location: NotRequired[str]  # where it stood: a location tile's id
+    home: NotRequired[int]  # or a home space (1..)
 
 
 _Borrow = TypedDict("_Borrow", {"from": NotRequired[int]})
@@ -258,7 +270,7 @@ RECORDS: dict[EventKind, type] = {
     EventKind.ABILITY: Ability,
     EventKind.PLACE: Place,
     EventKind.ACTIVATE: Activate,
-    EventKind.RETURN: SeatAssistant,
+    EventKind.RETURN: Return,
     EventKind.RETIRE: SeatAssistant,
     EventKind.FIRST_PLAYER: Seat,
     EventKind.TRADE: Trade,

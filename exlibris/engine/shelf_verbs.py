@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.dsl.words import GAME
@@ -238,6 +238,15 @@ class ShelfVerbs:
 
         kind, a, b = options[self.game.ask(seat, DecisionKind.REARRANGE, "rework the shelf",
                                            options, label)]
+        said: dict[str, Any] = {}
+        if self.game.log.enabled:  # the cards, named as they were before the change
+            said = {"card": _name(shelf.at(a).card), "pos": list(a)}
+            if kind == "hand":
+                said["other"] = b.name
+            elif kind == "swap":
+                said.update(other=_name(shelf.at(b).card), to=list(b))
+            else:
+                said["to"] = list(b)
         if kind == "hand":
             self.game.state.cards.swap_onto_shelf(b, player.shelf_zone, a, player.hand,
                                                   tucked_to=self.game.state.discard)
@@ -245,7 +254,7 @@ class ShelfVerbs:
             shelf.swap(a, b)
         else:
             shelf.reshelve(a, b)
-        self.game.event(EventKind.REARRANGE, seat=seat, how=kind)
+        self.game.event(EventKind.REARRANGE, seat=seat, how=kind, **said)
 
 
 def _cells_beside(cells: list[Pos]) -> list[Pos]:

@@ -139,11 +139,21 @@ def _spaces(game: Game, decision: Decision, assistant: Assistant, loc: LocationS
     spaces = list(range(len(loc.opens_at)))
     if asked is not None:
         value = int(asked.group(2))
+        name = f"{loc.spec.name} (#{loc.spec.number})"
         if asked.group(1).casefold().startswith("bid") and loc.auction is not None:
             spaces = [s for s in spaces if s < len(loc.auction.bids)
-                      and loc.auction.bids[s] == value] or spaces
-        else:
-            spaces = [value - 1] if 0 < value <= len(spaces) else spaces
+                      and loc.auction.bids[s] == value]
+            if not spaces:  # a bid the tile does not have: say so, not another space
+                bids = ", ".join(str(b) for b in loc.auction.bids[:len(loc.opens_at)])
+                return [(assistant.name, f"at {loc.spec.name} bid {value}",
+                         f"{name} has no bid {value}: its bids are {bids}")]
+        elif 0 < value <= len(spaces):
+            spaces = [value - 1]
+        else:  # a space the tile does not have
+            count = len(spaces)
+            return [(assistant.name, f"at {loc.spec.name} space {value}",
+                     f"{name} has no space {value}: it has {count} "
+                     f"space{'s' if count != 1 else ''}")]
     lines = []
     for space in spaces:
         key = (id(assistant), loc.id, space)

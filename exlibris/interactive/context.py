@@ -146,7 +146,7 @@ KEYS_FULL = """Keys
   Up/Down, Page Up/Down  move in the list; Enter chooses
   a number or the start of a label, then Enter  chooses that option
   a placement: first the location or your library, then the space or bid
-  Esc or b  back one step      Tab  next view: locations, players, log, help
+  Esc or b  back one step      Tab  next view: form, locations, players, log, help
   (Esc returns to the decision)     ? this help
   u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit
   why NAME  why a location, space, cell (row R column C) or card is not offered"""
@@ -207,6 +207,8 @@ def asker(game: Game, decision: Decision, records: Sequence[dict[str, Any]]) -> 
         return None
     for record in reversed(records):
         kind = record["event"]
+        if kind == EventKind.PLACE and record.get("moved"):
+            continue  # moved there by the effect still running (the Librarians' Lodge)
         if kind in (EventKind.ROUND, EventKind.PLACE) and "home" not in record:
             return None
         if kind == EventKind.PLACE:

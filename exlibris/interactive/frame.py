@@ -28,8 +28,10 @@ from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Pos, Shelf, Slot
 
-PANES = ("decision", "locations", "players", "log", "help")
+PANES = ("decision", "form", "locations", "players", "log", "help")
 SHORT_HINT = "↑↓ Enter · number or label · Esc back · Tab views · ? help · u s q"
+TINY_HINT = "↑↓ Enter · Esc back · Tab · ? help"
+MULTI_HINT = "Space marks · Enter confirms"  # a multi-select's hint starts so
 WIDE = 120  # from this width, the table and the decision side by side
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -50,9 +52,18 @@ class Ask:
     hint: str = ""
     since: Sequence[str] = ()  # what happened since this player's last answer
     seed: int | None = None  # the game's, in the header where it fits
+    notes: Sequence[str] = ()  # beside each option: what it does to the projected form
+    projected: tuple[int, Sequence[str]] | None = None  # the inspection now: total, A1 flips
+    form: Sequence[str] = ()  # the projected form, line by line (its own view)
+    flipped: frozenset[Pos] = frozenset()  # shelf cards the alphabetical check flips now
+    assistants: str = ""  # where the player's own assistants stand
+    page: int = 10  # lines a Page Up/Down moves in a view (the view's room)
+    multi: bool = False  # a multi-select: Space marks options, Enter confirms
+    marked: frozenset[int] = frozenset()  # a multi-select's options marked
 
 
 LAST = 1 << 30  # a scroll position past the end: the end (the log opens there)
+CUT_SHELF = "more shelf lines"  # the end of a shelf cut short
 MIN_WIDTH, MIN_HEIGHT = 60, 20  # below this the options would not fit: the size is said
 SINCE_LINES = 2  # rows of the "since your turn" strip on a narrow screen
 
@@ -91,10 +102,14 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
     width, height = max(width, 40), max(height, 12)
     if width >= WIDE:
         return _wide(screen, log, ask, width, height, painter)
-    top = _mine(screen, ask, width, painter)
     foot = _foot(ask, width, painter)
+    top = _mine(screen, ask, width, painter)
     room = height - len(top) - len(foot) - 1
     shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
+    if ask.assistants and (room - len(shelf) < 7 or CUT_SHELF in shelf[-1]):
+        top = _mine(screen, ask, width, painter, assistants=False)  # the shelf comes first
+        room = height - len(top) - len(foot) - 1
+        shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
     if ask.pane == "decision":
         strip = _since(ask, width, painter) if body_room > 6 else []
@@ -175,8 +190,11 @@ def _whole(lines: list[str], room: int, what: str, width: int) -> list[str]:
 
 
 def _fit(lines: list[str], height: int) -> list[str]:
-    if len(lines) > height:  # only ever the spare rows: keep the answer line
-        lines = lines[:height - 1] + lines[-1:]
+    """``lines`` in ``height`` rows: blank rows added, or, on a screen too small for all,
+    the first rows left out (the board line goes before the decision, its markers,
+    the hint and the answer line)."""
+    if len(lines) > height:
+        lines = lines[len(lines) - height:]
     return lines + [""] * (height - len(lines))
 
 
@@ -185,8 +203,10 @@ def _clip(lines: list[str], room: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- parts
-def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
-    """The town board, then your library, focus and hand."""
+def _mine(screen: Screen, ask: Ask, width: int, painter: Painter, assistants: bool = True
+          ) -> list[str]:
+    """The town board, then your library, focus and hand (and where your assistants
+    stand, with ``assistants``)."""
     game = screen.game
     seat = screen.seat
     board = board_line(screen)
@@ -213,7 +233,10 @@ def _mine(screen: Screen, ask: Ask, width: int, painter: Painter) -> list[str]:
     hand = hanging(Text(f"Hand ({len(player.hand)}): "),
                    cards_text(player.hand.cards, screen.styles), width, painter)
     turned = [line for text in screen.turned_up() for line in painter.lines(text, width)]
-    return lines + painter.lines(head, width) + hand + turned
+    mine = lines + painter.lines(head, width) + hand + turned
+    if ask.assistants and assistants:
+        mine += hanging(Text("Assistants: "), Text(ask.assistants), width, painter)
+    return mine
 
 
 def board_line(screen: Screen, *, names: bool = True) -> Text:
@@ -223,7 +246,7 @@ def board_line(screen: Screen, *, names: bool = True) -> Text:
     if not state.round:
         text = Text("Ex Libris · set-up", "bold")
         if state.players:
-            text.append(" · choose your library; the town board is laid out after")
+            text.append(" · choose your library (the town board comes next)")
         return text
     solo = screen.game.solo
     rounds = f" of {screen.game.settings.final_round.rounds}" if solo is not None else ""
@@ -276,30 +299,56 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
     if not count and not ask.marks:
         return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
     title = f"Shelf: {count} card{'s' if count != 1 else ''}"
-    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=title,
-                                    width=width), width)
+    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks,
+                                    title=with_projection(title, ask, width),
+                                    width=width, flipped=ask.flipped), width)
     if len(grid) <= room:
         return grid
-    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks, title, width), width)
+    cells = [pos for pos, _ in player.shelf.items()] + list(ask.marks)
+    columns = f" (columns {min(c for _, c in cells)} to {max(c for _, c in cells)})"
+    rows = painter.lines(shelf_lines(player.shelf, screen, ask.marks,
+                                     with_projection(title + columns, ask, width), width,
+                                     ask.flipped, spans=False), width)
     if len(rows) > max(room, 2):  # taller than any screen should be: say what is left out
-        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} more shelf "
-                "lines: make the terminal taller"[:width]]
+        rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} {CUT_SHELF}: "
+                "make the terminal taller"[:width]]
     return rows
 
 
+def with_projection(title: str, ask: Ask, width: int) -> str:
+    """``Shelf: 9 cards · inspection now 38 · A1 flips 3 (!): T10, Z3, R4`` in ``width``
+    columns (the last flipped cards counted when they do not fit)."""
+    if ask.projected is None:
+        return title
+    total, names = ask.projected
+    head = f"{title} · inspection now {total} · "
+    if not names:
+        return head + "A1 flips nothing"
+    line = f"{head}A1 flips {len(names)} (!)"
+    for shown in range(len(names), 0, -1):
+        rest = f" +{len(names) - shown}" if shown < len(names) else ""
+        full = f"{line}: {', '.join(names[:shown])}{rest}"
+        if len(full) <= width:
+            return full
+    return line
+
+
 def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: str,
-                width: int = 80) -> Text:
+                width: int = 80, flipped: frozenset[Pos] = frozenset(), *,
+                spans: bool = True) -> Text:
     """The shelf one line per row: ``row 0 │ A2/9:HM  ·  [3]``, columns aligned; the
-    columns that do not fit in ``width`` follow in a block of their own."""
+    columns that do not fit in ``width`` follow in a block of their own; ``!`` marks a
+    card the alphabetical check would flip now (``flipped``)."""
     cells = dict(shelf.items())
     used = list(cells) + list(marks) or [(0, 0)]
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
     cols = list(range(min(c for _, c in used), max(c for _, c in used) + 1))
-    wide = max([len(_cell(cells[p])) for p in cells] + [4])
+    wide = max([len(_cell(cells[p])) + (p in flipped) for p in cells] + [4])
     head = len("row -1 │")
     per_line = max(1, (width - head) // (wide + 1))
     blocks = [cols[i:i + per_line] for i in range(0, len(cols), per_line)]
-    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})")
+    text = Text(f"{title} (rows top to bottom, columns {cols[0]} to {cols[-1]})" if spans
+                else title)
     for block in blocks:
         if len(blocks) > 1:
             span = f"s {block[0]} to {block[-1]}" if len(block) > 1 else f" {block[0]}"
@@ -308,12 +357,12 @@ def shelf_lines(shelf: Shelf, screen: Screen, marks: Mapping[Pos, str], title: s
             text.append(f"\nrow {row:>2} │", "dim")
             for col in block:
                 text.append(" ")
-                text.append_text(_cell_line((row, col), cells, marks, screen, wide))
+                text.append_text(_cell_line((row, col), cells, marks, screen, wide, flipped))
     return text
 
 
 def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], screen: Screen,
-               wide: int) -> Text:
+               wide: int, flipped: frozenset[Pos] = frozenset()) -> Text:
     """One cell of :func:`shelf_lines`, padded to ``wide``: ``~A2/9:HM+B1/9`` (face down,
     with a card entombed beneath), ``*Ball[2]`` (two cards tucked), ``[3]`` or ``·``."""
     if pos in marks:
@@ -323,12 +372,13 @@ def _cell_line(pos: Pos, cells: Mapping[Pos, Slot], marks: Mapping[Pos, str], sc
         return Text("·" + " " * (wide - 1), "dim")
     slot = cells[pos]
     face = "~" if slot.face_down else ""
-    text = Text(face + card_name(slot.card), "dim" if slot.face_down else "")
+    text = Text("!", "bold") if pos in flipped else Text()
+    text.append(face + card_name(slot.card), "dim" if slot.face_down else "")
     if isinstance(slot.card, BookCard):
         text.append(":")
         text.append_text(books_text(slot.card.books, screen.styles))
     text.append(_under(slot), "dim")
-    return text + " " * (wide - len(_cell(slot)))
+    return text + " " * (wide - len(_cell(slot)) - (pos in flipped))
 
 
 def _under(slot: Slot) -> str:
@@ -351,20 +401,58 @@ def _tabs(pane: str, width: int) -> str:
 
 
 def _decision(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
-    """The question, then as many options as fit around the cursor."""
+    """The question, then as many options as fit around the cursor; a line ``↑ N more``
+    or ``↓ N more`` says how many are above or below the window (never hidden)."""
     head = painter.lines(ask.prompt, width)
     room = max(room - len(head), 1)
-    labels = list(ask.labels)
-    shown = _window(len(labels), ask.cursor, room)
+    drawn = [_option(ask, i, width, painter) for i in range(len(ask.labels))]
+    first, last = _span(drawn, ask.cursor, room)
     lines = list(head)
-    for i in shown:
-        mark = "›" if i == ask.cursor else " "
-        drawn = hanging(Text(f"{mark}{i + 1:>3}. ", "bold"),
-                        Text(labels[i], "reverse" if i == ask.cursor else ""), width, painter)
-        if len(lines) + len(drawn) > len(head) + room:
-            break
-        lines += drawn
+    if first:
+        lines.append(f"   ↑ {first} more (↑ or Page Up)"[:width])
+    for option in drawn[first:last]:
+        lines += option
+    if last < len(drawn):
+        lines.append(f"   ↓ {len(drawn) - last} more (↓ or Page Down)"[:width])
     return lines
+
+
+def _option(ask: Ask, i: int, width: int, painter: Painter) -> list[str]:
+    """One option's lines: the cursor, its number, a mark box in a multi-select, its
+    label and its note."""
+    mark = "›" if i == ask.cursor else " "
+    head = Text(f"{mark}{i + 1:>3}. ", "bold")
+    if ask.multi:
+        head.append("[x] " if i in ask.marked else "[ ] ", "bold")
+    body = Text(ask.labels[i], "reverse" if i == ask.cursor else "")
+    if i < len(ask.notes) and ask.notes[i]:
+        body.append(f"  {ask.notes[i]}", "dim")
+    return hanging(head, body, width, painter)
+
+
+def _span(drawn: Sequence[Sequence[str]], cursor: int, room: int) -> tuple[int, int]:
+    """The options ``[first, last)`` shown in ``room`` lines around ``cursor``, with a
+    line kept for each marker of options left out above or below."""
+    count = len(drawn)
+    if sum(len(d) for d in drawn) <= room:
+        return 0, count
+    cursor = max(0, min(cursor, count - 1))
+    first = last = cursor
+    used = len(drawn[cursor])
+    while True:  # grow around the cursor, below first, while the markers still fit
+        grown = False
+        for side in (1, -1):
+            i = last + 1 if side == 1 else first - 1
+            if not 0 <= i < count:
+                continue
+            markers = (first - (side == -1) > 0) + (max(last, i) + 1 < count)
+            if used + len(drawn[i]) + markers <= room:
+                used += len(drawn[i])
+                first, last = min(first, i), max(last, i)
+                grown = True
+        if not grown:
+            break
+    return first, last + 1
 
 
 def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
@@ -402,15 +490,45 @@ def _pane(screen: Screen, log: Sequence[str], ask: Ask, width: int, room: int,
         lines = painter.lines(screen.others(), width)
     elif ask.pane == "log":
         lines = _log(log, width, 10_000, painter)
+    elif ask.pane == "form":
+        text = "\n".join(ask.form) or "The form is projected once the first round begins."
+        lines = [drawn for line in text.split("\n") for drawn in _help_line(line, width, painter)]
     else:
-        lines = [drawn for line in ask.help.split("\n") for drawn in
+        lines = [drawn for line in paragraphs(ask.help) for drawn in
                  _help_line(line, width, painter)]
-    top = min(ask.scroll, max(0, len(lines) - room))
-    ask.scroll = top  # past the end is the end (Up then moves from there)
-    shown = lines[top:top + room]
-    if top + room < len(lines) and room > 1:
-        shown[-1] = "… more below: ↓ or Page Down (Esc: back to the decision)"[:width]
-    return shown
+    return _scrolled(lines, ask, width, room)
+
+
+def _scrolled(lines: list[str], ask: Ask, width: int, room: int) -> list[str]:
+    """``room`` lines of ``lines`` from ``ask.scroll``; a first line ``↑ N more`` and a
+    last line ``↓ N more`` count what is above and below. ``ask.page`` becomes the lines
+    a Page Down moves, so that paging skips none."""
+    if len(lines) <= room:
+        ask.scroll, ask.page = 0, max(room, 1)
+        return lines
+    top = max(0, min(ask.scroll, len(lines) - max(room - 2, 1)))
+    inner = max(room - 1 - (top > 0), 1)  # a line for each marker shown
+    ask.scroll, ask.page = top, inner  # past the end is the end (Up then moves from there)
+    shown = lines[top:top + inner]
+    above, below = top, len(lines) - top - len(shown)
+    head = [f"↑ {above} more lines (↑ or Page Up)"[:width]] if above else []
+    foot = (f"↓ {below} more lines: ↓ or Page Down (Esc: back to the decision)" if below
+            else "(the end; Esc: back to the decision)")
+    return [*head, *shown, foot[:width]]
+
+
+def paragraphs(text: str) -> list[str]:
+    """The lines of a help text with each deeper-indented continuation joined to the
+    line it goes on (``~ marks a card lying face`` / ``            down;``), so that
+    the screen wraps whole words at its own width."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if lines and indent >= 4 and line.strip() and lines[-1].strip():
+            lines[-1] = f"{lines[-1].rstrip()} {line.strip()}"
+        else:
+            lines.append(line)
+    return lines
 
 
 def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:
@@ -454,9 +572,9 @@ def _foot(ask: Ask, width: int, painter: Painter) -> list[str]:
     span = ""
     if ask.pane == "decision" and len(ask.labels) > 1:
         span = f"{ask.cursor + 1} of {len(ask.labels)} · "
-    hint = span + ask.hint
-    if len(hint) > width:
-        hint = span + SHORT_HINT
+    lead = f"{MULTI_HINT} · " if ask.multi else ""
+    hint = next((span + text for text in (ask.hint, lead + SHORT_HINT, lead + TINY_HINT)
+                 if len(span + text) <= width), span + lead + TINY_HINT)
     lines += painter.lines(Text(hint, "dim"), width)
     lines.append(f"> {ask.typed}"[:width])
     return lines

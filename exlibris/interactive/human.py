@@ -29,6 +29,7 @@ from exlibris.interactive.shelf_grid import Styles
 from exlibris.interactive.steps import Step, first_step, levels, next_step
 from exlibris.interactive.terminal import KEYS_HINT, TYPE_HINT, Terminal
 
+DONE = "\x00done"  # a queued answer: the pick's "done"
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "s": "save",
             "save": "save", "q": "quit", "quit": "quit", "b": "back", "back": "back"}
 
@@ -104,6 +105,9 @@ class HumanAgent:
         self.message = ""  # shown once on the next frame (full screen)
         self.pane = "decision"  # the view the next frame opens on (full screen)
         self.help = ""
+        self.queued: list[str] = []  # cards chosen at once, answering a pick's next steps
+        self.pick: tuple[str, set[str]] | None = None  # that pick's prompt and cards left
+        self.best: Any = None  # the best voluntary flips, at the flips question
 
     def decide(self, view: Any, decision: Decision) -> int:
         session = self.session
@@ -112,8 +116,18 @@ class HumanAgent:
         if self.hot_seat and term.last_seat != self.seat:
             self.hand_off(session)
         term.last_seat = self.seat
+        queued = self.from_queue(decision)
+        if queued is not None:
+            return queued
         grouping = levels(session.game, decision)
         current = first_step(decision, grouping)
+        best = None
+        if decision.kind is DecisionKind.FLIPS:
+            current, best = flips_step(session, decision, current)
+        self.best = best
+        multi = multi_select(decision, session.game, full=term.full is not None)
+        if multi is not None:
+            current = multi
         trail: list[tuple[Step, str]] = []
         if term.full is None:
             self.show(session, decision, current)
@@ -124,6 +138,14 @@ class HumanAgent:
             answer = self.ask(session, decision, current, [label for _, label in trail])
             if answer is None:
                 raise QuitRequest("end of input")
+            if multi is not None and not isinstance(answer, int):
+                marked = answer if isinstance(answer, frozenset) else parse_marks(
+                    answer, decision, current)
+                if isinstance(marked, str):
+                    self.tell(marked)
+                    continue
+                if marked is not None:
+                    return self.answer_marks(decision, current, marked)
             parsed = (Parsed(index=answer) if isinstance(answer, int)
                       else parse_answer(answer, labels, [*grouping.labels, *decision.labels],
                                         len(decision)))
@@ -131,6 +153,8 @@ class HumanAgent:
                 return parsed.option % len(decision)
             if parsed.index is not None:
                 choice = current.choices[parsed.index]
+                if best is not None and choice is current.choices[-1]:
+                    self.queued, self.pick = [*best.cards, DONE], None  # the best, by name
                 if choice.final:
                     return choice.options[0]
                 trail.append((current, choice.label))
@@ -180,7 +204,46 @@ class HumanAgent:
                 self.tell("Nothing to undo: you have not decided anything yet.")
                 return
             self.tell(f"Taking back: {session.record.decisions[last].label}")
+            self.queued, self.pick = [], None
             session.undo(self.seat)
+
+    def from_queue(self, decision: Decision) -> int | None:
+        """The next card of a multi-select already made, as this step of its pick (or
+        "done" once they are all chosen); None when nothing is queued or the decision
+        is not that pick's next step (the queue is then dropped)."""
+        if not self.queued:
+            return None
+        values = decision.values
+        names = {getattr(v, "name", None) for v in values if v is not None}
+        same = (decision.kind is DecisionKind.PICK and None in values
+                and (self.pick is None or (decision.prompt == self.pick[0]
+                                           and names <= self.pick[1])))
+        if not same:  # another question: the pick ended (its limit) or never came
+            self.queued, self.pick = [], None
+            return None
+        self.pick = (decision.prompt, names)
+        name = self.queued.pop(0)
+        if name == DONE:
+            self.queued, self.pick = [], None
+            return values.index(None)
+        for i, value in enumerate(values):
+            if value is not None and value.name == name:
+                self.queued = self.queued or [DONE]
+                return i
+        self.queued, self.pick = [], None  # no longer offered: ask
+        return None
+
+    def answer_marks(self, decision: Decision, current: Step, marked: frozenset[int]) -> int:
+        """Answer the first step of a multi-select: its first marked card (the others
+        queued, then "done"), or "done" when nothing is marked."""
+        values = decision.values
+        chosen = [values[current.choices[i].options[0]] for i in sorted(marked)]
+        cards = [v.name for v in chosen if v is not None]
+        if not cards:
+            return values.index(None)
+        self.queued = cards[1:] or [DONE]
+        self.pick = (decision.prompt, {v.name for v in values if v is not None})
+        return next(i for i, v in enumerate(values) if v is not None and v.name == cards[0])
 
     def tell(self, text: str) -> None:
         if self.terminal.full is not None:
@@ -190,20 +253,23 @@ class HumanAgent:
 
     # ------------------------------------------------------------------ asking
     def ask(self, session: Session, decision: Decision, current: Step,
-            trail: Sequence[str]) -> int | str | None:
+            trail: Sequence[str]) -> int | str | frozenset[int] | None:
         """One answer to ``current``: an index (arrow keys) or typed text; None at EOF."""
         prompt = step_prompt(session, decision, current, trail)
         if self.terminal.full is None:
             if trail or current.question != decision.prompt:
                 self.terminal.show(prompt)
-            self.terminal.show(options_text(current), Text(TYPE_HINT, "dim"))
+            assert session.game is not None
+            screen = Screen(session.game, self.seat, self.styles, self.library_names)
+            notes = in_view(session.game, self.seat, decision, current, screen).get("notes", ())
+            self.terminal.show(options_text(current, notes), Text(TYPE_HINT, "dim"))
             return self.terminal.choose()
         return self.full_screen(session, decision, current, prompt)
 
     def full_screen(self, session: Session, decision: Decision, current: Step,
-                    prompt: Text) -> int | str | None:
+                    prompt: Text) -> int | str | frozenset[int] | None:
         from exlibris.interactive import fullscreen as keys
-        from exlibris.interactive.frame import LAST, PANES, Ask, Painter, frame
+        from exlibris.interactive.frame import LAST, MULTI_HINT, PANES, Ask, Painter, frame
 
         full = self.terminal.full
         assert full is not None and session.game is not None
@@ -213,9 +279,12 @@ class HumanAgent:
         narrator = Narrator(session.game, self.seat)
         log = narrator.lines(session.log.records)
         since = narrator.lines(session.log.records[session.seen.get(self.seat, 0):])
-        state = Ask(prompt, [choice_label(c) for c in current.choices], hint=KEYS_HINT,
+        multi = current.question == MULTI_QUESTION
+        state = Ask(prompt, [choice_label(c) for c in current.choices],
+                    hint=f"{MULTI_HINT} · {KEYS_HINT}" if multi else KEYS_HINT,
                     marks=step_marks(decision, current), pane=self.pane, help=self.help,
-                    message=self.message, since=since, seed=session.record.seed)
+                    message=self.message, since=since, seed=session.record.seed, multi=multi,
+                    **in_view(session.game, self.seat, decision, current, screen, self.best))
         self.message, self.pane, self.help = "", "decision", ""
         while True:
             width, height = full.size()
@@ -229,8 +298,10 @@ class HumanAgent:
                 if typed:
                     return typed
                 if state.pane == "decision":
-                    return state.cursor
+                    return state.marked if state.multi else state.cursor
                 state.pane = "decision"
+            elif key == " " and state.multi and not state.typed and state.pane == "decision":
+                state.marked = state.marked ^ {state.cursor}
             elif key in (keys.TAB, keys.BACK_TAB):
                 step = 1 if key == keys.TAB else -1
                 state.pane = PANES[(PANES.index(state.pane) + step) % len(PANES)]
@@ -249,7 +320,8 @@ class HumanAgent:
                 else:
                     state.scroll = 0 if key == keys.HOME else LAST
             elif key in (keys.UP, keys.DOWN, keys.PAGE_UP, keys.PAGE_DOWN):
-                move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -10, keys.PAGE_DOWN: 10}[key]
+                page = state.page if state.pane != "decision" else 10
+                move = {keys.UP: -1, keys.DOWN: 1, keys.PAGE_UP: -page, keys.PAGE_DOWN: page}[key]
                 if state.pane == "decision":
                     state.cursor = max(0, min(len(state.labels) - 1, state.cursor + move))
                     state.typed = ""
@@ -292,6 +364,12 @@ class HumanAgent:
         screen = Screen(game, self.seat, self.styles, self.library_names,
                         term.console.width)
         term.show(screen.table(log, step_marks(decision, current)))
+        if game.state.round:  # the inspection if the game ended now
+            from exlibris.interactive.projection import projected_form
+
+            form = projected_form(game, self.seat)
+            flips = ", ".join(form.flipped) or "nothing"
+            term.show(Text(f"Your inspection now: {form.total} · A1 would flip {flips}", "dim"))
         if current.question == decision.prompt:  # else the step's own line says it
             term.show(prompt_line(game, decision, asker(game, decision, session.log.records)))
 
@@ -308,11 +386,16 @@ def step_prompt(session: Session, decision: Decision, current: Step,
     return text
 
 
-def options_text(current: Step) -> Text:
+def options_text(current: Step, notes: Sequence[str] = ()) -> Text:
+    """Line mode: the numbered choices, each with its note (what it does to the
+    projected inspection, a warning)."""
     text = Text()
     for i, choice in enumerate(current.choices, 1):
         text.append(f"{i:>3}. ", "bold")
-        text.append(choice_label(choice) + "\n")
+        text.append(choice_label(choice))
+        if i <= len(notes) and notes[i - 1]:
+            text.append(f"  {notes[i - 1]}", "dim")
+        text.append("\n")
     return text
 
 
@@ -338,3 +421,139 @@ def about(session: Session) -> str:
     record = session.record
     return (f"\n\nThis game: seed {record.seed}, {record.variant} rules "
             f"(exlibris play --seed {record.seed} deals it again).")
+
+
+def flips_step(session: Session, decision: Decision, current: Step) -> tuple[Step, Any]:
+    """The voluntary flips' question with a third line, the best flips by name and what
+    they reach (``score --best-flips``'s answer), when flipping anything gains."""
+    from exlibris.interactive.projection import best_for
+    from exlibris.interactive.steps import Choice
+
+    assert session.game is not None
+    best = best_for(session.game, decision.seat)
+    if not best.cards or best.gain <= 0:
+        return current, None
+    label = (f"flip the best: {', '.join(best.cards)} -> {best.total} ({best.gain:+d})")
+    return Step(current.question, (*current.choices, Choice(label, (1,)))), best
+
+
+MULTI_QUESTION = "mark any number (Space), then Enter; or type them with commas (A1, B2)"
+LINE_MULTI_QUESTION = "any number: type them with commas (A1, B2), one, or done"
+
+
+def multi_select(decision: Decision, game: Any = None, *, full: bool = True) -> Step | None:
+    """A pick of any number of cards (its "done" option) asked as one list to mark, or
+    None for any other decision."""
+    from exlibris.interactive.steps import Choice, player_labels
+
+    values = decision.values
+    if decision.kind is not DecisionKind.PICK or None not in values:
+        return None
+    cards = [i for i, v in enumerate(values) if v is not None and hasattr(v, "name")]
+    if len(cards) < 2:
+        return None
+    labels = player_labels(game, decision)
+    return Step(MULTI_QUESTION if full else LINE_MULTI_QUESTION,
+                tuple(Choice(labels[i], (i,)) for i in cards))
+
+
+def parse_marks(text: str, decision: Decision, current: Step) -> frozenset[int] | str | None:
+    """A line-mode answer to a multi-select: card names or labels separated by commas
+    (``R4, M8``), ``done`` for none; None when the answer is one label or a command
+    (read as usual); a problem to show when a part names no card."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    if text.strip().casefold() in ("done", "none", "nothing"):
+        return frozenset()
+    if "," not in text:
+        return None
+    values = decision.values
+    marked = set()
+    for part in parts:
+        wanted = part.casefold()
+        found = [n for n, choice in enumerate(current.choices)
+                 if values[choice.options[0]].name.casefold() == wanted
+                 or choice.label.casefold() == wanted]
+        if not found:
+            found = [n for n, choice in enumerate(current.choices)
+                     if choice.label.casefold().startswith(wanted)
+                     or wanted in choice.label.casefold().split()]
+        if len(found) != 1:
+            return f"{part!r} names {'no' if not found else 'more than one'} card of the list"
+        marked.add(found[0])
+    return frozenset(marked)
+
+
+def in_view(game: Any, seat: int, decision: Decision, current: Step,
+            screen: Screen, best: Any = None) -> dict[str, Any]:
+    """What the main screen shows beside the decision: the projected inspection (its
+    line, the form, the cards the alphabetical check flips now), each shelving
+    target's effect on it, and where the player's assistants stand."""
+    from exlibris.interactive.projection import (
+        best_for,
+        form_lines,
+        projected_form,
+        shelving_effects,
+    )
+
+    if not game.state.round:
+        return {}
+    player = game.state.players[seat]
+    assistants = " · ".join(standing(screen, a) for a in player.assistants)
+    form = projected_form(game, seat)
+    if decision.kind is DecisionKind.FLIPS and best is None:
+        best = best_for(game, seat)  # (None from flips_step: nothing to gain)
+    elif decision.kind is not DecisionKind.FLIPS:
+        best = None
+    notes: list[str] = []
+    card = decision.card
+    if decision.kind is DecisionKind.POSITION and card is not None:
+        finals = [c.options[0] if c.final else None for c in current.choices]
+        effects = shelving_effects(game, seat, card, [decision.values[i] if i is not None
+                                                      else None for i in finals])
+        notes = [effect.text() if effect is not None else "" for effect in effects]
+    elif decision.kind is DecisionKind.PLACE:
+        notes = [idle_at_home(*decision.values[c.options[0]]) if c.final else ""
+                 for c in current.choices]
+    return {"projected": (form.total, form.flipped), "form": form_lines(form, game, best),
+            "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}
+
+
+def standing(screen: Screen, assistant: Any) -> str:
+    """Where one of your assistants stands, short: ``Bookworm at Wishing Well``,
+    ``standard on home 2``, ``standard ready``."""
+    where = screen.where(assistant)
+    name = assistant.name
+    short = "standard" if name == "standard assistant" else name.removeprefix("The ")
+    return short + where[len(name):].replace(" on home space ", " on home ")
+
+
+def idle_at_home(assistant: Any, target: Any) -> str:
+    """A warning beside placing a special assistant on a home space when each of its
+    abilities works only while it stands at a location (``if this.at_location``): there
+    it only takes the home action (LIB-GOLEM-3 rules so for the Trash Golem)."""
+    spec = getattr(assistant, "spec", None)
+    if spec is None or getattr(target, "location", None) is not None:
+        return ""
+    abilities = getattr(spec, "abilities", ())
+    if not abilities or not all("this.at_location" in (a.when or "") for a in abilities):
+        return ""
+    ruling = ruling_for(spec.name)
+    return (f"⚠ its ability works only at a location: here it only takes the home action"
+            f"{f' ({ruling})' if ruling else ''}")
+
+
+def ruling_for(name: str) -> str:
+    """The id of the ruling ``docs/rulings.md`` makes on ``name`` on a home space
+    (``ruling LIB-GOLEM-3``), or "" when there is none (or no docs)."""
+    import re
+
+    from exlibris.paths import data_root
+
+    path = data_root() / "docs" / "rulings.md"
+    try:
+        text = path.read_text("utf-8")
+    except OSError:
+        return ""
+    short = re.escape(name.removeprefix("The "))
+    found = re.search(rf"^### (\S+) .*— (?:The |the )?{short} on a home space", text, re.M)
+    return f"ruling {found.group(1)}" if found else ""

@@ -14,9 +14,10 @@ from typing import Any
 
 from exlibris.engine.events import EventKind
 from exlibris.engine.game import Game
+from exlibris.interactive.names import readable
 
 # events that add nothing a player needs to read
-_QUIET = frozenset({EventKind.DECISION, EventKind.RETURN, EventKind.SETUP, EventKind.LOCATIONS,
+_QUIET = frozenset({EventKind.DECISION, EventKind.SETUP, EventKind.LOCATIONS,
                     EventKind.INSPECTION})
 # events that start something else: an ability followed by one of these did nothing
 _STARTS = frozenset({EventKind.ABILITY, EventKind.PLACE, EventKind.ACTIVATE, EventKind.RESOLVE,
@@ -31,17 +32,19 @@ class Narrator:
         self.seat = seat
 
     def lines(self, records: Iterable[dict[str, Any]]) -> list[str]:
-        told = []
         records = list(records)
-        for i, record in enumerate(records):
-            kind = record["event"]
-            if kind in _QUIET or (kind == EventKind.ABILITY and idle(records, i)):
-                continue
-            tell = getattr(self, "_" + kind.replace("-", "_"), None)
-            text = tell(record) if tell is not None else self._other(record)
-            if text:
-                told.append(text)
-        return told
+        texts = [self.tell(record) for record in records]
+        return [readable(text) for i, text in enumerate(texts)
+                if text and not (records[i]["event"] == EventKind.ABILITY
+                                 and idle(records, i, texts))]
+
+    def tell(self, record: dict[str, Any]) -> str:
+        """One record in words ("" when it says nothing to this player)."""
+        kind = record["event"]
+        if kind in _QUIET:
+            return ""
+        tell = getattr(self, "_" + kind.replace("-", "_"), None)
+        return tell(record) if tell is not None else self._other(record)
 
     # ------------------------------------------------------------------ helpers
     def who(self, seat: int | None) -> str:
@@ -102,6 +105,10 @@ class Narrator:
             return "the revealed cards"
         if kind == "deck":
             return "the deck"
+        if kind in ("artifact-deck", "assistant-deck"):
+            return f"the {kind.replace('-', ' ')}"
+        if kind == "hires" and rest.isdigit():
+            return f"{self.whose(int(rest))} hired assistants"
         return "the cards set apart"
 
     def whose(self, seat: int) -> str:
@@ -170,10 +177,13 @@ class Narrator:
     def _place(self, r: dict[str, Any]) -> str:
         who = self.who(r["seat"]).capitalize()
         what = self.assistant(r["assistant"])
+        verb = "moved" if r.get("moved") else "placed"
         if "home" in r:
-            return f"{who} placed {what} on home space {r['home']}."
-        bid = f", bidding {r['bid']}" if r.get("bid") else ""
-        return f"{who} placed {what} at {self.place(r['location'])}, space {r['space']}{bid}."
+            return f"{who} {verb} {what} {'to' if r.get('moved') else 'on'} home space {r['home']}."
+        spec = self.game.location_specs.get(r["location"])
+        if spec is not None and spec.auction is not None:  # its space is its bid (0 too)
+            return f"{who} {verb} {what} at {self.place(r['location'])}, bidding {r.get('bid', 0)}."
+        return f"{who} {verb} {what} at {self.place(r['location'])}, space {r['space']}."
 
     def _activate(self, r: dict[str, Any]) -> str:
         return f"{self.who(r['seat']).capitalize()} used {self.place(r['location'])}."
@@ -194,7 +204,16 @@ class Narrator:
         name = name.removeprefix("The ")
         return f"{whose} {name} acts{keyword}."
 
+    def _return(self, r: dict[str, Any]) -> str:
+        """An assistant sent back before the round's end (outbid, fled, moved on)."""
+        where = f" from {self.place(r['location'])}" if "location" in r else \
+            f" from home space {r['home']}" if "home" in r else ""
+        return (f"{self.whose(r['seat']).capitalize()} {self.assistant(r['assistant'])} went "
+                f"back{where} to {self.who(r['seat'])}, free to be placed again.")
+
     def _draw(self, r: dict[str, Any]) -> str:
+        if not r["cards"]:  # nothing to draw (a count of nobody): nothing happened
+            return ""
         who = self.who(r["seat"]).capitalize()
         if self.knows(r["seat"]):
             return f"{who} drew {self.cards(r['cards'])}."
@@ -221,10 +240,15 @@ class Narrator:
 
     def _discard(self, r: dict[str, Any]) -> str:
         to = str(r.get("to", "discard"))
+        source = str(r.get("source", ""))
+        where = f" from {self.source(source)}" if source else ""
         if to.startswith("hand:"):
             seat = int(to.split(":")[1])
             card = self.card(r["card"]) if self.knows(seat) else "a card"
-            return f"{card} went into {self.whose(seat)} hand."
+            return f"{card} went{where} into {self.whose(seat)} hand.".capitalize() \
+                if card == "a card" else f"{card} went{where} into {self.whose(seat)} hand."
+        if where:
+            return f"{self.card(r['card'])} went{where} to the discard pile."
         return f"{self.card(r['card'])} was discarded."
 
     def _shelve(self, r: dict[str, Any]) -> str:
@@ -232,7 +256,11 @@ class Narrator:
         card = "a card face down" if r.get("face_down") and not self.knows(r["seat"]) \
             else self.card(r["card"])
         row, col = r["pos"]
-        return f"{who} shelved {card} at row {row}, column {col}."
+        source = str(r.get("source", ""))
+        where = f" from {self.source(source)}" if source else ""
+        if source == f"hand:{r['seat']}":  # one's own hand
+            where = " from your hand" if self.you(r["seat"]) else " from their hand"
+        return f"{who} shelved {card}{where} at row {row}, column {col}."
 
     def _cleanup(self, r: dict[str, Any]) -> str:
         gone = ", ".join(self.place(x) for x in r.get("discarded", [])) or "none"
@@ -296,9 +324,22 @@ class Narrator:
                 f"{last}, by {by}.")
 
     def _rearrange(self, r: dict[str, Any]) -> str:
-        how = {"hand": "swapped a shelf card with one from hand", "swap": "swapped two "
-               "shelf cards", "move": "moved a shelf card"}.get(r.get("how", ""), "reworked")
-        return f"{self.who(r['seat']).capitalize()} {how}."
+        who = self.who(r["seat"]).capitalize()
+        how = r.get("how", "")
+        if "card" not in r:
+            how = {"hand": "swapped a shelf card with one from hand", "swap": "swapped two "
+                   "shelf cards", "move": "moved a shelf card"}.get(how, "reworked")
+            return f"{who} {how}."
+        whose = self.whose(r["seat"])
+        card, at = self.card(r["card"]), _cell(r.get("pos"))
+        if how == "hand":  # both cards are seen: one goes onto the shelf, one into a hand
+            return (f"{who} swapped {card} on {whose} shelf{at} with {self.card(r['other'])} "
+                    f"from {whose} hand: {r['other']} is shelved there, {r['card']} went into "
+                    f"{whose} hand.")
+        if how == "swap":
+            return (f"{who} swapped {card}{at} and {self.card(r['other'])}{_cell(r.get('to'))} "
+                    f"on {whose} shelf.")
+        return f"{who} moved {card} on {whose} shelf{at} to{_cell(r.get('to'))}."
 
     def _levitate(self, r: dict[str, Any]) -> str:
         row, col = r["pos"]
@@ -371,12 +412,18 @@ class Narrator:
         return f"{who}: {r['event'].replace('-', ' ')}."
 
 
-def idle(records: list[dict[str, Any]], i: int) -> bool:
-    """The ability at ``records[i]`` did nothing a player sees before something else began."""
-    for later in records[i + 1:]:
-        kind = later["event"]
+def _cell(pos: Any) -> str:
+    """`` (row 0, column 1)`` for a cell, nothing for none; after ``to``: `` row 0, ...``."""
+    return f" (row {pos[0]}, column {pos[1]})" if pos else ""
+
+
+def idle(records: list[dict[str, Any]], i: int, texts: list[str] | None = None) -> bool:
+    """The ability at ``records[i]`` did nothing a player sees before something else
+    began (``texts``: each record told, "" for one that says nothing, as an empty draw)."""
+    for j in range(i + 1, len(records)):
+        kind = records[j]["event"]
         if kind in _STARTS:
             return True
-        if kind not in _QUIET:
+        if kind not in _QUIET and (texts is None or texts[j]):
             return False
     return False  # the ability is still going on

@@ -312,7 +312,7 @@ def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> 
 
     from exlibris.interactive.steps import named
 
-    prompt = re.sub(r"\s*\(line \d+\)", "", decision.prompt)
+    prompt = re.sub(r"\s*\(line \d+\)", "", chosen_what(decision))
     if decision.card is not None:  # the card a "where to shelve" asks about, with its books
         prompt = named(prompt, [decision.card])
     if prompt[1:2].islower():  # after the name: ``You, which ...``, not ``You, Which``
@@ -320,5 +320,39 @@ def prompt_line(game: Game, decision: Decision, asked_by: str | None = None) -> 
     text = Text(f"{game.state.players[decision.seat].name}, ", "bold")
     if asked_by:
         text.append(f"{asked_by}: ")
-    text.append(prompt, "bold")
+    from exlibris.interactive.names import readable
+
+    text.append(readable(prompt), "bold")
     return text
+
+
+def chosen_what(decision: Decision) -> str:
+    """The prompt saying who or what is chosen: a pick's ``which to choose?`` over
+    players reads ``which opponent to choose?`` (``which player...`` when the decider is
+    among them), and ``which location``, ``assistant``, ``space`` or ``card``."""
+    from exlibris.engine.public import (
+        PublicAssistant,
+        PublicLocation,
+        PublicPlayer,
+        PublicSpace,
+    )
+    from exlibris.model.cards import ArtifactCard, BookCard
+
+    prompt = decision.prompt
+    if decision.kind is not DecisionKind.PICK or not prompt.startswith("which to "):
+        return prompt
+    values = [v for v in decision.values if v is not None]
+    if values and all(isinstance(v, PublicPlayer) for v in values):
+        seats = {getattr(v, "seat", None) for v in values}
+        what = "player" if decision.seat in seats else "opponent"
+    elif values and all(isinstance(v, PublicLocation) for v in values):
+        what = "location"
+    elif values and all(isinstance(v, PublicAssistant) for v in values):
+        what = "assistant"
+    elif values and all(isinstance(v, PublicSpace) for v in values):
+        what = "space"
+    elif values and all(isinstance(v, BookCard | ArtifactCard) for v in values):
+        what = "card"
+    else:
+        return prompt
+    return f"which {what} {prompt.removeprefix('which ')}"

@@ -78,8 +78,9 @@ def cards_text(cards: Iterable[Card | None], styles: Styles) -> Text:
     return Text("  ").join(parts) if parts else Text("none", "dim")
 
 
-def cell_text(slot: Slot | None, styles: Styles, *, secret: bool) -> Text:
-    """One shelf cell on two lines; ``secret`` hides face-down cards (not the owner)."""
+def cell_text(slot: Slot | None, styles: Styles, *, secret: bool, flips: bool = False) -> Text:
+    """One shelf cell on two lines; ``secret`` hides face-down cards (not the owner);
+    ``flips``: the alphabetical check would flip it now (``!`` before its books)."""
     if slot is None:
         return Text("·", "dim")
     card = slot.card
@@ -92,6 +93,8 @@ def cell_text(slot: Slot | None, styles: Styles, *, secret: bool) -> Text:
     if slot.tucked:
         text.append(f"[{len(slot.tucked)}]", "dim")
     text.append("\n")
+    if flips:
+        text.append("!", "bold")
     if isinstance(card, BookCard):
         text.append_text(books_text(card.books, styles))
     elif isinstance(card, ArtifactCard):
@@ -104,11 +107,12 @@ CELL_WIDTH = 7  # six characters (``S11/12``) and a border
 
 def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
                marks: Mapping[Pos, str] | None = None, title: str | None = None,
-               width: int = 80) -> Group | Table:
+               width: int = 80, flipped: frozenset[Pos] = frozenset()) -> Group | Table:
     """The shelf as a grid with its row and column numbers (as decisions name them);
     a shelf too wide for ``width`` columns is listed row by row instead.
 
-    ``marks`` labels empty cells (the option numbers of a ``where to shelve``).
+    ``marks`` labels empty cells (the option numbers of a ``where to shelve``);
+    ``flipped`` cells hold cards the alphabetical check would flip now (``!``).
     """
     marks = marks or {}
     cells = {pos: slot for pos, slot in shelf.items()}
@@ -118,7 +122,8 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
     rows = range(min(r for r, _ in used), max(r for r, _ in used) + 1)
     cols = range(min(c for _, c in used), max(c for _, c in used) + 1)
     if 4 + CELL_WIDTH * len(cols) > width:
-        return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title)
+        return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title,
+                          flipped=flipped)
     grid = Table(box=box.SQUARE, show_lines=True, padding=(0, 0), show_header=True,
                  header_style="dim")
     grid.add_column("r\\c", style="dim", justify="right", vertical="middle")
@@ -129,7 +134,8 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
         for col in cols:
             pos = (row, col)
             if pos in cells:
-                line.append(cell_text(cells[pos], styles, secret=secret))
+                line.append(cell_text(cells[pos], styles, secret=secret,
+                                      flips=pos in flipped))
             elif pos in marks:
                 line.append(Text(f"[{marks[pos]}]", "bold reverse"))
             else:
@@ -139,7 +145,8 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
 
 
 def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styles, *,
-               secret: bool, marks: Mapping[Pos, str], title: str | None) -> Group:
+               secret: bool, marks: Mapping[Pos, str], title: str | None,
+               flipped: frozenset[Pos] = frozenset()) -> Group:
     """A wide shelf as one line per row: ``row -1:  3=M3/8:FFS  4=...``, a row that
     wraps going on under its first cell."""
     grid = Table.grid(padding=(0, 1))
@@ -151,6 +158,8 @@ def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styl
             pos = (row, col)
             if pos in cells:
                 text.append(f"{col}=", "dim")
+                if pos in flipped:
+                    text.append("!", "bold")
                 text.append_text(cell_text(cells[pos], styles, secret=secret).split("\n")[0])
                 slot = cells[pos]
                 if isinstance(slot.card, BookCard) and not (secret and slot.face_down):

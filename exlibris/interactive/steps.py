@@ -187,13 +187,16 @@ def player_labels(game: Game | None, decision: Decision) -> list[str]:
     artifact by its name (``take G4/9:FC from Community Centre's area``), and a card
     offered by a ``pick`` saying where it is (``discard C5/7:HM from your hand``).
     The engine's labels (saves, scripts) stay as they are; an answer may use either."""
+    from exlibris.interactive.names import readable
+
     told = _placed_labels(game, decision)
-    labels = [named(label, _cards_in(value))
+    shelved = [decision.card] if isinstance(decision.card, BookCard | ArtifactCard) else []
+    labels = [named(label, [*_cards_in(value), *shelved])
               for label, value in zip(told, decision.handles, strict=True)]
     about = decision.about
-    if about is None:
-        return labels
-    return [about_named(label, cards) for label, cards in zip(labels, about, strict=True)]
+    if about is not None:
+        labels = [about_named(label, cards) for label, cards in zip(labels, about, strict=True)]
+    return [readable(label) for label in labels]
 
 
 def about_named(label: str, cards: Sequence[Any]) -> str:

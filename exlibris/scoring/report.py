@@ -100,7 +100,16 @@ def _artifact_rows(columns: list[Form]) -> list[tuple[str, list[str]]]:
     """A line under the artifacts row for each artifact on a shelf, with its points."""
     ids = list(dict.fromkeys(aid for form in columns for aid, _ in form.artifact_lines))
     found = [dict(form.artifact_lines) for form in columns]
-    return [(f"   {aid}", [str(points.get(aid, "-")) for points in found]) for aid in ids]
+    return [(f"   {artifact_title(aid)}", [str(points.get(aid, "-")) for points in found])
+            for aid in ids]
+
+
+def artifact_title(artifact_id: str) -> str:
+    """An artifact's name from the content in use (its id when it has none)."""
+    from exlibris.catalog import load_catalog
+
+    spec = load_catalog().artifacts.get(artifact_id)
+    return spec.name if spec is not None else artifact_id
 
 
 def outcome_lines(inspection: Inspection) -> list[str]:
