@@ -353,6 +353,48 @@ def write_mutant(mutant: Mutant, folder: Path) -> Path:
     return target
 
 
+# Swaps that cannot change what an effect does, and why (docs/language.md names them).
+SAME_PLAYER = {"me", "owner", "visitor"}
+EQUIVALENT_RULES = {
+    "subject": "a trigger's subjects `me` and `owner` are one subject: any of the owner's "
+               "doings (docs/language.md, triggers)",
+    "location": "outside an `as` block of a location's effect, `me`, `owner` and `visitor` "
+                "are one player: the visitor, whose effect it is",
+    "ability": "outside an `as` block of an ability's effect, `me` and `owner` are one "
+               "player: the owner, who acts",
+}
+
+
+def equivalent_by_rule(mutant: Mutant) -> str | None:
+    """The reason a mutant is equivalent by one of EQUIVALENT_RULES, else None."""
+    was, now = mutant.was.strip(), mutant.now.strip()
+    if mutant.operator != "selector" or {was, now} - SAME_PLAYER:
+        return None
+    site = mutant.site
+    if site.start == "trigger":
+        return EQUIVALENT_RULES["subject"] if {was, now} == {"me", "owner"} else None
+    if site.start != "program" or _inside_as(site.text, _offset(site.text, mutant)):
+        return None
+    if site.area == "locations":
+        return EQUIVALENT_RULES["location"]
+    return EQUIVALENT_RULES["ability"] if {was, now} == {"me", "owner"} else None
+
+
+def _offset(text: str, mutant: Mutant) -> int:
+    lines = text.split("\n")
+    return sum(len(line) + 1 for line in lines[:mutant.line - 1]) + mutant.col - 1
+
+
+def _inside_as(text: str, offset: int) -> bool:
+    """Whether ``offset`` is in the body of an ``as`` block (where ``me`` changes)."""
+    tree = _parser().parse(text, start="program")
+    for node in tree.find_data("as_block"):
+        body = _span(node.children[-1])
+        if body is not None and body[0] <= offset < body[1]:
+            return True
+    return False
+
+
 def _ast_unchanged(mutant: Mutant) -> bool:
     """Whether the mutated text parses to the same tree (a change of layout only)."""
     from exlibris.dsl.lark_parser import parse
@@ -441,10 +483,42 @@ def first_failure(entry: str, names: dict[str, str]) -> str | None:
             return f"tests/goldens/{mode.name}.txt ({type(exc).__name__})"
         if difference is not None:
             return f"tests/goldens/{mode.name}.txt"
+    failed = _reading_failure()
+    if failed is not None:
+        return failed
     for path in ordered[len(naming):]:
         failed = _scenario_failure(path)
         if failed is not None:
             return failed
+    return None
+
+
+def _reading_failure() -> str | None:
+    """The first case of ``tests/test_engine_rules.py::test_the_other_reading_of_each_
+    ruling_setting`` that fails: the readings of ``rules/standard.yaml``'s ``rulings:``
+    no shipped rules file chooses (a scenario run with the setting changed)."""
+    from exlibris.scenario import load_scenario, run_scenario
+
+    if str(ROOT / "tests") not in sys.path:
+        sys.path.append(str(ROOT / "tests"))
+    import test_engine_rules
+
+    test = "tests/test_engine_rules.py::test_the_other_reading_of_each_ruling_setting"
+    with tempfile.TemporaryDirectory() as folder:
+        for case, (rulings, body) in test_engine_rules.OTHER_READINGS.items():
+            path = Path(folder) / "reading.yaml"
+            path.write_text(f"kind: scenario\nname: {json.dumps(case)}\n{body}", "utf-8")
+            try:
+                scenario = load_scenario(path)
+                scenario.settings = scenario.settings.model_copy(
+                    update={"rulings": {**scenario.settings.rulings, **rulings}})
+                passed = run_scenario(scenario).passed
+            except _Timeout:
+                raise
+            except Exception:
+                passed = False
+            if not passed:
+                return f"{test}[{case}]"
     return None
 
 
@@ -459,6 +533,10 @@ def run_mutant(mutant: Mutant, folder: Path, names: dict[str, str],
     outcome = Outcome(mutant.id, mutant.site.area, mutant.site.entry, mutant.operator, "")
     if _ast_unchanged(mutant):
         outcome.status = "unchanged"
+        return outcome
+    reason = equivalent_by_rule(mutant)
+    if reason is not None:
+        outcome.status, outcome.by = "equivalent", reason
         return outcome
     path = write_mutant(mutant, folder)
     report = validate(own_files([path]))
