@@ -109,6 +109,7 @@ class Site:
     path: tuple[Any, ...]  # where the text is in the file's data
     start: str  # the grammar's start rule
     text: str
+    when: str = ""  # the ``when:`` of the ability an ``effect:`` belongs to
 
     @property
     def label(self) -> str:
@@ -179,7 +180,12 @@ def sites(entries: set[str] | None = None) -> list[Site]:
         if entries is not None and data["id"] not in entries:
             continue
         for path, start, text in _walk_fields(data):
-            found.append(Site(_area(file), data["id"], file, path, start, text))
+            holder = data
+            for key in path[:-1]:
+                holder = holder[key]
+            when = holder.get("when", "") if start == "program" else ""
+            found.append(Site(_area(file), data["id"], file, path, start, text,
+                              when if isinstance(when, str) else ""))
     return found
 
 
@@ -362,6 +368,8 @@ EQUIVALENT_RULES = {
                 "are one player: the visitor, whose effect it is",
     "ability": "outside an `as` block of an ability's effect, `me` and `owner` are one "
                "player: the owner, who acts",
+    "placed": "in an ability that wakes when its own assistant is placed, the visitor "
+              "(whose assistant arrived) is its owner",
 }
 
 
@@ -373,8 +381,15 @@ def equivalent_by_rule(mutant: Mutant) -> str | None:
     site = mutant.site
     if site.start == "trigger":
         return EQUIVALENT_RULES["subject"] if {was, now} == {"me", "owner"} else None
-    if site.start != "program" or _inside_as(site.text, _offset(site.text, mutant)):
+    if site.start != "program":
         return None
+    if site.when.startswith("placed") and {was, now} == {"owner", "visitor"}:
+        return EQUIVALENT_RULES["placed"]
+    if _inside_as(site.text, _offset(site.text, mutant)):
+        return None
+    if site.when.startswith("placed"):
+        return EQUIVALENT_RULES["placed"] if "visitor" in (was, now) else \
+            EQUIVALENT_RULES["ability"]
     if site.area == "locations":
         return EQUIVALENT_RULES["location"]
     return EQUIVALENT_RULES["ability"] if {was, now} == {"me", "owner"} else None

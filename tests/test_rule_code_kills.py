@@ -1,0 +1,28 @@
+"""Tests written for rule-code mutants that every other test let live
+(scripts/mutate_code.py; docs/rules-coverage.md, "Mutation testing")."""
+
+from __future__ import annotations
+
+import pytest
+
+from exlibris.agents import RandomAgent
+from exlibris.catalog import load_catalog
+from exlibris.engine.errors import RulesError
+from exlibris.engine.flow import new_game
+from exlibris.validation import resolve_settings
+
+CATALOG = load_catalog()
+
+
+def test_a_seat_named_a_special_assistant_card_takes_it_in_place_of_its_own() -> None:
+    """`flow._give_assistant_cards`: the card named replaces the library's special
+    assistant; an unknown card is refused (mutant flow.py:199 `is` for `is not`)."""
+    settings = resolve_settings("job-faire", CATALOG.variants)
+    agents = [RandomAgent(1), RandomAgent(2)]
+    game = new_game(CATALOG, settings, agents, seed=3, variant="job-faire",
+                    assistants=["snowman", None])
+    specials = [a.spec.id for a in game.state.players[0].assistants if a.spec is not None]
+    assert specials == ["snowman"]
+    with pytest.raises(RulesError, match="no special assistant card 'no-such-card'"):
+        new_game(CATALOG, settings, agents, seed=3, variant="job-faire",
+                 assistants=["no-such-card", None])
