@@ -62,7 +62,7 @@ COVERAGE_DOC = ROOT / "docs" / "rules-coverage.md"
 SOURCE_FIELDS = {"effect": "program", "when": "trigger", "placement": "rule",
                  "score": "expression"}
 AREAS = ("locations", "libraries", "assistants", "artifacts")
-TIMEOUT_SECONDS = 60
+TIMEOUT_SECONDS = 60  # of CPU time: a mutant that loops is killed
 
 # Words that may stand for one another: each group's members are siblings.
 SIBLINGS: tuple[tuple[str, ...], ...] = (
@@ -560,15 +560,17 @@ def run_mutant(mutant: Mutant, folder: Path, names: dict[str, str],
         return outcome
     use_content([path])
     catalog_module._load.cache_clear()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(TIMEOUT_SECONDS)
+    # a limit on the CPU time this process spends (not the wall clock: a loaded machine
+    # must not turn a slow survivor into a "killed")
+    previous = signal.signal(signal.SIGVTALRM, _alarm)
+    signal.setitimer(signal.ITIMER_VIRTUAL, TIMEOUT_SECONDS)
     try:
         failed = first_failure(mutant.site.entry, names)
     except _Timeout:
         failed = "timeout"
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
         use_content(())
         catalog_module._load.cache_clear()
     if failed is not None:
