@@ -26,3 +26,13 @@ def test_a_seat_named_a_special_assistant_card_takes_it_in_place_of_its_own() ->
     with pytest.raises(RulesError, match="no special assistant card 'no-such-card'"):
         new_game(CATALOG, settings, agents, seed=3, variant="job-faire",
                  assistants=["no-such-card", None])
+
+
+def test_a_difficulty_of_true_or_false_is_no_level() -> None:
+    """`ScoringRules.difficulty_level`: a YAML boolean is not a solo level, though
+    Python counts it as a number (mutant settings.py:144, its `return None` dropped)."""
+    from exlibris.scoring.settings import ScoringRules
+
+    rules = ScoringRules.for_players(1, {})
+    assert rules.difficulty_level(True) is None and rules.difficulty_level(False) is None
+    assert rules.difficulty_level(1) == 1 and rules.difficulty_level("beginner") == 1
