@@ -36,3 +36,20 @@ def test_a_difficulty_of_true_or_false_is_no_level() -> None:
     rules = ScoringRules.for_players(1, {})
     assert rules.difficulty_level(True) is None and rules.difficulty_level(False) is None
     assert rules.difficulty_level(1) == 1 and rules.difficulty_level("beginner") == 1
+
+
+def test_a_table_token_error_reads_as_its_message_alone() -> None:
+    """A table's problem quotes the token error's message, not its arguments
+    (mutant scoring/table.py:55, the ``super().__init__`` dropped)."""
+    from exlibris.errors import UserInputError
+    from exlibris.scoring.table import TokenError, parse_table_text
+
+    exc = TokenError("table/malformed-token", "'x': bad")
+    assert str(exc) == "'x': bad" and exc.code == "table/malformed-token"
+    text = ("variant: standard\nprominent: historic-volumes\nbanned: null\nplayers:\n"
+            "  - name: Ann\n    focus: monster-manuals\n    hand: 0\n    shelf: |\n"
+            "      ~~A1:CC\n")
+    with pytest.raises(UserInputError) as raised:
+        parse_table_text(text)
+    [problem] = [p for p in raised.value.problems if p.code == "table/malformed-token"]
+    assert problem.message.startswith("Ann's shelf: '~~A1:CC': '~' is written once")
