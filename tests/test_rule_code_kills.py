@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from exlibris.agents import RandomAgent
@@ -12,6 +14,7 @@ from exlibris.engine.flow import new_game
 from exlibris.validation import resolve_settings
 
 CATALOG = load_catalog()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_seat_named_a_special_assistant_card_takes_it_in_place_of_its_own() -> None:
@@ -53,3 +56,38 @@ def test_a_table_token_error_reads_as_its_message_alone() -> None:
         parse_table_text(text)
     [problem] = [p for p in raised.value.problems if p.code == "table/malformed-token"]
     assert problem.message.startswith("Ann's shelf: '~~A1:CC': '~' is written once")
+
+
+SWAP_ONLY = """\
+kind: scenario
+name: rearrange_shelf(only "swap") offers swaps of two shelf cards only
+setup:
+  players:
+    - {name: Ann, library: garden-of-education, hand: [C1], shelf: ["A1 B1"]}
+    - {name: Bob, library: igloo-of-information}
+  locations: [diviners-hut, librarians-lodge]
+script:
+  - Ann: place standard assistant at Librarians Lodge (#8) space 1
+  - Ann: rework the shelf first
+  - Ann: "yes"
+expect:
+  hands: {Ann: [C1]}
+  shelves: {Ann: ["B1 A1"]}
+  next_decision: {player: Bob}
+"""
+
+
+def test_rearranging_with_only_swap_offers_no_card_from_hand(tmp_path: Path) -> None:
+    """An author's Lodge that allows swaps only: the one swap of the shelf is made
+    without asking, and C1 in hand is never offered (mutant shelf_verbs.py:223)."""
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    lodge = (ROOT / "content" / "locations" / "librarians-lodge.yaml").read_text("utf-8")
+    swap_only = lodge.replace("may rearrange_shelf()", 'may rearrange_shelf(only: "swap")')
+    assert swap_only != lodge
+    (tmp_path / "librarians-lodge.yaml").write_text(swap_only, "utf-8")
+    (tmp_path / "only-swap.yaml").write_text(SWAP_ONLY, "utf-8")
+    result = CliRunner().invoke(cli, ["scenario", "run", str(tmp_path)])
+    assert result.exit_code == 0, result.output
