@@ -32,3 +32,18 @@ def rules_dir() -> Path:
 
 def schemas_dir() -> Path:
     return data_root() / "schemas"
+
+
+def xdg_folder(variable: str, *default: str) -> Path:
+    """``$variable`` (an XDG base folder such as ``XDG_CACHE_HOME``), else the home
+    folder joined with ``default``. As the XDG base directory spec asks, a value
+    that is not an absolute path is ignored, and so is one no folder can have (a
+    NUL, too long: ``safefile.name_problem``)."""
+    import os
+
+    from exlibris.safefile import name_problem
+
+    value = os.environ.get(variable, "")
+    if value and os.path.isabs(value) and name_problem(value) is None:
+        return Path(value)
+    return Path.home().joinpath(*default)

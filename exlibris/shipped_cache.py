@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -31,14 +30,14 @@ from typing import Any
 
 from exlibris import __version__
 from exlibris.limits import MAX_FILE_BYTES
-from exlibris.paths import content_dir, rules_dir
-from exlibris.safefile import FileRefused, read_limited
+from exlibris.paths import content_dir, rules_dir, xdg_folder
+from exlibris.safefile import FileRefused, read_limited, remove_file, write_output
 from exlibris.sources import yaml_targets
 
 Record = dict[str, Any]  # a file's "data" and "positions" (yamlsafe.LoadedYaml.record)
 Parse = Callable[[str, str], Record | None]  # (text, filename) -> record, None if broken
 _PACKAGE = Path(__file__).resolve().parent
-_FORMAT = 2
+_FORMAT = 3
 
 
 def enabled() -> bool:
@@ -46,8 +45,9 @@ def enabled() -> bool:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "exlibris"
+    """``$XDG_CACHE_HOME/exlibris``, else ``~/.cache/exlibris`` (a relative
+    ``$XDG_CACHE_HOME`` is ignored, as the XDG spec asks)."""
+    return xdg_folder("XDG_CACHE_HOME", ".cache") / "exlibris"
 
 
 class _Shipped:
@@ -118,33 +118,46 @@ class _Shipped:
 
 
 def read_private(name: str) -> bytes | None:
-    """The bytes of the cache file ``name``, or None: missing, too large, or not to be
+    """The body of the cache file ``name``, or None: missing, too large, damaged or
+    edited (its first line, the SHA-256 of the rest, does not match), or not to be
     trusted (the folder or the file is another user's, or others may write to it)."""
     folder = cache_dir()
     try:
         if not (_owned(os.lstat(folder), stat.S_ISDIR)
                 and _owned(os.lstat(folder / name), stat.S_ISREG)):
             return None
-        return read_limited(folder / name, 64 * MAX_FILE_BYTES)
+        raw = read_limited(folder / name, 64 * MAX_FILE_BYTES)
     except (OSError, FileRefused):
         return None
+    return unsealed(raw)
+
+
+def sealed(body: str) -> bytes:
+    """A cache file's bytes: the SHA-256 of ``body`` on the first line, then ``body``."""
+    data = body.encode("utf-8")
+    return hashlib.sha256(data).hexdigest().encode() + b"\n" + data
+
+
+def unsealed(raw: bytes) -> bytes | None:
+    """The body of a cache file's bytes, or None if it does not match its digest."""
+    digest, _, body = raw.partition(b"\n")
+    return body if digest == hashlib.sha256(body).hexdigest().encode() else None
 
 
 def write_private(name: str, body: str) -> None:
-    """Write the cache file ``name`` (``PREFIX-KEY.json``) whole, and drop the other
-    files of its prefix (other keys: stale); nothing if the folder is not private."""
+    """Write the cache file ``name`` (``PREFIX-KEY.json``) whole, its first line the
+    SHA-256 of the body (checked on every read), and drop the other files of its
+    prefix (other keys: stale); nothing if the folder is not private."""
     folder = _private_folder()
     if folder is None:
         return
     prefix = name.split("-", 1)[0]
     try:
         for old in folder.glob(f"{prefix}-*.json"):
-            old.unlink(missing_ok=True)
-        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{prefix}-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(body)
-        os.replace(temp, folder / name)
-    except OSError:
+            if old.name != name:
+                remove_file(old)
+        write_output(folder / name, sealed(body))
+    except (OSError, FileRefused):
         pass
 
 

@@ -42,6 +42,12 @@ _FALSE = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"}
 _NULL = {"", "~", "null", "Null", "NULL"}
 
 
+def _layout_only(value: str) -> bool:
+    """True if the only characters of ``value`` that are not printable are newlines
+    and tabs."""
+    return value.replace("\n", "").replace("\t", "").replace("\r", "").isprintable()
+
+
 @dataclass
 class LoadedYaml:
     """Plain data from one YAML document, with the position of every node."""
@@ -348,6 +354,12 @@ class _Builder:
             raise self._fail(event, "yaml/huge-scalar",
                              f"a value of {len(value)} characters; the limit is "
                              f"{MAX_SCALAR_CHARS}")
+        if not value.isprintable() and not _layout_only(value):
+            char = next(c for c in value if not (c.isprintable() or c in "\n\t"))
+            raise self._fail(event, "yaml/control-character",
+                             f"a value holds the character U+{ord(char):04X} (a control "
+                             "character, an escape or a direction override), which a "
+                             "terminal would obey; write text only")
         tag = str(event.tag or "")
         if not tag:
             from ruamel.yaml.nodes import ScalarNode

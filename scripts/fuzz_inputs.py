@@ -1,10 +1,11 @@
-"""Fuzz the four untrusted-input parsers through the CLI, with timings and memory.
+"""Fuzz the untrusted-input parsers through the CLI, with timings and memory.
 
     python scripts/fuzz_inputs.py [N] [SEED]
 
 Part 1 runs N (default 1,000) fresh random mutations of each parser's inputs
-(YAML content, effect text, table files, saves) through `exlibris validate`,
-`score` and `replay` in this process, and reports exit codes, the slowest input
+(YAML content, effect text, table files, saves, and since issue 39 the rows and
+the manifest of a run) through `exlibris validate`, `score`, `replay` and
+`simulate report` in this process, and reports exit codes, the slowest input
 and the largest memory peak (tracemalloc) of any one input. Part 2 runs the
 hostile inputs of issue 16 as separate processes limited to 500 MB of address
 space, and reports each one's exit status, time and peak memory. Times are CPU
@@ -69,8 +70,20 @@ def save_inputs(folder: Path) -> list[bytes]:
     return [path.read_bytes()]
 
 
+def run_inputs(folder: Path) -> tuple[list[bytes], list[bytes], Path]:
+    """The rows and the manifest of a small run (issue 39), and a rows file whose
+    manifest the fuzzing replaces."""
+    out = folder / "run.jsonl"
+    CliRunner().invoke(cli, ["simulate", "--games", "2", "--seats", "random", "--workers",
+                             "1", "--out", str(out)])
+    rows_file = folder / "m.jsonl"
+    shutil.copy(out, rows_file)
+    manifest = out.with_name(out.name + ".manifest.json").read_bytes()
+    return [out.read_bytes()], [manifest], rows_file
+
+
 def fuzz(name: str, originals: list[bytes], command: list[str], file_name: str, n: int,
-         seed: int, folder: Path, wrap=None) -> bool:
+         seed: int, folder: Path, wrap=None, argument: Path | None = None) -> bool:
     rng = random.Random(f"{name}:{seed}")
     runner = CliRunner()
     codes: dict[int, int] = {}
@@ -81,7 +94,7 @@ def fuzz(name: str, originals: list[bytes], command: list[str], file_name: str, 
         path.write_bytes(wrap(data) if wrap else data)
         tracemalloc.start()
         start, wall = time.process_time(), time.perf_counter()
-        result = runner.invoke(cli, [*command, str(path)])
+        result = runner.invoke(cli, [*command, str(argument or path)])
         elapsed = time.process_time() - start
         wall = time.perf_counter() - wall
         _, peak = tracemalloc.get_traced_memory()
@@ -211,6 +224,10 @@ def main() -> None:
                wrap=effect_file)
     ok &= fuzz("table", table_inputs(), ["score"], "table.yaml", n, seed, folder)
     ok &= fuzz("save", save_inputs(folder), ["replay", "--all"], "save.json", n, seed, folder)
+    rows, manifest, rows_file = run_inputs(folder)
+    ok &= fuzz("rows", rows, ["simulate", "report", "--json"], "rows.jsonl", n, seed, folder)
+    ok &= fuzz("manifest", manifest, ["simulate", "report"], "m.jsonl.manifest.json", n, seed,
+               folder, argument=rows_file)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"this process's peak RSS: {peak:.0f} MB; {'all clean' if ok else 'FAILURES'}")
     if ok:

@@ -1,4 +1,5 @@
-"""Fuzzing the four untrusted-input parsers: YAML content, effect text, table files, saves.
+"""Fuzzing the untrusted-input parsers: YAML content, effect text, table files, saves, and
+(issue 39) cache entries, run manifests, rows for ``simulate report``, seats, lock paths.
 
 Inputs are random bytes, random text, and mutations of shipped files (see
 ``tests/fuzzing.py``). The property: only the project's own error types come
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 from exlibris.agents import RandomAgent
 from exlibris.catalog import load_catalog
 from exlibris.cli.main import cli
+from exlibris.dsl import ast_json
 from exlibris.dsl.checker import Catalog as IdCatalog
 from exlibris.dsl.checker import check_program, program_names
 from exlibris.dsl.compiler import compile_program
@@ -218,6 +220,145 @@ def check_save(data: bytes) -> None:
 
 
 test_save_fuzz, test_save_fuzz_long = fuzz(inputs([SAVE, _failed(SAVE)]))(check_save)
+
+
+# ---- issue 39: cache entries, manifests, rows for `simulate report`, seats, lock paths ---------
+
+
+def _cache_file() -> tuple[bytes, bytes]:
+    """The shipped cache file of this test run (sealed bytes) and its body."""
+    from exlibris import shipped_cache
+
+    shipped_cache.records()  # filled if need be
+    (path,) = shipped_cache.cache_dir().glob("shipped-*.json")
+    raw = path.read_bytes()
+    body = shipped_cache.unsealed(raw)
+    assert body is not None
+    return raw, body
+
+
+CACHE_FILE, CACHE_BODY = _cache_file()
+
+
+def check_cache_file(data: bytes) -> None:
+    """A cache file damaged anyhow is passed over whole (or is the file it was)."""
+    from exlibris import shipped_cache
+
+    assert shipped_cache.unsealed(data) in (None, CACHE_BODY)
+
+
+test_cache_file_fuzz, test_cache_file_fuzz_long = fuzz(inputs([CACHE_FILE]))(check_cache_file)
+
+TREES = [json.dumps(ast_json.encode(parse_program(e))).encode() for e in EFFECTS[:20]]
+
+
+def check_cached_tree(data: bytes) -> None:
+    """A tree's entry, damaged: a tree of ``ast.py``'s classes, or an error that
+    ``tree_cache.lookup`` passes over, never another exception."""
+    with contextlib.suppress(ValueError, TypeError, RecursionError):
+        ast_json.decode(json.loads(data))
+
+
+test_cached_tree_fuzz, test_cached_tree_fuzz_long = fuzz(inputs(TREES))(check_cached_tree)
+
+
+def _run() -> Path:
+    out = Path(_FOLDER.name) / "run.jsonl"
+    result = CliRunner().invoke(cli, ["simulate", "--games", "2", "--seats", "random",
+                                      "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+RUN = _run()
+RUN_MANIFEST = RUN.with_name(RUN.name + ".manifest.json").read_bytes()
+
+
+def check_rows(data: bytes) -> None:
+    """A rows file, damaged: a report (valid JSON) or one error."""
+    path = in_file(data, "rows.jsonl")
+    result = CliRunner().invoke(cli, ["simulate", "report", "--json", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"rows: {result.exception!r}")
+    assert result.exit_code in (0, 2) and "Traceback" not in result.output
+    if result.exit_code == 0:
+        json.loads(result.stdout, parse_constant=lambda name: pytest.fail(name))
+
+
+test_rows_fuzz, test_rows_fuzz_long = fuzz(inputs([RUN.read_bytes()]))(check_rows)
+
+
+def check_manifest(data: bytes) -> None:
+    """A run's manifest, damaged, beside good rows: read, or one error, in `simulate
+    report` and under --resume."""
+    rows_file = in_file(RUN.read_bytes(), "m.jsonl")
+    in_file(data, "m.jsonl.manifest.json")
+    cli_exits_cleanly("simulate", "report", str(rows_file))
+    cli_exits_cleanly("simulate", "--games", "1", "--seats", "random", "--workers", "1",
+                      "--out", str(rows_file), "--resume")
+
+
+test_manifest_fuzz, test_manifest_fuzz_long = fuzz(inputs([RUN_MANIFEST]))(check_manifest)
+
+SEATS = [b"mcts:50", b"greedy", b"random", b"mcts", b"human", b"mcts:100000"]
+
+
+def check_seats(data: bytes) -> None:
+    """A seat list from the command line: a game's seats, or one usage error."""
+    from exlibris.agents import bot_kind
+
+    text = data.decode("utf-8", "replace").replace("\0", "")
+    for seat in text.split(","):
+        wrong = bot_kind(seat)
+        assert wrong is None or (isinstance(wrong, str) and len(wrong) < 300)
+    result = CliRunner().invoke(cli, ["simulate", "--games", "0", "--seats", text])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+test_seats_fuzz, test_seats_fuzz_long = fuzz(inputs(SEATS))(check_seats)
+
+
+def check_lock_path(data: bytes, kind: int) -> None:
+    """Whatever is at a save's lock path: the lock is taken (a stale lock of a game)
+    and let go, or one ``SaveError``; nothing that was there is changed."""
+    import os
+    import shutil
+
+    from exlibris.interactive.record import SaveError
+    from exlibris.interactive.save_lock import SaveLock, lock_path
+
+    folder = Path(_FOLDER.name) / "locks"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    save = folder / "s.json"
+    lock = lock_path(save)
+    other = folder / "other.txt"
+    other.write_bytes(data)
+    [lambda: lock.write_bytes(data), lambda: lock.symlink_to(other),
+     lambda: lock.symlink_to(folder / "nowhere"), lambda: os.mkfifo(lock),
+     lambda: lock.mkdir(), lambda: None][kind % 6]()
+    before = lock.read_bytes() if lock.is_file() and not lock.is_symlink() else None
+    held = SaveLock(save)
+    try:
+        held.acquire()
+    except SaveError as exc:
+        assert exc.code in ("save/not-a-lock", "save/in-use"), exc.code
+        assert os.path.lexists(lock) and other.read_bytes() == data
+        if before is not None:
+            assert lock.read_bytes() == before
+        return
+    held.release()
+    assert not os.path.lexists(lock) and other.read_bytes() == data
+    assert before is None or before.strip().isdigit()
+
+
+def check_lock_path_of(pair: tuple[bytes, int]) -> None:
+    check_lock_path(*pair)
+
+
+test_lock_path_fuzz, test_lock_path_fuzz_long = fuzz(
+    st.tuples(inputs([b"12345\n", b"", b"notes"]), st.integers(0, 5)))(check_lock_path_of)
 
 
 # ---- the checker and the runtime agree ----------------------------------------------------------

@@ -115,9 +115,9 @@ def test_a_cache_that_does_not_say_so_is_validated(cache_home: Path, typed: obje
     """Not typed by this pydantic (another version may validate otherwise): validated."""
     shipped_catalog()
     [file] = cache_home.glob("shipped-*.json")
-    stored = json.loads(file.read_text())
+    stored = json.loads(shipped_cache.unsealed(file.read_bytes()) or b"")
     stored["typed"] = typed  # only the stamp of the pydantic installed now is believed
-    file.write_text(json.dumps(stored))
+    file.write_bytes(shipped_cache.sealed(json.dumps(stored)))  # a digest that matches
     shipped_cache._shipped.cache_clear()
     shipped_catalog.cache_clear()
     assert not shipped_cache.typed()

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from exlibris import shipped_cache
 from exlibris.cli.main import cli
+from exlibris.shipped_cache import sealed, unsealed
 from exlibris.yamlsafe import load_yaml_file, load_yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +45,7 @@ def test_validate_fills_a_private_json_cache_and_answers_from_it(cache_home: Pat
     assert _validate() == (0, CLEAN)
     [file] = _cache_files(cache_home)
     assert stat.S_IMODE(os.stat(cache_home / "exlibris").st_mode) == 0o700
-    stored = json.loads(file.read_text())
+    stored = json.loads(unsealed(file.read_bytes()))
     assert stored["validated"] == SHIPPED and len(stored["files"]) == SHIPPED
     shipped_cache._shipped.cache_clear()  # a new process
     assert shipped_cache.validated_files() == SHIPPED
@@ -67,9 +68,9 @@ def test_damaged_positions_are_read_from_the_file(cache_home: Path, positions: o
     path = ROOT / "content" / "locations" / "wishing-well.yaml"
     load_yaml_file(path)
     [file] = _cache_files(cache_home)
-    stored = json.loads(file.read_text())
+    stored = json.loads(unsealed(file.read_bytes()))
     stored["files"][str(path.resolve())]["positions"] = positions
-    file.write_text(json.dumps(stored))
+    file.write_bytes(sealed(json.dumps(stored)))
     shipped_cache._shipped.cache_clear()
     parsed = load_yaml_text(path.read_text(), "x.yaml")
     cached = load_yaml_file(path, display_name="x.yaml")

@@ -16,6 +16,7 @@ import pytest
 from exlibris import shipped_cache
 from exlibris.dsl import ast_json, lark_parser, tree_cache
 from exlibris.dsl.parser import parse_program, parse_trigger
+from exlibris.shipped_cache import sealed, unsealed
 from exlibris.yamlsafe import load_yaml_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,10 +108,11 @@ _PLANTED = ['{"_": "system", "args": []}', '{"_": "Program"}',
                                     *range(len(_PLANTED))])
 def test_a_damaged_file_is_passed_over(cache_home: Path, damage: bytes | int) -> None:
     file = _filled(cache_home)
-    key = json.loads(file.read_text())["key"]
+    key = json.loads(unsealed(file.read_bytes()))["key"]
     text = _effect()
     if isinstance(damage, int):
-        file.write_text(json.dumps({"key": key, "trees": {f"program\0{text}": _PLANTED[damage]}}))
+        file.write_bytes(sealed(json.dumps(
+            {"key": key, "trees": {f"program\0{text}": _PLANTED[damage]}})))
     else:
         file.write_bytes(damage)
     tree = parse_program(text)
@@ -121,9 +123,9 @@ def test_a_stale_file_is_replaced(cache_home: Path) -> None:
     file = _filled(cache_home)
     stale = cache_home / "trees-0123456789abcdef0123456789abcdef.json"
     file.rename(stale)
-    data = json.loads(stale.read_text())
+    data = json.loads(unsealed(stale.read_bytes()))
     data["key"] = "0" * 64
-    stale.write_text(json.dumps(data))
+    stale.write_bytes(sealed(json.dumps(data)))
     text = _effect()
     assert _same(parse_program(text), text, "program")
     assert [p.name for p in cache_home.glob("trees-*.json")] == [file.name]
@@ -133,10 +135,11 @@ def test_a_stale_file_is_replaced(cache_home: Path) -> None:
 def test_a_file_others_may_write_or_own_is_not_read(
         cache_home: Path, share: str, monkeypatch: pytest.MonkeyPatch) -> None:
     file = _filled(cache_home)
-    key = json.loads(file.read_text())["key"]
+    key = json.loads(unsealed(file.read_bytes()))["key"]
     trigger = "after acquire by owner"  # not shipped: the planted tree must not be believed
     planted = json.dumps(ast_json.encode(parse_program("draw(1)")))
-    file.write_text(json.dumps({"key": key, "trees": {f"trigger\0{trigger}": planted}}))
+    file.write_bytes(sealed(json.dumps(
+        {"key": key, "trees": {f"trigger\0{trigger}": planted}})))
     if share == "folder":
         os.chmod(cache_home, 0o777)
     elif share == "file":

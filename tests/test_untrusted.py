@@ -327,15 +327,22 @@ def test_temp_files_of_a_killed_write_are_removed(tmp_path: Path) -> None:
     assert not stale.exists() and other.exists()
 
 
-def test_a_save_keeps_its_mode_and_its_symlink(tmp_path: Path) -> None:
+def test_a_save_keeps_its_mode_and_a_symlink_is_never_written_through(tmp_path: Path
+                                                                      ) -> None:
+    """Issue 39: a save named through a link is refused (docs/limits.md), the link and
+    the file it leads to left as they were; the file itself keeps its mode."""
     real = tmp_path / "real.json"
     assert human_game(tmp_path, "real.json").exit_code == 0
     real.chmod(0o644)
+    before = real.read_bytes()
     link = tmp_path / "link.json"
     link.symlink_to(real)
     result = invoke("play", "--resume", str(link), stdin="1\nq\n")
+    assert result.exit_code == 2 and "symbolic link" in result.output, result.output
+    assert link.is_symlink() and real.read_bytes() == before
+    result = invoke("play", "--resume", str(real), stdin="1\nq\n")
     assert result.exit_code == 0, result.output
-    assert link.is_symlink() and stat.S_IMODE(real.stat().st_mode) == 0o644
+    assert stat.S_IMODE(real.stat().st_mode) == 0o644
     assert len(saves.read_record(real).decisions) > 1
 
 
@@ -349,7 +356,9 @@ def test_the_folder_is_fsynced_after_the_rename(tmp_path: Path,
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    saves.write_atomic(tmp_path / "x.json", "{}")
+    from exlibris.safefile import write_atomic
+
+    write_atomic(tmp_path / "x.json", "{}")
     assert synced == [False, True]
 
 

@@ -377,13 +377,13 @@ def run_effect(source: str, python_after: int | None) -> EffectError:
 
 @pytest.mark.parametrize("python_after", [None, 0])  # closures, and generated source
 @pytest.mark.parametrize(("source", "line", "says"), [
-    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "of nothing"),
+    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "found nothing"),
 ])
 def test_an_effect_that_fails_says_so_in_the_authors_words(
         source: str, line: int, says: str, python_after: int | None) -> None:
     error = run_effect(source, python_after)
     text = str(error)
-    assert text.startswith(f"the effect of odd-nook, line {line} of its effect: "), text
+    assert text.startswith(f"the effect of odd-nook, line {line}: "), text
     assert says in text
     for internal in ("Error", "NoneType", "object has no attribute", "shelf:", "/7:"):
         assert internal not in text, text
@@ -455,8 +455,9 @@ def test_a_scenario_content_path_with_a_nul_or_too_long_is_one_error(tmp_path: P
     scenario = tmp_path / "s.yaml"
     scenario.write_text("kind: scenario\nname: odd\ncontent: [" + entry + "]\nsetup:\n"
                         "  players:\n    - name: A\n    - name: B\n", "utf-8")
-    assert_user_error(invoke("scenario", "run", str(scenario)), "scenario/bad-content-path",
-                      "s.yaml:3:")
+    # a NUL is a control character: since issue 39 the YAML reader refuses it first
+    code = "yaml/control-character" if "\\0" in entry else "scenario/bad-content-path"
+    assert_user_error(invoke("scenario", "run", str(scenario)), code, "s.yaml:3:")
 
 
 # ---- 11. smaller ones ----------------------------------------------------------------------------

@@ -21,12 +21,15 @@ def bot_kind(name: str) -> str | None:
     ``mcts:N``), or None when it names a bot."""
     kind, _, budget = name.partition(":")
     if kind not in BOTS:
-        return f"unknown agent {name!r}; bots are {', '.join(sorted(BOTS))} (and mcts:N)"
+        shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
+        return f"unknown agent {shown}; bots are {', '.join(sorted(BOTS))} (and mcts:N)"
     if not budget and not name.endswith(":"):
         return None
     if kind != "mcts":
         return f"{kind!r} takes no budget; only mcts:N does"
-    if not (budget.isascii() and budget.isdigit()) or not 1 <= int(budget) <= MAX_ITERATIONS:
+    # the digits are counted before int() reads them (a number of thousands of digits)
+    if not (budget.isascii() and budget.isdigit()) or len(budget) > len(str(MAX_ITERATIONS)) \
+            or not 1 <= int(budget) <= MAX_ITERATIONS:
         return f"mcts:N takes a whole number of iterations from 1 to {MAX_ITERATIONS}"
     return None
 

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import activate, content_option
 
 KIND_NAMES = ("location", "library", "assistant", "artifact", "module", "variant",
@@ -34,11 +34,11 @@ def list_(kind: str | None, as_json: bool, content: tuple) -> None:
                      "number": getattr(model, "number", None)})
     rows.sort(key=lambda r: (r["kind"], r["number"] or 0, r["id"]))
     if as_json:
-        click.echo(json.dumps(rows, indent=2))
+        echo(json.dumps(rows, indent=2))
         return
     for row in rows:
         number = f"#{row['number']} " if row["number"] else ""
-        click.echo(f"{row['kind']:<10} {row['id']:<32} {number}{row['name']}")
+        echo(f"{row['kind']:<10} {row['id']:<32} {number}{row['name']}")
 
 
 @content.command()
@@ -53,14 +53,14 @@ def show(entry_id: str, as_json: bool, content: tuple) -> None:
     matches = [e for e in catalog.entries if e.id == entry_id]
     if not matches:
         ids = [e.id for e in catalog.entries]
-        click.echo(f"exlibris: no content entry {entry_id!r}{did_you_mean(entry_id, ids)}",
+        echo(f"exlibris: no content entry {entry_id!r}{did_you_mean(entry_id, ids)}",
                    err=True)
         raise SystemExit(USER_ERROR)
     entry = matches[0]
     if as_json:
         # a variant's settings as written: only what it changes
         data = entry.model.model_dump(mode="json", exclude_unset=entry.kind == "variant")
-        click.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
     else:
-        click.echo(f"# {entry.path.name}")
-        click.echo(entry.loaded.text.rstrip())
+        echo(f"# {entry.path.name}")
+        echo(entry.loaded.text.rstrip())

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from exlibris.cli.output import echo
 from exlibris.errors import UserInputError
 
 # name -> (module, attribute, one-line help)
@@ -46,7 +47,7 @@ class LazyGroup(click.Group):
         try:
             result = super().main(*args, standalone_mode=False, **kwargs)
         except click.exceptions.Abort:
-            click.echo("Aborted.", err=True)
+            echo("Aborted.", err=True)
             sys.exit(1)
         except click.ClickException as exc:
             sys.exit(usage_error(exc))
@@ -78,5 +79,8 @@ def usage_error(exc: click.ClickException) -> int:
         ctx = ctx.parent
     where = " ".join(["exlibris", *names])
     hint = f" (see: {where} --help)" if isinstance(exc, click.UsageError) else ""
-    click.echo(f"{where}: {exc.format_message()}{hint}", err=True)
+    message = exc.format_message()
+    if len(message) > 1_000:  # an argument of thousands of characters, quoted
+        message = message[:600] + " ... " + message[-200:]
+    echo(f"{where}: {message}{hint}", err=True)
     return 2 if isinstance(exc, click.UsageError) else exc.exit_code

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import click
 
 from exlibris.authoring import KINDS
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
-from exlibris.safefile import name_problem, shown_path, write_atomic
+from exlibris.safefile import (
+    FileRefused,
+    create_new,
+    name_problem,
+    remove_file,
+    shown_path,
+    write_output,
+)
 
 MAX_ID_CHARS = 64  # an id (``model.content.Slug``)
 
@@ -37,7 +45,7 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
     from exlibris.cli.own_content import activate
 
     if not _SLUG.match(entry_id) or len(entry_id) > MAX_ID_CHARS:
-        click.echo(f"exlibris new: {entry_id[:80]!r} is not an id: use lower-case words "
+        echo(f"exlibris new: {entry_id[:80]!r} is not an id: use lower-case words "
                    f"joined by hyphens (reading-nook), at most {MAX_ID_CHARS} characters",
                    err=True)
         raise SystemExit(USER_ERROR)
@@ -45,32 +53,41 @@ def new(kind: str, entry_id: str, folder: Path, schemas: Path,
     for option, path in (("--dir", target), ("--schemas", schemas)):
         problem = name_problem(path)
         if problem is not None:
-            click.echo(f"exlibris new: {option} {shown_path(path)}: {problem}", err=True)
+            echo(f"exlibris new: {option} {shown_path(path)}: {problem}", err=True)
             raise SystemExit(USER_ERROR)
-    if target.exists():
-        click.echo(f"exlibris new: {target} exists; nothing written", err=True)
+    if os.path.lexists(target):
+        echo(f"exlibris new: {shown_path(target)} exists; nothing written", err=True)
         raise SystemExit(USER_ERROR)
     catalog = activate(content)
     if kind != "scenario":
         kind_of = catalog.ids().get(entry_id) or (
             "variant" if entry_id in catalog.variants else None)
         if kind_of is not None:
-            click.echo(f"exlibris new: {entry_id!r} is already the id of a {kind_of}; "
+            echo(f"exlibris new: {entry_id!r} is already the id of a {kind_of}; "
                        "choose another", err=True)
             raise SystemExit(USER_ERROR)
     number = free_number({loc.number for loc in catalog.locations.values()}
                          | _numbers_in(folder))
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
-                                      number=number))
+        if not create_new(target):  # a link (even dangling) or a file: never written
+            raise FileRefused("file/exists", "a file or a link is there; nothing written")
+        try:
+            write_output(target, skeleton(kind, entry_id, folder=folder, schemas=schemas,
+                                          number=number))
+        except (FileRefused, OSError):
+            remove_file(target)  # the empty file this command made
+            raise
+    except FileRefused as exc:
+        echo(f"exlibris new: cannot write {shown_path(target)}: {exc}", err=True)
+        raise SystemExit(USER_ERROR) from None
     except OSError as exc:
-        click.echo(f"exlibris new: cannot write {shown_path(target)}: "
+        echo(f"exlibris new: cannot write {shown_path(target)}: "
                    f"{exc.strerror or exc}", err=True)
         raise SystemExit(USER_ERROR) from None
-    click.echo(f"wrote {target}")
+    echo(f"wrote {target}")
     if not schemas.exists():
-        click.echo(f"The editor line points at {schemas}/; write the schemas there with: "
+        echo(f"The editor line points at {schemas}/; write the schemas there with: "
                    f"exlibris schema --out {schemas}", err=True)
 
 

@@ -10,8 +10,24 @@ from pathlib import Path
 import click
 
 from exlibris.errors import Problem
+from exlibris.shown import terminal_text
 
 USER_ERROR = 2
+
+
+def echo(message: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """The one way the command line prints: ``message`` with every character that is
+    not printable (escape sequences, bidirectional overrides) shown escaped
+    (``shown.terminal_text``), since a message may quote a file, a save, a rows file
+    or an argument."""
+    click.echo(terminal_text(str(message)), err=err, nl=nl)
+
+
+def echo_rendered(text: str, *, nl: bool = True) -> None:
+    """Print a rendering of exlibris's own whose colours are escape sequences it made
+    (the inspection form); every value in it was read through a check that refuses
+    control characters (``yamlsafe``, saves' names)."""
+    click.echo(text, nl=nl)
 
 
 def report_problems(problems: Iterable[Problem], *, as_json: bool = False,
@@ -42,3 +58,15 @@ def note_skipped(paths: list[Path]) -> None:
     what = "file" if len(paths) == 1 else "files"
     click.echo(f"note: skipped {len(paths)} YAML {what} without a 'kind:' line (not "
                f"content): {names}", err=True)
+
+
+def note_ignored(paths: list[Path]) -> None:
+    """One note for the YAML files left out of the folders named because git ignores
+    them (a folder named that git ignores itself is read whole)."""
+    if not paths:
+        return
+    names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
+    what = "file" if len(paths) == 1 else "files"
+    click.echo(f"note: skipped {len(paths)} YAML {what} that git ignores inside the "
+               f"folders named (name a file or an ignored folder to read it): {names}",
+               err=True)

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR, echo, report_problems
+from exlibris.shown import shown
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,6 +39,7 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
 
     extra = list(given)
     if variant is not None and is_path(variant):
+        variant_id(variant)  # a path no file can have is said here
         extra.append(Path(variant))
     paths = content_paths(extra)
     missing = [Problem(str(p), 1, 1, "content/missing", "no such content file or folder")
@@ -47,7 +49,11 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
         raise SystemExit(USER_ERROR)
     if paths:  # every check of `exlibris validate`, so that nothing bad reaches a game
         from exlibris.catalog import own_files
+        from exlibris.cli.output import note_ignored
+        from exlibris.sources import ignored_files
         from exlibris.validation import validate
+
+        note_ignored(ignored_files(paths))
 
         report = validate(own_files(paths))
         if not report.ok:
@@ -60,7 +66,7 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
         report_problems(exc.problems)
         raise SystemExit(USER_ERROR) from None
     for entry_id, file in catalog.replaced:
-        click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
+        echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
     return catalog
 
 
@@ -74,17 +80,22 @@ def variant_id(variant: str | None) -> str | None:
     if variant is None or not is_path(variant):
         return variant
     from exlibris.catalog import read_entry
+    from exlibris.safefile import name_problem
 
     path = Path(variant)
+    problem = name_problem(path)
+    if problem is not None:
+        echo(f"exlibris: --variant {shown(variant)}: {problem}", err=True)
+        raise SystemExit(USER_ERROR)
     if not path.is_file():
-        click.echo(f"exlibris: --variant {variant}: no such file", err=True)
+        echo(f"exlibris: --variant {shown(variant)}: no such file", err=True)
         raise SystemExit(USER_ERROR)
     entry, problems = read_entry(path)
     if entry is None:
         report_problems(problems)
         raise SystemExit(USER_ERROR)
     if entry.kind != "variant":
-        click.echo(f"exlibris: --variant {variant}: the file holds a {entry.kind}, not a "
+        echo(f"exlibris: --variant {shown(variant)}: the file holds a {entry.kind}, not a "
                    "variant (kind: variant)", err=True)
         raise SystemExit(USER_ERROR)
     return entry.id

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo, echo_rendered
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED
+from exlibris.shown import shown
 
 if TYPE_CHECKING:
     from exlibris.catalog import Catalog
@@ -36,7 +37,8 @@ def _seats(value: str) -> list[str]:
     for seat in seats:
         if seat != "human" and bot_kind(seat) is not None:
             raise click.BadParameter(
-                f"unknown seat {seat!r}; seats are {', '.join(SEAT_KINDS)} or mcts:N",
+                f"unknown seat {shown(repr(seat), 60)}; seats are {', '.join(SEAT_KINDS)} "
+                "or mcts:N",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
@@ -69,7 +71,7 @@ def _names(kinds: list[str], names: str | None) -> list[str]:
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"exlibris play: {message}", err=True)
+    echo(f"exlibris play: {message}", err=True)
     raise SystemExit(USER_ERROR)
 
 
@@ -106,7 +108,8 @@ def _fail(message: str) -> NoReturn:
               help="Print the inspection as `exlibris score --json` does, plus seed and seats "
                    "(the table on screen then goes to standard error).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every event of the game to FILE as JSON lines.")
+              help="Write every event of the game to FILE as JSON lines (also when your "
+                   "content stops the game: the events up to where it stopped).")
 @click.option("--table-out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the final table in the table-file format to FILE.")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -142,21 +145,21 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
         try:
             record = saves.load(resume_file, check=False)
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         if not content:
             try:
                 saves.check_own_files(record)  # before any of them is read as content
             except saves.SaveError as exc:
-                _fail(f"{resume_file}: {exc} [{exc.code}]")
+                _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         catalog = activate(content or tuple(record.content_paths()), variant=variant)
         try:
             record.check_identity()
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         try:
             saves.check_setup(record, catalog)
         except saves.SaveError as exc:
-            _fail(f"{resume_file}: {exc} [{exc.code}]")
+            _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
                    variant=variant_id(variant), libraries=libraries)
         if difficulty is not None and _difficulty(catalog, record.variant,
@@ -184,8 +187,9 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
         save_path = save_file or (saves.default_path() if "human" in record.seats else None)
         new_game = True
     _check_outputs(record, log_file=log_file, table_out=table_out)
-    with _claimed(save_path, record, new_game=new_game,
-                  default=save_path is not None and save_file is None and new_game):
+    with _terminate_as_interrupt(True), _claimed(
+            save_path, record, new_game=new_game,
+            default=save_path is not None and save_file is None and new_game):
         _play(record, catalog, save_path, as_json=as_json, log_file=log_file,
               table_out=table_out, resumed=resume_file is not None)
 
@@ -226,7 +230,7 @@ def _claimed(path: Path | None, record: SaveRecord, *, new_game: bool,
         lock.release()
         _fail(f"{exc} [{exc.code}]")
     if kept is not None:
-        click.echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
+        echo(f"An unfinished game saved at {path} was kept as {kept}.", err=True)
     try:
         yield
     finally:
@@ -248,7 +252,12 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
-        _fail(str(exc))
+        from exlibris.sources import active_content
+
+        own = "" if active_content() or variant not in str(exc) else (
+            f". A variant of your own needs its file: --content PATH (the file or the "
+            f"folder that holds it), or --variant PATH/{variant}.yaml")
+        _fail(f"{exc}{own}")
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
     from exlibris.model.variants import resolve_settings
@@ -360,6 +369,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                     if terminal is not None:
                         terminal.leave()
         except (EffectError, RulesError, ArtifactScoringError) as exc:
+            _log_of_a_stop(session, log_file)  # the one time the log is needed most
             _stopped(session, save_path, exc)
         except QuitRequest as stop:
             session.save()
@@ -395,6 +405,19 @@ def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) 
         _fail(f"{exc} [{exc.code}]")
 
 
+def _log_of_a_stop(session: Any, log_file: Path | None) -> None:
+    """The event log up to where the game stopped, written whole or not at all; a
+    refusal is said, and the stop is still told."""
+    from exlibris.safefile import FileRefused, write_output
+
+    if log_file is None:
+        return
+    try:
+        write_output(log_file, session.log.text())
+    except FileRefused as exc:
+        echo(f"exlibris play: {exc} [{exc.code}]", err=True)
+
+
 def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:
     """The content cannot go on: say why, and what the save (recording the failure)
     still offers."""
@@ -424,8 +447,9 @@ def _capital(text: str) -> str:
 
 @contextmanager
 def _terminate_as_interrupt(active: bool) -> Iterator[None]:
-    """While a person plays, SIGTERM stops the game like Ctrl-C: the terminal is
-    restored and the way to resume is printed (the save is always current)."""
+    """While a game runs, SIGTERM (or SIGHUP) stops it like Ctrl-C, bots-only too: the
+    terminal is restored, the save's lock let go and the way to resume printed (the
+    save is always current)."""
     if not active or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -433,18 +457,21 @@ def _terminate_as_interrupt(active: bool) -> Iterator[None]:
     def interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    hangup = getattr(signal, "SIGHUP", None)  # the terminal closed
+    previous = {number: signal.signal(number, interrupt)
+                for number in (signal.SIGTERM, hangup) if number is not None}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _tell(terminal: Any, message: str) -> None:
     if terminal is not None:
         terminal.say(message)
     else:
-        click.echo(message, err=True)
+        echo(message, err=True)
 
 
 def _why(reason: str) -> str:
@@ -522,15 +549,16 @@ def _report(outcome: Any, record: Any, as_json: bool) -> None:
                      "decisions": outcome.decisions, "ended": outcome.reason.value})
         if outcome.inspection.table.solo:
             data["difficulty"] = outcome.inspection.table.difficulty
-        click.echo(json.dumps(data, indent=2))
+        echo(json.dumps(data, indent=2))
         return
     ended = "" if outcome.reason == "final-round" else (
         "; stopped by the stuck-game guard (no shelf grows and the deck is empty)")
-    click.echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
+    echo(f"seed {record.seed}; seats {', '.join(record.seats)}; {outcome.rounds} rounds"
                f"{ended}")
     color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
-                           modules=variant_modules(record.variant)), nl=False)
+    out = echo_rendered if color else echo  # colours are the form's own escapes
+    out(render_form(outcome.inspection, color=color, width=form_width(),
+                    modules=variant_modules(record.variant)), nl=False)
 
 
 def variant_modules(variant: str) -> frozenset[str] | None:

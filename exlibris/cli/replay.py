@@ -8,8 +8,9 @@ from typing import Any, NoReturn
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo, echo_rendered
 from exlibris.engine.decisions import DecisionKind
+from exlibris.shown import shown
 
 
 class _Stop(Exception):
@@ -47,11 +48,11 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
         record.check_identity()
         saves.check_setup(record, catalog)
     except saves.SaveError as exc:
-        click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        echo(f"exlibris replay: {shown(file)}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
     seat = None if as_player is None else as_player - 1
     if seat is not None and not 0 <= seat < len(record.seats):
-        click.echo(f"exlibris replay: --as {as_player}: the game has players 1 to "
+        echo(f"exlibris replay: --as {as_player}: the game has players 1 to "
                    f"{len(record.seats)}", err=True)
         raise SystemExit(USER_ERROR)
     terminal = Terminal(sys.stdin, sys.stdout)
@@ -71,7 +72,7 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
                      f"Continue it with: exlibris play --resume {file}")
         return
     except saves.SaveError as exc:
-        click.echo(f"exlibris replay: {file}: {exc} [{exc.code}]", err=True)
+        echo(f"exlibris replay: {shown(file)}: {exc} [{exc.code}]", err=True)
         raise SystemExit(USER_ERROR) from None
     except ENGINE_ERRORS as exc:
         if session.game is not None:
@@ -87,14 +88,15 @@ def replay(file: Path, straight: bool, as_player: int | None, from_round: int | 
     color = terminal.console.is_terminal and not terminal.console.no_color
     from exlibris.cli.play import form_width, variant_modules
 
-    click.echo(render_form(outcome.inspection, color=color, width=form_width(),
-                           modules=variant_modules(record.variant)), nl=False)
+    out = echo_rendered if color else echo  # colours are the form's own escapes
+    out(render_form(outcome.inspection, color=color, width=form_width(),
+                    modules=variant_modules(record.variant)), nl=False)
 
 
 def _cannot_go_on(file: Path, failure: Any) -> NoReturn:
     """A game that stopped on an engine error: say where and why; never offer to
     continue it (exit 2)."""
-    click.echo(f"exlibris replay: {file}: {failure.text()}. It cannot go on from here.",
+    echo(f"exlibris replay: {shown(file)}: {failure.text()}. It cannot go on from here.",
                err=True)
     raise SystemExit(USER_ERROR)
 

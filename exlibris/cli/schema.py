@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris.cli.output import USER_ERROR, echo
 
 
 @click.command()
@@ -30,7 +30,7 @@ def schema(out: Path | None, check: bool) -> None:
     if check:
         folder = out or Path("schemas")  # what an author's editor line points at
         if not folder.is_dir():
-            click.echo(f"exlibris schema: no schemas in {folder}/ to check; write them with "
+            echo(f"exlibris schema: no schemas in {folder}/ to check; write them with "
                        f"`exlibris schema --out {folder}`", err=True)
             raise SystemExit(USER_ERROR)
         stale = write_schemas(folder, check=True)
@@ -40,14 +40,14 @@ def schema(out: Path | None, check: bool) -> None:
             said = "; ".join(part for part in (
                 f"stale: {', '.join(changed)}" if changed else "",
                 f"missing: {', '.join(missing)}" if missing else "") if part)
-            click.echo(f"exlibris schema: {said}; regenerate them with "
+            echo(f"exlibris schema: {said}; regenerate them with "
                        f"`exlibris schema --out {folder}`", err=True)
             raise SystemExit(USER_ERROR)
-        click.echo("schemas are up to date")
+        echo("schemas are up to date")
         return
     if out is None and (data_root() / "exlibris").is_dir() is False:
-        click.echo("exlibris schema: this is an installed copy; choose a folder with --out "
+        echo("exlibris schema: this is an installed copy; choose a folder with --out "
                    "(e.g. --out schemas)", err=True)
         raise SystemExit(USER_ERROR)
     stale = write_schemas(out)
-    click.echo(f"wrote {len(stale)} schemas to {out or 'schemas'}")
+    echo(f"wrote {len(stale)} schemas to {out or 'schemas'}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, report_problems
+from exlibris.cli.output import USER_ERROR, echo, echo_rendered, report_problems
 from exlibris.cli.own_content import activate, content_option
 from exlibris.errors import Problem, UserInputError
 from exlibris.sources import content_paths, use_content
@@ -73,11 +73,12 @@ def score(table_file: Path, as_json: bool, best_flips: bool, content: tuple[Path
         raise SystemExit(USER_ERROR) from None
 
     if as_json:
-        click.echo(json.dumps(to_json(inspection, best), indent=2))
+        echo(json.dumps(to_json(inspection, best), indent=2))
         return
     from exlibris.cli.play import form_width
     from exlibris.scoring.table import variant_modules
 
     color = _color(sys.stdout)
-    click.echo(render_form(inspection, color=color, width=form_width(), best=best,
-                           modules=variant_modules(table.variant)), nl=False)
+    out = echo_rendered if color else echo  # colours are the form's own escapes
+    out(render_form(inspection, color=color, width=form_width(), best=best,
+                    modules=variant_modules(table.variant)), nl=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +10,8 @@ from typing import Any, NoReturn, TextIO
 
 import click
 
-from exlibris.cli.output import USER_ERROR
+from exlibris import jsontext
+from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
@@ -21,7 +21,7 @@ SHOWN_FAILURES = 5
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"exlibris simulate: {message}", err=True)
+    echo(f"exlibris simulate: {message}", err=True)
     raise SystemExit(USER_ERROR)
 
 
@@ -69,7 +69,9 @@ def _players(value: str) -> list[int] | None:
 @click.option("--seats", default="greedy", show_default=True,
               help="Comma-separated agents (random, greedy, mcts or mcts:N), "
                    "repeated to fill the seats "
-                   "and rotated game by game so each sits at every position equally.")
+                   "and rotated game by game so each sits at every position equally; "
+                   "more agents than seats play a round robin, and the report rates "
+                   "them.")
 @click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
 @click.option("--variant", "variants", multiple=True,
               help="A rules file id (or your own variant's file); repeat to compare "
@@ -145,7 +147,7 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     except PlanError as exc:
         _fail(str(exc))
     for note in skipped:
-        click.echo(f"skipped: {note}", err=True)
+        echo(f"skipped: {note}", err=True)
     config = RunConfig(plan, games, seed, kinds, rotate=not no_rotate, backend=backend,
                        workers=workers or backends.default_workers(), address=address,
                        out=out, failures=failures_file, resume=resume,
@@ -167,13 +169,13 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     except (RunError, backends.BackendError) as exc:
         _fail(str(exc))
     except backends.WorkerLost as exc:
-        click.echo(f"exlibris simulate: {exc}; {_kept(out)}.", err=True)
+        echo(f"exlibris simulate: {exc}; {_kept(out)}.", err=True)
         raise SystemExit(FAILED) from None
     except Stopped as stop:
-        click.echo(f"\nInterrupted: {_kept(out)}.", err=True)
+        echo(f"\nInterrupted: {_kept(out)}.", err=True)
         raise SystemExit(stop.status) from None
     for note in result.notes:
-        click.echo(f"exlibris simulate: {note}", err=True)
+        echo(f"exlibris simulate: {note}", err=True)
     _finish(config, result, [c.variant for c in plan], skipped, report, as_json)
 
 
@@ -184,10 +186,17 @@ class Stopped(KeyboardInterrupt):
 
 
 def _kept(out: Path | None) -> str:
+    """What an interrupted run kept, naming only files that exist."""
+    from exlibris.simulate.runner import journal_path
+
     if out is None:
         return "nothing kept (no --out)"
-    return (f"finished games are kept in {out}.partial.jsonl; continue with the same "
-            "command and --resume")
+    if journal_path(out).exists():
+        return (f"finished games are kept in {journal_path(out)}; continue with the same "
+                "command and --resume")
+    if out.exists():
+        return f"the rows in {out} are kept; extend them with the same command and --resume"
+    return "no game had finished, so nothing is kept; run the same command again"
 
 
 @contextmanager
@@ -275,12 +284,12 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             "backend": config.backend, "workers": config.workers, "played": result.played,
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
-            "stalled_seeds": [], "out": str(config.out) if config.out else None,
+            "out": str(config.out) if config.out else None,
             "skipped": skipped, "version": _version(), "command": config.command}
     data = figures(result.iter_rows(), meta)
     if report is not None:
         _write_report(report, data)
-    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    say = (lambda text: echo(text, err=True)) if as_json else echo
     say(f"{result.played} games played in {result.seconds:.1f}s ({games_per_s:.1f} games/s, "
         f"{config.backend}, {config.workers} worker{'s' if config.workers > 1 else ''})"
         + (f"; {result.kept} kept from before" if result.kept else ""))
@@ -290,7 +299,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        click.echo(json.dumps(data, indent=1))
+        echo(jsontext.dumps(data, indent=1))
     if result.failures:
         say(f"{len(result.failures)} games failed; details in {result.failures_path}. "
             "Replay with:")
@@ -333,7 +342,13 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
         share = cell["fair_share"]
         fair = f"fair share {100 * share:.1f}%" if share is not None else "solo: no fair share"
         say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
-            f"win rate {agents} ({fair})")
+            f"win rate {agents} ({fair})"
+            + ("; a small sample: only large differences show" if cell.get("small_sample")
+               else ""))
+        if cell.get("ratings"):
+            say("  ratings (Elo, 95%): " + "; ".join(
+                f"{a['agent']} {a['elo']:+.0f} [{a['low']:+.0f}, {a['high']:+.0f}]"
+                for a in cell["ratings"]["agents"]))
     for comparison in data["comparisons"]:
         total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
         paired = comparison.get("paired_games", 0)
@@ -343,7 +358,14 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
             f"players): mean total {total['difference']:+.2f} "
             f"[{total['low']:+.2f}, {total['high']:+.2f}] ({how})"
             + (f"; the winner changed on {100 * changed:.1f}% of deals"
-               if changed is not None else ""))
+               if changed is not None else "")
+            + ("; a small sample" if comparison.get("small_sample") else ""))
+        seats = [m for m in comparison["measures"]
+                 if m["measure"].startswith("win rate, seat position")]
+        if seats:
+            say("  seat positions' win rates: " + "; ".join(
+                f"{m['measure'].rsplit(' ', 1)[1]}: {100 * m['difference']:+.1f} pts"
+                + (" (significant)" if m["significant"] else "") for m in seats))
 
 
 def _write_report(report: Path, data: dict[str, Any]) -> None:
@@ -363,12 +385,15 @@ def _write_report(report: Path, data: dict[str, Any]) -> None:
 def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     """Report on the rows of a run already on disk (ROWS: .parquet, .csv or .jsonl);
     the run's manifest beside it, if any, gives the variants' order and the seeds."""
+    from exlibris.safefile import name_problem, shown_path
     from exlibris.simulate import manifest, rows
     from exlibris.simulate.figures import figures
     from exlibris.simulate.runner import RunError, check_output
 
     if rows_file.suffix not in rows.FORMATS:
         _fail(f"{rows_file}: the rows file must end in {', '.join(rows.FORMATS)}")
+    if name_problem(rows_file) is not None:
+        _fail(f"{shown_path(rows_file)}: {name_problem(rows_file)}")
     if not rows_file.is_file():
         _fail(f"{rows_file}: no such rows file")
     if report is not None:
@@ -402,9 +427,18 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
     figures_data["run"]["summary"] = f"{games} games read from {rows_file}"
     if report is not None:
         _write_report(report, figures_data)
-    say = (lambda text: click.echo(text, err=True)) if as_json else click.echo
+    say = (lambda text: echo(text, err=True)) if as_json else echo
     _say_figures(figures_data, say)
     if report is not None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
-        click.echo(json.dumps(figures_data, indent=1))
+        echo(jsontext.dumps(figures_data, indent=1))
+
+
+def _add_tune() -> None:
+    from exlibris.cli.simulate_tune import tune_command
+
+    simulate.add_command(tune_command)
+
+
+_add_tune()

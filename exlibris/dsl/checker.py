@@ -8,6 +8,7 @@ where only a value is wanted; triggers must fit their ability's timing.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -279,6 +280,12 @@ class Checker:
     def arguments(self, call: ast.Call, sig: vocab.Signature) -> str:
         positional = [a for a in call.args if a.name is None]
         keywords = [a for a in call.args if a.name is not None]
+        if call.func in ("max", "min") and any(a.name == "by" for a in keywords):
+            word = "largest" if call.func == "max" else "smallest"
+            self.fail(call, "dsl/unknown-keyword",
+                      f"{call.func}() compares numbers and takes no 'by:'; for the {word} "
+                      f"value of a collection write {word}(COLLECTION, by: ...)")
+            return "int"
         if not sig.variadic and len(positional) > len(sig.params):
             self.fail(positional[len(sig.params)], "dsl/too-many-args",
                       f"{call.func}() takes {_count(len(sig.params), 'positional argument')}")
@@ -334,9 +341,15 @@ class Checker:
             first = positional[0].value if positional else None
             if not isinstance(first, ast.Str):
                 self.fail(call, "dsl/arg-kind", "setting() takes the name of a ruling in quotes")
+            elif first.value in vocab.GLOBAL_NAMES and first.value not in self.catalog.settings:
+                self.fail(first, "dsl/unknown-setting",
+                          f"{first.value!r} is not a setting but a name of the language: "
+                          f"write {first.value} without setting(...)")
             elif first.value not in self.catalog.settings:
                 self.fail(first, "dsl/unknown-setting", f"unknown setting {first.value!r}"
                           f"{did_you_mean(first.value, self.catalog.settings)}")
+        if call.func in COUNTER_WORDS:
+            self.counter_args(call, positional, keywords, given)
         if call.func == "rearrange_shelf" and "only" in given:
             only = next(a.value for a in keywords if a.name == "only")
             if not isinstance(only, ast.Str) or only.value not in vocab.REARRANGEMENTS:
@@ -356,6 +369,31 @@ class Checker:
             kind = given.get("from", "any")
             return "cards" if kind == "zone" else kind
         return sig.returns
+
+
+    def counter_args(self, call: ast.Call, positional: list[ast.Arg],
+                     keywords: list[ast.Arg], given: dict[str, str]) -> None:
+        """A counter is named by a short name in quotes, and held by the game, a player
+        or a location."""
+        first = positional[0].value if positional else None
+        if not isinstance(first, ast.Str):
+            self.fail(first or call, "dsl/counter-name",
+                      f"{call.func}() takes the counter's name in quotes first, e.g. "
+                      f'{call.func}("uses"{", 1" if call.func != "counter" else ""})')
+        elif not COUNTER_NAME.fullmatch(first.value):
+            self.fail(first, "dsl/counter-name",
+                      f"a counter's name is 1 to 40 letters, digits, '-' or '_', starting "
+                      f"with a letter, not {first.value!r}")
+        holder = given.get("of")
+        if holder is not None and holder not in ("player", "location", "any"):
+            node = next(a.value for a in keywords if a.name == "of")
+            self.fail(node, "dsl/arg-kind",
+                      f"{call.func}()'s 'of:' is a player or a location (leave it out for "
+                      f"the game's own counter), not {_a(holder)}")
+
+
+COUNTER_WORDS = frozenset({"counter", "add_counter", "set_counter"})
+COUNTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
 
 def _restore(scope: dict[str, str], name: str, saved: str | None) -> None:
@@ -433,8 +471,7 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
 
     event = vocab.EVENTS.get(trigger.event)
     if event is None:
-        fail("dsl/unknown-event",
-             f"unknown trigger event {trigger.event!r}{did_you_mean(trigger.event, vocab.EVENTS)}")
+        fail("dsl/unknown-event", unknown_event_message(trigger.event))
         return errors
     mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
     if trigger.mode not in event.modes:
@@ -485,9 +522,19 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
     return errors
 
 
+def unknown_event_message(event: str) -> str:
+    """An unknown trigger event: the word the language has for it, or the closest, and
+    always the events there are."""
+    spelled = vocab.EVENT_SPELLINGS.get(event.lower())
+    hint = (f" (write {spelled!r})" if spelled else did_you_mean(event, vocab.EVENTS))
+    return (f"unknown trigger event {event!r}{hint}; the events are "
+            f"{', '.join(vocab.EVENTS)}")
+
+
 def check_reachable(trigger: ast.Trigger, holder: str) -> list[DslError]:
     """Triggers that can never fire, given what carries the ability (``assistant``,
-    ``artifact``): each is reported once, with the reason."""
+    ``artifact``, or ``rule``: a variant's ability, which every player has): each is
+    reported once, with the reason."""
     reasons: list[str] = []
     event = trigger.event
     if event not in vocab.EVENTS:
@@ -498,11 +545,27 @@ def check_reachable(trigger: ast.Trigger, holder: str) -> list[DslError]:
     elif holder == "artifact" and trigger.place in ("home", "here"):
         reasons.append(f"'at {trigger.place}' needs an assistant that stands somewhere; an "
                        "artifact stays on its shelf (write 'at location' or leave it out)")
+    elif holder == "rule" and event in vocab.ASSISTANT_EVENTS:
+        reasons.append(f"'{event}' wakes only the assistant that has the ability; a rule "
+                       "of the variant is never placed and never arrives")
+    elif holder == "rule" and trigger.place in ("home", "here"):
+        reasons.append(f"'at {trigger.place}' needs an assistant that stands somewhere; a "
+                       "rule of the variant stands nowhere (write 'at location' or leave "
+                       "it out)")
     if event == "arrival" and trigger.place == "home":
         reasons.append("assistants arrive at locations, never at home, so 'arrival ... at "
                        "home' never happens")
     phases = vocab.EVENT_PHASES.get(event, frozenset())
-    if trigger.during is not None and trigger.during in vocab.PHASES \
+    if event in vocab.PHASE_EVENTS:
+        if trigger.subject not in (None, "anyone"):
+            reasons.append(f"no one does '{event}': the round's flow does; leave out "
+                           f"'by {trigger.subject}' (the ability wakes for its owner)")
+        elif trigger.place is not None:
+            reasons.append(f"'{event}' happens at no place; leave out 'at {trigger.place}'")
+        elif trigger.during is not None and trigger.during not in phases:
+            reasons.append(f"'during {trigger.during}' does not fit '{event}', which is a "
+                           "part of the round itself; leave it out")
+    elif trigger.during is not None and trigger.during in vocab.PHASES \
             and trigger.during not in phases:
         reasons.append(f"'{event}' never happens during {trigger.during}; it happens during "
                        f"{' or '.join(p for p in vocab.PHASES if p in phases)}")

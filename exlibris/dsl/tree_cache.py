@@ -30,7 +30,7 @@ from exlibris.dsl import ast_json
 
 # the fields of a content file that hold effect-language text, and the rule of each
 FIELDS = {"effect": "program", "when": "trigger", "placement": "rule", "score": "expression"}
-_FORMAT = 2
+_FORMAT = 3
 _state: dict[str, Any] = {}  # "trees": what this process read or wrote (None: no cache)
 
 

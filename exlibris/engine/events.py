@@ -92,5 +92,6 @@ class EventLog:
         return "".join(json.dumps(record, sort_keys=True) + "\n" for record in self.records)
 
     def save(self, path: Path | str) -> None:
-        with open(path, "w", encoding="utf-8") as out:
-            self.write(out)
+        from exlibris.safefile import write_output
+
+        write_output(path, self.text())

@@ -60,7 +60,9 @@ def shipped_sources(catalog: Catalog | None = None) -> list[Source]:
 
 def main(argv: list[str]) -> int:
     """Write the module of factories for the shipped content to ``argv[0]``."""
-    Path(argv[0]).write_text(module_text(shipped_sources(), HELPERS), encoding="utf-8")
+    from exlibris.safefile import write_output
+
+    write_output(Path(argv[0]), module_text(shipped_sources(), HELPERS))
     return 0
 
 

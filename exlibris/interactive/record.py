@@ -31,7 +31,15 @@ from exlibris.limits import (
     MIN_SEATS,
     int_too_long,
 )
-from exlibris.safefile import FileRefused, fsync_folder, read_limited, write_atomic
+from exlibris.safefile import (
+    FileRefused,
+    fsync_folder,
+    move_no_clobber,
+    name_problem,
+    read_limited,
+    shown_path,
+    write_output,
+)
 
 FORMAT = "exlibris-save"
 VERSION = 1
@@ -295,9 +303,10 @@ def _parse(data: Any) -> SaveRecord:
     own = data.get("own_content", [])
     if not isinstance(own, list) or len(own) > 1_000 or not all(
             isinstance(x, dict) and set(x) == {"path", "sha256"}
-            and isinstance(x["path"], str) and len(x["path"]) < 4096
+            and isinstance(x["path"], str) and name_problem(x["path"]) is None
             and isinstance(x["sha256"], str) and len(x["sha256"]) == 64 for x in own):
-        raise ValueError("'own_content' must be a list of {path, sha256}")
+        raise ValueError("'own_content' must be a list of {path, sha256}, each path one a "
+                         "file can have (no NUL, at most 4096 bytes)")
     if not isinstance(data["finished"], bool):
         raise ValueError("'finished' must be true or false")
     failure = _failure(data.get("failure"), len(decisions), data["finished"])
@@ -363,7 +372,7 @@ def read_record(path: Path) -> SaveRecord:
     try:
         raw = read_limited(path, MAX_SAVE_BYTES)
     except FileRefused as exc:
-        raise SaveError("save/unreadable", f"cannot read {path}: {exc}") from None
+        raise SaveError("save/unreadable", f"cannot read {shown_path(path)}: {exc}") from None
     try:
         data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
@@ -376,11 +385,11 @@ def keep_previous(path: Path) -> Path:
     found) to the first free ``NAME.previous.json``, ``NAME.previous-2.json``, ...
     and return where it went. Raises :class:`SaveError` if every numbered name is
     taken; nothing is ever overwritten."""
-    target = Path(os.path.realpath(path))
+    target = Path(path)
     for n in range(1, MAX_PREVIOUS_SAVES + 1):
         suffix = ".previous.json" if n == 1 else f".previous-{n}.json"
         kept = target.with_name(target.stem + suffix)
-        if _move_no_clobber(target, kept):
+        if move_no_clobber(target, kept):
             fsync_folder(target.parent)
             return kept
     raise SaveError("save/no-room", f"{path} holds an unfinished game and the "
@@ -388,29 +397,18 @@ def keep_previous(path: Path) -> Path:
                     "resume or remove one, or choose another file with --save")
 
 
-def _move_no_clobber(source: Path, target: Path) -> bool:
-    """Rename ``source`` to ``target`` unless ``target`` exists; True if moved."""
-    if target.exists() or target.is_symlink():
-        return False
-    try:
-        os.link(source, target)  # fails if target exists: never overwrites
-    except FileExistsError:
-        return False
-    except OSError:  # a filesystem without hard links
-        os.replace(source, target)
-        return True
-    os.unlink(source)
-    return True
-
-
 def save(record: SaveRecord, path: Path) -> None:
-    write_atomic(path, json.dumps(record.to_json(), indent=1) + "\n")
+    """Write ``record`` to ``path`` (``safefile.write_output``: never through a link);
+    :class:`FileRefused` if it cannot be written."""
+    write_output(path, json.dumps(record.to_json(), indent=1) + "\n")
 
 
 def default_path() -> Path:
-    """``$XDG_STATE_HOME/exlibris/autosave.json``, else ``~/.local/state/exlibris/...``."""
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "exlibris" / "autosave.json"
+    """``$XDG_STATE_HOME/exlibris/autosave.json``, else ``~/.local/state/exlibris/...``
+    (a relative ``$XDG_STATE_HOME`` is ignored, as the XDG spec asks)."""
+    from exlibris.paths import xdg_folder
+
+    return xdg_folder("XDG_STATE_HOME", ".local", "state") / "exlibris" / "autosave.json"
 
 
 def check_own_files(record: SaveRecord) -> None:

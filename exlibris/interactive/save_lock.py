@@ -1,19 +1,22 @@
 """One game at a time on a save: a lock held while a game uses its save file.
 
 The lock is ``.NAME.lock`` beside the save, locked with ``flock`` and holding
-the pid of the game that holds it. The kernel lets go when that process ends,
-however it ends, so the lock of a game that died is simply taken over; a
-second game on a save that a live game uses is refused with that game's pid.
+the pid of the game that holds it (``safefile.Lock``: made with ``O_EXCL``, never
+opened through a link, deleted only while it is still the file this game made).
+The kernel lets go when that process ends, however it ends, so the lock of a game
+that died is simply taken over; a second game on a save that a live game uses is
+refused with that game's pid, and a file there that is not a lock of exlibris's is
+refused and left as it is.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from exlibris.interactive.record import SaveError
+from exlibris.safefile import FileRefused, Lock
 
 try:  # POSIX; elsewhere a save is not locked
     import fcntl
@@ -22,9 +25,8 @@ except ImportError:  # pragma: no cover
 
 
 def lock_path(save: Path) -> Path:
-    """Where the lock of ``save`` lives (beside the file a symlink leads to)."""
-    real = Path(os.path.realpath(save))
-    return real.with_name(f".{real.name}.lock")
+    """Where the lock of ``save`` lives: ``.NAME.lock`` beside it."""
+    return save.with_name(f".{save.name}.lock")
 
 
 class SaveLock:
@@ -33,43 +35,33 @@ class SaveLock:
     def __init__(self, save: Path) -> None:
         self.save = save
         self.path = lock_path(save)
-        self.fd: int | None = None
+        self.lock = Lock(self.path)
+
+    @property
+    def fd(self) -> int | None:
+        return self.lock.fd
 
     def acquire(self) -> None:
-        """Take the lock; :class:`SaveError` ``save/in-use`` if a live game holds it."""
-        if fcntl is None or self.fd is not None:  # pragma: no cover
+        """Take the lock; :class:`SaveError` ``save/in-use`` if a live game holds it,
+        ``save/not-a-lock`` if the lock's path holds something else."""
+        if fcntl is None or self.lock.fd is not None:  # pragma: no cover
             return
-        for _ in range(5):  # the holder may remove the file between open and lock
-            try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0),
-                             0o644)
-            except OSError as exc:
-                raise SaveError("save/unwritable", f"cannot lock {self.save}: "
-                                f"{exc.strerror}") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                pid = _pid_in(fd)
-                os.close(fd)
-                who = f" (pid {pid})" if pid else ""
-                raise SaveError("save/in-use", f"this save is in use by another game{who}; "
-                                "finish or quit that game first, or choose another file "
-                                "with --save") from None
-            if _same_file(fd, self.path):
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
-                self.fd = fd
-                return
-            os.close(fd)  # locked a file its holder had just removed: again
-        raise SaveError("save/in-use", "this save is in use by another game")  # pragma: no cover
+        try:
+            holder = self.lock.acquire()
+        except FileRefused as exc:
+            code = "save/not-a-lock" if exc.code == "file/not-a-lock" else "save/unwritable"
+            raise SaveError(code, f"cannot lock {self.save}: {exc}") from None
+        except OSError as exc:
+            raise SaveError("save/unwritable", f"cannot lock {self.save}: "
+                            f"{exc.strerror}") from None
+        if holder is not None:
+            who = f" (pid {holder})" if holder else ""
+            raise SaveError("save/in-use", f"this save is in use by another game{who}; "
+                            "finish or quit that game first, or choose another file "
+                            "with --save")
 
     def release(self) -> None:
-        if self.fd is None:
-            return
-        with contextlib.suppress(OSError):
-            self.path.unlink()
-        os.close(self.fd)
-        self.fd = None
+        self.lock.release()
 
 
 @contextlib.contextmanager
@@ -84,18 +76,3 @@ def holding(save: Path | None) -> Iterator[SaveLock | None]:
         yield lock
     finally:
         lock.release()
-
-
-def _pid_in(fd: int) -> int | None:
-    with contextlib.suppress(OSError, ValueError):
-        text = os.pread(fd, 32, 0).decode("ascii").strip()
-        return int(text) if text.isdigit() else None
-    return None
-
-
-def _same_file(fd: int, path: Path) -> bool:
-    try:
-        mine, there = os.fstat(fd), os.stat(path)
-    except OSError:
-        return False
-    return (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino)

@@ -19,7 +19,7 @@ from exlibris.interactive.record import (
     read_record,
     save,
 )
-from exlibris.safefile import output_problem
+from exlibris.safefile import FileRefused, create_new, output_problem
 from exlibris.safefile import shown_path as _shown
 
 
@@ -67,8 +67,11 @@ def _make_state_folder(folder: Path) -> None:
     missing ``$XDG_STATE_HOME`` whose parent folder exists is made (0700, as the XDG
     base directory spec asks); a missing home, or a state folder that is a file, is
     said, never created."""
+    from exlibris.paths import xdg_folder
+
     state = os.environ.get("XDG_STATE_HOME")
-    base = Path(state) if state else Path.home()
+    base = xdg_folder("XDG_STATE_HOME")
+    state = state if base != Path.home() else None
     try:
         if state and not base.exists() and base.parent.is_dir():
             base.mkdir(mode=0o700)
@@ -97,13 +100,10 @@ def keep_finished(record: SaveRecord, path: Path) -> Path | None:
         for n in range(1, MAX_KEPT + 1):
             kept = folder / (f"seed-{record.seed}.json" if n == 1 else
                              f"seed-{record.seed}-{n}.json")
-            try:
-                with open(kept, "x", encoding="utf-8"):
-                    pass  # claimed: no other game takes this name
-            except FileExistsError:
-                continue
-            save(record, kept)
+            if not create_new(kept):
+                continue  # taken (or a link there): never overwritten
+            save(record, kept)  # claimed: no other game takes this name
             return kept
-    except (OSError, SaveError):
+    except (OSError, SaveError, FileRefused):
         return None
     return None

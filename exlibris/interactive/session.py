@@ -263,10 +263,12 @@ class Session:
 
 def write_save(record: SaveRecord, path: Path) -> None:
     """Write ``record`` to ``path`` atomically; ``save/unwritable`` says why it failed."""
+    from exlibris.safefile import FileRefused
+
     try:
         saves.save(record, path)
-    except OSError as exc:
-        raise SaveError("save/unwritable", f"cannot write the save ({exc.strerror or exc}); "
+    except FileRefused as exc:
+        raise SaveError("save/unwritable", f"cannot write the save ({exc.reason}); "
                         "the file keeps the game as it was last saved") from None
 
 

@@ -19,6 +19,7 @@ from typing import TextIO
 from rich.console import Console, RenderableType
 
 from exlibris.interactive.fullscreen import FullScreen
+from exlibris.shown import terminal_text
 
 KEYS_HINT = ("↑/↓ Enter choose · type a number or label · Esc back · Tab views · "
              "? help · u undo · s save · q quit")
@@ -51,8 +52,10 @@ class Terminal:
         self.console.print(*renderables)
 
     def say(self, text: str, *, wrap: bool = False) -> None:
-        """A message; unwrapped unless ``wrap`` (paths and commands stay whole)."""
-        self.console.print(text, soft_wrap=not wrap)
+        """A message; unwrapped unless ``wrap`` (paths and commands stay whole). It may
+        quote a path or a file, so it goes out through the one printer of untrusted
+        text (``shown.terminal_text``)."""
+        self.console.print(terminal_text(text), soft_wrap=not wrap)
 
     @contextmanager
     def thinking(self, name: str, after: float = THINKING_AFTER) -> Iterator[None]:
@@ -94,7 +97,7 @@ class Terminal:
     # ------------------------------------------------------------------ input
     def read_line(self, prompt: str = "> ") -> str | None:
         """One line without its newline; None at the end of input."""
-        self.console.print(prompt, end="")
+        self.console.print(terminal_text(prompt), end="")
         self.out.flush()
         line = self.stdin.readline()
         if not line:
@@ -102,7 +105,7 @@ class Terminal:
             return None
         line = line.rstrip("\r\n")
         if not self.tty:
-            self.console.print(line)  # echo, so a transcript shows the answer
+            self.console.print(terminal_text(line))  # echo: a transcript shows the answer
         return line
 
     def wait(self, message: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +83,20 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
                 done(future.result())
     except BrokenProcessPool as exc:
         raise WorkerLost(f"a worker process died: {exc}") from None
+    except BaseException:  # Ctrl-C or SIGTERM: the games in play are not waited for
+        _end_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: Any) -> None:
+    """Terminate the pool's worker processes (an interrupted run keeps what finished;
+    a batch in play would otherwise run to its end, minutes for a search bot)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        with suppress(Exception):
+            process.terminate()
 
 
 def _source_root() -> str:
@@ -134,9 +146,10 @@ def start_ray(address: str | None, workers: int) -> Any:
 
 
 def use_token_if_any() -> None:
-    """A client of a cluster that asks for a token: Ray 2.59 and later start local
-    clusters with token authentication and keep the token in ``~/.ray/auth_token``,
-    but a client reads it only with ``RAY_AUTH_MODE=token``. Set that when the user
+    """A client of a cluster that asks for a token: Ray 2.60 turns token
+    authentication on for a cluster ``ray.init()`` starts, and for ``ray start`` with
+    ``RAY_AUTH_MODE=token`` or a token already in ``~/.ray/auth_token``; a client
+    reads the token only with ``RAY_AUTH_MODE=token``. Set that when the user
     set no mode and a token file is there (a cluster without authentication
     accepts such a client too)."""
     if os.environ.get("RAY_AUTH_MODE"):
@@ -182,8 +195,8 @@ def _ray_reason(exc: BaseException, captured: str = "") -> str:
     said = (text + " " + captured).lower()
     if "unauthenticated" in said or "authtoken" in said or "auth token" in said:
         return (f"{text}: the cluster refused this client's token (Ray's token "
-                "authentication, RAY_AUTH_MODE=token by default for clusters started "
-                "by Ray 2.59 and later). Run exlibris with the cluster's RAY_AUTH_MODE "
+                "authentication, RAY_AUTH_MODE=token: on for a `ray start` cluster "
+                "given that mode or a token file). Run exlibris with the cluster's RAY_AUTH_MODE "
                 "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token of the "
                 "machine that started it), or start the cluster and exlibris with "
                 "RAY_AUTH_MODE=disabled (docs/simulate.md)")
@@ -194,8 +207,10 @@ def _host_port(address: str) -> tuple[str, int] | None:
     """The host and port of a Ray address (``auto`` and ``local`` have none)."""
     bare = address.split("://", 1)[-1].strip()
     host, sep, port = bare.rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not (port.isascii() and port.isdigit()):
         return None
+    if len(port) > 5 or not 0 < int(port) < 65536:  # digits counted before int()
+        raise BackendError(f"--address: the port {port[:20]!r} is not a port (1 to 65535)")
     return host.strip("[]") or "127.0.0.1", int(port)
 
 

@@ -71,11 +71,63 @@ def read(path: Path) -> dict[str, Any]:
         data = json.loads(read_limited(path, MAX_FILE_BYTES * 10).decode("utf-8"))
     except FileRefused as exc:
         raise ValueError(f"{path}: {exc}") from None
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ValueError(f"{path}:1: not a run manifest ({str(exc)[:120]})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}:1: not a run manifest of this exlibris")
+    wrong = shape_problem(data)
+    if wrong is not None:
+        raise ValueError(f"{path}:1: a damaged run manifest: {wrong}")
     return data
+
+
+MAX_CELLS = 10_000  # cells of a plan (variants times player counts)
+MAX_FILES = 100_000  # files a manifest hashes
+MAX_TEXT = 4_096  # one string of a manifest (a variant, a seat, a file's name)
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _texts(value: Any, most: int) -> bool:
+    return isinstance(value, list) and len(value) <= most and all(
+        isinstance(v, str) and len(v) <= MAX_TEXT for v in value)
+
+
+def shape_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with the shape of a manifest's fields (None: nothing): the plan
+    an object of cells ``[variant, players]``, games, seed, seats and rotate; files a
+    mapping of names to hashes; every number and list bounded."""
+    from exlibris.limits import MAX_SEED, MAX_SIM_GAMES
+
+    plan = data.get("plan")
+    if not isinstance(plan, dict):
+        return "'plan' is not an object"
+    cells = plan.get("cells")
+    if not isinstance(cells, list) or not 0 < len(cells) <= MAX_CELLS or not all(
+            isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
+            and len(c[0]) <= MAX_TEXT and _whole(c[1], 1, 5) for c in cells):
+        return "'plan' 'cells' is not a list of [variant, players]"
+    if not _whole(plan.get("games"), 1, MAX_SIM_GAMES):
+        return f"'plan' 'games' is not a whole number from 1 to {MAX_SIM_GAMES}"
+    if not _whole(plan.get("seed"), -MAX_SEED, MAX_SEED):
+        return "'plan' 'seed' is not a seed"
+    if not _texts(plan.get("seats"), 100) or not plan["seats"]:
+        return "'plan' 'seats' is not a list of seats"
+    if not isinstance(plan.get("rotate"), bool):
+        return "'plan' 'rotate' is not true or false"
+    files = data.get("files")
+    if not isinstance(files, dict) or len(files) > MAX_FILES or not all(
+            len(k) <= MAX_TEXT and isinstance(v, str) and len(v) <= 64
+            for k, v in files.items()):
+        return "'files' is not a mapping of file names to hashes"
+    if not isinstance(data.get("exlibris"), str) or len(data["exlibris"]) > 100:
+        return "'exlibris' is not a version"
+    command = data.get("command")
+    if command is not None and not _texts(command, 10_000):
+        return "'command' is not a list of words"
+    return None
 
 
 def text(manifest: dict[str, Any]) -> str:

@@ -19,15 +19,24 @@ game), ``behind`` (the most points it trailed the leader by at a round's end),
 ``thinking`` (the seconds this seat's agent took to decide), ``slowest`` (its
 slowest single decision, in seconds) and ``seconds`` (the game's wall time).
 ``thinking``, ``slowest`` and ``seconds`` are the columns that differ between runs.
+Added later, at the end (rows of older runs lack them and still read): ``board``
+(every location on the board at the start of some round of the game, the same in
+every row of a game; the events file has them round by round), ``dealt`` (the
+library tiles this seat was dealt to choose from), ``decisions_by_round`` and
+``options_by_round`` (this seat's decisions and their options in each round).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
+
+from exlibris.safefile import FileRefused, open_append, replacing
 
 if TYPE_CHECKING:
     from exlibris.engine.flow import Outcome
@@ -40,7 +49,11 @@ COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "l
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
            "options", "score_by_round", "lead_changes", "behind", "thinking", "slowest",
-           "seconds")
+           "seconds", "board", "dealt", "decisions_by_round", "options_by_round")
+# columns added since rows were first written: a row without them still reads (as
+# empty lists), so older runs can be reported on and resumed
+LATER = ("board", "dealt", "decisions_by_round", "options_by_round")
+REQUIRED = tuple(c for c in COLUMNS if c not in LATER)
 # the columns of rows written before the per-seat ones: enough for a report
 CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
         "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
@@ -51,9 +64,11 @@ _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "r
          "decisions", "player_decisions", "options", "visits", "hires", "lead_changes",
          "behind"}
 _FLOATS = {"winner", "thinking", "slowest", "seconds"}
-_LISTS = {"specials", "held", "locations"}
-_INT_LISTS = {"score_by_round"}
+_LISTS = {"specials", "held", "locations", "board", "dealt"}
+_INT_LISTS = {"score_by_round", "decisions_by_round", "options_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
+MAX_ROW_INT = 10**15  # any whole number in a row (a seed has at most 15 digits)
+_SEAT_INTS = {"players", "seat", "position", "rank"}  # one to five
 
 
 class RowsError(ValueError):
@@ -115,9 +130,21 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "behind": max(max(totals) - totals[seat] for totals in by_round),
             "thinking": round(seats[seat].seconds, 6) if seats else 0.0,
             "slowest": round(seats[seat].slowest, 6) if seats else 0.0,
-            "seconds": round(seconds, 6)})
+            "seconds": round(seconds, 6),
+            "board": sorted({loc for board in scores.boards for loc in board})
+            if scores is not None else [],
+            "dealt": list(seats[seat].dealt) if seats else [],
+            "decisions_by_round": _padded(seats[seat].decisions_by_round, outcome.rounds)
+            if seats else [],
+            "options_by_round": _padded(seats[seat].options_by_round, outcome.rounds)
+            if seats else []})
         rows.append(row)
     return rows
+
+
+def _padded(values: Sequence[int], rounds: int) -> list[int]:
+    """``values`` by round, zeros for the rounds with none, to the game's length."""
+    return [*values, *[0] * (rounds - len(values))]
 
 
 def lead_changes(by_round: Sequence[Sequence[int]]) -> int:
@@ -160,24 +187,24 @@ def write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Write ``rows`` to ``path`` in the format its suffix names, atomically (a
     temporary file beside it, then a rename); ``OSError`` if the disk refuses."""
     check_format(path)
-    tmp = path.with_name(path.name + ".tmp")
+    rows = map(completed, rows)
     try:
-        if path.suffix == ".parquet":
-            _write_parquet(tmp, rows)
-        elif path.suffix == ".csv":
-            with tmp.open("w", newline="", encoding="utf-8") as f:
-                writer = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
-                writer.writeheader()
-                for row in rows:
-                    writer.writerow(_csv_row(row))
-        else:
-            with tmp.open("w", encoding="utf-8") as f:
-                for row in rows:
-                    f.write(json.dumps({c: row[c] for c in COLUMNS}) + "\n")
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        with replacing(path) as tmp:
+            if path.suffix == ".parquet":
+                _write_parquet(tmp, rows)
+            else:
+                with open_append(tmp) as raw, io.TextIOWrapper(raw, encoding="utf-8",
+                                                               newline="") as f:
+                    if path.suffix == ".csv":
+                        writer = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
+                        writer.writeheader()
+                        for row in rows:
+                            writer.writerow(_csv_row(row))
+                    else:
+                        for row in rows:
+                            f.write(json.dumps({c: row[c] for c in COLUMNS}) + "\n")
+    except FileRefused as exc:
+        raise OSError(0, exc.reason) from None
 
 
 def _write_parquet(tmp: Path, rows: Iterable[dict[str, Any]], chunk: int = 4096) -> None:
@@ -189,7 +216,7 @@ def _write_parquet(tmp: Path, rows: Iterable[dict[str, Any]], chunk: int = 4096)
              else pa.list_(pa.string()) if c in _LISTS
              else pa.list_(pa.int64()) if c in _INT_LISTS else pa.string() for c in COLUMNS}
     schema = pa.schema([(c, types[c]) for c in COLUMNS])
-    with pq.ParquetWriter(tmp, schema) as writer:
+    with open_append(tmp) as out, pq.ParquetWriter(out, schema) as writer:
         batch: list[dict[str, Any]] = []
         for row in rows:
             batch.append({c: row[c] for c in COLUMNS})
@@ -204,11 +231,23 @@ def read(path: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     return list(iter_rows(path, problems))
 
 
+def completed(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the :data:`LATER` columns an older run did not write (empty)."""
+    missing = [c for c in LATER if c not in row]
+    return {**row, **{c: [] for c in missing}} if missing else row
+
+
 def iter_rows(path: Path, problems: list[str] | None = None,
-              columns: Sequence[str] = COLUMNS) -> Iterator[dict[str, Any]]:
-    """The rows of ``path`` one by one. A damaged row (not an object, a missing
-    column, a value of the wrong type) raises :class:`RowsError` naming the file and
-    line, or, given a ``problems`` list, is described there and skipped."""
+              columns: Sequence[str] = REQUIRED) -> Iterator[dict[str, Any]]:
+    """The rows of ``path`` one by one (:func:`completed`). A damaged row (not an
+    object, a missing column, a value of the wrong type) raises :class:`RowsError`
+    naming the file and line, or, given a ``problems`` list, is described there and
+    skipped."""
+    yield from map(completed, _iter_rows(path, problems, columns))
+
+
+def _iter_rows(path: Path, problems: list[str] | None,
+               columns: Sequence[str]) -> Iterator[dict[str, Any]]:
     check_format(path)
     if path.suffix == ".parquet":
         yield from _parquet_rows(path, problems, columns)
@@ -216,8 +255,14 @@ def iter_rows(path: Path, problems: list[str] | None = None,
     if path.suffix == ".csv":
         yield from _csv_rows(path, problems, columns)
         return
-    for number, item in _json_lines(path, problems):
+    known: frozenset[str] | None = None  # the columns of the first row: every row's
+    for number, item, _ in _json_lines(path, problems):
         wrong = row_problem(item, columns)
+        if wrong is None:
+            present = frozenset(c for c in COLUMNS if c in item)
+            known = present if known is None else known
+            if present != known:
+                wrong = "the row has other columns than the rows before it"
         if wrong is None:
             yield item
         else:
@@ -231,24 +276,32 @@ def _report(path: Path, number: int, what: str, problems: list[str] | None) -> N
     problems.append(message)
 
 
-def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
-    """What is wrong with a row read back (``columns`` must be there), or None."""
+def row_problem(row: Any, columns: Sequence[str] = REQUIRED) -> str | None:
+    """What is wrong with a row read back (``columns`` must be there, and any of
+    :data:`LATER` there must hold its type), or None."""
     if not isinstance(row, dict):
         return f"a row is an object of columns, not {type(row).__name__}"
-    for column in columns:
+    for column in (*columns, *(c for c in LATER if c in row and c not in columns)):
         if column not in row:
             return f"the row has no {column!r} column"
+    for column in COLUMNS:  # every known column there, asked for or not, of its type
+        if column not in row:
+            continue
         value = row[column]
         if column in _INTS:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif column in _FLOATS:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            ok = isinstance(value, int) and not isinstance(value, bool) \
+                and -MAX_ROW_INT <= value <= MAX_ROW_INT and (
+                    column not in _SEAT_INTS or 1 <= value <= 5)
+        elif column in _FLOATS:  # finite (never NaN nor infinite), and not negative
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.isfinite(value) and value >= 0 and (column != "winner" or value <= 1)
         elif column in _LISTS:
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
             ok = ok or (column == "specials" and isinstance(value, str))  # older rows
         elif column in _INT_LISTS:
             ok = isinstance(value, list) and all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value)
+                isinstance(v, int) and not isinstance(v, bool)
+                and -MAX_ROW_INT <= v <= MAX_ROW_INT for v in value)
         else:
             ok = isinstance(value, str)
         if not ok:
@@ -277,8 +330,8 @@ def _parquet_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
 def _csv_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
              ) -> Iterator[dict[str, Any]]:
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
+        with path.open("rb") as f:
+            reader = csv.DictReader(_csv_lines(path, f, problems))
             for row in reader:
                 number = reader.line_num
                 try:
@@ -297,37 +350,72 @@ def _csv_rows(path: Path, problems: list[str] | None, columns: Sequence[str]
         raise RowsError(f"{path}: not a CSV file ({exc})") from None
 
 
-def _json_lines(path: Path, problems: list[str] | None) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for every JSON line; a last line cut short by an
-    interruption is skipped, any other line that is not JSON is a problem."""
+def bounded_lines(f: IO[bytes], limit: int = MAX_ROW_LINE
+                  ) -> Iterator[tuple[int, int, bytes | None]]:
+    """``(line number, offset, bytes)`` of each line of ``f``, never reading more than
+    ``limit`` bytes of one line into memory: a longer line is given as None (the
+    rest of it is read past in pieces)."""
+    number, offset = 0, 0
+    while True:
+        raw = f.readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        start = offset
+        offset += len(raw)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = f.readline(1 << 16)
+                offset += len(raw)
+            yield number, start, None
+        else:
+            yield number, start, raw
+
+
+def _json_lines(path: Path, problems: list[str] | None
+                ) -> Iterator[tuple[int, Any, int]]:
+    """``(line number, value, offset)`` for every JSON line; a last line cut short by
+    an interruption is skipped, any other line that is not JSON is a problem."""
     with path.open("rb") as f:
-        previous: tuple[int, bytes] | None = None
-        for number, raw in enumerate(f, 1):
+        previous: tuple[int, bytes | None, int] | None = None
+        for number, offset, raw in bounded_lines(f):
             if previous is not None:
                 yield from _decoded(path, *previous, problems, last=False)
-            previous = (number, raw)
+            previous = (number, raw, offset)
         if previous is not None:
             yield from _decoded(path, *previous, problems, last=True)
 
 
-def _decoded(path: Path, number: int, raw: bytes, problems: list[str] | None, *,
-             last: bool) -> Iterator[tuple[int, Any]]:
-    if not raw.strip():
-        return
-    if len(raw) > MAX_ROW_LINE:
+def _decoded(path: Path, number: int, raw: bytes | None, offset: int,
+             problems: list[str] | None, *, last: bool) -> Iterator[tuple[int, Any, int]]:
+    if raw is None or len(raw) > MAX_ROW_LINE:
         _report(path, number, f"the line is longer than {MAX_ROW_LINE} bytes", problems)
         return
+    if not raw.strip():
+        return
     try:
-        yield number, json.loads(raw.decode("utf-8"))
+        yield number, json.loads(raw.decode("utf-8")), offset
     except (UnicodeDecodeError, ValueError, RecursionError):
         if last and not raw.endswith(b"\n"):
             return  # cut short by an interruption: that game is played again
         _report(path, number, "not a line of JSON (the file is damaged)", problems)
 
 
-def read_jsonl(path: Path, problems: list[str] | None = None) -> Iterator[tuple[int, Any]]:
-    """The JSON lines of a journal, with their numbers (see :func:`_json_lines`)."""
+def read_jsonl(path: Path, problems: list[str] | None = None
+               ) -> Iterator[tuple[int, Any, int]]:
+    """The JSON lines of a journal, with their numbers and offsets (see
+    :func:`_json_lines`)."""
     return _json_lines(path, problems)
+
+
+def _csv_lines(path: Path, f: IO[bytes], problems: list[str] | None) -> Iterator[str]:
+    """The lines of a CSV file as text, each read within the line limit (a longer
+    line is a problem, and left out)."""
+    for number, _, raw in bounded_lines(f):
+        if raw is None:
+            _report(path, number, f"the line is longer than {MAX_ROW_LINE} bytes", problems)
+            continue
+        yield raw.decode("utf-8")
 
 
 def _typed(row: dict[str, str | None]) -> dict[str, Any]:

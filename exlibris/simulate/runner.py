@@ -17,7 +17,9 @@ at the end, game by game, and the report reads it back the same way.
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,7 +27,16 @@ from pathlib import Path
 from typing import IO, Any
 
 from exlibris.limits import MAX_SIM_GAMES, MAX_SIM_TOTAL
-from exlibris.safefile import FileRefused, read_limited, write_atomic
+from exlibris.safefile import (
+    FileRefused,
+    name_problem,
+    open_append,
+    output_problem,
+    read_limited,
+    remove_file,
+    shown_path,
+    write_output,
+)
 from exlibris.simulate import backends, manifest, rows
 from exlibris.simulate.observe import EVENT_COLUMNS
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
@@ -129,12 +140,20 @@ def check_bounds(config: RunConfig) -> None:
 
 
 def check_output(path: Path, option: str) -> None:
-    """``path`` can be written: its folder exists and it is not a folder."""
+    """``path`` can be written: its folder exists, and it is not a folder, nor a link
+    (``safefile.output_problem``)."""
+    named = name_problem(path)
+    if named is not None:
+        raise RunError(f"{option} {shown_path(path)}: {named}")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise RunError(f"{option} {path}: no folder {folder}; create it first")
+        raise RunError(f"{option} {shown_path(path)}: no folder {shown_path(folder)}; "
+                       "create it first")
     if path.is_dir():
-        raise RunError(f"{option} {path}: is a folder, not a file")
+        raise RunError(f"{option} {shown_path(path)}: is a folder, not a file")
+    problem = output_problem(path)
+    if problem is not None:
+        raise RunError(f"{option} {shown_path(path)}: {problem}")
 
 
 def _is_failures_file(path: Path) -> bool:
@@ -151,11 +170,12 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
     """Every output can be written, none is another, and the failures file is not a
     file of someone else's: refused before any game (exit 2)."""
     where = failures_path(config)
-    outputs: dict[str, Path] = {"--failures": where}
+    outputs: dict[str, Path] = {}
     if config.out is not None:
         rows.check_format(config.out)
         outputs.update({"--out": config.out, "the journal": journal_path(config.out),
                         "the manifest": manifest.manifest_path(config.out)})
+    outputs["--failures"] = where
     if report is not None:
         outputs.update({"--report": report, "the report's figures": report.with_suffix(".json")})
     if config.events is not None:
@@ -168,9 +188,11 @@ def check_paths(config: RunConfig, report: Path | None = None) -> None:
         if resolved in seen:
             raise RunError(f"{name} {path} is also {seen[resolved]}: give each its own file")
         seen[resolved] = name
-    for name in ("--out", "--failures", "--report", "--events"):
-        if name in outputs:
-            check_output(outputs[name], name)
+    for name, path in outputs.items():
+        check_output(path, name)
+        if name in ("--out", "the journal", "--events") and os.path.lexists(path) \
+                and not path.is_file():  # read back and appended to: a file, not a stream
+            raise RunError(f"{name} {shown_path(path)}: not a regular file; name a file")
     if config.events is not None and config.events.exists() \
             and not EventsFile.is_events_file(config.events):
         raise RunError(f"--events {config.events}: the file exists and is not an events "
@@ -198,12 +220,14 @@ class Journal:
         if self.file is None:
             assert self.path is not None
             try:
-                self.file = self.path.open("ab+")
+                self.file = open_append(self.path)
                 self.file.seek(0, 2)
                 if self.file.tell():  # a line cut short by a kill: end it first
                     self.file.seek(-1, 2)
                     if self.file.read(1) != b"\n":
                         self.file.write(b"\n")
+            except FileRefused as exc:
+                raise RunError(f"cannot write {self.path}: {exc}") from None
             except OSError as exc:
                 raise RunError(f"cannot write {self.path}: {exc.strerror}") from None
         return self.file
@@ -295,8 +319,8 @@ class EventsFile:
         try:
             if self.file is None:
                 fresh = not (self.append and self.path.exists())
-                self.file = self.path.open("w" if fresh else "a", encoding="utf-8",
-                                           newline="")
+                self.file = io.TextIOWrapper(open_append(self.path, truncate=fresh),
+                                             encoding="utf-8", newline="")
                 if fresh and self.path.suffix == ".csv":
                     self.file.write(",".join(EVENT_COLUMNS) + "\r\n")
             if self.path.suffix == ".csv":
@@ -305,6 +329,8 @@ class EventsFile:
             else:
                 self.file.write("".join(json.dumps(e) + "\n" for e in events))
             self.file.flush()
+        except FileRefused as exc:
+            raise RunError(f"cannot write {self.path}: {exc}") from None
         except OSError as exc:
             raise RunError(f"cannot write {self.path}: {exc.strerror}") from None
 
@@ -431,14 +457,7 @@ def load_done(config: RunConfig, journal: Journal, notes: list[str]) -> None:
 def _journal_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, Any, int]]:
     """``(line number, value, offset)`` of each JSON line of a journal; see
     :func:`rows.read_jsonl` for what counts as damaged."""
-    offsets = []
-    with path.open("rb") as f:
-        offset = 0
-        for raw in f:
-            offsets.append(offset)
-            offset += len(raw)
-    for number, item in rows.read_jsonl(path, problems):
-        yield number, item, offsets[number - 1]
+    yield from rows.read_jsonl(path, problems)
 
 
 def _games_of(table: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -500,7 +519,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         journal.close()
         events.close()
         if journal_file is not None and journal_file.exists() and not journal.index:
-            journal_file.unlink()  # a run that played nothing leaves no journal
+            remove_file(journal_file)  # a run that played nothing leaves no journal
     seconds = time.perf_counter() - clock
     failures = sorted(new_failures, key=lambda f: (f.variant, f.players, f.index))
     where = failures_path(config)
@@ -515,10 +534,11 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         table = [r for game in journal.games() for r in game]
     if failures:
         _write(where, "".join(json.dumps(f.as_dict()) + "\n" for f in failures))
-    elif where.exists() and config.out is not None and _is_failures_file(where):
-        where.unlink()
+    elif where.is_file() and where.stat().st_size and config.out is not None \
+            and _is_failures_file(where):  # a run's lines (an empty file is not a run's)
+        remove_file(where)
     if journal_file is not None and journal_file.exists():
-        journal_file.unlink()
+        remove_file(journal_file)
     played = config.total - kept
     return RunResult(table, failures, played, kept, seconds, game_seconds,
                      where if failures else None, config.out, len(journal), notes)
@@ -526,6 +546,8 @@ def simulate(config: RunConfig, progress: Progress | None = None,
 
 def _write(path: Path, text: str) -> None:
     try:
-        write_atomic(path, text)
+        write_output(path, text)
+    except FileRefused as exc:
+        raise RunError(str(exc)) from None
     except OSError as exc:
         raise RunError(f"cannot write {path}: {exc.strerror}") from None
