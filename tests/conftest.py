@@ -1,12 +1,18 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the reset of process state that keeps tests independent of order."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from exlibris import catalog, sources
+
 ROOT = Path(__file__).resolve().parent.parent
+# What an author may have set that changes the content every command reads.
+AUTHOR_ENVIRONMENT = ("EXLIBRIS_CONTENT",)
 
 
 @pytest.fixture
@@ -18,6 +24,26 @@ def root() -> Path:
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The shipped catalog's cache goes to a folder of this run, never the real home
     (subprocesses inherit it too)."""
-    import os
-
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_state() -> Iterator[None]:
+    """Each test starts as a fresh process would, whatever ran before it in this worker,
+    and leaves nothing behind: the shipped content alone in use (a command run through
+    CliRunner keeps its ``--content`` in use: ``sources.use_content``), the catalogs of
+    an author's content forgotten, the environment and working folder as they were."""
+    environment = dict(os.environ)
+    folder = os.getcwd()
+    for name in AUTHOR_ENVIRONMENT:
+        os.environ.pop(name, None)
+    sources.use_content(())
+    catalog._load.cache_clear()
+    try:
+        yield
+    finally:
+        sources.use_content(())
+        catalog._load.cache_clear()
+        os.environ.clear()
+        os.environ.update(environment)
+        os.chdir(folder)

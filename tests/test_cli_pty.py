@@ -29,6 +29,9 @@ from exlibris.interactive.fullscreen import FRAME_END
 ROOT = Path(__file__).resolve().parent.parent
 FRAME = FRAME_END.encode()
 LEAVE = b"\x1b[?1049l"  # the alternate screen is left
+# How long to wait for what a test checks before it fails: generous, since every wait
+# ends as soon as the thing waited for is there (a loaded machine only makes it later)
+PATIENCE = float(os.environ.get("EXLIBRIS_PTY_PATIENCE", "180"))
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
 
@@ -47,7 +50,7 @@ class Terminal:
         self.master = master
         self.output = b""
 
-    def read_until(self, count: int, marker: bytes = FRAME, timeout: float = 20) -> None:
+    def read_until(self, count: int, marker: bytes = FRAME, timeout: float = PATIENCE) -> None:
         """Read until ``marker`` (by default: the end of a frame) has appeared ``count``
         times in all output."""
         end = time.monotonic() + timeout
@@ -79,11 +82,12 @@ class Terminal:
     def send(self, keys: bytes) -> None:
         os.write(self.master, keys)
 
-    def finish(self, timeout: float = 20) -> int:
+    def finish(self, timeout: float = PATIENCE) -> int:
+        """Wait for the process to end (reading all it writes); its exit status."""
         end = time.monotonic() + timeout
         while self.proc.poll() is None and time.monotonic() < end:
             self._drain()
-        code = self.proc.wait(timeout=1)
+        code = self.proc.wait(timeout=5)
         self._drain()
         self.lflag = termios.tcgetattr(self.master)[3]  # the terminal as the game left it
         os.close(self.master)
@@ -197,7 +201,7 @@ def test_a_killed_game_resumes_to_the_same_end(tmp_path: Path, straight_table: s
         assert proc.stdin is not None
         proc.stdin.write(b"1\n" * answers)
         proc.stdin.flush()
-        end = time.monotonic() + 20
+        end = time.monotonic() + PATIENCE
         last, steady = -1, 0
         while time.monotonic() < end and steady < 10:  # until the save stops growing
             try:
@@ -655,7 +659,7 @@ def type_answer(term: Terminal, text: str, marker: bytes) -> None:
 def wait_for(term: Terminal, marker: bytes, count: int = 1) -> None:
     """Wait until ``marker`` has appeared ``count`` times and a frame ends after it."""
     term.read_until(count, marker)
-    end = time.monotonic() + 20
+    end = time.monotonic() + PATIENCE
     while term.output.rfind(FRAME) < term.output.rfind(marker):
         assert time.monotonic() < end, term.output[-2000:].decode(errors="replace")
         term._drain()

@@ -530,7 +530,7 @@ expect:
         {"tax_collector_own_discards": "area"}, """\
 setup:
   players:
-    - {name: Ann, library: garden-of-education, hand: [C1, C2], shelf: [D1]}
+    - {name: Ann, library: garden-of-education, hand: [C1, C2], shelf: ["D1 D2"]}
     - {name: Bob, library: igloo-of-information, hand: [A2]}
   locations: [diviners-hut, tax-collector]
 script:

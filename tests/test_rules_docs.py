@@ -137,6 +137,22 @@ def test_summary_counts_match_the_rows() -> None:
     assert total and int(total.group(1)) == len(coverage_rows())
 
 
+def test_the_introduction_calls_partial_exactly_the_partial_rows() -> None:
+    """The paragraph on why rows stay partial names every partial row and no other,
+    and no sentence of the introduction calls a clause partial that its row does not."""
+    intro = COVERAGE.read_text("utf-8").split("## How to read", 1)[0]
+    why = intro.split("Why the `partial` rows stay partial", 1)[1].split("\n\n", 1)[0]
+    partial = {cid for cid, status, _, _ in coverage_rows() if status == "partial"}
+    named = set(re.findall(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+", why))
+    assert named == partial
+    status = {cid: st for cid, st, _, _ in coverage_rows()}
+    for sentence in re.split(r"(?<=[.;])\s", intro):
+        if "partial" in sentence:
+            wrong = [cid for cid in re.findall(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+", sentence)
+                     if status.get(cid, "partial") != "partial"]
+            assert wrong == [], f"called partial, but its row is not: {sentence!r}"
+
+
 # ------------------------------------------------------------- scenarios
 @cache
 def scenario_clauses(relative: str) -> tuple[str, ...] | None:

@@ -11,7 +11,6 @@ from click.testing import CliRunner
 from exlibris.cli.main import cli
 from exlibris.errors import UserInputError
 from exlibris.scenario import load_scenario, run_scenario, scenario_files
-from exlibris.sources import use_content
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = scenario_files([ROOT / "scenarios"])
@@ -36,13 +35,6 @@ expect:
   hands: {Ann: [B1]}
   areas: {book-seller: [A1]}
 """
-
-
-@pytest.fixture(autouse=True)
-def _shipped_content_only() -> None:
-    """Each test sees the shipped content alone, as a fresh process would: an author's
-    content another test of the same worker left in use is put away first."""
-    use_content(())
 
 
 def placed(statement: str) -> str:

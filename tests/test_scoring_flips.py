@@ -105,7 +105,7 @@ def small_tables(draw):
         players.append(PlayerTable(f"P{i}", rng.choice("CFHMRS"), shelf, rng.randint(0, 3)))
     cats = rng.sample("CFHMRS", 2)
     five = n == 5
-    variant = draw(st.sampled_from(["plain", "needs-a-book", "solo"]))
+    variant = draw(st.sampled_from(["plain", "needs-a-book", "solo", "weights"]))
     if variant == "solo":
         from exlibris.scoring.inspection import PublicLibrary
 
@@ -113,6 +113,8 @@ def small_tables(draw):
         table = Table((players[0],), cats[0], cats[1], "solo", 2, library)
         return table, ScoringRules.for_players(1)
     settings_ = {"prominent_needs_a_book": True} if variant == "needs-a-book" else {}
+    if variant == "weights":  # a house rule's other weights: no banned penalty, thin variety
+        settings_ = {"banned_per_book": 0, "variety_per_book": 1, "focus_per_book": 0}
     table = Table(tuple(players), cats[0], None if five else cats[1])
     return table, ScoringRules.for_players(n, settings_)
 

@@ -134,22 +134,22 @@ def parse_cell(
     """One shelf cell token; None for ``.``."""
     if text == ".":
         return None
-    if text.startswith("~*") and "+" not in text:  # an artifact flipped by choice (SCORE-00-2)
-        card, tucked = parse_artifact(text[1:], known_artifacts, aliases)
-        return Slot(card, face_down=True, tucked=tucked_placeholders(tucked))
-    if text.startswith("*"):
-        # an artifact may top an entombed stack (the Mummy shelves any card):
-        # *artifact-id+M3:FFS, with any tucked count last (as Slot.token writes it)
-        top, plus, under = text.partition("+")
+    if text.startswith(("*", "~*")):
+        # an artifact, flipped by choice or not (~*id, SCORE-00-2), may top an entombed
+        # stack (the Mummy shelves any card): [~]*artifact-id+M3:FFS, with any tucked
+        # count last (as Slot.token writes it)
+        face_down = text.startswith("~")
+        top, plus, under = text[face_down:].partition("+")
         stack = _STACK_TAIL.fullmatch(under) if plus else None
         if plus and (stack is None or under.startswith(("~", "*"))):
             raise TokenError("table/malformed-token",
                              f"{text!r}: an artifact tops an entombed stack as "
-                             "*artifact-id+BOOK (the book beneath is face down without '~')")
+                             "[~]*artifact-id+BOOK (the book beneath is face down without '~')")
         tail = f"[{stack['tucked']}]" if stack and stack["tucked"] else ""
         card, tucked = parse_artifact(top + tail, known_artifacts, aliases)
         beneath = parse_book(stack["book"]) if stack else None
-        return Slot(card, beneath=beneath, tucked=tucked_placeholders(tucked))
+        return Slot(card, face_down=face_down, beneath=beneath,
+                    tucked=tucked_placeholders(tucked))
     face_down = text.startswith("~")
     body = text[1:] if face_down else text
     if body.startswith(("*", "~")):
