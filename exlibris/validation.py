@@ -27,6 +27,7 @@ from exlibris.dsl.checker import (
     check_trigger,
     did_you_mean,
     program_names,
+    this_kind,
 )
 from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
@@ -98,7 +99,10 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
     codes = {c.code: c.id for c in [*(shipped.categories if shipped else []),
                                     *catalog.categories]}
-    id_catalog = IdCatalog(ids, rulings, codes)
+    standard = base.overlay if base is not None else {}
+    kinds = {name: _kind_of(value) for name, value in standard.get("rulings", {}).items()}
+    steps = standard.get("max_steps")
+    id_catalog = IdCatalog(ids, rulings, codes, kinds, steps if isinstance(steps, int) else None)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     for loaded in catalog.unfit:
@@ -106,6 +110,13 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     report.problems.extend(check_references(catalog, shipped))
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
+
+
+def _kind_of(value: Any) -> str:
+    """The effect-language type of a ruling's value (what ``setting()`` gives)."""
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "str" if isinstance(value, str) else "any"
 
 
 def _shipped_catalog(paths: list[Path]) -> Catalog | None:
@@ -215,6 +226,7 @@ def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
 
 def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatalog,
                *, is_location: bool, holder: str = "assistant") -> list[DslError]:
+    this = this_kind("location" if is_location else holder)
     if kind == "effect":
         program = parse_program(source)
         event = None
@@ -224,15 +236,15 @@ def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatal
             except DslError:  # reported once, at the 'when:' line; allow any event's names
                 event = vocab.Event({n: t for e in vocab.EVENTS.values()
                                      for n, t in e.names.items()}, frozenset(), "")
-        return check_program(program, program_names(location=is_location, event=event),
-                             catalog)
+        return check_program(program, program_names(location=is_location, event=event,
+                                                    this=this), catalog)
     if kind == "when":
         assert ability is not None
         trigger = parse_trigger(source)
-        errors = check_trigger(trigger, ability.timing, catalog)
+        errors = check_trigger(trigger, ability.timing, catalog, this)
         return errors or check_reachable(trigger, holder)
     if kind == "placement":
-        return check_rule(parse_rule(source), catalog)
+        return check_rule(parse_rule(source), catalog, this)
     return check_score(parse_expression(source), catalog)
 
 

@@ -137,7 +137,7 @@ class Maker:
     # -- kinds --------------------------------------------------------------------------------
     def _location_text(self, rng: random.Random, entry_id: str, module: str = "base") -> str:
         timing = rng.choice(["instant", "instant", "delayed"])
-        spaces = [1] + rng.sample([1, 1, 2, 3, 4], rng.randint(0, 2))
+        spaces = [1, *rng.sample([1, 1, 2, 3, 4], rng.randint(0, 2))]
         lines = ["kind: location", f"id: {entry_id}", f"name: Place {entry_id}",
                  f"number: {40 + rng.randrange(59)}", f"module: {module}", f"timing: {timing}",
                  f"spaces: {spaces}", f"solo: {str(rng.random() < 0.5).lower()}",
@@ -250,21 +250,21 @@ def plans(bundle: Bundle, catalog: Catalog, rng: random.Random) -> list[Plan]:
     main = bundle.main
     if bundle.kind in ("location", "module"):
         found = [Plan("standard", n)]
-        return found + [Plan("solo", 1)] if bundle.solo else found + [Plan("standard", 5 - n)]
+        return [*found, Plan("solo", 1)] if bundle.solo else [*found, Plan("standard", 5 - n)]
     if bundle.kind == "assistant":
         seat = rng.randrange(n)
         given = tuple(main if i == seat else None for i in range(n))
         found = [Plan("standard", n, assistants=given), Plan("job-faire", 5 - n)]
-        return found + [Plan("solo", 1, assistants=(main,))] if bundle.solo else found
+        return [*found, Plan("solo", 1, assistants=(main,))] if bundle.solo else found
     if bundle.kind == "library":
         seat = rng.randrange(n)
         given = tuple(main if i == seat else None for i in range(n))
         found = [Plan("standard", n, libraries=given)]
-        return found + [Plan("solo", 1, libraries=(main,))] if bundle.solo else \
-            found + [Plan("expanded", 5 - n, libraries=given[::-1] + (None,) * (5 - 2 * n))]
+        return [*found, Plan("solo", 1, libraries=(main,))] if bundle.solo else \
+            [*found, Plan("expanded", 5 - n, libraries=given[::-1] + (None,) * (5 - 2 * n))]
     if bundle.kind == "artifact":
         found = [Plan("artifactorium", n), Plan("artifactorium", 5 - n)]
-        return found + [Plan("solo-artifactorium", 1)] if bundle.solo else found
+        return [*found, Plan("solo-artifactorium", 1)] if bundle.solo else found
     settings = resolve_settings(main, catalog.variants)  # a variant: its own counts, in full
     counts = sorted(settings.players)
     chosen = sorted(set(rng.sample(counts, min(2, len(counts)))))

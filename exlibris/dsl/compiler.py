@@ -314,8 +314,11 @@ def _order(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool
                 and -MAX_EFFECT_INT <= a <= MAX_EFFECT_INT \
                 and -MAX_EFFECT_INT <= b <= MAX_EFFECT_INT:
             return fn(a, b)  # two numbers within the limit: what number() would pass
-        if isinstance(a, str) and isinstance(b, str):
-            return fn(a, b)
+        if isinstance(a, str) or isinstance(b, str):  # texts; nothing reads as ""
+            if a is None or b is None:
+                return fn(a or "", b or "")
+            if isinstance(a, str) and isinstance(b, str):
+                return fn(a, b)
         return fn(number(a, where), number(b, where))
 
     return compare

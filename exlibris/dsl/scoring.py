@@ -82,6 +82,8 @@ class ScoreRuntime:
         table = _ATTRIBUTES.get(type(value))
         read = table.get(name) if table is not None else None
         if read is None:
+            if value is None:  # of nothing: nothing (``first`` of no opponents...)
+                return None
             raise EffectError(f"the attribute {name!r} does not apply to "
                               f"{kind_name(value)}")
         return read(self, value)
