@@ -322,9 +322,10 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
                                                  _unknown_module(m, modules))
                             for i, m in enumerate(model.requires) if m not in modules)
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
+    libraries = list({**(shipped.libraries if shipped else {}), **catalog.libraries}.values())
     for entry in catalog.entries:
         if isinstance(entry.model, Variant):
-            problems.extend(_check_variant(entry, variants, known))
+            problems.extend(_check_variant(entry, variants, known, libraries))
             problems.extend(entry.loaded.problem(
                 ("settings", "modules", i), "rules/unknown-module", _unknown_module(m, modules))
                 for i, m in enumerate(entry.model.overlay.get("modules") or [])
@@ -404,8 +405,8 @@ def _location_numbers(catalog: Catalog, shipped: Catalog | None) -> list[Problem
     return problems
 
 
-def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str]
-                   ) -> list[Problem]:
+def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str],
+                   libraries: list[Library] | None = None) -> list[Problem]:
     variant: Variant = entry.model
     loaded = entry.loaded
     try:
@@ -440,6 +441,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
                                            f"setting {where!r}: {err['msg']}{shape}"))
         return problems
     problems.extend(_check_scoring(entry, settings))
+    if libraries is not None:
+        problems.extend(_unplayable(entry, settings, libraries))
     for key in ("starting_locations", "remove_locations"):
         for i, loc in enumerate(getattr(settings.setup, key)):
             if known.get(loc) != "location" and loc in variant.overlay.get("setup", {}).get(
@@ -500,6 +503,61 @@ def _parent_conflicts(entry: Entry, variants: dict[str, Variant]) -> list[Proble
             f"({later!r}) would win: say which you mean by setting {where[0]!r} "
             f"{'and the others ' if len(where) > 1 else ''}in this variant"))
     return problems
+
+
+def _unplayable(entry: Entry, settings: Settings, libraries: list[Library]) -> list[Problem]:
+    """Settings a game cannot be set up with at one of the variant's player counts
+    (what ``engine/flow.py: check_playable`` and the library draft would stop a game
+    on): too few category cards or library tiles to deal."""
+    variant: Variant = entry.model
+    written = variant.overlay
+
+    def at(*keys: tuple[str, ...]) -> tuple[str, ...]:
+        for key in keys:  # the first setting the variant writes itself, else its id
+            data: Any = written
+            for part in key:
+                data = data.get(part) if isinstance(data, dict) else None
+            if data is not None:
+                return ("settings", *key)
+        return ("id",)
+
+    solo = settings.solo
+    if solo is not None and set(settings.players) != {1}:
+        return [entry.loaded.problem(at(("players",), ("solo",)), "rules/unplayable", (
+            "solo rules (a 'solo:' section) play one player: players [1]; for more players "
+            "extend rules without 'solo:', e.g. standard"))]
+    if solo is None and 1 in settings.players:
+        return [entry.loaded.problem(at(("players",)), "rules/unplayable", (
+            "one player plays the solo game, which needs a 'solo:' section: extend solo, "
+            "or leave 1 out of players"))]
+    banned = 1 if settings.scoring.get("banned_books", True) else 0
+    if settings.setup.prominent_categories > 1:
+        where = at(("setup", "prominent_categories"), ("players",))
+        if solo is not None:
+            return [entry.loaded.problem(where, "rules/unplayable", "solo play has one "
+                                         "prominent category: set prominent_categories to 1")]
+        most = max(settings.players)
+        if 2 + banned + most > 6:
+            return [entry.loaded.problem(where, "rules/unplayable", (
+                f"two prominent categories, {'a banned one, ' if banned else ''}and a focus "
+                f"for each of {most} players need {2 + banned + most} category cards; there "
+                f"are six: play it with at most {4 - banned} players, or with one prominent "
+                "category"))]
+    pool = [lib for lib in libraries if lib.id not in settings.setup.remove_libraries]
+    if solo is not None:
+        listed = solo.libraries
+        pool = [lib for lib in pool if lib.id in listed] if listed is not None \
+            else [lib for lib in pool if lib.solo]
+    most = max(settings.players)
+    needed = settings.setup.libraries_dealt * most
+    if needed > len(pool):
+        where = at(("setup", "libraries_dealt"), ("setup", "remove_libraries"),
+                   ("solo", "libraries"), ("players",))
+        return [entry.loaded.problem(where, "rules/unplayable", (
+            f"{settings.setup.libraries_dealt} library tiles for each of {most} players "
+            f"need {needed}; the game has {len(pool)}: deal fewer (libraries_dealt) or "
+            "remove fewer"))]
+    return []
 
 
 def _check_scoring(entry: Entry, settings: Settings) -> list[Problem]:

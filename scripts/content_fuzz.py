@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from content_fuzz import run  # noqa: E402
+from content_fuzz import KINDS, run  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,15 +31,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=100, help="bundles to generate")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the run")
     parser.add_argument("--keep", type=Path, help="a folder to save each failure's files in")
-    parser.add_argument("--mcts-every", type=int, default=40,
+    parser.add_argument("--mcts-every", type=int, default=250,
                         help="every M-th game seats an mcts:4 bot (0: none)")
+    parser.add_argument("--kind", action="append", choices=KINDS,
+                        help="generate only this kind (repeatable; default: every kind)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.add_argument("--progress", action="store_true", help="a line every 500 files")
     args = parser.parse_args(argv)
     began = time.process_time()
     with tempfile.TemporaryDirectory(prefix="content-fuzz-") as work:
         totals = run(args.files, args.seed, Path(work), args.keep, args.mcts_every,
-                     progress=args.progress)
+                     progress=args.progress, kinds=tuple(args.kind or KINDS))
     summary = {**totals.as_dict(), "seed": args.seed,
                "cpu_seconds": round(time.process_time() - began, 1)}
     if args.json:

@@ -75,13 +75,14 @@ def _q(text: str) -> str:
 class Maker:
     """Bundles of every kind, from a seeded generator and grammar samples."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, kinds: tuple[str, ...] = KINDS) -> None:
         self.world = world
+        self.kinds = kinds
         self.grammar = GrammarWalk(world)
 
     def bundle(self, index: int, seed: int) -> Bundle:
         rng = random.Random(seed)
-        kind = KINDS[index % len(KINDS)]
+        kind = self.kinds[index % len(self.kinds)]
         sample = {start: self.grammar.source(rng, start, rng.randint(3, 9))
                   for start in ("expression", "trigger", "rule")} \
             if rng.random() < 0.3 else None
@@ -106,7 +107,8 @@ class Maker:
             if holder == "assistant" and rng.random() < 0.3:
                 lines.append(f"  adds_to: {rng.choice(['artifacts', 'entombed'])}")
             return lines
-        typed = Typed(rng, self.world, Scope(checker.program_names(location=False),
+        this = checker.this_kind(holder)
+        typed = Typed(rng, self.world, Scope(checker.program_names(location=False, this=this),
                                              verbs=False))
         if timing == "ongoing" and rng.random() < 0.35:
             rules = []
@@ -114,17 +116,19 @@ class Maker:
                 if sample and not rules:
                     rules.append(sample["rule"])
                     continue
-                typed.scope = Scope(dict(vocab.PLACEMENT_NAMES), verbs=False)
+                typed.scope = Scope({**vocab.PLACEMENT_NAMES, "this": this}, verbs=False)
                 rules.append(f"{rng.choice(vocab.RULE_KINDS)} if {typed.expr('bool', 2)}")
             lines.append("  placement:")
             lines += [f"    - {_q(rule)}" for rule in rules]
             return lines
+        typed.holder = holder
         when, event = typed.trigger(timing)
         if sample and rng.random() < 0.5:
             when = sample["trigger"]
-        names = checker.program_names(location=False, event=event)
+        names = checker.program_names(location=False, event=event, this=this)
         lines.append(f"  when: {_q(when)}")
-        lines.append("  effect: " + _block(self._effect(rng, names), "    "))
+        lines.append("  effect: |")
+        lines += ["    " + line for line in self._effect(rng, names)]
         return lines
 
     def _abilities(self, rng: random.Random, holder: str, sample: dict[str, str] | None,
@@ -151,7 +155,7 @@ class Maker:
         if rng.random() < 0.1:
             style = rng.choice(["outbid", "capacity"])
             lines.append(f"auction: {{style: {style}, bids: {sorted(rng.sample(range(5), 2))}}}")
-        names = checker.program_names(location=True)
+        names = checker.program_names(location=True, this="location")
         lines.append("effect: " + _block(self._effect(rng, names), "  "))
         return "\n".join(lines) + "\n"
 
@@ -358,7 +362,7 @@ def _play_plans(bundle: Bundle, folder: Path, catalog: Catalog, seed: int, total
     rng = random.Random(seed)
     for plan in plans(bundle, catalog, rng):
         game_seed = rng.randrange(10**9)
-        sitting = seats(rng, plan.players, mcts_every, totals.games)
+        sitting = seats(rng, plan.players, mcts_every if plan.short else 0, totals.games)
         totals.games += 1
         error = _play(catalog, plan, bundle, sitting, game_seed, rng)
         if error is None:
@@ -399,11 +403,11 @@ def _play(catalog: Catalog, plan: Plan, bundle: Bundle, sitting: tuple[str, ...]
 
 
 def run(files: int, seed: int, work: Path, keep: Path | None = None, mcts_every: int = 0,
-        progress: bool = False) -> Totals:
+        progress: bool = False, kinds: tuple[str, ...] = KINDS) -> Totals:
     """Generate ``files`` bundles from ``seed``, validate and play each."""
     shipped = shipped_catalog()
     world = world_of(shipped)
-    maker = Maker(world)
+    maker = Maker(world, kinds)
     totals = Totals()
     for index in _indices(files):
         bundle = maker.bundle(index, seed * 1_000_003 + index)

@@ -85,6 +85,8 @@ class Typed:
         self.rng = rng
         self.world = world
         self.scope = scope
+        self.reading = False  # making a value to read an attribute of
+        self.holder = "assistant"  # what carries the source (an artifact: no placing)
 
     # -- numbers authors write --------------------------------------------------------------
     def count_literal(self) -> str:
@@ -110,6 +112,9 @@ class Typed:
         return make()
 
     def _fallback(self, wanted: str) -> str:
+        for name, kind in self.scope.names.items():
+            if _fits(wanted, kind) and kind != "home":
+                return name
         plain = {"int": "0", "bool": "true", "str": '"A"', "player": "me", "players": "players",
                  "cards": "hand", "zone": "hand", "card": "first(hand)", "category": "prominent",
                  "categories": "[prominent]"}
@@ -119,6 +124,8 @@ class Typed:
         rng = self.rng
         out: list[tuple[float, Callable[[], str]]] = []
         for name, kind in self.scope.names.items():
+            if kind == "home" and (self.reading or wanted != "space"):
+                continue  # nothing to read of home; it is only where assistants go
             if _fits(wanted, kind) or (wanted == "any" and kind != "any"):
                 out.append((3.0, lambda n=name: n))
         if wanted in ("int", "any"):
@@ -146,11 +153,12 @@ class Typed:
                         and attr not in vocab.SCORE_PLAYER_ATTRIBUTES:
                     continue
                 if _fits(wanted, kind) or wanted == "any":
-                    out.append((1.0, lambda b=base, a=attr: f"{self._operand(b, d)}.{a}"))
+                    out.append((1.0, lambda b=base, a=attr:
+                                f"{self._operand(b, d, reading=True)}.{a}"))
                 plural = vocab.PLURAL.get(kind)
                 if plural and plural == wanted and base in vocab.PLURAL:
                     out.append((0.4, lambda b=base, a=attr:
-                                f"{self._operand(vocab.PLURAL[b], d)}.{a}"))
+                                f"{self._operand(vocab.PLURAL[b], d, reading=True)}.{a}"))
         # functions, and verbs where a verb may stand
         table = dict(vocab.FUNCTIONS)
         if self.scope.verbs and depth >= 2:
@@ -187,8 +195,12 @@ class Typed:
                                      f"else {self._atom(wanted, d)}"))
         return out
 
-    def _operand(self, kind: str, depth: int) -> str:
-        text = self.expr(kind, depth)
+    def _operand(self, kind: str, depth: int, reading: bool = False) -> str:
+        saved, self.reading = self.reading, reading
+        try:
+            text = self.expr(kind, depth)
+        finally:
+            self.reading = saved
         return text if _simple(text) else f"({text})"
 
     def _atom(self, kind: str, depth: int) -> str:
@@ -237,8 +249,8 @@ class Typed:
             return plural if plural else None
         if returns == "from":
             return wanted if wanted in COLLECTIONS else None
-        if returns == "any":
-            return "any"
+        if returns == "any":  # setting(): a ruling's value (true or false, or text)
+            return "any" if wanted in ("bool", "str") else None
         if _fits(wanted, returns) or wanted == "any":
             return ""
         return None
@@ -332,7 +344,10 @@ class Typed:
             kinds = ["verb", "verb", "assign", "may", "require"]
         kind = rng.choice(kinds)
         if kind == "verb":
-            return [indent + self.verb_call(2)]
+            call = self.verb_call(2)
+            if call.startswith("choose("):  # a statement 'choose' opens 'choose one:'
+                call = f"{self.scope.new_name()} = {call}"
+            return [indent + call]
         if kind == "assign":
             name = self.scope.new_name()
             if rng.random() < 0.6:
@@ -346,7 +361,10 @@ class Typed:
                 self.scope.names[name] = wanted
             return [f"{indent}{name} = {text}"]
         if kind == "may":
-            return [f"{indent}may {self.verb_call(2)}"]
+            call = self.verb_call(2)
+            if call.startswith("choose("):
+                call = f"{self.scope.new_name()} = {call}"
+            return [f"{indent}may {call}"]
         if kind == "require":
             return [f"{indent}require {self.expr('bool', 2)}"]
         if kind == "stop":
@@ -400,6 +418,8 @@ class Typed:
     def trigger(self, timing: str) -> tuple[str, vocab.Event | None]:
         rng = self.rng
         events = vocab.TIMING_EVENTS.get(timing) or frozenset(vocab.EVENTS)
+        if self.holder == "artifact":
+            events = events - vocab.ASSISTANT_EVENTS or events
         modes_ok = vocab.TIMING_MODES.get(timing, frozenset({"on"}))
         name = rng.choice(sorted(events))
         event = vocab.EVENTS[name]
@@ -558,7 +578,10 @@ _SKIP = object()
 
 def _bounds(metadata: list[Any]) -> tuple[int | None, int | None]:
     low = high = None
-    for item in metadata:
+    expanded: list[Any] = []
+    for item in metadata:  # a pydantic FieldInfo holds its bounds in its own metadata
+        expanded += [item, *getattr(item, "metadata", [])]
+    for item in expanded:
         low = getattr(item, "ge", low) if getattr(item, "ge", None) is not None else low
         high = getattr(item, "le", high) if getattr(item, "le", None) is not None else high
     return low, high
@@ -569,11 +592,11 @@ def _int(rng: random.Random, metadata: list[Any], path: tuple[str, ...]) -> int:
     lo = low if low is not None else -3
     hi = high if high is not None else max(lo + 20, 20)
     r = rng.random()
-    if r < 0.75:
+    if r < 0.82:
         return rng.randint(lo, min(hi, lo + 30))
-    if r < 0.85:
+    if r < 0.92:
         return rng.choice([lo, hi])
-    if r < 0.93:
+    if r < 0.96:
         return rng.choice([-1, 0, 1, 99, 1000])
     return rng.choice([10**6, 999999999999, -999999999999])
 
@@ -588,7 +611,7 @@ def _value(rng: random.Random, annotation: Any, metadata: list[Any], world: Worl
         return _value(rng, args[0], [*metadata, *args[1:]], world, path)
     if origin in (typing.Union, types.UnionType):
         options = [a for a in args if a is not type(None)]
-        if type(None) in args and rng.random() < 0.1:
+        if type(None) in args and rng.random() < 0.02:
             return None
         return _value(rng, rng.choice(options), metadata, world, path)
     if origin is typing.Literal:

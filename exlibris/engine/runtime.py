@@ -591,9 +591,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return cards
 
     @GAME.verb("name_category")
-    def v_name_category(self, env: Env, **kw: Value) -> CategoryValue:
+    def v_name_category(self, env: Env, **kw: Value) -> CategoryValue | None:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
+        if not options:  # every category excepted: nothing is named
+            return None
         index = self.game.ask(env.me.seat, DecisionKind.CATEGORY, "name a category", options,
                               lambda c: f"name {c.name}")
         chosen = options[index]

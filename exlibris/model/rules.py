@@ -94,7 +94,9 @@ class Settings(_Strict):
         description="Readings of ambiguous rules that a group may change (docs/rulings.md)."
     )
     solo: SoloSettings | None = None
-    max_steps: StrictInt = Field(ge=100, le=1_000_000, description="Step budget of one effect.")
+    max_steps: StrictInt = Field(
+        ge=10_000, le=1_000_000, description="Step budget of one effect: 10,000 or more "
+        "(the shipped content is played at 10,000; fewer could stop it).")
 
 
 # ---- what a variant may write: every setting optional, every value typed ----------------
