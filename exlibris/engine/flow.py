@@ -470,10 +470,11 @@ def placement(game: Game) -> None:
             if not options:
                 cursor.at += 1
                 continue
+            if cursor.turns >= MAX_PLACEMENT_TURNS:  # assistants that keep coming back
+                cursor.entered = False  # (an ability returning its own assistant): the
+                return  # phase ends with them at home (docs/limits.md)
             game.checkpoint()
             cursor.turns += 1
-            if cursor.turns > MAX_PLACEMENT_TURNS:
-                raise RulesError("placement did not end: assistants keep coming back")
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,
