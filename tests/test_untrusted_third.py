@@ -377,7 +377,7 @@ def run_effect(source: str, python_after: int | None) -> EffectError:
 
 @pytest.mark.parametrize("python_after", [None, 0])  # closures, and generated source
 @pytest.mark.parametrize(("source", "line", "says"), [
-    ("n = 1\nas first(opponents where false):\n  draw(1)\n", 3, "of nothing"),
+    ('n = 1\nx = first([1, "a"])\nrequire x.letter == "A"\n', 3, "'letter'"),
 ])
 def test_an_effect_that_fails_says_so_in_the_authors_words(
         source: str, line: int, says: str, python_after: int | None) -> None:

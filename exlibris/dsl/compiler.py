@@ -741,8 +741,11 @@ def _repeat(times: Eval, inner: Exec) -> Exec:
 def _as(who: Eval, inner: Exec) -> Exec:
     def as_(env: Env) -> None:
         env.rt.tick()
+        player = who(env)
+        if player is None:  # as nothing (no such player): the block is skipped
+            return
         saved = env.me
-        env.me = who(env)
+        env.me = player
         try:
             inner(env)
         finally:
