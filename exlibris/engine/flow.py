@@ -26,6 +26,7 @@ from exlibris.engine.state import Assistant, GameState, LocationState, PlayerSta
 from exlibris.engine.streams import use_stream
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
+from exlibris.limits import MAX_GAME_ROUNDS
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
@@ -36,7 +37,7 @@ MAX_PLACEMENT_TURNS = 400
 # Modules whose locations and decks the engine does not run yet: refused, not
 # half-played (none today: both Expanded Archives modules play).
 NOT_PLAYABLE_YET: dict[str, str] = {}
-MAX_ROUNDS = 60
+MAX_ROUNDS = MAX_GAME_ROUNDS  # after this round the stuck-game guard ends the game
 # The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
 # whole rounds in which no shelf grew past its largest size end the game.
 STALL_ROUNDS = 3
@@ -370,7 +371,8 @@ def _count_stalls(game: Game) -> None:
     fixed = game.settings.final_round.rounds is not None  # solo ends by itself
     cursor.stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
         else cursor.stalled + 1
-    if cursor.stalled >= STALL_ROUNDS:
+    if cursor.stalled >= STALL_ROUNDS or state.round >= MAX_ROUNDS:  # (or rules whose
+        # end never came: a shelf trigger out of reach with a deck that reshuffles)
         game.event(EventKind.GAME_STALLED, rounds=cursor.stalled)
         cursor.end(EndReason.STALLED)
     else:

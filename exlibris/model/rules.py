@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
-from exlibris.limits import MAX_SEATS, MIN_SEATS
+from exlibris.limits import MAX_GAME_ROUNDS, MAX_SEATS, MIN_SEATS
 from exlibris.model.content import Module, Slug, Text
 from exlibris.model.merging import parents_of
 
@@ -53,7 +53,9 @@ class FinalRoundSettings(_Strict):
 
     shelf_cards: dict[int, StrictInt] = Field(
         description="Shelf cards that trigger the final round.")
-    rounds: StrictInt | None = Field(default=None, description="A fixed number of rounds (solo).")
+    rounds: StrictInt | None = Field(
+        default=None, ge=1, le=MAX_GAME_ROUNDS,
+        description=f"A fixed number of rounds (solo), 1 to {MAX_GAME_ROUNDS}.")
     or_shelf_trigger: StrictBool = Field(
         default=False, description="With 'rounds': the shelf cards also start the final "
         "round, whichever comes first.")
