@@ -1,0 +1,176 @@
+"""Validated content never stops a game (issue 36): a bounded run of the content fuzz,
+and one test for each rule of the checker and of the total language it rests on."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from content_fuzz import KINDS, Bundle, Plan, _game_catalog, _play, run
+
+from exlibris.dsl.checker import Catalog as IdCatalog
+from exlibris.dsl.checker import check_program, check_rule, check_score, program_names
+from exlibris.dsl.parser import parse_expression, parse_program, parse_rule
+from exlibris.sources import use_content
+from exlibris.validation import validate
+
+STEPS = IdCatalog(max_steps=10_000)
+
+
+@pytest.fixture(autouse=True)
+def _shipped_only() -> None:
+    use_content(())
+    yield
+    use_content(())
+
+
+def codes(source: str, catalog: IdCatalog = STEPS, *, location: bool = True,
+          this: str | None = None) -> list[str]:
+    errors = check_program(parse_program(source), program_names(location=location, this=this),
+                           catalog)
+    return [e.code for e in errors]
+
+
+def test_a_bounded_run_of_the_content_fuzz_finds_no_game_stopped(tmp_path: Path) -> None:
+    """Generated files of every kind, validated, then played: none stops a game."""
+    totals = run(90, seed=11, work=tmp_path, keep=tmp_path / "failures", mcts_every=0)
+    assert totals.generated == 90
+    assert totals.failures == []
+    assert totals.validated >= 30 and totals.games >= 2 * totals.validated - 10
+    assert set(totals.validated_by_kind) == set(KINDS)
+
+
+# ---- numbers written in effects --------------------------------------------------------------
+
+@pytest.mark.parametrize("source", ["draw(-3)\n", "take(-1, from: hand)\n",
+                                    "shelve(up to -2, from: hand)\n",
+                                    "home_actions(1, max_each: -1)\n", "repeat -2 times:\n  draw(1)\n"])
+def test_a_negative_count_written_as_a_number_is_refused(source: str) -> None:
+    assert codes(source) == ["dsl/count-range"]
+
+
+def test_counts_worked_out_at_run_time_are_left_to_the_run() -> None:
+    assert codes("draw(count(hand) - 3)\nrepeat 0 times:\n  draw(1)\n") == []
+
+
+@pytest.mark.parametrize(("source", "refused"), [
+    ("repeat 10001 times:\n  draw(1)\n", True),
+    ("repeat 10000 times:\n  draw(1)\n", False),
+    ("repeat 200 times:\n  repeat 60 times:\n    draw(1)\n", True),
+    ("repeat 100 times:\n  repeat 100 times:\n    draw(1)\n", False),
+    ("repeat 200 times:\n  draw(1)\nrepeat 200 times:\n  draw(1)\n", False),
+])
+def test_a_repeat_past_the_step_budget_is_refused(source: str, refused: bool) -> None:
+    assert codes(source) == (["dsl/step-budget"] if refused else [])
+
+
+# ---- values typed as they are at run time -----------------------------------------------------
+
+def test_a_setting_is_typed_by_its_ruling() -> None:
+    catalog = IdCatalog(settings=frozenset({"removal_may_split", "deck_runs_out"}),
+                        setting_kinds={"removal_may_split": "bool", "deck_runs_out": "str"})
+    assert codes('require setting("removal_may_split").face_down\n', catalog) == \
+        ["dsl/unknown-attribute"]
+    assert codes('give(1, from: hand, to: setting("deck_runs_out"))\n', catalog) == \
+        ["dsl/arg-kind"]
+    assert codes('if setting("removal_may_split"): draw(1)\n', catalog) == []
+
+
+def test_home_is_a_place_to_send_assistants_with_nothing_to_read() -> None:
+    assert codes("x = home.occupants\n") == ["dsl/unknown-attribute"]
+    assert codes("move_assistant(assistant, to: home)\n") == []
+
+
+def test_this_is_what_carries_the_ability() -> None:
+    assert codes("require this.at_home\n", location=False, this="card") == \
+        ["dsl/unknown-attribute"]
+    assert codes("require this.at_home\n", location=False, this="assistant") == []
+    assert codes("require this.visits_this_round > 0\n", this="location") == []
+    rule = check_rule(parse_rule("deny if this.bid > 0"), STEPS, this="card")
+    assert [e.code for e in rule] == ["dsl/unknown-attribute"]
+
+
+@pytest.mark.parametrize("source", ["require me < visitor\n", "require hand <= 3\n",
+                                    'require count(hand) > "A"\n'])
+def test_order_comparisons_take_two_numbers_or_two_texts(source: str) -> None:
+    assert codes(source) == ["dsl/arg-kind"]
+
+
+def test_the_first_of_a_value_is_that_value_with_its_type() -> None:
+    assert codes("require first(true).letter == \"A\"\n") == ["dsl/unknown-attribute"]
+
+
+def test_a_score_reading_an_opponents_shelf_checks() -> None:
+    assert check_score(parse_expression("count(first(opponents).shelf)"), STEPS) == []
+
+
+# ---- the known case: an artifact scoring the first opponent's shelf ---------------------------
+
+ARTIFACT = """kind: artifact
+id: rival-mirror
+name: The Rival's Mirror
+timing: end-of-game
+solo: true
+text: A point for each card on the first opponent's shelf.
+abilities:
+  - timing: end-of-game
+    text: A point for each card on the first opponent's shelf.
+    score: "count(first(opponents).shelf)"
+"""
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_artifact_scoring_the_first_opponents_shelf_plays_to_the_end(
+        tmp_path: Path, seed: int) -> None:
+    """Validates, then plays a seeded Artifactorium game of two or three players to the
+    end, greedy seats weighing the artifact (with no opponents, its score is 0)."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "rival-mirror.yaml").write_text(ARTIFACT, "utf-8")
+    assert validate([folder]).ok
+    bundle = Bundle("artifact", "rival-mirror", {"rival-mirror.yaml": ARTIFACT})
+    catalog = _game_catalog(folder, bundle)
+    players = 2 + seed % 2
+    seats = ("greedy",) * players
+    plan = Plan("artifactorium", players, short=False)
+    assert _play(catalog, plan, bundle, seats, seed, random.Random(seed)) is None
+
+
+# ---- variants no game can play ------------------------------------------------------------------
+
+VARIANT = """kind: variant
+id: odd-rules
+name: Odd rules
+extends: {parent}
+text: Odd.
+settings: {settings}
+"""
+
+
+@pytest.mark.parametrize(("parent", "settings", "code"), [
+    ("standard", "{final_round: {rounds: 999999999999}}", "rules/invalid-settings"),
+    ("standard", "{final_round: {rounds: 61}}", "rules/invalid-settings"),
+    ("standard", "{max_steps: 100}", "rules/invalid-settings"),
+    ("solo", "{players: [3]}", "rules/unplayable"),
+    ("standard", "{players: [1, 2]}", "rules/unplayable"),
+    ("standard", "{setup: {prominent_categories: 2}}", "rules/unplayable"),
+    ("standard", "{setup: {libraries_dealt: 4}}", "rules/unplayable"),
+    ("solo", "{solo: {libraries: []}}", "rules/unplayable"),
+])
+def test_settings_no_game_can_play_are_refused(tmp_path: Path, parent: str, settings: str,
+                                                code: str) -> None:
+    (tmp_path / "odd-rules.yaml").write_text(VARIANT.format(parent=parent, settings=settings),
+                                             "utf-8")
+    report = validate([tmp_path])
+    assert [p.code for p in report.problems] == [code], report.problems
+    assert report.problems[0].line > 1
+
+
+@pytest.mark.parametrize("settings", ["{final_round: {rounds: 60}}",
+                                      "{setup: {prominent_categories: 2}, players: [2, 3]}",
+                                      "{setup: {libraries_dealt: 3}}", "{max_steps: 20000}"])
+def test_settings_at_the_bounds_validate(tmp_path: Path, settings: str) -> None:
+    (tmp_path / "odd-rules.yaml").write_text(VARIANT.format(parent="standard",
+                                                            settings=settings), "utf-8")
+    assert validate([tmp_path]).ok
