@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from exlibris.dsl import ast, precompiled, pysource
-from exlibris.dsl.errors import EffectError
+from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.generic import GENERIC
 from exlibris.dsl.pysource import DECLINE
 from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
@@ -295,9 +295,9 @@ def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call
 
 def bounded(items: list[Any]) -> list[Any]:
     """``items`` unless it is longer than an effect's lists may be."""
-    if len(items) > MAX_EFFECT_LIST:
-        raise EffectError(f"a list of {len(items)} elements; the limit in effects is "
-                          f"{MAX_EFFECT_LIST}")
+    if len(items) > MAX_EFFECT_LIST:  # a budget, as the steps are (docs/limits.md)
+        raise EffectBudgetExceeded(f"a list of {len(items)} elements; the limit in "
+                                   f"effects is {MAX_EFFECT_LIST}")
     return items
 
 
