@@ -314,6 +314,11 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
     modules = {*SHIPPED_MODULES, *_of(known, "module")}
     for entry in catalog.entries:
         model = entry.model
+        if isinstance(model, Location) and model.auction is not None \
+                and len(model.auction.bids) != len(model.spaces):
+            problems.append(entry.loaded.problem(("auction", "bids"), "content/auction-bids", (
+                f"an auction has one bid for each space: {len(model.spaces)} spaces, "
+                f"{len(model.auction.bids)} bids; write {len(model.spaces)} bids")))
         if isinstance(model, Location) and model.module not in modules:
             problems.append(entry.loaded.problem(("module",), "content/unknown-module",
                                                  _unknown_module(model.module, modules)))

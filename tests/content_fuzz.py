@@ -154,7 +154,8 @@ class Maker:
             lines.append(f"resolve: {rng.choice(['each-assistant', 'once', 'bid-order'])}")
         if rng.random() < 0.1:
             style = rng.choice(["outbid", "capacity"])
-            lines.append(f"auction: {{style: {style}, bids: {sorted(rng.sample(range(5), 2))}}}")
+            bids = len(spaces) if rng.random() < 0.9 else rng.randint(1, 4)
+            lines.append(f"auction: {{style: {style}, bids: {sorted(rng.sample(range(6), bids))}}}")
         names = checker.program_names(location=True, this="location")
         lines.append("effect: " + _block(self._effect(rng, names), "  "))
         return "\n".join(lines) + "\n"

@@ -174,3 +174,14 @@ def test_settings_at_the_bounds_validate(tmp_path: Path, settings: str) -> None:
     (tmp_path / "odd-rules.yaml").write_text(VARIANT.format(parent="standard",
                                                             settings=settings), "utf-8")
     assert validate([tmp_path]).ok
+
+
+def test_an_auction_has_a_bid_for_each_space(tmp_path: Path) -> None:
+    shipped = Path(__file__).resolve().parent.parent / "content" / "locations"
+    text = (shipped / "auction-house.yaml").read_text("utf-8")
+    text = text.replace("id: auction-house", "id: small-auction").replace(
+        "number: ", "number: 9").replace("bids: [1, 2, 3, 4]", "bids: [1, 2]")
+    (tmp_path / "small-auction.yaml").write_text(text, "utf-8")
+    problems = validate([tmp_path]).problems
+    assert [p.code for p in problems] == ["content/auction-bids"]
+    assert "4 spaces, 2 bids" in problems[0].message and problems[0].line > 1
