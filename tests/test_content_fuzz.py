@@ -45,7 +45,8 @@ def test_a_bounded_run_of_the_content_fuzz_finds_no_game_stopped(tmp_path: Path)
 
 @pytest.mark.parametrize("source", ["draw(-3)\n", "take(-1, from: hand)\n",
                                     "shelve(up to -2, from: hand)\n",
-                                    "home_actions(1, max_each: -1)\n", "repeat -2 times:\n  draw(1)\n"])
+                                    "home_actions(1, max_each: -1)\n",
+                                    "repeat -2 times:\n  draw(1)\n"])
 def test_a_negative_count_written_as_a_number_is_refused(source: str) -> None:
     assert codes(source) == ["dsl/count-range"]
 
