@@ -98,6 +98,11 @@ def test_order_comparisons_take_two_numbers_or_two_texts(source: str) -> None:
     assert codes(source) == ["dsl/arg-kind"]
 
 
+def test_a_list_holds_one_kind_of_value() -> None:
+    assert codes('x = first([1, "a"])\n') == ["dsl/arg-kind"]
+    assert codes("x = [me, visitor] + opponents\n") == []
+
+
 def test_the_first_of_a_value_is_that_value_with_its_type() -> None:
     assert codes("require first(true).letter == \"A\"\n") == ["dsl/unknown-attribute"]
 

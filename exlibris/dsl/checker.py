@@ -187,6 +187,10 @@ class Checker:
                 if len(kinds) == 1:
                     (kind,) = kinds
                     return vocab.PLURAL.get(kind, kind)
+                known = sorted(kinds - {"any"}, key=str)
+                if len(known) > 1:
+                    self.fail(expr, "dsl/arg-kind", "a list holds one kind of value, not "
+                              f"{_a(known[0])} and {_a(known[1])}")
                 return "any"
             case ast.Amount():
                 self.fail(expr, "dsl/amount-misplaced",
