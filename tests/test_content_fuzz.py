@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from content_fuzz import KINDS, Bundle, Plan, _game_catalog, _play, run
 
+from exlibris.agents import RandomAgent
+from exlibris.catalog import load_catalog
 from exlibris.dsl.checker import Catalog as IdCatalog
 from exlibris.dsl.checker import check_program, check_rule, check_score, program_names
+from exlibris.dsl.compiler import compile_program
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule
+from exlibris.engine.flow import new_game
+from exlibris.model.variants import resolve_settings
 from exlibris.sources import use_content
 from exlibris.validation import validate
 
@@ -191,3 +197,84 @@ def test_an_auction_has_a_bid_for_each_space(tmp_path: Path) -> None:
     problems = validate([tmp_path]).problems
     assert [p.code for p in problems] == ["content/auction-bids"]
     assert "4 spaces, 2 bids" in problems[0].message and problems[0].line > 1
+
+
+# ---- the total language at run time ----------------------------------------------------------
+
+def run_location(source: str, players: int = 2) -> Any:
+    """``source`` (it must check) as the effect of a tile in play, run for seat 0."""
+    from test_untrusted import CATALOG, IDS, SETTINGS
+
+    program = parse_program(source)
+    assert check_program(program, program_names(location=True), IDS) == []
+    game = new_game(CATALOG, SETTINGS, [RandomAgent(i) for i in range(players)], seed=3)
+    loc = game.state.in_play[0]
+    handler = compile_program(program, "odd-tile")
+    env = handler(game.rt, game.player(0), game.names(0, this=loc, location=loc, visitor=0))
+    return game, env
+
+
+def test_a_word_given_nothing_for_one_thing_does_nothing() -> None:
+    game, env = run_location(
+        "gone = give(1, from: hand, to: first(opponents where false))\n"
+        "spaces = empty_spaces(first([here] where false))\nn = count(gone) + count(spaces)\n")
+    assert env.vars["n"] == 0 and len(game.player(0).hand.cards) == 6
+
+
+def test_naming_a_category_with_every_one_excepted_names_nothing() -> None:
+    _, env = run_location("named = name_category(except: categories(deck))\nn = 1\n")
+    assert env.vars["named"] is None and env.vars["n"] == 1
+
+
+def test_a_card_without_a_letter_comes_before_every_lettered_card() -> None:
+    from exlibris.dsl.generic import comes_before
+    from exlibris.model.cards import ArtifactCard
+
+    game, _ = run_location("n = 1\n")
+    artifact, book = ArtifactCard("foul-vowel-towel"), game.state.deck.cards[0]
+    assert comes_before(game.rt, None, artifact, book)
+    assert not comes_before(game.rt, None, book, artifact)
+
+
+def test_an_assistant_that_returns_itself_ends_the_placement_phase(tmp_path: Path) -> None:
+    """Its owner places it again and again: after the turn limit the phase ends and
+    the game plays to its end."""
+    (tmp_path / "boomerang.yaml").write_text(BOOMERANG, "utf-8")
+    assert validate([tmp_path]).ok
+    bundle = Bundle("assistant", "boomerang", {"boomerang.yaml": BOOMERANG})
+    catalog = _game_catalog(tmp_path, bundle)
+    plan = Plan("standard", 2, assistants=("boomerang", None))
+    assert _play(catalog, plan, bundle, ("random", "random"), 4, random.Random(1)) is None
+
+
+BOOMERANG = """kind: assistant
+id: boomerang
+name: The Boomerang
+edition: expanded
+solo: false
+text: Comes straight back.
+abilities:
+  - timing: on-placement
+    when: placed
+    text: Comes straight back.
+    effect: |
+      return_assistant(this)
+"""
+
+
+def test_a_game_the_rules_do_not_end_ends_after_round_sixty(tmp_path: Path) -> None:
+    """A shelf threshold out of reach with a deck that reshuffles: the stuck-game
+    guard ends the game after round 60, where it stopped before."""
+    from exlibris.engine.flow import EndReason, play
+    from exlibris.limits import MAX_GAME_ROUNDS
+
+    text = VARIANT.format(parent="standard", settings=(
+        "{final_round: {shelf_cards: {2: 500}}, rulings: {deck_runs_out: reshuffle}}"))
+    (tmp_path / "odd-rules.yaml").write_text(text, "utf-8")
+    assert validate([tmp_path]).ok
+    use_content([tmp_path])
+    catalog = load_catalog()
+    settings = resolve_settings("odd-rules", catalog.variants)
+    game = new_game(catalog, settings, [RandomAgent(1), RandomAgent(2)], seed=5)
+    outcome = play(game)
+    assert outcome.rounds == MAX_GAME_ROUNDS and outcome.reason == EndReason.STALLED
