@@ -36,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", action="append", choices=KINDS,
                         help="generate only this kind (repeatable; default: every kind)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
-    parser.add_argument("--progress", action="store_true", help="a line every 500 files")
+    parser.add_argument("--progress", action="store_true",
+                        help="a line of counts every 250 files, on standard error")
     args = parser.parse_args(argv)
     began = time.process_time()
     with tempfile.TemporaryDirectory(prefix="content-fuzz-") as work:

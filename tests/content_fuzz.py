@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
 import traceback
 from collections import Counter
 from collections.abc import Iterator
@@ -413,9 +414,10 @@ def run(files: int, seed: int, work: Path, keep: Path | None = None, mcts_every:
     for index in _indices(files):
         bundle = maker.bundle(index, seed * 1_000_003 + index)
         play_bundle(bundle, work / bundle.main, shipped, seed + index, totals, mcts_every, keep)
-        if progress and (index + 1) % 500 == 0:
+        if progress and (index + 1) % 250 == 0:
             print(f"{index + 1} files: {totals.validated} validated, {totals.games} games, "
-                  f"{len(totals.failures)} failures", flush=True)
+                  f"{totals.budget_stops} stopped by the budget, {len(totals.failures)} "
+                  "failures", file=sys.stderr, flush=True)
     return totals
 
 
