@@ -4,14 +4,18 @@ and one test for each rule of the checker and of the total language it rests on.
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from content_fuzz import KINDS, Bundle, Plan, _game_catalog, _play, run
+from content_fuzz import KINDS, Bundle, Maker, Plan, Totals, _game_catalog, _play, play_bundle, run
+from content_gen import world_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exlibris.agents import RandomAgent
-from exlibris.catalog import load_catalog
+from exlibris.catalog import load_catalog, shipped_catalog
 from exlibris.dsl.checker import Catalog as IdCatalog
 from exlibris.dsl.checker import check_program, check_rule, check_score, program_names
 from exlibris.dsl.compiler import compile_program
@@ -278,3 +282,38 @@ def test_a_game_the_rules_do_not_end_ends_after_round_sixty(tmp_path: Path) -> N
     game = new_game(catalog, settings, [RandomAgent(1), RandomAgent(2)], seed=5)
     outcome = play(game)
     assert outcome.rounds == MAX_GAME_ROUNDS and outcome.reason == EndReason.STALLED
+
+
+def test_draw_of_minus_three_is_refused_at_its_line_and_column(tmp_path: Path) -> None:
+    shipped = Path(__file__).resolve().parent.parent / "content" / "locations"
+    text = (shipped / "book-seller.yaml").read_text("utf-8")
+    text = text.replace("id: book-seller", "id: odd-seller").replace("number: 10", "number: 88")
+    text = text.split("effect: |")[0] + "effect: |\n  draw(1)\n  draw(-3)\n"
+    (tmp_path / "odd-seller.yaml").write_text(text, "utf-8")
+    (problem,) = validate([tmp_path]).problems
+    line = text.splitlines().index("  draw(-3)") + 1
+    assert (problem.code, problem.line, problem.col) == ("dsl/count-range", line, 8)
+
+
+# ---- the generator as a hypothesis strategy -------------------------------------------------
+
+_MAKER: list[Maker] = []
+
+
+def bundles() -> st.SearchStrategy[Bundle]:
+    """Generated bundles of every kind, drawn by hypothesis (kind and seed)."""
+    if not _MAKER:
+        _MAKER.append(Maker(world_of(shipped_catalog())))
+    return st.builds(lambda i, seed: _MAKER[0].bundle(i, seed),
+                     st.integers(0, len(KINDS) - 1), st.integers(0, 2**32))
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_a_generated_file_that_validates_plays(data: st.DataObject) -> None:
+    bundle = data.draw(bundles())
+    with tempfile.TemporaryDirectory() as work:
+        totals = Totals()
+        play_bundle(bundle, Path(work) / bundle.main, shipped_catalog(), 1, totals)
+    assert totals.failures == []
