@@ -448,7 +448,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for card in self.pick(seat, candidates, amount, Purpose.SHELVE, refresh=self._removable):
             if not self._off_other_shelf(seat, card):
                 continue
-            if self.game.moves.shelve(seat, card, face_down=bool(kw.get("face_down"))):
+            # only a book card lies face down; an artifact is shelved face up
+            face_down = bool(kw.get("face_down")) and type(card) is BookCard
+            if self.game.moves.shelve(seat, card, face_down=face_down):
                 shelved.append(card)
         return shelved
 
