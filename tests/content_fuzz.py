@@ -45,6 +45,7 @@ from exlibris.model.variants import resolve_settings
 from exlibris.sources import use_content
 from exlibris.validation import validate
 
+COPIES = 4  # more copies of a new artifact in the Artifactorium's deck
 KINDS = ("location", "assistant", "library", "artifact", "module", "variant")
 TIMINGS = ("on-placement", "reaction", "ongoing", "end-of-game")
 PARENTS = ("standard", "standard", "solo", "job-faire", "artifactorium", "beginner",
@@ -256,7 +257,7 @@ def plans(bundle: Bundle, catalog: Catalog, rng: random.Random) -> list[Plan]:
     main = bundle.main
     if bundle.kind in ("location", "module"):
         found = [Plan("standard", n)]
-        return [*found, Plan("solo", 1)] if bundle.solo else [*found, Plan("standard", 5 - n)]
+        return [*found, Plan("solo", 1)] if bundle.solo else found
     if bundle.kind == "assistant":
         seat = rng.randrange(n)
         given = tuple(main if i == seat else None for i in range(n))
@@ -269,12 +270,11 @@ def plans(bundle: Bundle, catalog: Catalog, rng: random.Random) -> list[Plan]:
         return [*found, Plan("solo", 1, libraries=(main,))] if bundle.solo else \
             [*found, Plan("expanded", 5 - n, libraries=given[::-1] + (None,) * (5 - 2 * n))]
     if bundle.kind == "artifact":
-        found = [Plan("artifactorium", n), Plan("artifactorium", 5 - n)]
+        found = [Plan("artifactorium", n)]
         return [*found, Plan("solo-artifactorium", 1)] if bundle.solo else found
     settings = resolve_settings(main, catalog.variants)  # a variant: its own counts, in full
     counts = sorted(settings.players)
-    chosen = sorted(set(rng.sample(counts, min(2, len(counts)))))
-    return [Plan(main, players, short=False) for players in chosen]
+    return [Plan(main, rng.choice(counts), short=False)]
 
 
 def _settings(catalog: Catalog, plan: Plan, bundle: Bundle, rng: random.Random) -> Any:
@@ -308,15 +308,15 @@ def seats(rng: random.Random, players: int, mcts_every: int, game: int) -> tuple
 def _game_catalog(folder: Path, bundle: Bundle) -> Catalog:
     """The shipped catalog joined by the bundle's folder (as ``--content`` does); its
     entry put where it acts: a tile (a location, a module's tile) in play from round 1
-    through a permanent module, seven more copies of a new artifact in the deck (their
+    through a permanent module, ``COPIES`` more copies of a new artifact in the deck (their
     files written beside it) with four shipped artifacts."""
     if bundle.kind == "artifact":
         text = (folder / f"{bundle.main}.yaml").read_text("utf-8")
-        for i in range(7):
+        for i in range(COPIES):
             copy = f"{bundle.main}-copy{i}"
             (folder / f"{copy}.yaml").write_text(
                 text.replace(f"id: {bundle.main}\n", f"id: {copy}\n"), "utf-8")
-    use_content([folder])
+    use_content(sorted(folder.glob("*.yaml")))
     catalog = load_catalog()
     own = [e for e in catalog.entries if e.path.parent == folder]
     entries = list(catalog.entries)
@@ -343,7 +343,8 @@ def play_bundle(bundle: Bundle, folder: Path, shipped: Catalog, seed: int, total
     folder.mkdir(parents=True)
     for name, text in bundle.files.items():
         (folder / name).write_text(text, "utf-8")
-    report = validate([folder])
+    paths = [folder / name for name in bundle.files]  # files: no walk of the folder
+    report = validate(paths)
     if not report.ok:
         for problem in report.problems[:1]:
             totals.refusals[problem.code] += 1
