@@ -47,7 +47,7 @@ def test_a_bounded_run_of_the_content_fuzz_finds_no_game_stopped(tmp_path: Path)
     totals = run(90, seed=11, work=tmp_path, keep=tmp_path / "failures", mcts_every=0)
     assert totals.generated == 90
     assert totals.failures == []
-    assert totals.validated >= 30 and totals.games >= 2 * totals.validated - 10
+    assert totals.validated >= 30 and totals.games >= totals.validated
     assert set(totals.validated_by_kind) == set(KINDS)
 
 
