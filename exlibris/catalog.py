@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from exlibris import shipped_cache
+from exlibris.dsl.errors import set_locator
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.construct import construct
 from exlibris.model.content import (
@@ -33,6 +34,7 @@ from exlibris.model.content import (
 from exlibris.model.rules import Variant
 from exlibris.model.variants import resolve_settings
 from exlibris.paths import content_dir, rules_dir
+from exlibris.schema_words import ID_WORDS, in_words
 from exlibris.shipped_cache import resolved
 from exlibris.sources import active_content, sort_files, yaml_files
 from exlibris.yamlsafe import LoadedYaml, load_yaml_file
@@ -104,11 +106,14 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
         if kind == "extra_forbidden":
             from exlibris.dsl.checker import did_you_mean
 
+            hint = ("; a variant's abilities are a list of their own at the top of the "
+                    "file, beside 'settings:' (docs/language.md, \"Rules for everyone\")"
+                    if loc[1:] == ("abilities",)
+                    else did_you_mean(str(loc[-1]), _setting_names(loc)))
             return Problem(loaded.filename, line, col, "rules/unknown-setting",
-                           f"unknown setting {name!r}"
-                           f"{did_you_mean(str(loc[-1]), _setting_names(loc))}")
+                           f"unknown setting {name!r}{hint}")
         return Problem(loaded.filename, line, col, "rules/invalid-settings",
-                       f"setting {name!r}: {err['msg']}{setting_shape(loc[1:], kind)}")
+                       f"setting {name!r} {in_words(err)}{setting_shape(loc[1:], kind)}")
     if kind == "missing":
         message = f"missing field {where!r}"
         code = "schema/missing"
@@ -121,7 +126,8 @@ def _schema_problem(loaded: LoadedYaml, err: Any) -> Problem:
 
             message += did_you_mean(str(loc[-1]), allowed)
     else:
-        message = f"{where}: {err['msg']}"
+        message = f"{where} {in_words(err)}" if loc != ("id",) or not isinstance(
+            loaded.data.get("id"), str) else f"{loaded.data['id']!r} is not a valid id: {ID_WORDS}"
         code = "schema/invalid"
     line, col = loaded.key_position(path) if kind == "extra_forbidden" else loaded.position(path)
     return Problem(loaded.filename, line, col, code, message)
@@ -360,3 +366,76 @@ def _load(paths: tuple[Path, ...]) -> Catalog:
     if problems:
         raise UserInputError(problems)
     return join(shipped, own)
+
+
+# ---- where a running effect's field is (the locator of run-time errors) ---------------------
+
+
+def locate_field(name: str) -> tuple[str, int, int, str] | None:
+    """The file (as shown), the line and column where the field a handler
+    runs under starts (``dsl.errors.source_name``: ``ENTRY-KEY:FIELD``), found in the
+    content in use, and the field's text; None if no entry of it has that key."""
+    key, _, field_path = name.partition(":")
+    entry_key, _, index = key.partition("#")
+    ident, _, edition = entry_key.partition("@")
+    tail = tuple(int(p) if p.isdigit() else p for p in field_path.split(".") if p)
+    abilities: tuple[str | int, ...] = ("abilities", int(index)) if index.isdigit() else ()
+    try:
+        catalog = load_catalog()
+    except UserInputError:
+        return None
+    entries = catalog.entries
+    if edition == "rules" and index.isdigit():  # a variant's rules for everyone
+        entries, abilities = _house_rule_at(catalog, ident, int(index))
+        ident, edition = (entries[0].id if entries else ident), ""
+    for entry in entries:
+        model = entry.model
+        if isinstance(model, Library):
+            if model.assistant.id != ident or model.assistant.edition != edition:
+                continue
+            bases: tuple[tuple[str | int, ...], ...] = (("assistant", *abilities),)
+        elif getattr(model, "id", None) != ident or model.kind == "module" \
+                or getattr(model, "edition", "") != edition:
+            continue
+        else:  # a location, an assistant card, an artifact; a variant's own abilities
+            bases = (abilities, ("settings", *abilities))
+        loaded = entry.loaded
+        for base in bases:
+            path = (*base, *tail)
+            text = _field_text(loaded.data, path)
+            if text is not None:
+                line, col = loaded.content_position(path)
+                return loaded.filename, line, col, text
+    return None
+
+
+def _house_rule_at(catalog: Catalog, variant: str, index: int
+                   ) -> tuple[list[Entry], tuple[str | int, ...]]:
+    """The rules file (as a one-entry list) that writes ability ``index`` of the
+    abilities ``variant``'s chain gives every player (the most basic file's first,
+    as ``resolve_settings`` joins them), and that ability's place in its file."""
+    from exlibris.model.variants import variant_chain
+
+    try:
+        chain = variant_chain(variant, catalog.variants)
+    except ValueError:
+        return [], ()
+    for rules in chain:
+        if index < len(rules.abilities):
+            entry = next((e for e in catalog.entries if e.model is rules), None)
+            return ([entry] if entry is not None else []), ("abilities", index)
+        index -= len(rules.abilities)
+    return [], ()
+
+
+def _field_text(data: Any, path: tuple[str | int, ...]) -> str | None:
+    for part in path:
+        if (isinstance(data, dict) and part in data) or \
+                (isinstance(data, list) and isinstance(part, int) and part < len(data)):
+            data = data[part]
+        else:
+            return None
+    return data if isinstance(data, str) else None
+
+
+set_locator(locate_field)

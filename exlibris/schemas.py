@@ -25,7 +25,46 @@ SCHEMA_KINDS: dict[str, type[BaseModel]] = {**KINDS, "scenario": ScenarioFile}
 def schema_for(kind: str) -> dict:
     """The JSON Schema of one kind of file."""
     schema = SCHEMA_KINDS[kind].model_json_schema()
+    nullable: set[str] = set()
+    schema = _optional_in_place(schema, nullable)
+    for name in nullable:  # a mapping that may be left empty (null): said in the mapping
+        target = schema.get("$defs", {}).get(name)
+        if isinstance(target, dict) and target.get("type") == "object":
+            target["type"] = ["object", "null"]
     return {"$schema": DIALECT, "$id": f"{BASE_ID}{kind}.json", **schema}
+
+
+_NULL = {"type": "null"}
+
+
+def _optional_in_place(node: object, nullable: set[str]) -> object:
+    """``X | None`` without the ``anyOf`` pydantic writes for it: null joins X's own
+    ``type`` (or the mapping ``$ref`` names, listed in ``nullable``). An editor then
+    checks a value against X alone and points at what is wrong inside it (an unknown
+    setting), not at the union ("not valid under any of the given schemas"). X's
+    other keywords apply only to values of X's type, so null passes them."""
+    if isinstance(node, list):
+        return [_optional_in_place(item, nullable) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _optional_in_place(value, nullable) for key, value in node.items()}
+    union = node.get("anyOf")
+    if not (isinstance(union, list) and len(union) == 2 and _NULL in union):
+        return node
+    (other,) = [member for member in union if member != _NULL]
+    if not isinstance(other, dict) or "anyOf" in other or "oneOf" in other:
+        return node
+    merged = {key: value for key, value in node.items() if key != "anyOf"}
+    ref = other.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and len(other) == 1:
+        nullable.add(ref.removeprefix("#/$defs/"))
+        return {**merged, "$ref": ref}
+    kind = other.get("type")
+    if isinstance(kind, str) and "const" not in other and "enum" not in other:
+        return {**merged, **other, "type": [kind, "null"]}
+    if "enum" in other and isinstance(other["enum"], list):
+        return {**merged, **other, "enum": [*other["enum"], None]}
+    return node
 
 
 def rendered() -> dict[str, str]:

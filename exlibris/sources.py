@@ -19,9 +19,10 @@ def yaml_files(paths: Iterable[Path]) -> list[Path]:
     """The YAML files named, or found (recursively, sorted) in the folders named.
 
     Hidden folders and files inside a folder (``.git/``, ``.github/``,
-    ``.pre-commit-config.yaml``) are left out, and so are the paths git ignores there
-    (a parked draft in an ignored folder) and links that lead out of the folder
-    (:func:`outside_links` lists them).
+    ``.pre-commit-config.yaml``) are left out, and so are the paths git ignores inside
+    a folder git keeps (a parked draft; :func:`ignored_files` lists them: a folder
+    named that git ignores itself is read whole) and links that lead out of the
+    folder (:func:`outside_links` lists them).
     """
     return [path for path, _ in yaml_targets(paths)]
 
@@ -56,12 +57,12 @@ def outside_links(paths: Iterable[Path]) -> list[Path]:
             if is_symlink_escape(p, path)]
 
 
-def _in_folder(folder: Path) -> list[Path]:
+def _in_folder(folder: Path, *, filtered: bool = True) -> list[Path]:
     """The YAML files under ``folder``, hidden files and folders left out: walked without
     recursion, each folder once (a link back up is not a loop), an entry that vanishes
     or cannot be read passed over; past ``MAX_FOLDER_DEPTH`` levels or
-    ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``. Outside the package's own
-    folders, the files git ignores are left out (``git_ignored``)."""
+    ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``. ``filtered``: the files git
+    ignores inside a folder it keeps are left out (``ignored_in``)."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
     stack = [(folder, 0)]
@@ -97,10 +98,30 @@ def _in_folder(folder: Path) -> list[Path]:
                   and Path(entry.name).suffix in (".yaml", ".yml")):
                 found.append(Path(entry.path))
     found.sort()
-    if _shipped(folder):  # the package's own folders: nothing of them is ignored
-        return found
-    ignored = git_ignored(folder, found)
+    ignored = ignored_in(folder, found) if filtered else set()
     return [p for p in found if p not in ignored] if ignored else found
+
+
+def ignored_in(folder: Path, found: list[Path]) -> set[Path]:
+    """Those of ``found`` (files under ``folder``) that are left out as git ignores
+    them: none when ``folder`` is the package's own, or is itself ignored (a folder
+    named on the command line is always read: only files found inside a folder git
+    keeps are left out, as parked drafts)."""
+    if not found or _shipped(folder):
+        return set()
+    ignored = git_ignored(folder, [folder, *found])
+    return set() if folder in ignored else ignored
+
+
+def ignored_files(paths: Iterable[Path]) -> list[Path]:
+    """The YAML files under the folders named that are left out as git ignores them
+    (what ``yaml_files`` leaves out, for a note that says so)."""
+    left: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            every = _in_folder(path, filtered=False)
+            left.extend(sorted(ignored_in(path, every)))
+    return left
 
 
 def _refuse(path: Path, code: str, message: str) -> NoReturn:

@@ -7,6 +7,7 @@ file names, modules, variants and what they name).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from exlibris.model.merging import ChainError, merge
 from exlibris.model.rules import Settings, Variant, unknown_keys
 from exlibris.model.variants import resolve_settings, variant_chain
 from exlibris.paths import content_dir, rules_dir
+from exlibris.schema_words import ID_PATTERN, in_words
 from exlibris.sources import outside_links, sort_files
 from exlibris.yamlsafe import LoadedYaml
 
@@ -141,7 +143,7 @@ def _sources(entry: Entry) -> Iterator[tuple[tuple[Any, ...], str, Ability | Non
     if isinstance(model, Library):
         abilities = [(("assistant", "abilities", i), a)
                      for i, a in enumerate(model.assistant.abilities)]
-    elif isinstance(model, AssistantCard | Artifact):
+    elif isinstance(model, AssistantCard | Artifact | Variant):
         abilities = [(("abilities", i), a) for i, a in enumerate(model.abilities)]
     for base, ability in abilities:
         if ability.when is not None:
@@ -162,9 +164,10 @@ def _value(data: Any, path: tuple[Any, ...]) -> Any:
 
 def check_sources(entry: Entry, catalog: IdCatalog) -> list[Problem]:
     """Parse and check every effect-language field of one entry."""
-    holder = "artifact" if isinstance(entry.model, Artifact) else "assistant"
+    holder = ("artifact" if isinstance(entry.model, Artifact)
+              else "rule" if isinstance(entry.model, Variant) else "assistant")
     problems = _check_fields(entry.loaded, _sources(entry), catalog, holder)
-    if isinstance(entry.model, Library | AssistantCard | Artifact):
+    if isinstance(entry.model, Library | AssistantCard | Artifact | Variant):
         problems.extend(_ability_shape(entry))
     return problems
 
@@ -215,10 +218,12 @@ def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
             if isinstance(rule, str):
                 sources.append(((*base, i, "placement", j), "placement", raw))
     problems = _check_fields(loaded, sources, catalog,
-                             "artifact" if kind == "artifact" else "assistant")
+                             "artifact" if kind == "artifact"
+                             else "rule" if kind == "variant" else "assistant")
     entry_id = data.get("id")
     stem = Path(loaded.filename).stem
-    if isinstance(entry_id, str) and kind not in ("categories", "books") and stem != entry_id:
+    if isinstance(entry_id, str) and kind not in ("categories", "books") and stem != entry_id \
+            and re.fullmatch(ID_PATTERN, entry_id):  # (an invalid id: the schema says so)
         problems.append(loaded.problem(("id",), "content/file-name", _file_name_message(
             Path(loaded.filename).name, entry_id)))
     return problems
@@ -310,7 +315,7 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
                     index = i if i < len(model.locations) else i - len(model.locations)
                     problems.append(entry.loaded.problem(
                         (field_, index), "content/unknown-id",
-                        f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+                        _unknown_id("location", loc, _of(known, "location"))))
     modules = {*SHIPPED_MODULES, *_of(known, "module")}
     for entry in catalog.entries:
         model = entry.model
@@ -343,9 +348,18 @@ def _unknown_module(module: str, modules: set[str]) -> str:
             f"{', '.join(sorted(modules))} (your own: a file with 'kind: module')")
 
 
+def _unknown_id(kind: str, word: str, known: list[str]) -> str:
+    """An unknown id of ``kind``: the closest known one, else every one there is."""
+    close = did_you_mean(word, known)
+    return f"unknown {kind} {word!r}{close}" if close else (
+        f"unknown {kind} {word!r}; the {kind} ids are {', '.join(sorted(known))}")
+
+
 def _file_name_message(name: str, entry_id: str) -> str:
-    return (f"the file name {name!r} does not match its id {entry_id!r}; rename it to "
-            f"{entry_id}.yaml")
+    stem = Path(name).stem
+    other = f", or write 'id: {stem}'" if re.fullmatch(ID_PATTERN, stem) else ""
+    return (f"the file name {name!r} does not match its id {entry_id!r} (a file is named "
+            f"after the id it holds): rename the file to {entry_id}.yaml{other}")
 
 
 def _of(known: dict[str, str], kind: str) -> list[str]:
@@ -443,7 +457,7 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
             where = ".".join(str(p) for p in err["loc"])
             shape = setting_shape(err["loc"], err["type"])
             problems.append(loaded.problem(("settings", *err["loc"]), "rules/invalid-settings",
-                                           f"setting {where!r}: {err['msg']}{shape}"))
+                                           f"setting {where!r} {in_words(err)}{shape}"))
         return problems
     problems.extend(_check_scoring(entry, settings))
     if libraries is not None:
@@ -454,13 +468,13 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
                     key, []):
                 problems.append(loaded.problem(
                     ("settings", "setup", key, i), "rules/unknown-id",
-                    f"unknown location {loc!r}{did_you_mean(loc, _of(known, 'location'))}"))
+                    _unknown_id("location", loc, _of(known, "location"))))
     for i, lib in enumerate(settings.setup.remove_libraries):
         if known.get(lib) != "library" and lib in variant.overlay.get("setup", {}).get(
                 "remove_libraries", []):
             problems.append(loaded.problem(
                 ("settings", "setup", "remove_libraries", i), "rules/unknown-id",
-                f"unknown library {lib!r}{did_you_mean(lib, _of(known, 'library'))}"))
+                _unknown_id("library", lib, _of(known, "library"))))
     return problems
 
 

@@ -685,7 +685,9 @@ def test_after_an_engine_error_the_full_screen_offers_to_take_back(tmp_path: Pat
     save = tmp_path / "s.json"
     term = failing_game(tmp_path, save)
     screen = screen_text(term)
-    assert "The game stopped at decision 4: the effect of diviners-hut, line 3" in screen
+    assert "The game stopped at decision 4: " in screen
+    assert "diviners-hut.yaml:18:5:theeffectofdiviners-hutstoppedat" in "".join(
+        screen.split())
     assert "[engine/effect]. Take back your latest decision and choose again?" in screen
     assert "› 1. take back your decision 3: place standard assistant" in screen
     assert "2. stop here (the game stays saved)" in screen

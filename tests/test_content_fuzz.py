@@ -108,6 +108,13 @@ def test_order_comparisons_take_two_numbers_or_two_texts(source: str) -> None:
     assert codes(source) == ["dsl/arg-kind"]
 
 
+@pytest.mark.parametrize("source", ["x = shelf | 3\n", "x = hand + me\n",
+                                    "x = opponents | hand\n"])
+def test_collections_joined_hold_one_kind(source: str) -> None:
+    assert codes(source) == ["dsl/arg-kind"]
+    assert codes("x = shelf | hand\ny = opponents + [me]\nz = hand + first(deck)\n") == []
+
+
 def test_a_list_holds_one_kind_of_value() -> None:
     assert codes('x = first([1, "a"])\n') == ["dsl/arg-kind"]
     assert codes("x = [me, visitor] + opponents\n") == []

@@ -639,7 +639,11 @@ def test_an_optional_step_says_what_it_offers() -> None:
     assert says("may:\n  skip_location()\n  both_home_actions()\n  may:\n    draw(1)\n") \
         == "take both home actions"
     assert says("may return_assistant(this)\n") == "take the assistant back"
-    assert says("may:\n  gone = discard(1, from: hand)\n  draw(2)\n") == "discard, then draw"
+    assert says("may:\n  gone = discard(1, from: hand)\n  draw(2)\n") \
+        == "discard 1 card, then draw 2 cards"
+    assert says("may:\n  pay(2, from: hand)\n  take(1, from: discard_pile)\n") \
+        == "pay 2 cards, then take 1 card"
+    assert says("may:\n  draw(count(hand))\n") == "draw"
 
 
 def test_a_reshuffle_leaves_discarded_artifacts_in_the_pile() -> None:

@@ -380,7 +380,7 @@ def test_an_effect_that_fails_says_so_in_the_authors_words(
         source: str, line: int, says: str, python_after: int | None) -> None:
     error = run_effect(source, python_after)
     text = str(error)
-    assert text.startswith(f"the effect of odd-nook, line {line} of its effect: "), text
+    assert text.startswith(f"the effect of odd-nook, line {line}: "), text
     assert says in text
     for internal in ("Error", "NoneType", "object has no attribute", "shelf:", "/7:"):
         assert internal not in text, text

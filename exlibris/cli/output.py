@@ -42,3 +42,15 @@ def note_skipped(paths: list[Path]) -> None:
     what = "file" if len(paths) == 1 else "files"
     click.echo(f"note: skipped {len(paths)} YAML {what} without a 'kind:' line (not "
                f"content): {names}", err=True)
+
+
+def note_ignored(paths: list[Path]) -> None:
+    """One note for the YAML files left out of the folders named because git ignores
+    them (a folder named that git ignores itself is read whole)."""
+    if not paths:
+        return
+    names = ", ".join(str(p) for p in paths[:5]) + (", ..." if len(paths) > 5 else "")
+    what = "file" if len(paths) == 1 else "files"
+    click.echo(f"note: skipped {len(paths)} YAML {what} that git ignores inside the "
+               f"folders named (name a file or an ignored folder to read it): {names}",
+               err=True)

@@ -47,7 +47,11 @@ def activate(given: tuple[Path, ...], *, variant: str | None = None) -> Any:
         raise SystemExit(USER_ERROR)
     if paths:  # every check of `exlibris validate`, so that nothing bad reaches a game
         from exlibris.catalog import own_files
+        from exlibris.cli.output import note_ignored
+        from exlibris.sources import ignored_files
         from exlibris.validation import validate
+
+        note_ignored(ignored_files(paths))
 
         report = validate(own_files(paths))
         if not report.ok:

@@ -106,7 +106,8 @@ def _fail(message: str) -> NoReturn:
               help="Print the inspection as `exlibris score --json` does, plus seed and seats "
                    "(the table on screen then goes to standard error).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every event of the game to FILE as JSON lines.")
+              help="Write every event of the game to FILE as JSON lines (also when your "
+                   "content stops the game: the events up to where it stopped).")
 @click.option("--table-out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the final table in the table-file format to FILE.")
 @click.option("--save", "save_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -248,7 +249,12 @@ def _new_record(catalog: Catalog, players: int | None, seats: str | None, names:
     try:
         variant_chain(variant, catalog.variants)
     except ValueError as exc:
-        _fail(str(exc))
+        from exlibris.sources import active_content
+
+        own = "" if active_content() or variant not in str(exc) else (
+            f". A variant of your own needs its file: --content PATH (the file or the "
+            f"folder that holds it), or --variant PATH/{variant}.yaml")
+        _fail(f"{exc}{own}")
     from exlibris.engine.flow import check_playable
     from exlibris.engine.game import RulesError
     from exlibris.model.variants import resolve_settings
@@ -360,6 +366,7 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
                     if terminal is not None:
                         terminal.leave()
         except (EffectError, RulesError, ArtifactScoringError) as exc:
+            _log_of_a_stop(session, log_file)  # the one time the log is needed most
             _stopped(session, save_path, exc)
         except QuitRequest as stop:
             session.save()
@@ -393,6 +400,19 @@ def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) 
             write_output(table_out, table_text(session.game))
     except FileRefused as exc:
         _fail(f"{exc} [{exc.code}]")
+
+
+def _log_of_a_stop(session: Any, log_file: Path | None) -> None:
+    """The event log up to where the game stopped, written whole or not at all; a
+    refusal is said, and the stop is still told."""
+    from exlibris.safefile import FileRefused, write_output
+
+    if log_file is None:
+        return
+    try:
+        write_output(log_file, session.log.text())
+    except FileRefused as exc:
+        click.echo(f"exlibris play: {exc} [{exc.code}]", err=True)
 
 
 def _stopped(session: Any, save_path: Path | None, exc: Exception) -> NoReturn:

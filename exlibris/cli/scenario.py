@@ -29,9 +29,11 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
     A folder may hold content and rules beside its scenarios: each file is judged
     by its `kind:`, and the content found joins the catalog the scenarios use (as
     --content does); YAML files without a `kind:` are skipped with a note. Prints
-    PASS or FAIL with the first difference for each scenario. Exit status 0 when
-    all pass, 1 when any fails, 2 when a file is not a valid scenario or content
-    (reported as FILE:LINE:COL: message [code])."""
+    PASS or FAIL with the first difference for each scenario, or STOPPED when the
+    content stops the game (an effect that cannot go on, named at its
+    FILE:LINE:COL). Exit status 0 when all pass, 1 when any fails, 2 when a file is
+    not a valid scenario or content (reported as FILE:LINE:COL: message [code]) or
+    the content stopped a game."""
     from exlibris.errors import UserInputError
     from exlibris.scenario import load_scenario, run_scenario
     from exlibris.sources import sort_files
@@ -45,7 +47,7 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
     if not files:
         click.echo("exlibris scenario run: no scenario files found", err=True)
         raise SystemExit(USER_ERROR)
-    malformed = passed = failed = 0
+    malformed = passed = failed = stopped = 0
     for file in files:
         try:
             loaded = load_scenario(file)
@@ -54,7 +56,10 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
             malformed += 1
             continue
         result = run_scenario(loaded)
-        if result.passed:
+        if result.stopped:  # the content cannot go on: the author's mistake, exit 2
+            stopped += 1
+            click.echo(f"STOPPED {result.name}: {result.difference}")
+        elif result.passed:
             passed += 1
             click.echo(f"PASS {result.name}")
         else:
@@ -69,10 +74,12 @@ def run(paths: tuple[Path, ...], verbose: bool, content: tuple[Path, ...]) -> No
                 for label in result.pending.labels:
                     click.echo(f"      - {label}")
     summary = f"{passed} passed, {failed} failed"
+    if stopped:
+        summary += f", {stopped} stopped by the content"
     if malformed:
         summary += f", {malformed} malformed"
     click.echo(summary)
-    if malformed:
+    if malformed or stopped:
         raise SystemExit(USER_ERROR)
     if failed:
         raise SystemExit(1)

@@ -69,7 +69,9 @@ def _players(value: str) -> list[int] | None:
 @click.option("--seats", default="greedy", show_default=True,
               help="Comma-separated agents (random, greedy, mcts or mcts:N), "
                    "repeated to fill the seats "
-                   "and rotated game by game so each sits at every position equally.")
+                   "and rotated game by game so each sits at every position equally; "
+                   "more agents than seats play a round robin, and the report rates "
+                   "them.")
 @click.option("--no-rotate", is_flag=True, help="Keep the agents in --seats order.")
 @click.option("--variant", "variants", multiple=True,
               help="A rules file id (or your own variant's file); repeat to compare "
@@ -184,10 +186,17 @@ class Stopped(KeyboardInterrupt):
 
 
 def _kept(out: Path | None) -> str:
+    """What an interrupted run kept, naming only files that exist."""
+    from exlibris.simulate.runner import journal_path
+
     if out is None:
         return "nothing kept (no --out)"
-    return (f"finished games are kept in {out}.partial.jsonl; continue with the same "
-            "command and --resume")
+    if journal_path(out).exists():
+        return (f"finished games are kept in {journal_path(out)}; continue with the same "
+                "command and --resume")
+    if out.exists():
+        return f"the rows in {out} are kept; extend them with the same command and --resume"
+    return "no game had finished, so nothing is kept; run the same command again"
 
 
 @contextmanager
@@ -275,7 +284,7 @@ def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
             "backend": config.backend, "workers": config.workers, "played": result.played,
             "resumed": result.kept, "seconds": round(result.seconds, 3),
             "games_per_s": round(games_per_s, 2), "failures": len(result.failures),
-            "stalled_seeds": [], "out": str(config.out) if config.out else None,
+            "out": str(config.out) if config.out else None,
             "skipped": skipped, "version": _version(), "command": config.command}
     data = figures(result.iter_rows(), meta)
     if report is not None:
@@ -333,7 +342,13 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
         share = cell["fair_share"]
         fair = f"fair share {100 * share:.1f}%" if share is not None else "solo: no fair share"
         say(f"{cell['variant']}, {cell['players']} players, {cell['games']} games: "
-            f"win rate {agents} ({fair})")
+            f"win rate {agents} ({fair})"
+            + ("; a small sample: only large differences show" if cell.get("small_sample")
+               else ""))
+        if cell.get("ratings"):
+            say("  ratings (Elo, 95%): " + "; ".join(
+                f"{a['agent']} {a['elo']:+.0f} [{a['low']:+.0f}, {a['high']:+.0f}]"
+                for a in cell["ratings"]["agents"]))
     for comparison in data["comparisons"]:
         total = next(m for m in comparison["measures"] if m["measure"] == "mean total")
         paired = comparison.get("paired_games", 0)
@@ -343,7 +358,14 @@ def _say_figures(data: dict[str, Any], say: Any) -> None:
             f"players): mean total {total['difference']:+.2f} "
             f"[{total['low']:+.2f}, {total['high']:+.2f}] ({how})"
             + (f"; the winner changed on {100 * changed:.1f}% of deals"
-               if changed is not None else ""))
+               if changed is not None else "")
+            + ("; a small sample" if comparison.get("small_sample") else ""))
+        seats = [m for m in comparison["measures"]
+                 if m["measure"].startswith("win rate, seat position")]
+        if seats:
+            say("  seat positions' win rates: " + "; ".join(
+                f"{m['measure'].rsplit(' ', 1)[1]}: {100 * m['difference']:+.1f} pts"
+                + (" (significant)" if m["significant"] else "") for m in seats))
 
 
 def _write_report(report: Path, data: dict[str, Any]) -> None:
@@ -408,3 +430,12 @@ def report_command(rows_file: Path, report: Path | None, as_json: bool) -> None:
         say(f"report: {report} (figures: {report.with_suffix('.json')})")
     if as_json:
         click.echo(json.dumps(figures_data, indent=1))
+
+
+def _add_tune() -> None:
+    from exlibris.cli.simulate_tune import tune_command
+
+    simulate.add_command(tune_command)
+
+
+_add_tune()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from exlibris.cli.output import USER_ERROR, note_skipped, report_problems
+from exlibris.cli.output import USER_ERROR, note_ignored, note_skipped, report_problems
 from exlibris.cli.own_content import content_option
 
 
@@ -24,7 +24,7 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
     without a `kind:` are skipped with a note. Problems are printed as
     FILE:LINE:COL: message [code]. Exit status 0 when everything is clean, 2
     otherwise."""
-    from exlibris.sources import content_paths
+    from exlibris.sources import content_paths, ignored_files
 
     chosen = [*paths, *content_paths(content)]
     if not chosen and _checked_before(as_json):
@@ -47,6 +47,7 @@ def validate(paths: tuple[Path, ...], as_json: bool, content: tuple[Path, ...]) 
         for entry_id, file in report.replaced:
             click.echo(f"{entry_id}: your {file} replaces the shipped entry", err=True)
         note_skipped([Path(_shown(path)) for path in report.skipped])
+        note_ignored([Path(_shown(path)) for path in ignored_files(chosen)])
         report_problems(report.problems)
         if report.unchecked:
             unchecked = _count(len(report.unchecked), "scenario file")

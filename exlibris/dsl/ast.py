@@ -152,6 +152,7 @@ class May(Stmt):
     """Optional steps: the acting player decides whether to do them."""
 
     body: list[Stmt]
+    question: str | None = None  # the question in the author's words, if written
 
 
 @dataclass(slots=True)
@@ -203,6 +204,7 @@ class Option(Node):
 class Choose(Stmt):
     chooser: Expr | None
     options: list[Option]
+    question: str | None = None  # the question in the author's words, if written
 
 
 @dataclass(slots=True)

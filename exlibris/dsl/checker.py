@@ -8,6 +8,7 @@ where only a value is wanted; triggers must fit their ability's timing.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -239,6 +240,7 @@ class Checker:
         if op in ("+", "-", "*", "/"):
             lk, rk = self.expr(left), self.expr(right)
             if op == "+" and (lk in vocab.SINGULAR or lk == "zone") and rk != "int":
+                self.same_elements(node, "+", lk, rk)
                 return "cards" if lk == "zone" else lk  # joining lists
             for side, kind in ((left, lk), (right, rk)):
                 if not vocab.accepts("int", kind):
@@ -246,6 +248,7 @@ class Checker:
             return "int"
         if op == "|":
             lk, rk = self.expr(left), self.expr(right)
+            self.same_elements(node, "|", lk, rk)
             return "cards" if "zone" in (lk, rk) or "cards" in (lk, rk) else lk
         lk, rk = self.expr(left), self.expr(right)
         if op in ("<", "<=", ">", ">="):
@@ -311,6 +314,12 @@ class Checker:
     def arguments(self, call: ast.Call, sig: vocab.Signature) -> str:
         positional = [a for a in call.args if a.name is None]
         keywords = [a for a in call.args if a.name is not None]
+        if call.func in ("max", "min") and any(a.name == "by" for a in keywords):
+            word = "largest" if call.func == "max" else "smallest"
+            self.fail(call, "dsl/unknown-keyword",
+                      f"{call.func}() compares numbers and takes no 'by:'; for the {word} "
+                      f"value of a collection write {word}(COLLECTION, by: ...)")
+            return "int"
         if not sig.variadic and len(positional) > len(sig.params):
             self.fail(positional[len(sig.params)], "dsl/too-many-args",
                       f"{call.func}() takes {_count(len(sig.params), 'positional argument')}")
@@ -371,9 +380,15 @@ class Checker:
             first = positional[0].value if positional else None
             if not isinstance(first, ast.Str):
                 self.fail(call, "dsl/arg-kind", "setting() takes the name of a ruling in quotes")
+            elif first.value in vocab.GLOBAL_NAMES and first.value not in self.catalog.settings:
+                self.fail(first, "dsl/unknown-setting",
+                          f"{first.value!r} is not a setting but a name of the language: "
+                          f"write {first.value} without setting(...)")
             elif first.value not in self.catalog.settings:
                 self.fail(first, "dsl/unknown-setting", f"unknown setting {first.value!r}"
                           f"{did_you_mean(first.value, self.catalog.settings)}")
+        if call.func in COUNTER_WORDS:
+            self.counter_args(call, positional, keywords, given)
         if call.func == "rearrange_shelf" and "only" in given:
             only = next(a.value for a in keywords if a.name == "only")
             if not isinstance(only, ast.Str) or only.value not in vocab.REARRANGEMENTS:
@@ -396,6 +411,12 @@ class Checker:
             return "cards" if kind == "zone" else kind
         return sig.returns
 
+    def same_elements(self, node: ast.Expr, op: str, lk: str, rk: str) -> None:
+        """Joining two collections: their elements are of one kind."""
+        left, right = vocab.element_of(lk), vocab.element_of(rk)
+        if "any" not in (left, right) and left != right:
+            self.fail(node, "dsl/arg-kind", f"'{op}' joins values of one kind, not "
+                      f"{_a(lk)} and {_a(rk)}")
 
     def count_in_range(self, value: ast.Expr, verb: str) -> None:
         """A count or amount written as a number must be 0 or more."""
@@ -403,6 +424,27 @@ class Checker:
         if n is not None and n < 0:
             self.fail(value, "dsl/count-range",
                       f"{verb}() of {n}: a count is 0 or more (write 0, or leave the step out)")
+
+
+    def counter_args(self, call: ast.Call, positional: list[ast.Arg],
+                     keywords: list[ast.Arg], given: dict[str, str]) -> None:
+        """A counter is named by a short name in quotes, and held by the game, a player
+        or a location."""
+        first = positional[0].value if positional else None
+        if not isinstance(first, ast.Str):
+            self.fail(first or call, "dsl/counter-name",
+                      f"{call.func}() takes the counter's name in quotes first, e.g. "
+                      f'{call.func}("uses"{", 1" if call.func != "counter" else ""})')
+        elif not COUNTER_NAME.fullmatch(first.value):
+            self.fail(first, "dsl/counter-name",
+                      f"a counter's name is 1 to 40 letters, digits, '-' or '_', starting "
+                      f"with a letter, not {first.value!r}")
+        holder = given.get("of")
+        if holder is not None and holder not in ("player", "location", "any"):
+            node = next(a.value for a in keywords if a.name == "of")
+            self.fail(node, "dsl/arg-kind",
+                      f"{call.func}()'s 'of:' is a player or a location (leave it out for "
+                      f"the game's own counter), not {_a(holder)}")
 
 
 def literal_int(expr: ast.Expr) -> int | None:
@@ -413,6 +455,10 @@ def literal_int(expr: ast.Expr) -> int | None:
         inner = literal_int(expr.operand)
         return None if inner is None else -inner
     return None
+
+
+COUNTER_WORDS = frozenset({"counter", "add_counter", "set_counter"})
+COUNTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
 
 def _restore(scope: dict[str, str], name: str, saved: str | None) -> None:
@@ -429,7 +475,8 @@ def _a(kind: str) -> str:
         "category": "a category", "categories": "categories", "none": "nothing",
         "assistant": "an assistant", "assistants": "assistants", "space": "a space",
         "location": "a location", "claim": "a claim", "claims": "claims", "any": "a value",
-        "home": "home", "strs": "texts", "ints": "numbers", "locations": "locations",
+        "home": "home", "rules": "the rules", "strs": "texts", "ints": "numbers",
+        "locations": "locations",
         "spaces": "spaces",
     }
     return words.get(kind, kind)
@@ -468,7 +515,8 @@ def program_names(*, location: bool, event: vocab.Event | None = None,
 def this_kind(holder: str) -> str:
     """What ``this`` is in the source of an entry: the tile of a location, the
     assistant of an assistant's ability, the card of an artifact's."""
-    return {"location": "location", "artifact": "card"}.get(holder, "assistant")
+    return {"location": "location", "artifact": "card", "rule": "rules"}.get(holder,
+                                                                            "assistant")
 
 
 def check_program(program: ast.Program, names: Mapping[str, str], catalog: Catalog
@@ -504,8 +552,7 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog,
 
     event = vocab.EVENTS.get(trigger.event)
     if event is None:
-        fail("dsl/unknown-event",
-             f"unknown trigger event {trigger.event!r}{did_you_mean(trigger.event, vocab.EVENTS)}")
+        fail("dsl/unknown-event", unknown_event_message(trigger.event))
         return errors
     mode_word = {"on": "(plain)", "instead": "instead of"}.get(trigger.mode, trigger.mode)
     if trigger.mode not in event.modes:
@@ -556,9 +603,19 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog,
     return errors
 
 
+def unknown_event_message(event: str) -> str:
+    """An unknown trigger event: the word the language has for it, or the closest, and
+    always the events there are."""
+    spelled = vocab.EVENT_SPELLINGS.get(event.lower())
+    hint = (f" (write {spelled!r})" if spelled else did_you_mean(event, vocab.EVENTS))
+    return (f"unknown trigger event {event!r}{hint}; the events are "
+            f"{', '.join(vocab.EVENTS)}")
+
+
 def check_reachable(trigger: ast.Trigger, holder: str) -> list[DslError]:
     """Triggers that can never fire, given what carries the ability (``assistant``,
-    ``artifact``): each is reported once, with the reason."""
+    ``artifact``, or ``rule``: a variant's ability, which every player has): each is
+    reported once, with the reason."""
     reasons: list[str] = []
     event = trigger.event
     if event not in vocab.EVENTS:
@@ -569,11 +626,27 @@ def check_reachable(trigger: ast.Trigger, holder: str) -> list[DslError]:
     elif holder == "artifact" and trigger.place in ("home", "here"):
         reasons.append(f"'at {trigger.place}' needs an assistant that stands somewhere; an "
                        "artifact stays on its shelf (write 'at location' or leave it out)")
+    elif holder == "rule" and event in vocab.ASSISTANT_EVENTS:
+        reasons.append(f"'{event}' wakes only the assistant that has the ability; a rule "
+                       "of the variant is never placed and never arrives")
+    elif holder == "rule" and trigger.place in ("home", "here"):
+        reasons.append(f"'at {trigger.place}' needs an assistant that stands somewhere; a "
+                       "rule of the variant stands nowhere (write 'at location' or leave "
+                       "it out)")
     if event == "arrival" and trigger.place == "home":
         reasons.append("assistants arrive at locations, never at home, so 'arrival ... at "
                        "home' never happens")
     phases = vocab.EVENT_PHASES.get(event, frozenset())
-    if trigger.during is not None and trigger.during in vocab.PHASES \
+    if event in vocab.PHASE_EVENTS:
+        if trigger.subject not in (None, "anyone"):
+            reasons.append(f"no one does '{event}': the round's flow does; leave out "
+                           f"'by {trigger.subject}' (the ability wakes for its owner)")
+        elif trigger.place is not None:
+            reasons.append(f"'{event}' happens at no place; leave out 'at {trigger.place}'")
+        elif trigger.during is not None and trigger.during not in phases:
+            reasons.append(f"'during {trigger.during}' does not fit '{event}', which is a "
+                           "part of the round itself; leave it out")
+    elif trigger.during is not None and trigger.during in vocab.PHASES \
             and trigger.during not in phases:
         reasons.append(f"'{event}' never happens during {trigger.during}; it happens during "
                        f"{' or '.join(p for p in vocab.PHASES if p in phases)}")

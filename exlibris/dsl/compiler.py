@@ -28,7 +28,7 @@ from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.generic import GENERIC
 from exlibris.dsl.pysource import DECLINE
 from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
-from exlibris.dsl.vocabulary import FUNCTIONS, VERBS
+from exlibris.dsl.vocabulary import ATTRIBUTES, FUNCTIONS, VERBS
 from exlibris.dsl.words import Implementations
 from exlibris.limits import MAX_EFFECT_INT, MAX_EFFECT_LIST
 from exlibris.model.shelf_errors import ShelfError
@@ -237,40 +237,50 @@ class Handler(_Compiled):
         return env
 
 
-def _named(exc: Exception, entry: str, line: int | None = None) -> Exception:
+def _named(exc: Exception, entry: str, line: int | None = None, col: int | None = None
+           ) -> Exception:
     """The error of a running effect as an ``EffectError`` naming ``entry`` and the
-    line of its effect, in the author's words (a plain ``try`` at each call site:
-    this runs for every effect and condition a bot meets)."""
+    line (and column, where known: else the statement's, which starts its line) of
+    its effect, in the author's words (a plain ``try`` at each call site: this runs
+    for every effect and condition a bot meets)."""
     if isinstance(exc, EffectError):
         if exc.entry is not None:
             return exc
-        return type(exc)(exc.message, entry, line)
-    return EffectError(in_words(exc), entry, line)
+        return type(exc)(exc.message, entry, line, col)
+    return EffectError(in_words(exc), entry, line, col)
 
 
 _CARD = re.compile(r"\b([A-Z]\d{1,2})/\d{1,2}:[A-Z]{1,4}\b")  # a card as the engine names it
 _ZONE = re.compile(r"\b(shelf|hand|hires):(\d)\b")
+# Python's own wording of a ValueError (``int()``, ``list.remove(x)``, "not enough values
+# to unpack"): never shown to an author
+_PYTHON_WORDS = re.compile(r"\w\(|\b(?:NoneType|nonetype|unpack|literal|sequence|iterable|"
+                           r"int|str|dict|tuple|float|bool|object)\b")
 
 
 def in_words(exc: Exception) -> str:
     """What a Python error met inside a checked effect means, said without Python's
     words: the value that was missing or of the wrong kind, the move refused."""
     if isinstance(exc, AttributeError):
-        name = getattr(exc, "name", None) or "an attribute"
+        name = getattr(exc, "name", None)
+        said = f"it read .{name} of" if name and any(name in a for a in ATTRIBUTES.values()) \
+            else "it needed a value and found"
         if getattr(exc, "obj", 0) is None:
-            return (f"it read .{name} of nothing: a value that was not there (an empty "
-                    "choice or list, or a name set only on a path not taken)")
-        return f"it read .{name} of a value that has none"
+            return (f"{said} nothing: a value that was not there (an empty choice or "
+                    "list, or a name set only on a path not taken)")
+        return f"{said} a value of a kind it cannot use there"
     if isinstance(exc, RecursionError):
         return "it nests too deep to work out"
     if isinstance(exc, ZeroDivisionError | OverflowError):
         return "a number it worked out is out of range"
-    if isinstance(exc, TypeError | KeyError | IndexError):
-        return ("a step met a value of a kind it cannot use there (nothing, or a list, "
-                "text or number where something else was needed)")
-    text = _CARD.sub(r"\1", str(exc)[:200])
-    text = _ZONE.sub(lambda m: f"player {int(m.group(2)) + 1}'s {m.group(1)}", text)
-    return f"a step could not be carried out: {text}"
+    text = str(exc)[:200]
+    if isinstance(exc, ValueError | ShelfError) and not _PYTHON_WORDS.search(text):
+        # the engine's refusal (a move the shelf or the table does not allow)
+        text = _CARD.sub(r"\1", text)
+        text = _ZONE.sub(lambda m: f"player {int(m.group(2)) + 1}'s {m.group(1)}", text)
+        return f"a step could not be carried out: {text}"
+    return ("a step met a value of a kind it cannot use there (nothing, or a list, "
+            "text or number where something else was needed)")
 
 
 class ExprHandler(_Compiled):
@@ -284,7 +294,8 @@ class ExprHandler(_Compiled):
         try:
             return run(Env(rt, me, names))
         except _FAULTS as exc:
-            raise _named(exc, self.source_name, self._line_of(exc)) from None
+            tree = self._tree  # an expression: where it starts in its field
+            raise _named(exc, self.source_name, tree.line, tree.col) from None
 
 
 def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call

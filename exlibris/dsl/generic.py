@@ -147,6 +147,18 @@ def best(rt: Reader, env: object, items: Any, *, by: Callable[[Any], Any],
     return min(items, key=rank)
 
 
+@SHARED.function("largest")
+def largest(rt: Reader, env: object, items: Any, *, by: Callable[[Any], Any]) -> int:
+    values = [number(by(item), "largest()'s 'by:'") for item in as_list(items)]
+    return max(values) if values else 0
+
+
+@SHARED.function("smallest")
+def smallest(rt: Reader, env: object, items: Any, *, by: Callable[[Any], Any]) -> int:
+    values = [number(by(item), "smallest()'s 'by:'") for item in as_list(items)]
+    return min(values) if values else 0
+
+
 @SHARED.function("sum")
 def sum_(rt: Reader, env: object, items: Any, value: Callable[[Any], Any]) -> int:
     return number(sum(number(value(item), "sum()") for item in as_list(items)), "sum()")

@@ -117,6 +117,13 @@ class _About(NamedTuple):
     value: ast.Expr
 
 
+class _Question(NamedTuple):
+    """The question of a ``may`` or ``choose one`` in the author's words, while the
+    statement is built."""
+
+    text: str
+
+
 @v_args(meta=True, inline=True)
 class _ToAst(Transformer):
     """Builds AST nodes; each method is one grammar rule."""
@@ -131,8 +138,9 @@ class _ToAst(Transformer):
     def call_stmt(self, meta: Any, call: ast.Call) -> ast.Do:
         return ast.Do(call, **_pos(meta))
 
-    def may_stmt(self, meta: Any, stmt: ast.Stmt) -> ast.May:
-        return ast.May([stmt], **_pos(meta))
+    def may_stmt(self, meta: Any, *parts: Any) -> ast.May:
+        question = parts[0] if isinstance(parts[0], _Question) else None
+        return ast.May([parts[-1]], question.text if question else None, **_pos(meta))
 
     def require_stmt(self, meta: Any, cond: ast.Expr) -> ast.Require:
         return ast.Require(cond, **_pos(meta))
@@ -165,21 +173,28 @@ class _ToAst(Transformer):
     def repeat_stmt(self, meta: Any, count: ast.Expr, body: list) -> ast.Repeat:
         return ast.Repeat(count, body, **_pos(meta))
 
-    def may_block(self, meta: Any, body: list[ast.Stmt]) -> ast.May:
-        return ast.May(body, **_pos(meta))
+    def may_block(self, meta: Any, *parts: Any) -> ast.May:
+        question = parts[0] if isinstance(parts[0], _Question) else None
+        return ast.May(parts[-1], question.text if question else None, **_pos(meta))
+
+    def question(self, meta: Any, text: Token) -> _Question:
+        return _Question(str(text)[1:-1])
 
     def as_block(self, meta: Any, player: ast.Expr, body: list[ast.Stmt]) -> ast.As:
         return ast.As(player, body, **_pos(meta))
 
     def choose_stmt(self, meta: Any, *parts: Any) -> ast.Choose:
         chooser = None
+        question = None
         options = []
         for part in parts:
             if isinstance(part, ast.Option):
                 options.append(part)
+            elif isinstance(part, _Question):
+                question = part.text
             else:
                 chooser = part
-        return ast.Choose(chooser, options, **_pos(meta))
+        return ast.Choose(chooser, options, question, **_pos(meta))
 
     def chooser(self, meta: Any, who: ast.Expr) -> ast.Expr:
         return who

@@ -17,7 +17,7 @@ from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
 from exlibris.dsl.parser import parse_expression
-from exlibris.dsl.values import CategoryValue, kind_name, number
+from exlibris.dsl.values import CategoryValue, no_attribute, number
 from exlibris.dsl.words import SCORE
 from exlibris.model.cards import VOWELS, BookCard
 
@@ -84,8 +84,7 @@ class ScoreRuntime:
         if read is None:
             if value is None:  # of nothing: nothing (``first`` of no opponents...)
                 return None
-            raise EffectError(f"the attribute {name!r} does not apply to "
-                              f"{kind_name(value)}")
+            raise no_attribute(value, name)
         return read(self, value)
 
     def function(self, name: str, args: list[Any], kwargs: dict[str, Any], env: Env) -> Any:
@@ -215,22 +214,29 @@ def default_categories() -> dict[str, CategoryValue]:
 
 
 def compile_score(source: str, *, file: str = "<score>", line: int = 1,
-                  categories: Mapping[str, CategoryValue] | None = None) -> ScoreFn:
-    """Check and compile a ``score:`` expression. Raises ``DslError`` if it is wrong."""
+                  categories: Mapping[str, CategoryValue] | None = None,
+                  name: str = "<score>:score") -> ScoreFn:
+    """Check and compile a ``score:`` expression. Raises ``DslError`` if it is wrong.
+    ``name``: the source name it runs under (``errors.source_name``), which a run-time
+    error names."""
     cats = dict(categories) if categories is not None else default_categories()
     expr = parse_expression(source)
     errors = check_score(expr, Catalog({cid: "category" for cid in cats},
                                          codes={c.code: cid for cid, c in cats.items()}))
     if errors:
         raise errors[0]
-    handler = compile_expression(expr)
+    handler = compile_expression(expr, name)
     others = bool({"opponents", "players"} & names_read(expr))  # built only if read
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
         # checked as an effect's numbers are where the checker could only say "any"
         # (``first(["a", 1])``): a number within the limit, text that reads as one too
-        return number(handler(rt, None, score_names(rt, env, others=others)), "a score")
+        points = handler(rt, None, score_names(rt, env, others=others))
+        try:
+            return number(points, "a score")
+        except EffectError as exc:  # named as the handler names its own errors
+            raise EffectError(exc.message, name, expr.line, expr.col) from None
 
     return score
 

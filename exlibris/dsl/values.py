@@ -35,17 +35,38 @@ class AmountSpec:
     n: int | None = None
 
 
+# the language's type of each class of value a runtime registers (``words.attributes_of``)
+TYPE_NAMES: dict[type, str] = {}
+
+
 def kind_name(value: Any) -> str:
-    """How a value is named in a run-time error."""
+    """How a value is named in a run-time error: in the language's words (a player, a
+    card, nothing, a number, text, a list...), never a Python class's name."""
+    if value is None:
+        return "nothing"
     if isinstance(value, bool):
         return "true or false"
     if isinstance(value, int):
         return "a number"
     if isinstance(value, str):
         return "text"
-    if isinstance(value, list | tuple) or isinstance(getattr(value, "cards", None), list):
+    if isinstance(value, list | tuple | set | frozenset) \
+            or isinstance(getattr(value, "cards", None), list):
         return "a list"
-    return f"{type(value).__name__.lower()}"
+    kind = TYPE_NAMES.get(type(value))
+    if kind is None:
+        kind = next((k for cls, k in TYPE_NAMES.items() if isinstance(value, cls)), None)
+    if kind is None:
+        return "a value of another kind"
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def no_attribute(value: Any, name: str) -> EffectError:
+    """The error of reading ``.name`` of a value that has no such attribute."""
+    if value is None:
+        return EffectError(f"it read .{name} of nothing: a value that was not there (an "
+                           "empty choice or list, or a name set only on a path not taken)")
+    return EffectError(f"it read .{name} of {kind_name(value)}, which has no {name!r}")
 
 
 def number(value: Any, where: str) -> int:

@@ -67,6 +67,9 @@ GLOBAL_NAMES: dict[str, str] = {
     "prominent": "category",
     "banned": "category",
     "home": "home",  # the home spaces, where ``move_assistant(..., to: home)`` sends one
+    "round": "int",
+    "final_round": "bool",
+    "rounds_left": "int",
 }
 # Names that exist only in some places: what provides them.
 LOCATION_NAMES: dict[str, str] = {"assistant": "assistant"}
@@ -139,6 +142,8 @@ ATTRIBUTES: dict[str, dict[str, str]] = {
         "assistants": "assistants",
         "visits_this_round": "int",
         "visitors_this_round": "players",
+        "visits_this_game": "int",
+        "visitors_this_game": "players",
     },
     "space": {"occupant": "assistant", "occupants": "assistants", "location": "location",
               "index": "int", "open": "bool", "bid": "int"},
@@ -235,6 +240,17 @@ FUNCTIONS: dict[str, Signature] = {
     "best": S(("any",), keywords={"by": "int", "tiebreak": "players"},
               required_keywords=frozenset({"by"}), lambdas=frozenset({"by"}), returns="element",
               doc="the element with the highest score, ties by player order", in_scores=True),
+    "largest": S(("any",), keywords={"by": "int"}, required_keywords=frozenset({"by"}),
+                 lambdas=frozenset({"by"}), returns="int",
+                 doc="the largest value of a number worked out for each element (named it); "
+                     "0 when there are none", in_scores=True),
+    "smallest": S(("any",), keywords={"by": "int"}, required_keywords=frozenset({"by"}),
+                  lambdas=frozenset({"by"}), returns="int",
+                  doc="the smallest value of a number worked out for each element (named "
+                      "it); 0 when there are none", in_scores=True),
+    "counter": S(("str",), keywords={"of": "any"}, returns="int",
+                 doc="a counter an author names, kept over the whole game: the game's, or "
+                     "a player's or a location's with of: (0 until it is changed)"),
     "random": S(("any",), returns="same", doc="one element at random (seeded)"),
     "setting": S(("str",), returns="any",
                  doc="a ruling of the rules in play (rules/*.yaml, settings.rulings)"),
@@ -275,8 +291,9 @@ VERBS: dict[str, Signature] = {
               doc="tuck cards beneath an artifact"),
     "name_category": S(keywords={"except": "categories"}, returns="category",
                        doc="name a category"),
-    "choose": S(("amount",), keywords={"from": "any"}, required_keywords=frozenset({"from"}),
-                returns="from", doc="choose elements without moving them"),
+    "choose": S(("amount",), keywords={"from": "any", "prompt": "str"},
+                required_keywords=frozenset({"from"}), returns="from",
+                doc="choose elements without moving them (prompt: the question asked)"),
     "home_action": S(doc="one home action"),
     "both_home_actions": S(doc="one draw and one shelving"),
     "home_actions": S(("int",), keywords={"max_each": "int"}, doc="several home actions"),
@@ -301,6 +318,12 @@ VERBS: dict[str, Signature] = {
     "levitate": S(("cards",), keywords={"style": "str"}, returns="cards",
                   doc="shift shelf cards one space and shelve into the gap"),
     "replace_shelved": S(("cards",), returns="cards", doc="discard a shelf card, shelve into it"),
+    "add_counter": S(("str", "int"), keywords={"of": "any"}, returns="int",
+                     doc="add to a counter an author names (of: a player or a location; "
+                         "else the game's); returns its new value"),
+    "set_counter": S(("str", "int"), keywords={"of": "any"}, returns="int",
+                     doc="set a counter an author names (of: a player or a location; else "
+                         "the game's); returns its value"),
 }
 
 # ---- triggers --------------------------------------------------------------------------------
@@ -333,6 +356,31 @@ EVENTS: dict[str, Event] = {
                           "a resolving location's card area is about to be discarded"),
     "payment": Event({"value": "int", "location": "location"}, frozenset({"modify"}),
                      "a bid is paid"),
+    # the round and its phases: "before X" wakes as X begins, "after X" as it ends
+    "round": Event({}, frozenset({"before", "after"}),
+                   "a round (before: as it begins, before preparation; after: as it ends, "
+                   "after cleanup, or after resolution in the final round)"),
+    "preparation": Event({}, frozenset({"before", "after"}), "the preparation phase"),
+    "placement": Event({}, frozenset({"before", "after"}), "the placement phase"),
+    "resolution": Event({}, frozenset({"before", "after"}), "the resolution phase"),
+    "cleanup": Event({}, frozenset({"before", "after"}),
+                     "the cleanup phase (there is none after the final round)"),
+    "inspection": Event({}, frozenset({"before"}),
+                        "the inspection (before: before the voluntary flips)"),
+}
+# The events of the round's flow: no one does them, so they take no 'by' and no 'at';
+# each wakes every ability that listens, for its owner.
+PHASE_EVENTS = frozenset({"round", "preparation", "placement", "resolution", "cleanup",
+                          "inspection"})
+# Words authors reach for, with the word the language has: a trigger event (unknown
+# events get these before any "did you mean").
+EVENT_SPELLINGS: dict[str, str] = {
+    "end_of_round": "after round", "start_of_round": "before round",
+    "round_end": "after round", "round_start": "before round",
+    "end": "after round", "start": "before round",
+    "inspect": "before inspection", "scoring": "before inspection",
+    "prepare": "preparation", "place": "placed", "resolve": "resolution",
+    "clean_up": "cleanup", "visited": "visit", "shelved": "shelve", "drawn": "draw",
 }
 # The phases in which each event can happen (nothing happens during preparation but
 # revealing tiles and dealing card areas), and the events that wake only the assistant
@@ -341,6 +389,12 @@ EVENT_PHASES: dict[str, frozenset[str]] = {
     **{event: frozenset({"placement", "resolution"}) for event in EVENTS},
     "area_discard": frozenset({"resolution"}),
     "payment": frozenset({"resolution"}),
+    "round": frozenset(),
+    "preparation": frozenset({"preparation"}),
+    "placement": frozenset({"placement"}),
+    "resolution": frozenset({"resolution"}),
+    "cleanup": frozenset(),
+    "inspection": frozenset(),
 }
 ASSISTANT_EVENTS = frozenset({"placed", "arrival"})
 SUBJECTS = ("this", "me", "owner", "opponent", "anyone")

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from exlibris.dsl import vocabulary as vocab
+from exlibris.dsl.values import TYPE_NAMES
 
 Impl = Callable[..., Any]  # impl(rt, env, *args, **kw): a verb or a function
 AttributeImpl = Callable[[Any, Any], Any]  # impl(rt, value)
@@ -77,6 +78,7 @@ class Implementations:
         if not declared or unknown:
             raise UndeclaredWord(f"{self.runtime}: {kind} has no attribute(s) {unknown}")
         self.types[cls] = kind
+        TYPE_NAMES.setdefault(cls, kind)
         self.attributes.setdefault(cls, {}).update(readers)
 
     def _into(self, table: dict[str, Impl], name: str, sig: vocab.Signature

@@ -12,6 +12,7 @@ from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import ExprHandler, Handler, compile_expression, compile_program
+from exlibris.dsl.errors import source_name
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
 from exlibris.engine.rule_parts import RulePart, reads_placing, rule_parts
 from exlibris.engine.state import Assistant
@@ -130,19 +131,26 @@ def compile_ability(key: str, ability: Ability) -> CompiledAbility:
     if ability.when:
         compiled.trigger = parse_trigger(ability.when)
         if compiled.trigger.condition is not None:
-            compiled.condition = compile_expression(compiled.trigger.condition, key)
+            compiled.condition = compile_expression(compiled.trigger.condition,
+                                                    source_name(key, "when"))
     if ability.effect:
-        compiled.effect = compile_program(parse_program(ability.effect), key)
-    compiled.rules = [CompiledRule(rule.kind, compile_expression(rule.condition, key),
-                                   _placing_is_this(rule.condition),
-                                   rule_parts(rule.condition, key),
-                                   reads_placing(rule.condition), " ".join(source.split()),
-                                   " ".join(ability.text.split()), tuple(ability.rulings))
-                      for rule, source in zip(map(parse_rule, ability.placement),
-                                              ability.placement, strict=True)]
+        compiled.effect = compile_program(parse_program(ability.effect),
+                                          source_name(key, "effect"))
+    compiled.rules = [_compiled_rule(parse_rule(source), source, ability,
+                                     source_name(key, "placement", j))
+                      for j, source in enumerate(ability.placement)]
     if ability.score:
-        compiled.score = compile_expression(parse_expression(ability.score), key)
+        compiled.score = compile_expression(parse_expression(ability.score),
+                                            source_name(key, "score"))
     return compiled
+
+
+def _compiled_rule(rule: Any, source: str, ability: Ability, name: str) -> CompiledRule:
+    """One placement rule of ``ability``, compiled under the source name ``name``."""
+    return CompiledRule(rule.kind, compile_expression(rule.condition, name),
+                        _placing_is_this(rule.condition), rule_parts(rule.condition, name),
+                        reads_placing(rule.condition), " ".join(source.split()),
+                        " ".join(ability.text.split()), tuple(ability.rulings))
 
 
 def _placing_is_this(condition: ast.Expr) -> bool:
@@ -181,7 +189,7 @@ def abilities_of(key: str, abilities: list[Ability]) -> tuple[CompiledAbility, .
 
 @cache
 def _location_effect(location_id: str, source: str) -> Handler:
-    return compile_program(parse_program(source), location_id)
+    return compile_program(parse_program(source), source_name(location_id, "effect"))
 
 
 def location_effect(spec: Location) -> Handler:

@@ -259,6 +259,7 @@ class Board:
             ctx.activating -= 1
             ctx.cause = saved
         loc.visitors.append(seat)  # remembered for the round (``visitors_this_round``)
+        self.state.visits.setdefault(loc.id, []).append(seat)  # and for the game
 
     def return_assistant(self, assistant: Assistant) -> None:
         """Send an assistant back to its owner, free to be placed again this round."""

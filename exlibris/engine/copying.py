@@ -124,6 +124,8 @@ def copy_state(state: GameState, copier: _Copier) -> GameState:
     new.temps = [copier.assistant(a) for a in state.temps]
     new.location_stack = list(state.location_stack)
     new.location_discard = list(state.location_discard)
+    new.visits = {lid: list(seats) for lid, seats in state.visits.items()}
+    new.counters = dict(state.counters)
     for name in ("prominent", "also_prominent", "banned", "first_player", "next_first_player",
                  "round", "phase", "final_round", "placement_counter", "returns", "turn_counter"):
         setattr(new, name, getattr(state, name))

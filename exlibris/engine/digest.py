@@ -79,8 +79,14 @@ def state_data(game: Any) -> tuple[Any, ...]:
     solo_data = None if solo is None else (solo.difficulty, solo.public_focus,
                                            tuple(solo.form), tuple(solo.boxed),
                                            tuple(solo.eliminated))
-    return (zones, where, players, assistants, locations, scalars, cursor, context,
-            solo_data, game.decisions, state.rng.getstate())
+    found = (zones, where, players, assistants, locations, scalars, cursor, context,
+             solo_data, game.decisions, state.rng.getstate())
+    # the whole-game memory: each location's visits follow from the visits the digest
+    # sees round by round; an author's counters are added only when some are kept, so
+    # the digests of games without them (the goldens) stay as they were
+    if state.counters:
+        found += (tuple(sorted(state.counters.items())),)
+    return found
 
 
 def state_digest(game: Any) -> str:

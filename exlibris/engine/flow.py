@@ -331,6 +331,7 @@ def go_on(game: Game) -> Outcome:
             game.event(EventKind.ROUND, round=state.round, final=state.final_round,
                        first_player=state.first_player)
             game.ctx.new_round()  # "once per round" abilities are fresh
+            phase_event(game, "before", "round")
             cursor.enter("preparation")
         elif step == "preparation":
             preparation(game)
@@ -343,13 +344,24 @@ def go_on(game: Game) -> Outcome:
             cursor.enter("cleanup")
         elif step == "cleanup":
             if state.final_round:  # no cleanup after the final round (FINAL-01..03)
+                phase_event(game, "after", "round")
                 cursor.end(EndReason.FINAL_ROUND)
                 continue
             game.checkpoint()
             cleanup(game)
+            phase_event(game, "after", "round")
             _count_stalls(game)
         else:
             return _outcome(game, EndReason(cursor.reason or EndReason.FINAL_ROUND))
+
+
+def phase_event(game: Game, mode: str, event: str) -> None:
+    """The round or one of its phases begins (``before``) or ends (``after``): the
+    abilities that listen wake for their owners (``vocabulary.PHASE_EVENTS``)."""
+    if mode == "before":
+        game.triggers.before(event, actor=None)
+    else:
+        game.triggers.after(event, actor=None)
 
 
 def _shelf_size(player: PlayerState) -> int:
@@ -396,11 +408,13 @@ def preparation(game: Game) -> None:
     """Reveal tiles up to one per player (PREP-02..05), then deal card areas (PREP-06)."""
     state = game.state
     state.phase = "preparation"
+    phase_event(game, "before", "preparation")
     if game.settings.solo is not None:
         solo.preparation(game)  # discards instead of new tiles (SOLO-09)
     else:
         reveal_locations(game)
     deal_areas(game)
+    phase_event(game, "after", "preparation")
 
 
 def reveal_locations(game: Game) -> None:
@@ -460,6 +474,7 @@ def placement(game: Game) -> None:
         cursor.turns = 0
         cursor.sweep, cursor.at, cursor.placed_any = \
             state.seats_from(state.first_player), 0, False
+        phase_event(game, "before", "placement")
     while True:
         sweep = cursor.sweep
         while cursor.at < len(sweep):
@@ -489,6 +504,7 @@ def placement(game: Game) -> None:
             cursor.placed_any = True
         if not cursor.placed_any:
             cursor.entered = False
+            phase_event(game, "after", "placement")
             return
         cursor.sweep, cursor.at, cursor.placed_any = \
             state.seats_from(state.first_player), 0, False
@@ -509,6 +525,7 @@ def resolution(game: Game) -> None:
         cursor.step, cursor.entered = "resolution", True
         cursor.order = sorted(state.in_play, key=lambda loc: loc.number)
         cursor.resolving = 0
+        phase_event(game, "before", "resolution")
     order = cursor.order
     while cursor.resolving < len(order):
         game.checkpoint()
@@ -523,6 +540,7 @@ def resolution(game: Game) -> None:
     hiring.dismiss_temps(game)
     cursor.order = []
     cursor.entered = False
+    phase_event(game, "after", "resolution")
 
 
 def resolve(game: Game, loc: LocationState) -> None:
@@ -564,9 +582,11 @@ def cleanup(game: Game) -> None:
     cleared; the final-round check (CLEAN-01..05, FINAL-01..03)."""
     state = game.state
     state.phase = "cleanup"
+    phase_event(game, "before", "cleanup")
     if game.settings.solo is not None:
         solo.cleanup(game)  # eliminations, no permanent tile (SOLO-15)
         clear_home_spaces(game)
+        phase_event(game, "after", "cleanup")
         return
     temporary = [loc for loc in state.in_play if not loc.permanent]
     if temporary:
@@ -583,6 +603,7 @@ def cleanup(game: Game) -> None:
         state.first_player = state.next_first_player
         state.next_first_player = None
     final_round_check(game)
+    phase_event(game, "after", "cleanup")
 
 
 def clear_home_spaces(game: Game) -> None:
@@ -674,6 +695,7 @@ def inspection(game: Game) -> Inspection:
         state.phase = "inspection"
         cursor.step, cursor.entered = "inspection", True
         cursor.inspecting = 0
+        phase_event(game, "before", "inspection")
         if game.solo is not None:
             solo.finish(game)  # the hand joins the public library (SOLO-18)
     players = state.players

@@ -36,6 +36,7 @@ from exlibris.engine.context import EffectContext
 from exlibris.engine.decisions import Agent, Decision, DecisionKind
 from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventKind, EventLog
+from exlibris.engine.memory import ROUND_NAMES
 from exlibris.engine.runtime import EffectRuntime
 from exlibris.engine.solo import SoloState
 from exlibris.engine.state import Assistant, GameState, LocationState, PlayerState
@@ -165,6 +166,7 @@ class Game:
                 "players": players,
                 "opponents": _opponents,
                 "home": "home",
+                **ROUND_NAMES,
             }
         names = fixed.copy()
         names["owner"] = players[seat]

@@ -82,6 +82,10 @@ GAME.attributes_of("location", LocationState, {
     "visits_this_round": lambda rt, loc: len(loc.visitors),
     "visitors_this_round": lambda rt, loc: [rt.game.player(s) for s in dict.fromkeys(
         loc.visitors)],
+    # the game's memory of the tile, kept by id (``GameState.visits``)
+    "visits_this_game": lambda rt, loc: len(rt.game.state.visits.get(loc.id, ())),
+    "visitors_this_game": lambda rt, loc: [rt.game.player(s) for s in dict.fromkeys(
+        rt.game.state.visits.get(loc.id, ()))],
 })
 GAME.attributes_of("space", Space, {
     "occupant": lambda rt, space: space.occupants[0] if space.occupants else None,

@@ -13,12 +13,12 @@ from functools import lru_cache
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
-from exlibris.dsl.errors import EffectError
 from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import kind_name
+from exlibris.dsl.values import no_attribute
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions
+from exlibris.engine import memory as _memory  # noqa: F401 - registers the counter words
 from exlibris.engine.assistant_verbs import AssistantVerbs
 from exlibris.engine.decisions import PURPOSE_VERBS, DecisionKind, HomeAction, Purpose
 from exlibris.engine.errors import RulesError
@@ -54,6 +54,17 @@ _STEP_WORDS = {
     "move_assistant": "move an assistant",
     "place_assistant": "place the assistant",
 }
+_COUNTED = frozenset({"pay", "discard", "draw", "take", "give", "shelve", "reveal"})
+
+
+def question_of(node: ast.Choose | ast.May) -> str | None:
+    """The question of a choice in the author's words: its own, or that of the
+    ``may "...":`` block it opens."""
+    if node.question:
+        return node.question
+    if isinstance(node, ast.May) and node.body and isinstance(node.body[0], ast.Choose):
+        return node.body[0].question
+    return None
 
 
 def describe_steps(body: list[ast.Stmt]) -> str:
@@ -66,6 +77,10 @@ def describe_steps(body: list[ast.Stmt]) -> str:
             call = node.call if isinstance(node, ast.Do) else node.value
             if isinstance(call, ast.Call) and call.func in VERBS:
                 word = _STEP_WORDS.get(call.func, call.func.replace("_", " "))
+                if call.func in _COUNTED and call.args and isinstance(call.args[0].value,
+                                                                      ast.Num):
+                    n = call.args[0].value.value  # the cost or the gain, named
+                    word = f"{word} {n} card{'' if n == 1 else 's'}"
                 if word:
                     words.append(word)
         elif isinstance(node, ast.ForEach | ast.Repeat | ast.As):
@@ -131,17 +146,18 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return value
 
     def may(self, env: Env, node: ast.May) -> bool:
-        return self.game.ask_yes(env.me.seat, f"{describe_steps(node.body)}?")
+        return self.game.ask_yes(env.me.seat, node.question or f"{describe_steps(node.body)}?")
 
     def choose_option(self, chooser: Value, labels: list[str], env: Env,
                       node: ast.Choose | ast.May, about: list[Value] | None = None) -> int:
         seat = chooser.seat if isinstance(chooser, PlayerState) else env.me.seat
+        prompt = question_of(node) or "choose one"
         if about is None:
-            return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels)
+            return self.game.ask(seat, DecisionKind.OPTION, prompt, labels)
         # the cards each option is about ride along for the screen, which names them
         # (``Decision.about``); the labels, and so logs, saves and scripts, stay as written
         cards = [self.cards_of(value) for value in about]
-        return self.game.ask(seat, DecisionKind.OPTION, "choose one", labels, str, about=cards)
+        return self.game.ask(seat, DecisionKind.OPTION, prompt, labels, str, about=cards)
 
     # ------------------------------------------------------------------ attributes
     def attribute(self, value: Value, name: str) -> Value:
@@ -160,7 +176,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             return None
         if isinstance(value, Zone):
             return [self.attribute(c, name) for c in value.cards]
-        raise EffectError(f"the attribute {name!r} does not apply to {kind_name(value)}")
+        raise no_attribute(value, name)
 
     def face_up_books(self, cards: Value) -> Sequence[str]:
         """The books of the face-up book cards among ``cards`` (what ``books()``,
@@ -213,11 +229,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def pick(self, seat: int, candidates: Sequence[Option], amount: Value, purpose: Purpose,
              label: Callable[[Option], str] | None = None,
              refresh: Callable[[list[Option]], list[Option]] | None = None,
-             verb: str = "") -> Iterator[Option]:
+             verb: str = "", prompt: str = "") -> Iterator[Option]:
         """The chosen elements, one at a time, as the amount allows.
 
         ``purpose`` is what the bots read; ``verb`` (by default the purpose's) is the
-        word of prompts and labels.
+        word of prompts and labels; ``prompt``, the question in the author's words.
 
         ``refresh`` filters what is still choosable after each pick (a shelf card
         may stop being removable once its neighbour is gone).
@@ -248,9 +264,10 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         verb = verb or PURPOSE_VERBS[purpose]
         labels = _verb_labels(verb) if label is None else _pick_labels(label)
         if limit == 1:  # one question (never forced: that is the case above)
-            item = self._pick_one(seat, remaining, must <= 0, verb, purpose, labels)
+            item = self._pick_one(seat, remaining, must <= 0, verb, purpose, labels, prompt)
             return iter(()) if item is None else iter((item,))
-        return self._picks(seat, remaining, limit, must, purpose, labels, refresh, verb)
+        return self._picks(seat, remaining, limit, must, purpose, labels, refresh, verb,
+                           prompt)
 
     @staticmethod
     def _all_that_can(pool: list[Option], refresh: Callable[[list[Option]], list[Option]]
@@ -268,7 +285,7 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
     def _picks(self, seat: int, remaining: list[Option], limit: int, must: int,
                purpose: Purpose, labels: Callable[[Option | None], str],
                refresh: Callable[[list[Option]], list[Option]] | None,
-               verb: str) -> Iterator[Option]:
+               verb: str, prompt: str = "") -> Iterator[Option]:
         """``pick``'s choices: up to ``limit`` of ``remaining``, the first ``must`` of
         them without a "done" option (and not asked when forced)."""
         chosen = 0
@@ -280,18 +297,20 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
             if chosen < must and len(remaining) <= must - chosen:
                 item = remaining.pop(0)
             else:
-                item = self._pick_one(seat, remaining, chosen >= must, verb, purpose, labels)
+                item = self._pick_one(seat, remaining, chosen >= must, verb, purpose, labels,
+                                      prompt)
                 if item is None:
                     return
             chosen += 1
             yield item
 
     def _pick_one(self, seat: int, remaining: list[Option], optional: bool, verb: str,
-                  purpose: Purpose, labels: Callable[[Option | None], str]) -> Option | None:
+                  purpose: Purpose, labels: Callable[[Option | None], str],
+                  prompt: str = "") -> Option | None:
         """Ask for one of ``remaining`` (or "done", if ``optional``): the element, taken
         out of ``remaining``, or None for "done"."""
         values = [*remaining, None] if optional else remaining
-        index = self.game.ask(seat, _PICK, f"which to {verb}?", values, labels,
+        index = self.game.ask(seat, _PICK, prompt or f"which to {verb}?", values, labels,
                               verb=verb, purpose=purpose)
         if values[index] is None:
             return None
@@ -606,7 +625,8 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     @GAME.verb("choose")
     def v_choose(self, env: Env, amount: Value, **kw: Value) -> list[Value]:
-        return list(self.pick(env.me.seat, as_list(kw["from"]), amount, Purpose.CHOOSE))
+        return list(self.pick(env.me.seat, as_list(kw["from"]), amount, Purpose.CHOOSE,
+                              prompt=str(kw.get("prompt") or "")))
 
     @GAME.verb("home_action")
     def v_home_action(self, env: Env) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from exlibris.catalog import Catalog
@@ -19,6 +20,7 @@ from exlibris.dsl.scoring import CategoryValue
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
+from exlibris.engine.house_rules import house_scores
 from exlibris.engine.solo import SoloState
 from exlibris.engine.state import Assistant, GameState, PlayerState
 from exlibris.model.cards import ArtifactCard
@@ -45,6 +47,9 @@ def build_table(catalog: Catalog, settings: Settings, agents: Sequence[Agent], *
     game.assistant_cards = dict(catalog.assistants)
     game.location_specs = module_locations(catalog, settings)
     game.scoring = scoring_rules(settings.scoring, n)
+    if any(ability.score for ability in settings.abilities):  # the house rules line
+        house = house_scores(settings.abilities, variant)
+        game.scoring = replace(game.scoring, house_scores=house)
     if settings.solo is not None:
         game.solo = SoloState(difficulty=settings.solo.difficulty)
     for agent in agents:  # an agent that searches forks of the game is handed it

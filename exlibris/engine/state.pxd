@@ -33,3 +33,4 @@ cdef class GameState:
     cdef public object placement_counter, returns, turn_counter, cursor
     cdef public Cards cards
     cdef public list players, in_play, location_stack, location_discard, limbo, temps
+    cdef public dict visits, counters

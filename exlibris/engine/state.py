@@ -221,10 +221,10 @@ class GameState:
     """Everything on the table."""
 
     __slots__ = ("also_prominent", "artifact_deck", "assistant_deck", "banned", "cards",
-                 "cursor", "deck", "discard", "final_round", "first_player", "in_play", "limbo",
-                 "location_discard",
-                 "location_stack", "next_first_player", "phase", "placement_counter",
-                 "players", "prominent", "returns", "rng", "round", "temps", "turn_counter")
+                 "counters", "cursor", "deck", "discard", "final_round", "first_player", "in_play",
+                 "limbo", "location_discard", "location_stack", "next_first_player", "phase",
+                 "placement_counter", "players", "prominent", "returns", "rng", "round", "temps",
+                 "turn_counter", "visits")
 
     def __init__(self, players: list[PlayerState], rng: random.Random) -> None:
         self.players = players
@@ -251,6 +251,11 @@ class GameState:
         self.limbo: list[Zone] = []
         self.temps: list[Assistant] = []  # Temp Agency tokens this round
         self.cursor = FlowCursor()  # where the flow stands
+        # the memory of the whole game: each location's visitors by id, in order
+        # (``visits_this_game``), and the counters an author names (``counter``), keyed
+        # by (holder, name): ``game``, ``player:SEAT`` or ``location:ID``
+        self.visits: dict[str, list[int]] = {}
+        self.counters: dict[tuple[str, str], int] = {}
 
     def __repr__(self) -> str:
         return (f"<game state: round {self.round}, {self.phase}, "

@@ -10,5 +10,5 @@ cdef class Triggers:
     cdef public object game, _specials, _wakes, _sorted_at
     cdef public EffectContext ctx
     cdef public GameState state
-    cdef public list _ruling
+    cdef public list _ruling, _house
     cdef public dict _after_modes

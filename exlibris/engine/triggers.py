@@ -20,6 +20,7 @@ from exlibris.dsl.compiler import Env
 from exlibris.engine.abilities import CompiledAbility, Source, abilities_of, subject_matches
 from exlibris.engine.context import EffectContext
 from exlibris.engine.events import EventKind
+from exlibris.engine.house_rules import HOUSE_ORDER, house_rule
 from exlibris.engine.state import Assistant, GameState, LocationState
 from exlibris.model.cards import ArtifactCard
 
@@ -33,14 +34,15 @@ _ORDER = attrgetter("order")  # of a Source: its priority
 class Triggers:
     """The abilities of one game's carriers, woken by its events (``game.triggers``)."""
 
-    __slots__ = ("_after_modes", "_ruling", "_sorted_at", "_specials", "_wakes", "ctx",
-                 "game", "state")
+    __slots__ = ("_after_modes", "_house", "_ruling", "_sorted_at", "_specials", "_wakes",
+                 "ctx", "game", "state")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.state: GameState = game.state
         self.ctx: EffectContext = game.ctx
         self._specials: list[Source] | None = None
+        self._house: list[Source] = []  # the variant's abilities, one carrier a seat
         self._ruling: list[Source] = []  # the specials with placement rules
         self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
         self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
@@ -55,12 +57,25 @@ class Triggers:
                                        assistant.spec.abilities), 0)
                 for player in self.state.players for assistant in player.assistants
                 if assistant.spec is not None]
-            self._wakes = frozenset(key for source in self._specials for key in source.wakes)
+            self._house = self._house_rules()
+            self._wakes = frozenset(key for source in (*self._specials, *self._house)
+                                    for key in source.wakes)
             self._after_modes = {event: modes for event, _ in self._wakes if (modes := tuple(
                 mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
-            self._ruling = [source for source in self._specials if source.has_rules]
+            self._ruling = [source for source in (*self._specials, *self._house)
+                            if source.has_rules]
             self._sorted_at = -1
         return self._specials
+
+    def _house_rules(self) -> list[Source]:
+        """The variant's own abilities, carried by every seat (``house_rules.py``)."""
+        abilities = self.game.settings.abilities
+        if not abilities:
+            return []
+        variant = self.game.variant
+        compiled = abilities_of(f"{variant}@rules", abilities)
+        return [Source.of(player.seat, house_rule(variant, player.seat), compiled,
+                          HOUSE_ORDER + player.seat) for player in self.state.players]
 
     def assistants_changed(self) -> None:
         """A player's assistants changed (hired, borrowed, retired)."""
@@ -79,7 +94,7 @@ class Triggers:
             found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
         if not self.game.has_artifacts:
-            return found
+            return found + self._house if self._house else found
         found = list(found)
         for player in self.state.players:
             for pos in player.shelf.positions():
@@ -89,7 +104,7 @@ class Triggers:
                     if spec is not None:
                         found.append(Source.of(player.seat, slot.card,
                                                abilities_of(spec.id, spec.abilities), 10**9 + 1))
-        return found
+        return found + self._house if self._house else found
 
     def listeners(self, event: str, mode: str, *, actor: int | None,
                   location: LocationState | None = None, names: dict[str, Any] | None = None

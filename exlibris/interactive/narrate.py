@@ -183,13 +183,15 @@ class Narrator:
 
     def _ability(self, r: dict[str, Any]) -> str:
         source = str(r.get("source", ""))
+        keyword = f" ({r['ability']})" if r.get("ability") else ""
+        if source == self.game.variant and self.game.settings.abilities:
+            return f"A house rule of the variant acts for {self.who(r['seat'])}{keyword}."
         spec = self.game.artifact_specs.get(source)
         name = self.assistant(source) if ":" in source else \
             spec.name if spec is not None else source.replace("-", " ")
         whose = self.whose(r["seat"]).capitalize() if self.you(r["seat"]) else \
             self.whose(r["seat"])
         name = name.removeprefix("The ")
-        keyword = f" ({r['ability']})" if r.get("ability") else ""
         return f"{whose} {name} acts{keyword}."
 
     def _draw(self, r: dict[str, Any]) -> str:

@@ -7,13 +7,12 @@ result against ``Settings``, so every number of the rules lives in ``rules/``.
 
 from __future__ import annotations
 
-from dataclasses import fields as dataclass_fields
 from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
 from exlibris.limits import MAX_GAME_ROUNDS, MAX_SEATS, MIN_SEATS
-from exlibris.model.content import Module, Slug, Text
+from exlibris.model.content import Ability, Module, Slug, Text
 from exlibris.model.merging import parents_of
 
 # validators are built on first use: a game builds its models from trusted data
@@ -99,6 +98,9 @@ class Settings(_Strict):
     max_steps: StrictInt = Field(
         ge=10_000, le=1_000_000, description="Step budget of one effect: 10,000 or more "
         "(the shipped content is played at 10,000; fewer could stop it).")
+    abilities: list[Ability] = Field(
+        default_factory=list, description="Abilities every player has (a variant's "
+        "'abilities:', those of the rules it extends first).")
 
 
 # ---- what a variant may write: every setting optional, every value typed ----------------
@@ -148,14 +150,16 @@ _SCORING_TYPES: dict[str, Any] = {
     "public_library_wins_ties": StrictBool,
     "difficulty": dict[str, Annotated[StrictInt, Field(ge=1, le=7)]],  # SOLO-09: 1 to 7 cards
     "tiebreakers": list[Literal["books", "hand", "banned"]],
+    "category_bonus": Annotated[dict[str, Annotated[StrictInt, Field(ge=-10, le=10)]], Field(
+        description="Points for each book of a category (by code letter or id), -10 to 10.")],
 }
 
 
 def _scoring_model(name: str, sections: bool) -> type[BaseModel]:
     """The ``scoring:`` mapping: the keys of ``ScoringRules`` (exlibris/scoring/settings.py)."""
-    from exlibris.scoring.settings import ScoringRules
+    from exlibris.scoring.settings import SETTABLE
 
-    keys = [f.name for f in dataclass_fields(ScoringRules) if f.name != "players"]
+    keys = list(SETTABLE)
     spec: dict[str, Any] = {k: (Optional[_SCORING_TYPES.get(k, Any)], None)  # noqa: UP045
                             for k in keys}
     if sections:
@@ -174,10 +178,17 @@ def _unoptional(annotation: Any) -> Any:
     return args[0] if len(args) == 1 and type(None) in get_args(annotation) else annotation
 
 
+# Settings a variant does not write under ``settings:`` (its abilities are a list of
+# their own at the top of the file, added to those of the rules it extends).
+_NOT_OVERLAID = frozenset({"abilities"})
+
+
 def _partial(model: type[BaseModel], name: str) -> type[BaseModel]:
     """``model`` with every field optional (a variant names only what it changes)."""
     spec: dict[str, Any] = {}
     for field_name, info in model.model_fields.items():
+        if field_name in _NOT_OVERLAID:
+            continue
         annotation = _unoptional(info.annotation)  # ``solo: SoloSettings | None``
         if (isinstance(annotation, type) and issubclass(annotation, BaseModel)
                 and annotation not in (Rulings, ScoringSettings)):  # already all optional
@@ -207,6 +218,11 @@ class Variant(_Strict):
     text: Text
     settings: VariantSettings = Field(  # type: ignore[valid-type]
         default_factory=VariantSettings)
+    abilities: list[Ability] = Field(
+        default_factory=list, description="Rules for everyone: abilities every player has, "
+        "written as a special assistant's are (a trigger and an effect, placement rules, "
+        "or an end-of-game score on the house rules line); added to those of the rules "
+        "it extends.")
 
     @property
     def parents(self) -> list[str]:
@@ -234,17 +250,21 @@ def _written(value: Any) -> Any:
     return value
 
 
+# Settings that are maps keyed by what a variant chooses (player counts, categories).
+OPEN_MAPS = ("shelf_cards", "category_bonus", "difficulty")
+
+
 def unknown_keys(base: dict[str, Any], overlay: dict[str, Any],
                  path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Paths in ``overlay`` that ``base`` does not have (a variant's typos).
 
-    Maps keyed by player counts accept new counts.
+    Maps keyed by player counts or categories (``OPEN_MAPS``) accept new keys.
     """
     found: list[tuple[str, ...]] = []
     for key, value in overlay.items():
         here = (*path, key)
         if key not in base:
-            if not (path and path[-1] in ("shelf_cards",)):
+            if not (path and path[-1] in OPEN_MAPS):
                 found.append(here)
             continue
         if isinstance(value, dict) and isinstance(base[key], dict):

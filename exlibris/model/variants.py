@@ -34,6 +34,7 @@ def resolve_settings(variant_id: str, variants: dict[str, Variant]) -> Settings:
     chain = variant_chain(variant_id, variants)
     for variant in chain:
         merged = merge(merged, variant.overlay)
+    merged["abilities"] = [ability for variant in chain for ability in variant.abilities]
     if all(is_trusted(v) for v in chain):
         try:
             return construct(Settings, merged, remember=False)

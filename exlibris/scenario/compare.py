@@ -296,6 +296,15 @@ class _Checker:
                     f"final round")
         return None
 
+    def check_counters(self, expected: dict[tuple[str, str], int]) -> str | None:
+        """The counters named; a counter not named may hold anything."""
+        for (holder, name), value in expected.items():
+            found = self.state.counters.get((holder, name), 0)
+            if found != value:
+                return (f"the counter {name!r} of {holder.split(':')[-1]}: expected {value}, "
+                        f"found {found}")
+        return None
+
     def check_round(self, expected: int) -> str | None:
         if self.state.round != expected:
             return f"the round: expected {expected}, found {self.state.round}"

@@ -49,7 +49,7 @@ SETUP_FIELDS = ("players", "first_player", "round", "final_round", "prominent",
                 "also_prominent", "banned",
                 "deck", "discard", "locations", "location_stack", "location_discard", "placed",
                 "assistant_deck", "artifact_deck", "difficulty", "public_focus", "license_form",
-                "dealt")
+                "dealt", "counters", "visits")
 PLAYER_FIELDS = ("name", "library", "hand", "shelf", "focus", "assistants", "bot")
 LOCATION_FIELDS = ("id", "area", "permanent")
 EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "assistants",
@@ -57,7 +57,7 @@ EXPECT_FIELDS = ("hands", "hand_sizes", "shelves", "discard", "deck", "areas", "
                  "first_player", "first_player_next_round", "in_play", "permanent",
                  "final_round", "events", "next_decision", "round", "ended", "inspection",
                  "location_stack", "location_discard", "never_offered", "no_events",
-                 "license_form", "blocked_bids", "contents")
+                 "license_form", "blocked_bids", "contents", "counters")
 DECISION_FIELDS = ("player", "prompt", "options", "offers", "lacks")
 CONTENT_PILES = ("assistant_deck", "artifact_deck", "in_play", "location_stack")
 EVENT_KINDS = tuple(k.value for k in EventKind)
@@ -277,8 +277,14 @@ class _Reader:
         try:
             return resolve_settings(rules, variants)
         except ValueError as exc:  # a broken variant of the author's (pydantic's errors too)
+            from pydantic import ValidationError
+
+            from exlibris.schema_words import first_in_words
+
+            why = first_in_words(exc) if isinstance(exc, ValidationError) \
+                else str(exc).splitlines()[0]
             self.fail(("rules",), "scenario/unknown-rules",
-                      f"the rules {rules!r} cannot be used: {str(exc).splitlines()[0]}; "
+                      f"the rules {rules!r} cannot be used: {why}; "
                       "run `exlibris validate` on them")
             return None
 
@@ -350,8 +356,45 @@ class _Reader:
             loc for i, item in enumerate(gone)
             if (loc := self.location_id(item, (*path, "location_discard", i)))]
         setup.placed = self.read_placed(data.get("placed"), (*path, "placed"), setup, settings)
+        if data.get("counters") is not None:
+            setup.counters = self.read_counters(data["counters"], (*path, "counters"))
+        setup.visits = self.read_visits(data.get("visits"), (*path, "visits"))
         self.read_solo(data, path, setup, settings)
         return setup
+
+    def read_counters(self, value: Any, path: YamlPath) -> dict[tuple[str, str], int]:
+        """``{HOLDER: {NAME: N}}``: the game's counters (holder ``game``), a player's (by
+        name) or a location's (by id), as the language's ``counter`` reads them."""
+        found: dict[tuple[str, str], int] = {}
+        for holder, names in (self.mapping(value, path, "counters") or {}).items():
+            where = (*path, holder)
+            if holder == "game":
+                key = "game"
+            elif isinstance(holder, str) and holder in self.names:
+                key = f"player:{self.names.index(holder)}"
+            elif (loc := self.location_id(holder, where)) is not None:
+                key = f"location:{loc}"
+            else:
+                continue
+            for name, n in (self.mapping(names, where, "a holder's counters") or {}).items():
+                number = self.integer(n, (*where, name), f"counter {name}", -(10**12))
+                if number is not None:
+                    found[(key, str(name))] = number
+        return found
+
+    def read_visits(self, value: Any, path: YamlPath) -> dict[str, list[int]]:
+        """``{LOCATION: [PLAYER, ...]}``: the visits carried out at each location earlier
+        in the game, in order (``visits_this_game``)."""
+        found: dict[str, list[int]] = {}
+        for loc_id, who in (self.mapping(value, path, "visits") or {}).items() \
+                if value is not None else ():
+            loc = self.location_id(loc_id, (*path, loc_id))
+            seats = [seat for i, name in enumerate(self.sequence(who, (*path, loc_id),
+                                                                 "visitors") or [])
+                     if (seat := self.player(name, (*path, loc_id, i))) is not None]
+            if loc is not None:
+                found[loc] = seats
+        return found
 
     def read_solo(self, data: dict[str, Any], path: YamlPath, setup: Setup,
                   settings: Any) -> None:
@@ -886,6 +929,10 @@ class _Reader:
                 out[key] = ["yes" if x is True else "no" if x is False else str(x)
                             for x in items]
         return out
+
+    def expect_counters(self, value: Any, path: YamlPath, setup: Any
+                        ) -> dict[tuple[str, str], int]:
+        return self.read_counters(value, path)
 
     def expect_round(self, value: Any, path: YamlPath, setup: Any) -> int:
         return self.integer(value, path, "round", 1) or 0

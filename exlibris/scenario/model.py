@@ -78,6 +78,9 @@ class Setup:
     location_discard: list[str] = field(default_factory=list)  # the location discard pile
     placed: list[Placed] = field(default_factory=list)
     difficulty: int | None = None  # solo: None takes the rules' level
+    # the game's memory: counters by (holder, name), visits by location id
+    counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    visits: dict[str, list[int]] = field(default_factory=dict)
     public_focus: str = ""  # solo: the public library's hidden focus
     license_form: list[str] = field(default_factory=list)  # solo: revealed first first
     dealt: bool = False  # set up as a new game is (flow.new_game), by the scenario's seed

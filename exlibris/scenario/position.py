@@ -37,6 +37,8 @@ def build_game(scenario: Scenario, agents: Sequence[Agent], *, views: Any = None
 
     state.round = setup.round
     state.final_round = setup.final_round
+    state.counters = dict(setup.counters)
+    state.visits = {loc: list(seats) for loc, seats in setup.visits.items()}
     state.first_player = setup.first_player
     state.prominent = setup.prominent
     state.also_prominent = setup.also_prominent

@@ -15,13 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exlibris.agents.view import player_view
+from exlibris.dsl.errors import EffectError
 from exlibris.engine import flow
 from exlibris.engine.decisions import Decision
+from exlibris.engine.errors import RulesError
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
 from exlibris.scenario.compare import compare
 from exlibris.scenario.model import END, PHASES, Scenario, Step
 from exlibris.scenario.position import build_game
+from exlibris.scoring.artifacts import ArtifactScoringError
 from exlibris.sources import content_in_use
 
 
@@ -92,6 +95,9 @@ class Result:
     difference: str = ""
     trace: list[str] = field(default_factory=list)
     pending: Decision | None = None
+    # the content stopped the game (an effect that cannot go on, a rule the engine
+    # cannot play): ``difference`` says where, in the author's file
+    stopped: bool = False
 
 
 class Run:
@@ -223,6 +229,10 @@ class Run:
         except ScriptMismatch as exc:
             result.difference = str(exc)
             return result
+        except _STOPS as exc:  # the content stopped the game: the author's mistake
+            result.difference = f"the game stopped after script step {self.next}: {exc}"
+            result.stopped = True
+            return result
         except Exception as exc:  # the engine failed: report it as the difference
             result.difference = (f"the engine stopped with {type(exc).__name__}: {exc} "
                                  f"(after script step {self.next})")
@@ -240,6 +250,10 @@ class Run:
         result.passed = difference is None
         result.difference = difference or ""
         return result
+
+
+# what content can stop a game with (``interactive.session.ENGINE_ERRORS``)
+_STOPS = (EffectError, RulesError, ArtifactScoringError)
 
 
 def run_scenario(scenario: Scenario) -> Result:

@@ -68,6 +68,11 @@ class Setup(_Strict):
         "'PLAYER ASSISTANT at LOCATION space N' or 'PLAYER ASSISTANT at home N'"))
     difficulty: int | None = Field(default=None, ge=1, le=7, description="Solo: the level.")
     public_focus: str | None = Field(default=None, description="Solo: the hidden focus.")
+    counters: dict[str, dict[str, int]] | None = Field(default=None, description=(
+        "The counters of the effect language: {game | PLAYER | LOCATION: {NAME: N}}."))
+    visits: dict[str, list[str]] | None = Field(default=None, description=(
+        "The visits carried out at each location earlier in the game, in order "
+        "(visits_this_game)."))
     license_form: list[str] = Field(default_factory=list, description=(
         "Solo: the face-down categories of the form, the one revealed first first."))
     dealt: bool = Field(default=False, description=(
@@ -148,6 +153,7 @@ class Expect(_Strict):
     assistant_deck: Cards | None = None
     artifact_deck: Cards | None = None
     hires: dict[str, Cards] | None = None
+    counters: dict[str, dict[str, int]] | None = None
     first_player: str | None = None
     first_player_next_round: str | None = None
     in_play: list[str] | None = None

@@ -316,12 +316,23 @@ def compile_score_source(loaded: Any, source: str, key_path: tuple[str | int, ..
     categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
                   for code, cid in CATEGORY_IDS.items()}
     try:
-        return compile_score(source, file=str(path), line=line, categories=categories)
+        return compile_score(source, file=str(path), line=line, categories=categories,
+                             name=_score_name(loaded.data, key_path))
     except DslError as exc:
         where_line = line + exc.line - 1
         where_col = col + exc.col - 1 if exc.line == 1 else exc.col
         raise UserInputError([Problem(str(path), where_line, where_col, exc.code,
                                       exc.message)]) from None
+
+
+def _score_name(data: Any, key_path: tuple[str | int, ...]) -> str:
+    """The source name a ``score:`` runs under (``dsl.errors.source_name``)."""
+    from exlibris.dsl.errors import source_name
+
+    entry = str(data.get("id", "")) if isinstance(data, dict) else ""
+    if len(key_path) == 3:  # an ability's
+        return source_name(f"{entry}#{key_path[1]}", "score")
+    return source_name(entry, "score")
 
 
 def _score_source(data: Any) -> tuple[str, tuple[str | int, ...]] | None:

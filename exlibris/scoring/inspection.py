@@ -10,6 +10,7 @@ from exlibris.model.shelf import Shelf
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import (
     ArtifactPoints,
+    ScoreEnv,
     Town,
     artifact_lines,
     artifact_points,
@@ -82,6 +83,7 @@ class Form:
     volunteers: int = 0
     hand: int = 0
     banned_books: int = 0
+    house: int = 0  # the variant's own scoring (``ScoringRules.has_house_line``)
     flipped_at: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     # B6 (B7 solo) line by line: (artifact id, points) of each artifact on the shelf
     artifact_lines: tuple[tuple[str, int], ...] = field(default=(), compare=False)
@@ -93,7 +95,7 @@ class Form:
     @property
     def total(self) -> int:
         return (self.stability + self.entombed + self.prominent + self.banned + self.variety
-                + self.focus + self.artifacts + self.volunteers)
+                + self.focus + self.artifacts + self.volunteers + self.house)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +140,21 @@ def inspect_player(
         + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
+        house=house_points(shelf, tally, rules, town_of(table, player))
+        if rules.has_house_line else 0,
         artifact_lines=lines,
     )
+
+
+NOWHERE = (-(10**6), -(10**6))  # the cell a house rule's score is "at": no card is there
+
+
+def house_points(shelf: Shelf, tally: dict[str, int], rules: ScoringRules, town: Town) -> int:
+    """The house rules line: the variant's points for each book of a category, and the
+    end-of-game scores of its own abilities (``this`` is nothing in them)."""
+    points = sum(tally.get(code, 0) * bonus for code, bonus in rules.category_bonus)
+    env = ScoreEnv(shelf, NOWHERE, rules, town)
+    return points + sum(int(score(env)) for score in rules.house_scores)
 
 
 def town_of(table: Table, player: PlayerTable) -> Town:

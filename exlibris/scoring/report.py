@@ -29,6 +29,8 @@ def form_json(form: Form, *, library: bool = False) -> dict[str, Any]:
     if library:
         data["volunteers"] = form.volunteers
     data["artifacts"] = form.artifacts
+    if form.house:
+        data["house_rules"] = form.house  # an extension: the variant's own scoring
     data["total"] = form.total
     return data
 
@@ -83,6 +85,8 @@ def _rows(inspection: Inspection, modules: Collection[str] | None = None
     if _shown("artifactorium", modules, artifacts):
         rows.append(row("B7 artifacts" if table.solo else "B6 artifacts", artifacts))
     rows.extend(_artifact_rows(columns))
+    if inspection.rules.has_house_line or any(f.house for f in columns):
+        rows.append(row("   house rules (variant)", [f.house for f in columns]))
     return rows
 
 

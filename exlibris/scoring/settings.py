@@ -68,6 +68,9 @@ class ScoringRules:
     ``public_library_wins_ties`` solo: the public library takes tied awards (true).
     ``difficulty``             solo difficulty names to levels (beginner 1 .. impossible 7).
     ``tiebreakers``            order of tiebreakers among ``books``, ``hand``, ``banned``.
+    ``category_bonus``         points for each book of a category, by its code or id
+                               (``{S: 1}``: one more point a spellbook; -10 to 10),
+                               counted after A1 on the house rules line.
     ``five_players``           a mapping of the keys above that applies at five players.
     ``solo``                   a mapping of the keys above that applies to solo tables.
 
@@ -90,10 +93,20 @@ class ScoringRules:
     public_library_wins_ties: bool = True
     difficulty: tuple[tuple[str, int], ...] = DIFFICULTY_LEVELS
     tiebreakers: tuple[str, ...] = TIEBREAKERS
+    category_bonus: tuple[tuple[str, int], ...] = ()
+    # the end-of-game scores of the variant's own abilities (``abilities:`` of its rules
+    # file), compiled: every player scores each on the house rules line. Set by the
+    # game or the table reader, never by a ``scoring:`` mapping (``SETTABLE``).
+    house_scores: tuple[Any, ...] = ()
 
     @property
     def solo(self) -> bool:
         return self.players == 1
+
+    @property
+    def has_house_line(self) -> bool:
+        """The variant scores something of its own (the house rules line)."""
+        return bool(self.category_bonus or self.house_scores)
 
     @classmethod
     def for_players(cls, n: int, settings: Mapping[str, Any] | None = None) -> ScoringRules:
@@ -129,7 +142,7 @@ class ScoringRules:
 
     def _apply(self, mapping: Mapping[str, Any], where: tuple[str, ...]) -> ScoringRules:
         changes: dict[str, Any] = {}
-        known = {f.name for f in fields(self)} - {"players"}
+        known = set(SETTABLE)
         for key, value in mapping.items():
             path = (*where, key)
             if key not in known:
@@ -186,8 +199,24 @@ def _convert(key: str, value: Any, path: tuple[str, ...]) -> Any:
         ):
             raise fail("a mapping of names to levels")
         return tuple((k, v) for k, v in value.items())
+    if key == "category_bonus":
+        from exlibris.scoring.categories import CATEGORY_IDS
+
+        codes = {**{code: code for code in CATEGORY_IDS},
+                 **{cid: code for code, cid in CATEGORY_IDS.items()}}
+        if not isinstance(value, Mapping) or any(
+                k not in codes or isinstance(v, bool) or not isinstance(v, int)
+                or not -10 <= v <= 10 for k, v in value.items()):
+            raise fail("a mapping of categories (a code letter such as S, or an id such "
+                       "as spellbooks) to points from -10 to 10")
+        return tuple((codes[k], v) for k, v in value.items())
     if key == "tiebreakers":
         if not isinstance(value, list) or any(v not in TIEBREAKERS for v in value):
             raise fail(f"a list drawn from {', '.join(TIEBREAKERS)}")
         return tuple(value)
     raise fail("known")  # pragma: no cover - every field is handled above
+
+
+SETTABLE = tuple(f.name for f in fields(ScoringRules) if f.name not in ("players",
+                                                                       "house_scores"))
+"""The keys a ``scoring:`` mapping may set."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -224,6 +224,22 @@ def variant_modules(variant: str) -> frozenset[str] | None:
     return modules
 
 
+def variant_house_scores(variant: str) -> tuple[Any, ...]:
+    """The end-of-game scores of the abilities the variant's chain gives every player
+    (``abilities:`` of each rules file, the most basic first), compiled: the house
+    rules line, as the game scores it (``engine/house_rules.py``)."""
+    from exlibris.scoring.artifacts import compile_score_source
+
+    found = []
+    for loaded in _variant_chain(variant):
+        abilities = loaded.data.get("abilities")
+        for i, ability in enumerate(abilities if isinstance(abilities, list) else []):
+            if isinstance(ability, dict) and isinstance(ability.get("score"), str):
+                found.append(compile_score_source(loaded, ability["score"],
+                                                  ("abilities", i, "score")))
+    return tuple(found)
+
+
 def _settings(loaded: LoadedYaml) -> dict[str, Any]:
     block = loaded.data.get("settings")
     return block if isinstance(block, dict) else {}
@@ -341,7 +357,12 @@ class _TableReader:
             self.problems.extend(exc.problems)
             return ScoringRules.for_players(max(players, 1))
         try:
-            return ScoringRules.for_players(max(players, 1), settings)
+            rules = ScoringRules.for_players(max(players, 1), settings)
+            house = variant_house_scores(variant)
+            return replace(rules, house_scores=house) if house else rules
+        except UserInputError as exc:  # a variant's score the language refuses
+            self.problems.extend(exc.problems)
+            return ScoringRules.for_players(max(players, 1))
         except SettingsError as exc:
             loaded = where.get(exc.key[0] if exc.key else "")
             if loaded is None:

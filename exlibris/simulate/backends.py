@@ -134,9 +134,10 @@ def start_ray(address: str | None, workers: int) -> Any:
 
 
 def use_token_if_any() -> None:
-    """A client of a cluster that asks for a token: Ray 2.59 and later start local
-    clusters with token authentication and keep the token in ``~/.ray/auth_token``,
-    but a client reads it only with ``RAY_AUTH_MODE=token``. Set that when the user
+    """A client of a cluster that asks for a token: Ray 2.60 turns token
+    authentication on for a cluster ``ray.init()`` starts, and for ``ray start`` with
+    ``RAY_AUTH_MODE=token`` or a token already in ``~/.ray/auth_token``; a client
+    reads the token only with ``RAY_AUTH_MODE=token``. Set that when the user
     set no mode and a token file is there (a cluster without authentication
     accepts such a client too)."""
     if os.environ.get("RAY_AUTH_MODE"):
@@ -182,8 +183,8 @@ def _ray_reason(exc: BaseException, captured: str = "") -> str:
     said = (text + " " + captured).lower()
     if "unauthenticated" in said or "authtoken" in said or "auth token" in said:
         return (f"{text}: the cluster refused this client's token (Ray's token "
-                "authentication, RAY_AUTH_MODE=token by default for clusters started "
-                "by Ray 2.59 and later). Run exlibris with the cluster's RAY_AUTH_MODE "
+                "authentication, RAY_AUTH_MODE=token: on for a `ray start` cluster "
+                "given that mode or a token file). Run exlibris with the cluster's RAY_AUTH_MODE "
                 "and its token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token of the "
                 "machine that started it), or start the cluster and exlibris with "
                 "RAY_AUTH_MODE=disabled (docs/simulate.md)")

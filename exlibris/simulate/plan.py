@@ -28,8 +28,34 @@ def game_seed(run_seed: int, index: int) -> int:
 def seats_for(pattern: Sequence[str], players: int, index: int, rotate: bool = True
               ) -> list[str]:
     """The agents at each seat of game ``index``: ``pattern`` repeated to ``players``
-    seats, then rotated by ``index`` so every agent sits at every position equally."""
+    seats, then rotated by ``index`` so every agent sits at every position equally.
+    With more agents than seats, a round robin (:func:`round_robin`)."""
+    if len(pattern) > players:
+        return round_robin(pattern, players, index, rotate)
     kinds = [pattern[j % len(pattern)] for j in range(players)]
+    if not rotate:
+        return kinds
+    shift = index % players
+    return kinds[shift:] + kinds[:shift]
+
+
+def tables(pattern: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The tables of a round robin: every choice of ``players`` of the agents of
+    ``pattern`` (by their place in it), in order."""
+    from itertools import combinations
+
+    return [tuple(pattern[i] for i in chosen)
+            for chosen in combinations(range(len(pattern)), players)]
+
+
+def round_robin(pattern: Sequence[str], players: int, index: int, rotate: bool = True
+                ) -> list[str]:
+    """A tournament's game ``index``: the tables of :func:`tables` in turn, each
+    played ``players`` games running, rotated by one seat a game (so a run of
+    ``players`` x tables games seats every agent against every other at every
+    position equally)."""
+    every = tables(pattern, players)
+    kinds = list(every[(index // players) % len(every)])
     if not rotate:
         return kinds
     shift = index % players

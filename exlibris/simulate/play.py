@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from exlibris.catalog import Catalog
+from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.flow import Outcome
 from exlibris.simulate.observe import observe
 from exlibris.simulate.plan import GameSpec
@@ -102,12 +103,14 @@ class BatchResult:
 class RoundScores:
     """Every seat's total at the end of each round (the score by round), taken at the
     first decision of the next round by the same pure inspection the game ends with
-    (no flips asked, nothing in the game changed)."""
+    (no flips asked, nothing in the game changed); and the locations on the board at
+    each round's first decision."""
 
     def __init__(self) -> None:
         self.game: Any = None
         self.round = 0
         self.totals: list[list[int]] = []  # one list a finished round, seat order
+        self.boards: list[list[str]] = []  # one list a round: the locations in play
 
     def sit_at(self, game: Any) -> None:
         self.game = game
@@ -119,6 +122,7 @@ class RoundScores:
         if self.round > 0:
             self.totals.append(self.now())
         self.round = game.state.round
+        self.boards.append(sorted(loc.id for loc in game.state.in_play))
 
     def now(self) -> list[int]:
         from exlibris.engine.flow import table_of
@@ -130,8 +134,9 @@ class RoundScores:
 
 class TimedSeat:
     """An agent whose decisions are counted and timed (the ``player_decisions``,
-    ``options``, ``thinking`` and ``slowest`` columns); anything else is the agent's own. The
-    seats of a game share one :class:`RoundScores`."""
+    ``options``, ``thinking`` and ``slowest`` columns, and by round), with the library
+    tiles it was dealt; anything else is the agent's own. The seats of a game share
+    one :class:`RoundScores`."""
 
     def __init__(self, agent: Any, scores: RoundScores | None = None) -> None:
         self.agent = agent
@@ -141,6 +146,9 @@ class TimedSeat:
         self.seconds = 0.0
         self.slowest = 0.0
         self.scores = scores
+        self.dealt: list[str] = []
+        self.decisions_by_round: list[int] = []
+        self.options_by_round: list[int] = []
 
     def sit_at(self, game: Any) -> None:
         if self.scores is not None:
@@ -159,6 +167,15 @@ class TimedSeat:
         self.slowest = max(self.slowest, took)
         self.decisions += 1
         self.options += decision.size
+        if decision.kind == DecisionKind.LIBRARY:
+            self.dealt = [str(getattr(v, "id", v)) for v in decision.values]
+        at = self.scores.round if self.scores is not None else 0
+        while len(self.decisions_by_round) < at:
+            self.decisions_by_round.append(0)
+            self.options_by_round.append(0)
+        if at > 0:
+            self.decisions_by_round[at - 1] += 1
+            self.options_by_round[at - 1] += decision.size
         return int(index)
 
     def __getattr__(self, name: str) -> Any:  # sit_at, ... (called only when missing)
@@ -194,6 +211,16 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     return outcome, game, first, time.perf_counter() - started, agents
 
 
+def _said(exc: Exception) -> str:
+    """A failed game's error as the failures file says it: the content's in the
+    author's words (its file, line and column); the engine's own with its class."""
+    from exlibris.interactive.session import ENGINE_ERRORS, error_code
+
+    if isinstance(exc, ENGINE_ERRORS):
+        return f"{exc} [{error_code(exc)}]"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchResult:
     """Play every game of ``specs``; an error in one game is recorded, not raised.
     ``keep_events``: also the events rows (``observe.py``)."""
@@ -204,10 +231,12 @@ def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchRes
         except Exception as exc:  # any error of the engine or content: keep going
             result.failures.append(Failure(
                 spec.cell.variant, spec.cell.players, spec.index, spec.seed,
-                list(spec.seats), f"{type(exc).__name__}: {exc}", traceback.format_exc(),
+                list(spec.seats), _said(exc), traceback.format_exc(),
                 spec.replay_command()))
         else:
-            logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events)
+            boards = seats[0].scores.boards if seats and seats[0].scores else []
+            logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events,
+                                   boards)
             result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats, logs))
             result.events.extend(events)
             result.seconds += seconds

@@ -19,6 +19,11 @@ game), ``behind`` (the most points it trailed the leader by at a round's end),
 ``thinking`` (the seconds this seat's agent took to decide), ``slowest`` (its
 slowest single decision, in seconds) and ``seconds`` (the game's wall time).
 ``thinking``, ``slowest`` and ``seconds`` are the columns that differ between runs.
+Added later, at the end (rows of older runs lack them and still read): ``board``
+(every location on the board at the start of some round of the game, the same in
+every row of a game; the events file has them round by round), ``dealt`` (the
+library tiles this seat was dealt to choose from), ``decisions_by_round`` and
+``options_by_round`` (this seat's decisions and their options in each round).
 """
 
 from __future__ import annotations
@@ -40,7 +45,11 @@ COLUMNS = ("variant", "players", "game", "seed", "seat", "position", "agent", "l
            "specials", "held", "locations", "visits", "hires", *FORM_LINES, "total",
            "rank", "winner", "tiebreak", "ended", "rounds", "decisions", "player_decisions",
            "options", "score_by_round", "lead_changes", "behind", "thinking", "slowest",
-           "seconds")
+           "seconds", "board", "dealt", "decisions_by_round", "options_by_round")
+# columns added since rows were first written: a row without them still reads (as
+# empty lists), so older runs can be reported on and resumed
+LATER = ("board", "dealt", "decisions_by_round", "options_by_round")
+REQUIRED = tuple(c for c in COLUMNS if c not in LATER)
 # the columns of rows written before the per-seat ones: enough for a report
 CORE = ("variant", "players", "game", "seed", "seat", "position", "agent", "library",
         "specials", *FORM_LINES, "total", "rank", "winner", "tiebreak", "ended", "rounds",
@@ -51,8 +60,8 @@ _INTS = {"players", "game", "seed", "seat", "position", *FORM_LINES, "total", "r
          "decisions", "player_decisions", "options", "visits", "hires", "lead_changes",
          "behind"}
 _FLOATS = {"winner", "thinking", "slowest", "seconds"}
-_LISTS = {"specials", "held", "locations"}
-_INT_LISTS = {"score_by_round"}
+_LISTS = {"specials", "held", "locations", "board", "dealt"}
+_INT_LISTS = {"score_by_round", "decisions_by_round", "options_by_round"}
 MAX_ROW_LINE = 64_000  # bytes of one journal or .jsonl line (a game's rows: ~3 KB)
 
 
@@ -115,9 +124,21 @@ def game_rows(spec: GameSpec, outcome: Outcome, game: Any, first: int, seconds: 
             "behind": max(max(totals) - totals[seat] for totals in by_round),
             "thinking": round(seats[seat].seconds, 6) if seats else 0.0,
             "slowest": round(seats[seat].slowest, 6) if seats else 0.0,
-            "seconds": round(seconds, 6)})
+            "seconds": round(seconds, 6),
+            "board": sorted({loc for board in scores.boards for loc in board})
+            if scores is not None else [],
+            "dealt": list(seats[seat].dealt) if seats else [],
+            "decisions_by_round": _padded(seats[seat].decisions_by_round, outcome.rounds)
+            if seats else [],
+            "options_by_round": _padded(seats[seat].options_by_round, outcome.rounds)
+            if seats else []})
         rows.append(row)
     return rows
+
+
+def _padded(values: Sequence[int], rounds: int) -> list[int]:
+    """``values`` by round, zeros for the rounds with none, to the game's length."""
+    return [*values, *[0] * (rounds - len(values))]
 
 
 def lead_changes(by_round: Sequence[Sequence[int]]) -> int:
@@ -160,6 +181,7 @@ def write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
     """Write ``rows`` to ``path`` in the format its suffix names, atomically (a
     temporary file beside it, then a rename); ``OSError`` if the disk refuses."""
     check_format(path)
+    rows = map(completed, rows)
     tmp = path.with_name(path.name + ".tmp")
     try:
         if path.suffix == ".parquet":
@@ -204,11 +226,23 @@ def read(path: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
     return list(iter_rows(path, problems))
 
 
+def completed(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with the :data:`LATER` columns an older run did not write (empty)."""
+    missing = [c for c in LATER if c not in row]
+    return {**row, **{c: [] for c in missing}} if missing else row
+
+
 def iter_rows(path: Path, problems: list[str] | None = None,
-              columns: Sequence[str] = COLUMNS) -> Iterator[dict[str, Any]]:
-    """The rows of ``path`` one by one. A damaged row (not an object, a missing
-    column, a value of the wrong type) raises :class:`RowsError` naming the file and
-    line, or, given a ``problems`` list, is described there and skipped."""
+              columns: Sequence[str] = REQUIRED) -> Iterator[dict[str, Any]]:
+    """The rows of ``path`` one by one (:func:`completed`). A damaged row (not an
+    object, a missing column, a value of the wrong type) raises :class:`RowsError`
+    naming the file and line, or, given a ``problems`` list, is described there and
+    skipped."""
+    yield from map(completed, _iter_rows(path, problems, columns))
+
+
+def _iter_rows(path: Path, problems: list[str] | None,
+               columns: Sequence[str]) -> Iterator[dict[str, Any]]:
     check_format(path)
     if path.suffix == ".parquet":
         yield from _parquet_rows(path, problems, columns)
@@ -231,11 +265,12 @@ def _report(path: Path, number: int, what: str, problems: list[str] | None) -> N
     problems.append(message)
 
 
-def row_problem(row: Any, columns: Sequence[str] = COLUMNS) -> str | None:
-    """What is wrong with a row read back (``columns`` must be there), or None."""
+def row_problem(row: Any, columns: Sequence[str] = REQUIRED) -> str | None:
+    """What is wrong with a row read back (``columns`` must be there, and any of
+    :data:`LATER` there must hold its type), or None."""
     if not isinstance(row, dict):
         return f"a row is an object of columns, not {type(row).__name__}"
-    for column in columns:
+    for column in (*columns, *(c for c in LATER if c in row and c not in columns)):
         if column not in row:
             return f"the row has no {column!r} column"
         value = row[column]
