@@ -40,7 +40,11 @@ MAX_PREVIOUS_SAVES = 20  # numbered *.previous*.json files kept beside one save
 # ---- effects at run time -------------------------------------------------------------------------
 MAX_EFFECT_INT = 10**12  # any number an effect computes
 MAX_EFFECT_LIST = 10_000  # elements of any list an effect builds
-MAX_ACTIVATE_DEPTH = 8  # locations activated from inside other activations
+MAX_ACTIVATE_DEPTH = 8  # locations activated from inside other activations (deeper: nothing)
+
+# ---- games -----------------------------------------------------------------------------------
+MAX_GAME_ROUNDS = 60  # rounds of one game: a fixed count (final_round.rounds) is at most
+# this, and a game whose rules have not ended it by then ends (the stuck-game guard)
 
 # ---- error messages ------------------------------------------------------------------------------
 MAX_QUOTED_CHARS = 120  # characters of a line quoted under an error, around the caret

@@ -28,6 +28,7 @@ from exlibris.dsl.checker import (
     check_trigger,
     did_you_mean,
     program_names,
+    this_kind,
 )
 from exlibris.dsl.errors import DslError
 from exlibris.dsl.parser import parse_expression, parse_program, parse_rule, parse_trigger
@@ -100,7 +101,10 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
     codes = {c.code: c.id for c in [*(shipped.categories if shipped else []),
                                     *catalog.categories]}
-    id_catalog = IdCatalog(ids, rulings, codes)
+    standard = base.overlay if base is not None else {}
+    kinds = {name: _kind_of(value) for name, value in standard.get("rulings", {}).items()}
+    steps = standard.get("max_steps")
+    id_catalog = IdCatalog(ids, rulings, codes, kinds, steps if isinstance(steps, int) else None)
     for entry in catalog.entries:
         report.problems.extend(check_sources(entry, id_catalog))
     for loaded in catalog.unfit:
@@ -108,6 +112,13 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     report.problems.extend(check_references(catalog, shipped))
     report.problems.sort(key=lambda p: (p.file, p.line, p.col))
     return report
+
+
+def _kind_of(value: Any) -> str:
+    """The effect-language type of a ruling's value (what ``setting()`` gives)."""
+    if isinstance(value, bool):
+        return "bool"
+    return "int" if isinstance(value, int) else "str" if isinstance(value, str) else "any"
 
 
 def _shipped_catalog(paths: list[Path]) -> Catalog | None:
@@ -220,6 +231,7 @@ def check_unfit(loaded: LoadedYaml, catalog: IdCatalog) -> list[Problem]:
 
 def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatalog,
                *, is_location: bool, holder: str = "assistant") -> list[DslError]:
+    this = this_kind("location" if is_location else holder)
     if kind == "effect":
         program = parse_program(source)
         event = None
@@ -229,15 +241,15 @@ def _check_one(kind: str, source: str, ability: Ability | None, catalog: IdCatal
             except DslError:  # reported once, at the 'when:' line; allow any event's names
                 event = vocab.Event({n: t for e in vocab.EVENTS.values()
                                      for n, t in e.names.items()}, frozenset(), "")
-        return check_program(program, program_names(location=is_location, event=event),
-                             catalog)
+        return check_program(program, program_names(location=is_location, event=event,
+                                                    this=this), catalog)
     if kind == "when":
         assert ability is not None
         trigger = parse_trigger(source)
-        errors = check_trigger(trigger, ability.timing, catalog)
+        errors = check_trigger(trigger, ability.timing, catalog, this)
         return errors or check_reachable(trigger, holder)
     if kind == "placement":
-        return check_rule(parse_rule(source), catalog)
+        return check_rule(parse_rule(source), catalog, this)
     return check_score(parse_expression(source), catalog)
 
 
@@ -307,6 +319,11 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
     modules = {*SHIPPED_MODULES, *_of(known, "module")}
     for entry in catalog.entries:
         model = entry.model
+        if isinstance(model, Location) and model.auction is not None \
+                and len(model.auction.bids) != len(model.spaces):
+            problems.append(entry.loaded.problem(("auction", "bids"), "content/auction-bids", (
+                f"an auction has one bid for each space: {len(model.spaces)} spaces, "
+                f"{len(model.auction.bids)} bids; write {len(model.spaces)} bids")))
         if isinstance(model, Location) and model.module not in modules:
             problems.append(entry.loaded.problem(("module",), "content/unknown-module",
                                                  _unknown_module(model.module, modules)))
@@ -315,9 +332,10 @@ def check_references(catalog: Catalog, shipped: Catalog | None) -> list[Problem]
                                                  _unknown_module(m, modules))
                             for i, m in enumerate(model.requires) if m not in modules)
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
+    libraries = list({**(shipped.libraries if shipped else {}), **catalog.libraries}.values())
     for entry in catalog.entries:
         if isinstance(entry.model, Variant):
-            problems.extend(_check_variant(entry, variants, known))
+            problems.extend(_check_variant(entry, variants, known, libraries))
             problems.extend(entry.loaded.problem(
                 ("settings", "modules", i), "rules/unknown-module", _unknown_module(m, modules))
                 for i, m in enumerate(entry.model.overlay.get("modules") or [])
@@ -406,8 +424,8 @@ def _location_numbers(catalog: Catalog, shipped: Catalog | None) -> list[Problem
     return problems
 
 
-def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str]
-                   ) -> list[Problem]:
+def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, str],
+                   libraries: list[Library] | None = None) -> list[Problem]:
     variant: Variant = entry.model
     loaded = entry.loaded
     try:
@@ -442,6 +460,8 @@ def _check_variant(entry: Entry, variants: dict[str, Variant], known: dict[str, 
                                            f"setting {where!r} {in_words(err)}{shape}"))
         return problems
     problems.extend(_check_scoring(entry, settings))
+    if libraries is not None:
+        problems.extend(_unplayable(entry, settings, libraries))
     for key in ("starting_locations", "remove_locations"):
         for i, loc in enumerate(getattr(settings.setup, key)):
             if known.get(loc) != "location" and loc in variant.overlay.get("setup", {}).get(
@@ -502,6 +522,61 @@ def _parent_conflicts(entry: Entry, variants: dict[str, Variant]) -> list[Proble
             f"({later!r}) would win: say which you mean by setting {where[0]!r} "
             f"{'and the others ' if len(where) > 1 else ''}in this variant"))
     return problems
+
+
+def _unplayable(entry: Entry, settings: Settings, libraries: list[Library]) -> list[Problem]:
+    """Settings a game cannot be set up with at one of the variant's player counts
+    (what ``engine/flow.py: check_playable`` and the library draft would stop a game
+    on): too few category cards or library tiles to deal."""
+    variant: Variant = entry.model
+    written = variant.overlay
+
+    def at(*keys: tuple[str, ...]) -> tuple[str, ...]:
+        for key in keys:  # the first setting the variant writes itself, else its id
+            data: Any = written
+            for part in key:
+                data = data.get(part) if isinstance(data, dict) else None
+            if data is not None:
+                return ("settings", *key)
+        return ("id",)
+
+    solo = settings.solo
+    if solo is not None and set(settings.players) != {1}:
+        return [entry.loaded.problem(at(("players",), ("solo",)), "rules/unplayable", (
+            "solo rules (a 'solo:' section) play one player: players [1]; for more players "
+            "extend rules without 'solo:', e.g. standard"))]
+    if solo is None and 1 in settings.players:
+        return [entry.loaded.problem(at(("players",)), "rules/unplayable", (
+            "one player plays the solo game, which needs a 'solo:' section: extend solo, "
+            "or leave 1 out of players"))]
+    banned = 1 if settings.scoring.get("banned_books", True) else 0
+    if settings.setup.prominent_categories > 1:
+        where = at(("setup", "prominent_categories"), ("players",))
+        if solo is not None:
+            return [entry.loaded.problem(where, "rules/unplayable", "solo play has one "
+                                         "prominent category: set prominent_categories to 1")]
+        most = max(settings.players)
+        if 2 + banned + most > 6:
+            return [entry.loaded.problem(where, "rules/unplayable", (
+                f"two prominent categories, {'a banned one, ' if banned else ''}and a focus "
+                f"for each of {most} players need {2 + banned + most} category cards; there "
+                f"are six: play it with at most {4 - banned} players, or with one prominent "
+                "category"))]
+    pool = [lib for lib in libraries if lib.id not in settings.setup.remove_libraries]
+    if solo is not None:
+        listed = solo.libraries
+        pool = [lib for lib in pool if lib.id in listed] if listed is not None \
+            else [lib for lib in pool if lib.solo]
+    most = max(settings.players)
+    needed = settings.setup.libraries_dealt * most
+    if needed > len(pool):
+        where = at(("setup", "libraries_dealt"), ("setup", "remove_libraries"),
+                   ("solo", "libraries"), ("players",))
+        return [entry.loaded.problem(where, "rules/unplayable", (
+            f"{settings.setup.libraries_dealt} library tiles for each of {most} players "
+            f"need {needed}; the game has {len(pool)}: deal fewer (libraries_dealt) or "
+            "remove fewer"))]
+    return []
 
 
 def _check_scoring(entry: Entry, settings: Settings) -> list[Problem]:

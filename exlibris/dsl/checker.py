@@ -25,6 +25,9 @@ class Catalog:
     settings: frozenset[str] = frozenset()
     codes: Mapping[str, str] = field(default_factory=dict)  # category code -> id; empty:
     # the categories are not known here, and any code letter is accepted
+    setting_kinds: Mapping[str, str] = field(default_factory=dict)  # ruling -> its type
+    # (``bool``, ``int``, ``str``), as the standard rules set it; a ruling not here: any
+    max_steps: int | None = None  # the step budget of the standard rules, if known
 
     def categories_in_reach(self) -> str:
         """The categories an effect may name, as a clause of a message."""
@@ -54,6 +57,8 @@ class Checker:
         self.verbs_allowed = verbs_allowed
         self.in_score = in_score  # only the words the score runtime has (``in_scores``)
         self.errors: list[DslError] = []
+        self.repeats = 1  # passes of the block being checked, from the literal repeats
+        # around it (each pass is a step: ``dsl/step-budget``)
 
     def fail(self, node: ast.Node, code: str, message: str) -> None:
         self.errors.append(DslError(code, message, node.line, node.col))
@@ -90,7 +95,22 @@ class Checker:
                 self.block(body)
             case ast.Repeat(count=count, body=body):
                 self.expect(count, "int", "the repeat count")
+                times = literal_int(count)
+                if times is not None and times < 0:
+                    self.fail(count, "dsl/count-range",
+                              f"'repeat {times} times' repeats nothing; a repeat count is 0 "
+                              "or more")
+                outer = self.repeats
+                self.repeats = outer * max(times, 1) if times is not None else outer
+                budget = self.catalog.max_steps
+                if budget is not None and times is not None and self.repeats > budget:
+                    self.fail(count, "dsl/step-budget",
+                              f"this repeat runs its block {self.repeats:,} times"
+                              f"{' (with the repeats around it)' if outer > 1 else ''}, and "
+                              f"every pass is a step: past the step budget of {budget:,} "
+                              "steps an effect may take (max_steps); repeat fewer times")
                 self.block(body)
+                self.repeats = outer
             case ast.As(player=player, body=body):
                 self.expect(player, "player", "'as'")
                 self.block(body)
@@ -168,6 +188,10 @@ class Checker:
                 if len(kinds) == 1:
                     (kind,) = kinds
                     return vocab.PLURAL.get(kind, kind)
+                known = sorted(kinds - {"any"}, key=str)
+                if len(known) > 1:
+                    self.fail(expr, "dsl/arg-kind", "a list holds one kind of value, not "
+                              f"{_a(known[0])} and {_a(known[1])}")
                 return "any"
             case ast.Amount():
                 self.fail(expr, "dsl/amount-misplaced",
@@ -216,6 +240,7 @@ class Checker:
         if op in ("+", "-", "*", "/"):
             lk, rk = self.expr(left), self.expr(right)
             if op == "+" and (lk in vocab.SINGULAR or lk == "zone") and rk != "int":
+                self.same_elements(node, "+", lk, rk)
                 return "cards" if lk == "zone" else lk  # joining lists
             for side, kind in ((left, lk), (right, rk)):
                 if not vocab.accepts("int", kind):
@@ -223,9 +248,18 @@ class Checker:
             return "int"
         if op == "|":
             lk, rk = self.expr(left), self.expr(right)
+            self.same_elements(node, "|", lk, rk)
             return "cards" if "zone" in (lk, rk) or "cards" in (lk, rk) else lk
-        self.expr(left)
-        self.expr(right)
+        lk, rk = self.expr(left), self.expr(right)
+        if op in ("<", "<=", ">", ">="):
+            for side, kind in ((left, lk), (right, rk)):
+                if kind not in ("int", "str", "any"):
+                    self.fail(side, "dsl/arg-kind", f"'{op}' compares two numbers or two "
+                              f"texts, not {_a(kind)}; compare a number of it, e.g. count(...)")
+                    return "bool"
+            if {lk, rk} == {"int", "str"}:
+                self.fail(right, "dsl/arg-kind",
+                          f"'{op}' compares two numbers or two texts, not a number and a text")
         return "bool"
 
     def attribute(self, node: ast.Attr, kind: str, name: str) -> str:
@@ -308,8 +342,11 @@ class Checker:
                               f"'{_amount_words(arg.value)}'")
                 elif arg.value.value is not None:
                     self.expect(arg.value.value, "int", "an amount")
+                    self.count_in_range(arg.value.value, call.func)
                 kinds.append("int")
                 continue
+            if wanted == "amount" or (wanted == "int" and call.func in vocab.VERBS):
+                self.count_in_range(arg.value, call.func)
             if wanted == "amount":
                 kinds.append(self.expect(arg.value, "int", f"{call.func}()'s amount"))
             else:
@@ -335,6 +372,8 @@ class Checker:
                 _restore(self.scope, "it", saved)
             else:
                 given[arg.name] = self.expect(arg.value, wanted, where)
+                if wanted == "int" and call.func in vocab.VERBS:
+                    self.count_in_range(arg.value, call.func)
         for missing in sorted(sig.required_keywords - set(given)):
             self.fail(call, "dsl/missing-arg", f"{call.func}() needs '{missing}:'")
         if call.func == "setting" and self.catalog.settings:
@@ -361,6 +400,8 @@ class Checker:
         if call.func == "count" and kinds and kinds[0] in ("int", "bool", "str"):
             self.fail(positional[0], "dsl/arg-kind",
                       f"count() counts the elements of a collection, not {_a(kinds[0])}")
+        if call.func == "setting" and positional and isinstance(positional[0].value, ast.Str):
+            return self.catalog.setting_kinds.get(positional[0].value.value, "any")
         if sig.returns == "same":
             return kinds[0] if kinds else "any"
         if sig.returns == "element":
@@ -369,6 +410,20 @@ class Checker:
             kind = given.get("from", "any")
             return "cards" if kind == "zone" else kind
         return sig.returns
+
+    def same_elements(self, node: ast.Expr, op: str, lk: str, rk: str) -> None:
+        """Joining two collections: their elements are of one kind."""
+        left, right = vocab.element_of(lk), vocab.element_of(rk)
+        if "any" not in (left, right) and left != right:
+            self.fail(node, "dsl/arg-kind", f"'{op}' joins values of one kind, not "
+                      f"{_a(lk)} and {_a(rk)}")
+
+    def count_in_range(self, value: ast.Expr, verb: str) -> None:
+        """A count or amount written as a number must be 0 or more."""
+        n = literal_int(value)
+        if n is not None and n < 0:
+            self.fail(value, "dsl/count-range",
+                      f"{verb}() of {n}: a count is 0 or more (write 0, or leave the step out)")
 
 
     def counter_args(self, call: ast.Call, positional: list[ast.Arg],
@@ -392,6 +447,16 @@ class Checker:
                       f"the game's own counter), not {_a(holder)}")
 
 
+def literal_int(expr: ast.Expr) -> int | None:
+    """The value of a number written in the source (``3``, ``-3``), else None."""
+    if isinstance(expr, ast.Num) and isinstance(expr.value, int):
+        return expr.value
+    if isinstance(expr, ast.Neg):
+        inner = literal_int(expr.operand)
+        return None if inner is None else -inner
+    return None
+
+
 COUNTER_WORDS = frozenset({"counter", "add_counter", "set_counter"})
 COUNTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
@@ -410,6 +475,9 @@ def _a(kind: str) -> str:
         "category": "a category", "categories": "categories", "none": "nothing",
         "assistant": "an assistant", "assistants": "assistants", "space": "a space",
         "location": "a location", "claim": "a claim", "claims": "claims", "any": "a value",
+        "home": "home", "rules": "the rules", "strs": "texts", "ints": "numbers",
+        "locations": "locations",
+        "spaces": "spaces",
     }
     return words.get(kind, kind)
 
@@ -430,14 +498,25 @@ def _amount_words(amount: ast.Amount) -> str:
 # ---- entry points ------------------------------------------------------------------------------
 
 
-def program_names(*, location: bool, event: vocab.Event | None = None) -> dict[str, str]:
-    """The names a program may use: the globals, plus what its context provides."""
+def program_names(*, location: bool, event: vocab.Event | None = None,
+                  this: str | None = None) -> dict[str, str]:
+    """The names a program may use: the globals, plus what its context provides
+    (``this``: what carries it, when known: a location, an assistant, a card)."""
     names = dict(vocab.GLOBAL_NAMES)
     if location:
         names.update(vocab.LOCATION_NAMES)
     if event is not None:
         names.update(event.names)
+    if this is not None:
+        names["this"] = this
     return names
+
+
+def this_kind(holder: str) -> str:
+    """What ``this`` is in the source of an entry: the tile of a location, the
+    assistant of an assistant's ability, the card of an artifact's."""
+    return {"location": "location", "artifact": "card", "rule": "rules"}.get(holder,
+                                                                            "assistant")
 
 
 def check_program(program: ast.Program, names: Mapping[str, str], catalog: Catalog
@@ -455,13 +534,15 @@ def check_score(expr: ast.Expr, catalog: Catalog) -> list[DslError]:
     return checker.errors
 
 
-def check_rule(rule: ast.PlacementRule, catalog: Catalog) -> list[DslError]:
-    checker = Checker(vocab.PLACEMENT_NAMES, catalog, verbs_allowed=False)
+def check_rule(rule: ast.PlacementRule, catalog: Catalog, this: str = "assistant"
+               ) -> list[DslError]:
+    checker = Checker({**vocab.PLACEMENT_NAMES, "this": this}, catalog, verbs_allowed=False)
     checker.condition(rule.condition)
     return checker.errors
 
 
-def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[DslError]:
+def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog,
+                  this: str | None = None) -> list[DslError]:
     """Check a trigger and that it fits the ability's timing kind."""
     errors: list[DslError] = []
 
@@ -514,7 +595,7 @@ def check_trigger(trigger: ast.Trigger, timing: str, catalog: Catalog) -> list[D
              f"unknown phase {trigger.during!r}{did_you_mean(trigger.during, vocab.PHASES)}",
              "during")
     if trigger.condition is not None:
-        checker = Checker(program_names(location=False, event=event), catalog,
+        checker = Checker(program_names(location=False, event=event, this=this), catalog,
                           verbs_allowed=False)
         checker.condition(trigger.condition)
         for error in checker.errors:

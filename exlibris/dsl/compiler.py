@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from exlibris.dsl import ast, precompiled, pysource
-from exlibris.dsl.errors import EffectError
+from exlibris.dsl.errors import EffectBudgetExceeded, EffectError
 from exlibris.dsl.generic import GENERIC
 from exlibris.dsl.pysource import DECLINE
 from exlibris.dsl.values import AmountSpec, as_list, kind_name, number
@@ -306,9 +306,9 @@ def _unlinked(env: Env) -> None:  # pragma: no cover - replaced before any call
 
 def bounded(items: list[Any]) -> list[Any]:
     """``items`` unless it is longer than an effect's lists may be."""
-    if len(items) > MAX_EFFECT_LIST:
-        raise EffectError(f"a list of {len(items)} elements; the limit in effects is "
-                          f"{MAX_EFFECT_LIST}")
+    if len(items) > MAX_EFFECT_LIST:  # a budget, as the steps are (docs/limits.md)
+        raise EffectBudgetExceeded(f"a list of {len(items)} elements; the limit in "
+                                   f"effects is {MAX_EFFECT_LIST}")
     return items
 
 
@@ -325,8 +325,11 @@ def _order(op: str, fn: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool
                 and -MAX_EFFECT_INT <= a <= MAX_EFFECT_INT \
                 and -MAX_EFFECT_INT <= b <= MAX_EFFECT_INT:
             return fn(a, b)  # two numbers within the limit: what number() would pass
-        if isinstance(a, str) and isinstance(b, str):
-            return fn(a, b)
+        if isinstance(a, str) or isinstance(b, str):  # texts; nothing reads as ""
+            if a is None or b is None:
+                return fn(a or "", b or "")
+            if isinstance(a, str) and isinstance(b, str):
+                return fn(a, b)
         return fn(number(a, where), number(b, where))
 
     return compare
@@ -749,8 +752,11 @@ def _repeat(times: Eval, inner: Exec) -> Exec:
 def _as(who: Eval, inner: Exec) -> Exec:
     def as_(env: Env) -> None:
         env.rt.tick()
+        player = who(env)
+        if player is None:  # as nothing (no such player): the block is skipped
+            return
         saved = env.me
-        env.me = who(env)
+        env.me = player
         try:
             inner(env)
         finally:

@@ -65,7 +65,8 @@ def _face_up_books(rt: Reader, cards: Any) -> Sequence[str]:
 def _category_codes(rt: Reader, value: Any) -> Collection[str]:
     if type(value) is CategoryValue:  # one category: its code, as every runtime reads it
         return (value.code,)
-    return {rt.attribute(c, "code") for c in as_list(value)}
+    # a card's ``books`` are codes already
+    return {c if type(c) is str else rt.attribute(c, "code") for c in as_list(value)}
 
 
 @SHARED.function("books")
@@ -111,7 +112,8 @@ def _alpha(rt: Reader, card: Any) -> tuple[str, int]:
     cards = as_list(card)
     if not cards:
         return ("", 0)
-    return (rt.attribute(cards[0], "letter"), rt.attribute(cards[0], "order"))
+    # a card without a letter (an artifact) comes before every lettered card
+    return (rt.attribute(cards[0], "letter") or "", rt.attribute(cards[0], "order") or 0)
 
 
 @SHARED.function("comes_before")

@@ -326,15 +326,17 @@ class _Writer:
                                   f"_num({self.expr(count)}, \"'repeat'\"))):")
                 self.emit(inner, "tick()")
                 self.block(body, inner)
-            case ast.As(player=player, body=body):
-                saved = self.temp()
+            case ast.As(player=player, body=body):  # as nothing: the block is skipped
+                saved, who = self.temp(), self.temp()
                 self.emit(indent, "tick()")
-                self.emit(indent, f"{saved} = env.me")
-                self.emit(indent, f"env.me = {self.expr(player)}")
-                self.emit(indent, "try:")
-                self.block(body, inner)
-                self.emit(indent, "finally:")
-                self.emit(inner, f"env.me = {saved}")
+                self.emit(indent, f"{who} = {self.expr(player)}")
+                self.emit(indent, f"if {who} is not None:")
+                self.emit(inner, f"{saved} = env.me")
+                self.emit(inner, f"env.me = {who}")
+                self.emit(inner, "try:")
+                self.block(body, inner + "    ")
+                self.emit(inner, "finally:")
+                self.emit(inner + "    ", f"env.me = {saved}")
             case ast.Choose(chooser=chooser, options=options):
                 self.choose(node, chooser, options, indent)
             case _:  # pragma: no cover

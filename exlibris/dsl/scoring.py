@@ -82,6 +82,8 @@ class ScoreRuntime:
         table = _ATTRIBUTES.get(type(value))
         read = table.get(name) if table is not None else None
         if read is None:
+            if value is None:  # of nothing: nothing (``first`` of no opponents...)
+                return None
             raise no_attribute(value, name)
         return read(self, value)
 

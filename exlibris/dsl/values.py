@@ -70,14 +70,14 @@ def no_attribute(value: Any, name: str) -> EffectError:
 
 
 def number(value: Any, where: str) -> int:
-    """``value`` as a number within the effect limit (nothing counts as 0)."""
+    """``value`` as a number within the effect limit: nothing counts as 0, and a
+    number past ±``MAX_EFFECT_INT`` is held at it (so that no sum stops a game)."""
     if value is None:
         return 0
     if not isinstance(value, int):
         raise EffectError(f"{where} works on numbers, not {kind_name(value)}")
-    if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:
-        raise EffectError(f"{where} gave a number beyond ±{MAX_EFFECT_INT} "
-                          "(the limit on numbers in effects)")
+    if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:  # held at the limit
+        return MAX_EFFECT_INT if value > 0 else -MAX_EFFECT_INT
     return value
 
 

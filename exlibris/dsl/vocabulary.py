@@ -32,16 +32,19 @@ def accepts(expected: str, actual: str) -> bool:
         return True
     if PLURAL.get(actual) == expected:
         return True
+    if actual == "home":  # ``home``: a space to move to, with nothing to read of it
+        return expected in ("space", "spaces")
     return expected == "cards" and actual == "zone"
 
 
 def element_of(collection: str) -> str:
-    """The type of one element of a collection type."""
+    """The type of one element of a collection type (a single value iterates as
+    itself)."""
     if collection in SINGULAR:
         return SINGULAR[collection]
-    if collection in PLURAL:  # a single value iterates as itself
-        return collection
-    return "card" if collection == "zone" else "any"
+    if collection == "zone":
+        return "card"
+    return collection
 
 
 # ---- names that are always there ---------------------------------------------------
@@ -63,7 +66,7 @@ GLOBAL_NAMES: dict[str, str] = {
     "opponents": "players",
     "prominent": "category",
     "banned": "category",
-    "home": "space",
+    "home": "home",  # the home spaces, where ``move_assistant(..., to: home)`` sends one
     "round": "int",
     "final_round": "bool",
     "rounds_left": "int",

@@ -61,13 +61,13 @@ class Implementations:
         """Register the decorated ``impl(rt, env, *args, **kw)`` as the verb ``name``."""
         if name not in vocab.VERBS:
             raise UndeclaredWord(f"{self.runtime}: verb {name!r} is not in the vocabulary")
-        return self._into(self.verbs, name)
+        return self._into(self.verbs, name, vocab.VERBS[name])
 
     def function(self, name: str) -> Callable[[F], F]:
         """Register the decorated ``impl(rt, env, *args, **kw)`` as the function ``name``."""
         if name not in declared_functions():
             raise UndeclaredWord(f"{self.runtime}: function {name!r} is not in the vocabulary")
-        return self._into(self.functions, name)
+        return self._into(self.functions, name, declared_functions()[name])
 
     def attributes_of(self, kind: str, cls: type, readers: Mapping[str, AttributeImpl]
                       ) -> None:
@@ -81,14 +81,49 @@ class Implementations:
         TYPE_NAMES.setdefault(cls, kind)
         self.attributes.setdefault(cls, {}).update(readers)
 
-    def _into(self, table: dict[str, Impl], name: str) -> Callable[[F], F]:
+    def _into(self, table: dict[str, Impl], name: str, sig: vocab.Signature
+              ) -> Callable[[F], F]:
         def register(impl: F) -> F:
             if name in table:
                 raise ValueError(f"{self.runtime}: {name!r} is implemented twice")
-            table[name] = impl
+            table[name] = given_one(impl, sig)
             return impl
 
         return register
+
+
+# The types of a parameter that names one thing the word acts on or for: given
+# nothing there (``first`` of no opponents, ``here`` outside a location), the word
+# does nothing and gives nothing (docs/language.md: "Nothing").
+NEEDS_ONE = frozenset({"player", "location", "assistant", "space", "claim", "category"})
+
+
+def nothing_of(returns: str) -> Any:
+    """What a word that did nothing gives: an empty collection, 0, false or nothing."""
+    if returns in vocab.SINGULAR or returns in ("zone", "cards"):
+        return []
+    return {"int": 0, "bool": False}.get(returns)
+
+
+def given_one(impl: Impl, sig: vocab.Signature) -> Impl:
+    """``impl``, doing nothing when a parameter that names one thing is given nothing
+    (``impl`` itself when the word has no such parameter: no cost on every call)."""
+    places = tuple(i for i, kind in enumerate(sig.params) if kind in NEEDS_ONE)
+    keys = tuple(k for k, kind in sig.keywords.items() if kind in NEEDS_ONE)
+    if not places and not keys:
+        return impl
+    empty = nothing_of(sig.returns)
+
+    def guarded(rt: Any, env: Any, *args: Any, **kw: Any) -> Any:
+        for i in places:
+            if i < len(args) and args[i] is None:
+                return [] if isinstance(empty, list) else empty
+        for key in keys:
+            if key in kw and kw[key] is None:
+                return [] if isinstance(empty, list) else empty
+        return impl(rt, env, *args, **kw)
+
+    return guarded
 
 
 SHARED = Implementations("shared")

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from exlibris.dsl.errors import EffectError
 from exlibris.engine import hiring
 from exlibris.engine.abilities import location_effect
 from exlibris.engine.card_moves import CardMoves
@@ -248,9 +247,8 @@ class Board:
                                           {"location": loc, "assistant": assistant}, loc)
                 return
         ctx = self.ctx
-        if ctx.activating >= MAX_ACTIVATE_DEPTH:
-            raise EffectError(f"activates {loc.spec.name} inside {MAX_ACTIVATE_DEPTH} "
-                              "activations already; an effect may not activate without end")
+        if ctx.activating >= MAX_ACTIVATE_DEPTH:  # nested past the limit: it does nothing,
+            return  # so that an effect activating itself ends (docs/limits.md)
         if self.log.enabled:
             self.game.event(EventKind.ACTIVATE, seat=seat, location=loc.id)
         names = self.game.names(seat, this=loc, location=loc, assistant=assistant, visitor=seat)

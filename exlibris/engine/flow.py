@@ -26,6 +26,7 @@ from exlibris.engine.state import Assistant, GameState, LocationState, PlayerSta
 from exlibris.engine.streams import use_stream
 from exlibris.engine.table_out import held_assistants
 from exlibris.engine.targets import Target
+from exlibris.limits import MAX_GAME_ROUNDS
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.content import Library
 from exlibris.model.rules import Settings
@@ -36,7 +37,7 @@ MAX_PLACEMENT_TURNS = 400
 # Modules whose locations and decks the engine does not run yet: refused, not
 # half-played (none today: both Expanded Archives modules play).
 NOT_PLAYABLE_YET: dict[str, str] = {}
-MAX_ROUNDS = 60
+MAX_ROUNDS = MAX_GAME_ROUNDS  # after this round the stuck-game guard ends the game
 # The stuck-game guard (not a rule of the rulebooks): with the deck empty, this many
 # whole rounds in which no shelf grew past its largest size end the game.
 STALL_ROUNDS = 3
@@ -382,7 +383,8 @@ def _count_stalls(game: Game) -> None:
     fixed = game.settings.final_round.rounds is not None  # solo ends by itself
     cursor.stalled = 0 if grew or state.final_round or fixed or _deck_can_feed(game) \
         else cursor.stalled + 1
-    if cursor.stalled >= STALL_ROUNDS:
+    if cursor.stalled >= STALL_ROUNDS or state.round >= MAX_ROUNDS:  # (or rules whose
+        # end never came: a shelf trigger out of reach with a deck that reshuffles)
         game.event(EventKind.GAME_STALLED, rounds=cursor.stalled)
         cursor.end(EndReason.STALLED)
     else:
@@ -485,10 +487,11 @@ def placement(game: Game) -> None:
             if not options:
                 cursor.at += 1
                 continue
+            if cursor.turns >= MAX_PLACEMENT_TURNS:  # assistants that keep coming back
+                cursor.entered = False  # (an ability returning its own assistant): the
+                return  # phase ends with them at home (docs/limits.md)
             game.checkpoint()
             cursor.turns += 1
-            if cursor.turns > MAX_PLACEMENT_TURNS:
-                raise RulesError("placement did not end: assistants keep coming back")
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,

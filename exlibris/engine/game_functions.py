@@ -26,7 +26,7 @@ def ref(rt: EffectRuntime, env: Env, ref: str) -> Value:
     for loc in game.state.in_play:
         if loc.id == ref:
             return loc
-    return ref
+    return None  # a location not in play (or another kind of entry): nothing
 
 
 @GAME.function("category")

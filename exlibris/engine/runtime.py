@@ -467,7 +467,9 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         for card in self.pick(seat, candidates, amount, Purpose.SHELVE, refresh=self._removable):
             if not self._off_other_shelf(seat, card):
                 continue
-            if self.game.moves.shelve(seat, card, face_down=bool(kw.get("face_down"))):
+            # only a book card lies face down; an artifact is shelved face up
+            face_down = bool(kw.get("face_down")) and type(card) is BookCard
+            if self.game.moves.shelve(seat, card, face_down=face_down):
                 shelved.append(card)
         return shelved
 
@@ -610,9 +612,11 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
         return cards
 
     @GAME.verb("name_category")
-    def v_name_category(self, env: Env, **kw: Value) -> CategoryValue:
+    def v_name_category(self, env: Env, **kw: Value) -> CategoryValue | None:
         excluded = {c.code for c in as_list(kw.get("except")) if isinstance(c, CategoryValue)}
         options = [c for c in self.game.categories.values() if c.code not in excluded]
+        if not options:  # every category excepted: nothing is named
+            return None
         index = self.game.ask(env.me.seat, DecisionKind.CATEGORY, "name a category", options,
                               lambda c: f"name {c.name}")
         chosen = options[index]

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, create_model
 
-from exlibris.limits import MAX_SEATS, MIN_SEATS
+from exlibris.limits import MAX_GAME_ROUNDS, MAX_SEATS, MIN_SEATS
 from exlibris.model.content import Ability, Module, Slug, Text
 from exlibris.model.merging import parents_of
 
@@ -52,7 +52,9 @@ class FinalRoundSettings(_Strict):
 
     shelf_cards: dict[int, StrictInt] = Field(
         description="Shelf cards that trigger the final round.")
-    rounds: StrictInt | None = Field(default=None, description="A fixed number of rounds (solo).")
+    rounds: StrictInt | None = Field(
+        default=None, ge=1, le=MAX_GAME_ROUNDS,
+        description=f"A fixed number of rounds (solo), 1 to {MAX_GAME_ROUNDS}.")
     or_shelf_trigger: StrictBool = Field(
         default=False, description="With 'rounds': the shelf cards also start the final "
         "round, whichever comes first.")
@@ -93,7 +95,9 @@ class Settings(_Strict):
         description="Readings of ambiguous rules that a group may change (docs/rulings.md)."
     )
     solo: SoloSettings | None = None
-    max_steps: StrictInt = Field(ge=100, le=1_000_000, description="Step budget of one effect.")
+    max_steps: StrictInt = Field(
+        ge=10_000, le=1_000_000, description="Step budget of one effect: 10,000 or more "
+        "(the shipped content is played at 10,000; fewer could stop it).")
     abilities: list[Ability] = Field(
         default_factory=list, description="Abilities every player has (a variant's "
         "'abilities:', those of the rules it extends first).")

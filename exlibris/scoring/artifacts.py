@@ -83,11 +83,19 @@ def own_entries(kind: str) -> dict[str, Path]:
     """The author's entries of one kind (``--content``, ``EXLIBRIS_CONTENT``): id -> file."""
     from exlibris.sources import active_content
 
-    if not active_content():
+    chosen = active_content()
+    if not chosen:
         return {}
+    return dict(_own_entries(kind, chosen))
+
+
+@cache
+def _own_entries(kind: str, chosen: tuple[Path, ...]) -> dict[str, Path]:
+    """``own_entries`` for the content in use (found once: a bot asks for every
+    artifact it weighs)."""
     from exlibris.catalog import load_catalog  # only for an author's content: it is heavy
 
-    catalog = load_catalog()
+    catalog = load_catalog(chosen)
     return {e.id: e.path for e in catalog.entries
             if e.kind == kind and not _shipped(e.path)}
 
