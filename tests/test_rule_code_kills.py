@@ -91,3 +91,40 @@ def test_rearranging_with_only_swap_offers_no_card_from_hand(tmp_path: Path) -> 
     (tmp_path / "only-swap.yaml").write_text(SWAP_ONLY, "utf-8")
     result = CliRunner().invoke(cli, ["scenario", "run", str(tmp_path)])
     assert result.exit_code == 0, result.output
+
+
+WHY_CELL = """\
+kind: scenario
+name: A cell that holds a card is refused, and why says so
+setup:
+  players:
+    - {name: Ann, library: garden-of-education, hand: [A1, B2], shelf: [C1]}
+    - {name: Bob, library: igloo-of-information, hand: [C2]}
+  first_player: Ann
+  deck: [D1, E2, F1]
+  locations: [diviners-hut, wishing-well]
+script:
+  - Ann: place standard assistant at Wishing Well (#6) space 1
+  - discard A1
+  - done
+  - shelve D1
+  - shelve D1 at row 0, column 0
+expect:
+  hands: {Ann: [B2, E2]}
+"""
+
+
+def test_why_a_shelving_cell_is_refused_names_the_card_it_holds(tmp_path: Path) -> None:
+    """At a shelving position, "why not" a cell reads the shelf's own refusal: the card
+    already there (SHELF-05; mutant why.py, ``decision.kind is DecisionKind.POSITION``)."""
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    (tmp_path / "why-cell.yaml").write_text(WHY_CELL, "utf-8")
+    result = CliRunner().invoke(cli, ["scenario", "run", str(tmp_path / "why-cell.yaml")])
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.output.split())
+    assert "why not: row 0, column 0: a card only ever goes into an empty cell (SHELF-05)" \
+        in said, said
+    assert "the cell holds C1" in said
