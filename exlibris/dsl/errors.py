@@ -39,16 +39,16 @@ class EffectError(RuntimeError):
         self.entry = entry
         self.line = line
         self.col = col
-        self._where: Where | bool | None = False  # found when first told (False: not yet)
+        self._place: Where | bool | None = False  # found when first told (False: not yet)
 
     @property
     def where(self) -> Where | None:
         """The author's place of the error (found once, when first asked: an error a
         caller handles, such as a placement rule's pre-check, never looks)."""
-        if self._where is False:
-            self._where = _locate(self.entry, self.line, self.col) \
+        if self._place is False:
+            self._place = _locate(self.entry, self.line, self.col) \
                 if self.entry is not None else None
-        return self._where  # type: ignore[return-value]
+        return self._place  # type: ignore[return-value]
 
     def __str__(self) -> str:
         if self.entry is None:
@@ -71,7 +71,7 @@ class EffectError(RuntimeError):
 def _rebuilt(cls: type[EffectError], message: str, entry: str | None, line: int | None,
              col: int | None, where: Where | None) -> EffectError:
     exc = cls(message, entry, line, col)
-    exc._where = where
+    exc._place = where
     return exc
 
 

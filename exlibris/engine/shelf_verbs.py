@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from exlibris.dsl.compiler import AmountSpec, Env
 from exlibris.dsl.words import GAME
@@ -238,7 +238,7 @@ class ShelfVerbs:
 
         kind, a, b = options[self.game.ask(seat, DecisionKind.REARRANGE, "rework the shelf",
                                            options, label)]
-        said: dict[str, Any] = {}
+        said: dict[str, Value] = {}
         if self.game.log.enabled:  # the cards, named as they were before the change
             said = {"card": _name(shelf.at(a).card), "pos": list(a)}
             if kind == "hand":

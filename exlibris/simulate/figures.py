@@ -529,7 +529,10 @@ def _measure(values: array[float], i: int, name: str, seats: Sequence[str],
     if i < len(MEASURES):
         return values[i]
     if name.startswith("win rate, seat position "):
-        return _positions(values, players)[int(name.rsplit(" ", 1)[1]) - 1]
+        found = _positions(values, players)
+        position = int(name.rsplit(" ", 1)[1]) - 1
+        # a game with fewer rows than seats (a damaged rows file) has no such seat
+        return found[position] if position < len(found) else None
     return _agent_rate(values, seats, name.removeprefix("win rate, "))
 
 
