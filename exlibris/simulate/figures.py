@@ -297,9 +297,11 @@ class CellFigures:
                     n = max(0, self.offered[group][key] - rate.n)
                     wins = max(0.0, self.offered_wins[group][key] - rate.wins)
                 else:  # every seat not holding it
-                    n = self.rows - rate.n
+                    n = max(0, self.rows - rate.n)
                     wins = max(0.0, self.total_wins - rate.wins)
-                withouts[key] = wilson(wins, n)
+                # rows that disagree with each other (a damaged file) never give more
+                # wins than seats
+                withouts[key] = wilson(min(wins, float(n)), n)
             raw = [fisher_p(rates[k].wins, rates[k].n, withouts[k].wins, withouts[k].n)
                    for k in keys]
             test = ("fisher, with against without where it was "

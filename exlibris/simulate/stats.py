@@ -32,9 +32,9 @@ class Rate:
 
 def wilson(wins: float, n: int, z: float = Z95) -> Rate:
     """The Wilson score interval for ``wins`` successes in ``n`` trials."""
-    if n == 0:
+    if n <= 0:
         return Rate(wins, 0, 0.0, 1.0)
-    p = wins / n
+    p = min(1.0, max(0.0, wins / n))  # a rate, whatever the counts say
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
