@@ -274,3 +274,16 @@ def test_abilities_under_settings_are_pointed_to_the_top_of_the_file(tmp_path: P
                     "settings:\n  abilities: []\n")
     assert "w.yaml:7:3: unknown setting 'abilities'; a variant's abilities are a list of " \
         "their own at the top of the file" in out
+
+
+def test_a_list_of_unknown_kind_where_a_number_is_wanted_counts_its_elements() -> None:
+    """The content fuzz's one failure at scale (seed 5007): an artifact scoring
+    ``[ ]`` validated (an empty list's kind is unknown) and stopped the game; a list
+    where a number is wanted now counts its elements."""
+    from exlibris.dsl.scoring import compile_score
+    from exlibris.model.shelf import Shelf
+    from exlibris.scoring.artifacts import ScoreEnv
+
+    env = ScoreEnv(Shelf(), (0, 0))
+    assert compile_score("[ ]")(env) == 0
+    assert compile_score("first([[1, 2, 3]]) + 1")(env) == 4

@@ -70,10 +70,14 @@ def no_attribute(value: Any, name: str) -> EffectError:
 
 
 def number(value: Any, where: str) -> int:
-    """``value`` as a number within the effect limit: nothing counts as 0, and a
-    number past ±``MAX_EFFECT_INT`` is held at it (so that no sum stops a game)."""
+    """``value`` as a number within the effect limit: nothing counts as 0, a list
+    (the checker lets only a value of unknown kind through, such as ``[]``) counts its
+    elements, and a number past ±``MAX_EFFECT_INT`` is held at it (so that no sum
+    stops a game)."""
     if value is None:
         return 0
+    if type(value) is list:
+        return len(value)
     if not isinstance(value, int):
         raise EffectError(f"{where} works on numbers, not {kind_name(value)}")
     if not -MAX_EFFECT_INT <= value <= MAX_EFFECT_INT:  # held at the limit
