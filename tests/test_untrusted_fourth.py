@@ -19,33 +19,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_untrusted_third import assert_user_error, invoke  # the third campaign's helpers
 
 from exlibris.cli.main import cli
-from exlibris.sources import use_content
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def _shipped_content_only(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.delenv("EXLIBRIS_CONTENT", raising=False)
-    use_content(())
-    yield
-    use_content(())
-
-
-def invoke(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> Any:
-    return CliRunner().invoke(cli, list(args), input=stdin, env=env)
-
-
-def assert_user_error(result: Any, *fragments: str) -> None:
-    """Exit 2 with a message, never a traceback."""
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        repr(result.exception)
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in result.output, result.output
 
 
 def bot_game(*args: str) -> Any:

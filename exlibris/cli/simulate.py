@@ -13,6 +13,7 @@ import click
 from exlibris import jsontext
 from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
+from exlibris.cli.seats import parse_seats
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
 FAILED = 1
@@ -33,17 +34,6 @@ def _needs(module: str, option: str, wanted: bool) -> None:
         _fail(f'{option} needs {module}: pip install "exlibris[simulate]"')
 
 
-def _seats(value: str) -> list[str]:
-    from exlibris.agents import bot_kind
-
-    seats = [s.strip().lower() for s in value.split(",") if s.strip()]
-    if not seats:
-        raise click.BadParameter("name at least one agent", param_hint="--seats")
-    for seat in seats:
-        wrong = bot_kind(seat)
-        if wrong is not None:
-            raise click.BadParameter(wrong, param_hint="--seats")
-    return seats
 
 
 def _players(value: str) -> list[int] | None:
@@ -127,7 +117,7 @@ def simulate(ctx: click.Context, games: int, players: str, seats: str, no_rotate
     from exlibris.simulate.runner import RunConfig, RunError, check_paths
     from exlibris.sources import active_content
 
-    kinds = _seats(seats)
+    kinds = parse_seats(seats)
     counts = _players(players)
     if out is not None and out.suffix not in FORMATS:
         _fail(f"--out {out}: the rows file must end in {', '.join(FORMATS)}")

@@ -24,6 +24,7 @@ import click
 from exlibris import jsontext
 from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
+from exlibris.cli.seats import parse_seats
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
 INTERRUPTED = 130
@@ -38,18 +39,6 @@ def _fail(message: str) -> NoReturn:
 # (this module is imported by exlibris.cli.simulate, which registers the command, so
 # it imports nothing of that module: tests/test_import_graph.py)
 
-def _agents(value: str) -> list[str]:
-    """``--seats``, checked as `exlibris simulate` checks it."""
-    from exlibris.agents import bot_kind
-
-    seats = [s.strip().lower() for s in value.split(",") if s.strip()]
-    if not seats:
-        raise click.BadParameter("name at least one agent", param_hint="--seats")
-    for seat in seats:
-        wrong = bot_kind(seat)
-        if wrong is not None:
-            raise click.BadParameter(wrong, param_hint="--seats")
-    return seats
 
 
 class _Stopped(KeyboardInterrupt):
@@ -200,7 +189,7 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
     from exlibris.cli.own_content import variant_id
     from exlibris.simulate.tune import TuneError, parse_param, parse_term
 
-    kinds = _agents(seats)
+    kinds = parse_seats(seats)
     try:
         parameters = [parse_param(p) for p in params]
         terms = [parse_term(o) for o in objectives]
