@@ -43,6 +43,7 @@ import random
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent
+from exlibris.agents.rollout import RolloutPolicy
 from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
@@ -54,7 +55,8 @@ from exlibris.scoring.inspection import Inspection, inspect_table
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
 SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the budget
-HORIZON = 10  # rollout decisions before the position is valued
+HORIZON = 10  # rollout decisions before the position is valued (with ``round_end=False``)
+ROUND_HORIZON = 200  # a rollout to the round's end stops here all the same
 SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
@@ -94,21 +96,26 @@ class MctsAgent:
     needs_view = True  # for the greedy choices it makes where it does not search
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
-                 horizon: int = HORIZON, rollout: str = "greedy",
-                 searched: frozenset[str] | None = SEARCHED) -> None:
+                 horizon: int = HORIZON, rollout: str = "remembering",
+                 searched: frozenset[str] | None = SEARCHED, round_end: bool = True) -> None:
         self.seed = seed
+        self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
         self.iterations = iterations
         self.horizon = horizon
         self.rollout = rollout
         self.searched = searched  # the decision kinds searched (None: all); greedy for others
         self.fallback = GreedyAgent(seed)
-        self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
+        # the rollouts' policy: one greedy agent for every seat (``rollout="greedy"``,
+        # and always in solo), or one a seat remembering card worth over a search
+        self.policy: Any = GreedyAgent(seed + 1)
         self.game: Game | None = None
         self.baseline: list[float] | None = None  # solo: the margins at the decision
         self.last_iterations = 0  # of the last decision (for the CLI's "thinking" line)
 
     def sit_at(self, game: Game) -> None:
         self.game = game
+        if self.rollout == "remembering" and game.solo is None:
+            self.policy = RolloutPolicy(self.seed + 1, len(game.state.players))
         forward.record(game)
 
     # ------------------------------------------------------------------ deciding
@@ -123,7 +130,10 @@ class MctsAgent:
             self.last_iterations = 0
             return self.fallback.decide(view, decision)
         rng = random.Random(seed)
-        self.policy.rng.seed(seed + 1)
+        if isinstance(self.policy, RolloutPolicy):
+            self.policy.start(seed + 1)
+        else:
+            self.policy.rng.seed(seed + 1)
         root = Node()
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         self.baseline = margins(position_value(game)) if game.solo is not None else None
@@ -165,9 +175,11 @@ class MctsAgent:
         seat = decision.seat
         branch = forward.fork(game)
         solo = game.solo is not None
-        walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
-                         self.policy if self.rollout == "greedy" else None,
-                         last_round=last_round(game, decision) if solo else None,
+        ends_round = solo or self.round_end
+        walker = _Walker(root, rng, SOLO_HORIZON if solo else
+                         ROUND_HORIZON if self.round_end else self.horizon,
+                         self.policy if self.rollout != "random" else None,
+                         last_round=last_round(game, decision) if ends_round else None,
                          exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
 
@@ -195,7 +207,7 @@ class _Walker:
                  "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None, *, last_round: int | None = None,
+                 policy: GreedyAgent | RolloutPolicy | None, *, last_round: int | None = None,
                  exploration: float = EXPLORATION) -> None:
         self.root = root
         self.exploration = exploration  # UCB's constant
