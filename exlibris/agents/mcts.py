@@ -105,7 +105,7 @@ class MctsAgent:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
-                 root: str = "ucb", rounds: int = 1) -> None:
+                 root: str = "halving", rounds: int = 1) -> None:
         self.seed = seed
         self.root = root
         self.rounds = rounds  # the rounds whose ends a rollout plays to (with round_end)
