@@ -14,8 +14,9 @@ the very text it was parsed from, so an edited file or an author's own text is p
 as before. The whole file is passed over when the code that makes records and trees
 has changed since it was written (``code_key``: the SHA-256 of those modules and of
 the grammar), or when it is missing or damaged. ``tests/test_prebuilt.py`` holds it to
-what the parsers make now; after a change to the shipped content or to that code,
-write it again:
+what the parsers make now; ``EXLIBRIS_NO_PREBUILT=1`` turns it off (every file and
+text parsed, as the tests that compare with the parsers want). After a change to the
+shipped content or to that code, write it again:
 
     python -m exlibris.prebuilt
 """
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -51,8 +53,11 @@ def code_key() -> str:
 
 @cache
 def _stored() -> dict[str, Any]:
-    """The file's records and trees, or empty ones (missing, damaged, or stale)."""
+    """The file's records and trees, or empty ones (missing, damaged, stale, or
+    turned off by ``EXLIBRIS_NO_PREBUILT=1``)."""
     empty: dict[str, Any] = {"records": {}, "trees": {}}
+    if os.environ.get("EXLIBRIS_NO_PREBUILT", "") not in ("", "0"):
+        return empty
     try:
         stored = json.loads(FILE.read_bytes())
     except (OSError, ValueError, RecursionError):
@@ -76,6 +81,20 @@ def tree_text(start: str, text: str) -> str | None:
     shipped text (``tree_cache`` decodes it)."""
     found = _stored()["trees"].get(f"{start}\0{text}")
     return found if isinstance(found, str) else None
+
+
+def tree(start: str, text: str) -> Any | None:
+    """A fresh copy of the tree of ``text`` parsed from rule ``start``, if it is a
+    shipped text."""
+    found = tree_text(start, text)
+    if found is None:
+        return None
+    from exlibris.dsl import ast_json
+
+    try:
+        return ast_json.decode(json.loads(found))
+    except (ValueError, TypeError, RecursionError):
+        return None
 
 
 def build() -> dict[str, Any]:

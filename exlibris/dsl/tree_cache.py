@@ -39,8 +39,6 @@ def lookup(start: str, text: str) -> Any | None:
     trees = _trees() if shipped_cache.enabled() else None
     found = trees.get(f"{start}\0{text}") if trees is not None else None
     if not isinstance(found, str):
-        found = prebuilt.tree_text(start, text)  # the package's, as it was made
-    if found is None:
         return None
     try:
         return ast_json.decode(json.loads(found))
