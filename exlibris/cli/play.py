@@ -391,9 +391,9 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
         session.thinking = terminal.thinking
         session.offer = offer
         _greet(terminal, record, save_path, resumed)
+    if terminal is not None and not resumed:  # saved while the first question is read
+        terminal.when_idle(session.save)
     try:
-        if terminal is not None and not resumed:
-            session.save()
         try:
             with _terminate_as_interrupt(terminal is not None):
                 try:
@@ -412,8 +412,9 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
     except KeyboardInterrupt:
+        saved = save_path is not None and _settled(terminal)
         where = f" Game saved to {save_path}.\nResume with: exlibris play --resume " \
-                f"{save_path}" if save_path is not None else ""
+                f"{save_path}" if saved else ""
         if record.failure is not None:  # interrupted while asked to take back
             where = f" {_capital(record.failure.text())}.{_after_failure(record, save_path)}"
         _tell(terminal, f"\nInterrupted.{where}")
@@ -422,6 +423,20 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+def _settled(terminal: Any) -> bool:
+    """Do the autosave put off until the first question (interrupted before it): True
+    if the save holds the game."""
+    from exlibris.interactive.record import SaveError
+
+    if terminal is None:
+        return True
+    try:
+        terminal.idle()
+    except SaveError:
+        return False
+    return True
 
 
 def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) -> None:

@@ -19,7 +19,7 @@ import select
 import shutil
 import termios
 import tty
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE, RESIZE = (
@@ -41,6 +41,7 @@ class FullScreen:
         self.active = False
         self.drawn = (0, 0)  # the size of the latest frame
         self.saved: list[object] | None = None  # the terminal's mode before cbreak
+        self.before_key: Callable[[], None] | None = None  # run before waiting for a key
 
     def size(self) -> tuple[int, int]:
         """Columns and lines of the terminal now (it may have been resized)."""
@@ -88,6 +89,8 @@ class FullScreen:
     def key(self) -> str:
         """One key."""
         self._cbreak()
+        if self.before_key is not None:
+            self.before_key()
         while not select.select([self.fd], [], [], 0.25)[0]:
             if self.size() != self.drawn:
                 return RESIZE  # the terminal changed size: draw again

@@ -12,7 +12,7 @@ import os
 import shutil
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -46,6 +46,21 @@ class Terminal:
         self.full: FullScreen | None = FullScreen(stdin, out) if self.arrows else None
         self.console = Console(file=out, highlight=False, markup=False, emoji=False)
         self.last_seat: int | None = None  # whose screen is showing (hot-seat hand-offs)
+        self.pending: Callable[[], None] | None = None  # work put off (``when_idle``)
+
+    # ------------------------------------------------------------------ put-off work
+    def when_idle(self, work: Callable[[], None]) -> None:
+        """Do ``work`` once the screen is drawn and an answer is awaited (the first
+        autosave of a game: its first question shows without waiting for the disk)."""
+        self.pending = work
+        if self.full is not None:
+            self.full.before_key = self.idle
+
+    def idle(self) -> None:
+        """Do the work put off, if any (once)."""
+        work, self.pending = self.pending, None
+        if work is not None:
+            work()
 
     # ------------------------------------------------------------------ output
     def show(self, *renderables: RenderableType) -> None:
@@ -99,6 +114,7 @@ class Terminal:
         """One line without its newline; None at the end of input."""
         self.console.print(terminal_text(prompt), end="")
         self.out.flush()
+        self.idle()
         line = self.stdin.readline()
         if not line:
             self.console.print()
