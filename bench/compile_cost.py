@@ -5,7 +5,7 @@ Not a test. Two tables, for the modules of ``pyproject.toml``'s compiled list (o
 
 * **cost** (needs Cython and setuptools): each module translated by Cython and its C
   compiled, one after the other in this process, as ``hatch_build.py`` does it (same
-  directives, ``-O2``): the size of its C, the CPU seconds of each step (Cython's in
+  directives, ``-O2`` or ``--opt``): the size of its C, the CPU seconds of each step (Cython's in
   this process, the C compiler's from its child processes) and each module's share of
   the whole. ``--effects`` adds the shipped effects' generated source (``dsl/precompiled.py``),
   the module the build once compiled ahead of time; ``--keep DIR`` keeps the built
@@ -50,10 +50,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def cost(modules: list[str], effects: bool, keep: Path | None) -> list[dict[str, Any]]:
-    """Translate and compile each module alone; its C size and CPU seconds."""
+def cost(modules: list[str], effects: bool, keep: Path | None, level: str
+         ) -> list[dict[str, Any]]:
+    """Translate and compile each module alone at optimisation ``level``; its C size
+    and CPU seconds."""
     sys.path.insert(0, str(ROOT))
     import hatch_build
+
+    hatch_build.FLAGS[:] = [f for f in hatch_build.FLAGS if not f.startswith("-O")] + [level]
 
     work = Path(tempfile.mkdtemp(prefix="exlibris-cost-"))
     sources = {name: ROOT / Path(*name.split(".")).with_suffix(".py") for name in modules}
@@ -140,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modules", nargs="*", help="dotted names (default: the compiled list)")
     parser.add_argument("--effects", action="store_true", help="the shipped effects as well")
     parser.add_argument("--keep", type=Path, help="keep the built extensions in this folder")
+    parser.add_argument("--opt", default="-O2", help="the C compiler's level (default -O2)")
     parser.add_argument("--no-cost", action="store_true", help="skip the cost table")
     parser.add_argument("--share", action="store_true", help="the profiled share table")
     parser.add_argument("--games", type=int, default=40, help="random games for --share")
@@ -147,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     modules = args.modules if args.modules is not None else listed_modules()
     if not args.no_cost:
-        rows = cost(modules, args.effects, args.keep)
+        rows = cost(modules, args.effects, args.keep, args.opt)
         total_kb = sum(r["c_kb"] for r in rows)
         total_s = sum(r["cython_s"] + r["cc_s"] for r in rows)
         print(f"{'module':42} {'C KB':>7} {'cython s':>9} {'cc s':>7} {'share':>6}")
