@@ -2,9 +2,9 @@
 
 A wheel is pure Python unless ``EXLIBRIS_COMPILE=1`` asks for the compiled engine
 (``EXLIBRIS_COMPILE=1 pip install .``; ``pip install -v`` shows a line as each
-module is built): a player gains nothing from it, and the compile takes a minute or
-two on two cores, against seconds for the pure wheel (``bench/README.md``, "The
-compiled build"). ``EXLIBRIS_PURE_PYTHON=1`` still asks for a pure-Python wheel, and
+module is built): a player gains nothing from it, and the compile takes minutes on
+two cores, against seconds for the pure wheel (``bench/README.md``, "The compiled
+build"). ``EXLIBRIS_PURE_PYTHON=1`` still asks for a pure-Python wheel, and
 wins over ``EXLIBRIS_COMPILE``. A default build needs nothing beyond hatchling:
 Cython and setuptools are build dependencies only of a compiled one
 (``dependencies``).
