@@ -67,6 +67,27 @@ class Timed:
         return index
 
 
+def play_game(catalog: Any, settings: Any, seats: list[str], seed: int, variant: str,
+              times: dict[str, list[float]], searched: dict[str, list[tuple[int, float]]]
+              ) -> tuple[Any, list[str]]:
+    """Game ``seed`` with the bots ``seats`` (seat names), seeded as ``exlibris play``
+    seeds them; each answer's seconds go to ``times[name]``, each search's iterations
+    and seconds to ``searched[name]``. Returns the outcome and the players' names."""
+    agents = [Timed(make_bot(kind, bot_seed(seed, s)), times.setdefault(kind, []),
+                    searched.setdefault(kind, []))
+              for s, kind in enumerate(seats)]
+    names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
+    game = new_game(catalog, settings, agents, seed=seed, names=names,
+                    views=player_view, variant=variant)
+    return play(game), names
+
+
+def rotated(line: list[str], game: int) -> list[str]:
+    """The seats of game ``game``: ``line`` turned by one position a game."""
+    shift = game % len(line)
+    return line[-shift:] + line[:-shift] if shift else list(line)
+
+
 def _floor_rate() -> float:
     """The floor's decisions a second now, for speeds quoted as ratios to it."""
     seconds, decisions = floor.run(20, 2)
@@ -95,15 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     seeds = []
     for i in range(args.games):
         seed = args.seed + i
-        shift = i % args.players
-        seats = line[-shift:] + line[:-shift] if shift else list(line)
+        seats = rotated(line, i)
         mine = seats.index(args.first)
-        agents = [Timed(make_bot(kind, bot_seed(seed, s)), times[kind], searched[kind])
-                  for s, kind in enumerate(seats)]
-        names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
-        game = new_game(catalog, settings, agents, seed=seed, names=names,
-                        views=player_view, variant=args.variant)
-        outcome = play(game)
+        outcome, names = play_game(catalog, settings, seats, seed, args.variant, times,
+                                   searched)
         winners = outcome.inspection.winners
         share = 1 / len(winners) if names[mine] in winners else 0.0
         wins += share
