@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from exlibris.agents import GreedyAgent, MctsAgent
+from exlibris.agents import GreedyAgent, make_bot
 from exlibris.agents.view import player_view
 from exlibris.catalog import load_catalog
 from exlibris.engine import forward
@@ -105,7 +105,7 @@ def hidden_cards(game: Game, seat: int) -> list[list[str]]:
 def decisions(game: Game, view: Any, decision: Decision) -> list[int]:
     found = []
     for seed in BOT_SEEDS:
-        bot = MctsAgent(seed, iterations=BUDGET)
+        bot = make_bot(f"mcts:{BUDGET}", seed)  # the seat a player picks, at a small budget
         bot.sit_at(game)
         found.append(bot.decide(view, decision))
     return found
