@@ -103,12 +103,27 @@ def hidden_cards(game: Game, seat: int) -> list[list[str]]:
 
 
 def decisions(game: Game, view: Any, decision: Decision) -> list[int]:
+    """The search bot's choice at ``decision`` of ``game``, for each bot seed."""
     found = []
     for seed in BOT_SEEDS:
         bot = make_bot(f"mcts:{BUDGET}", seed)  # the seat a player picks, at a small budget
         bot.sit_at(game)
         found.append(bot.decide(view, decision))
     return found
+
+
+@pytest.fixture(autouse=True)
+def forks_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Forks made (``forward.fork``): the bots must search, not answer as greedy does."""
+    made = [0]
+    real = forward.fork
+
+    def counted(game: Game) -> forward.Branch:
+        made[0] += 1
+        return real(game)
+
+    monkeypatch.setattr(forward, "fork", counted)
+    return made
 
 
 # (variant, players, game seed, the searching seat, which of its placements at a checkpoint)
@@ -125,7 +140,8 @@ CASES = [("standard", 2, 3, 0, 5), ("standard", 2, 8, 1, 9), ("standard", 3, 4, 
 
 @pytest.mark.parametrize(("variant", "players", "seed", "seat", "nth"), CASES)
 def test_the_search_decides_the_same_on_another_deal_of_what_it_cannot_see(
-        variant: str, players: int, seed: int, seat: int, nth: int) -> None:
+        variant: str, players: int, seed: int, seat: int, nth: int,
+        forks_counted: list[int]) -> None:
     settings = resolve_settings(variant, CATALOG.variants)
     seen: dict[str, Any] = {}
 
@@ -141,7 +157,9 @@ def test_the_search_decides_the_same_on_another_deal_of_what_it_cannot_see(
             a.hand.cards != b.hand.cards for a, b in
             zip(other.state.players, game.state.players, strict=True) if a.seat != seat)
         seen["here"] = decisions(game, view, decision)
+        forks = forks_counted[0]
         seen["there"] = decisions(other, view, decision)
+        assert forks_counted[0] - forks >= len(BOT_SEEDS) * 8, "the bots did not search"
         seen["options"] = decision.size
 
     agents = [Driver(seed * 10 + i, seat, nth, look) for i in range(players)]
