@@ -12,7 +12,8 @@ bots seeded as ``exlibris play`` seeds them). The ratings are differences from t
 first bot named (``--anchor`` to choose another), fitted by
 ``exlibris/simulate/ratings.py``; a shared first place is half a win each way. The
 games, wins and ratings do not depend on ``--workers``: each game is played from its
-seed alone and the results are taken in order; only the seconds do.
+seed alone and the results are taken in order; only the seconds do (they are wall
+seconds of each answer, with ``--workers`` games thinking at once on the machine).
 """
 
 from __future__ import annotations
