@@ -15,8 +15,8 @@ distributions over seeds: any leak that changes even one search shows.
 
 Leaks it catches (checked by hand, each put into the search's determinization
 only): keeping the other hands as they are, or the deck, or the other players'
-focuses, or dealing the unseen cards in the order they lie. The solo cases fail
-today on a leak in the search itself (their ``xfail`` says which).
+focuses, or dealing the unseen cards in the order they lie; and, in solo, the
+search's margin at the decision read from the true game.
 """
 
 from __future__ import annotations
@@ -129,13 +129,9 @@ def forks_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 # (variant, players, game seed, the searching seat, which of its placements at a checkpoint)
 CASES = [("standard", 2, 3, 0, 5), ("standard", 2, 8, 1, 9), ("standard", 3, 4, 2, 6),
          ("job-faire", 3, 6, 1, 4), ("artifactorium", 2, 7, 0, 7),
-         # solo: the search values a margin's change from the position searched, whose
-         # margin it reads from the true game, public focus and all (agents/mcts.py,
-         # MctsAgent.decide: ``self.baseline``); the deal below changes that focus
-         pytest.param("solo", 1, 1, 0, 5, marks=pytest.mark.xfail(
-             strict=True, reason="solo's baseline margin is read from the true game")),
-         pytest.param("solo", 1, 9, 0, 7, marks=pytest.mark.xfail(
-             strict=True, reason="solo's baseline margin is read from the true game"))]
+         # solo: a search that read the margin it starts from in the true game (whose
+         # public focus is hidden) decided otherwise on these, seed by seed
+         ("solo", 1, 1, 0, 5), ("solo", 1, 9, 0, 7)]
 
 
 @pytest.mark.parametrize(("variant", "players", "seed", "seat", "nth"), CASES)
