@@ -38,7 +38,7 @@ def _seats(value: str) -> list[str]:
         if seat not in ("human", "bot") and bot_kind(seat) is not None:
             raise click.BadParameter(
                 f"unknown seat {shown(repr(seat), 60)}; seats are {', '.join(SEAT_KINDS)} "
-                "or mcts:N",
+                "or mcts:N (mcts:N/classic: the search as first built)",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
@@ -108,8 +108,8 @@ def _fail(message: str) -> NoReturn:
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--level",
               help="The bots' level, 1 to 4 or its name: 1 casual (greedy, the default), "
-                   "2 club, 3 strong, 4 expert (the search bot with more thought each "
-                   "level; docs/bots.md). Every seat but the humans plays it; with --seats, "
+                   "2 club, 3 strong, 4 expert (search bots, each stronger than the one "
+                   "before; docs/bots.md). Every seat but the humans plays it; with --seats, "
                    "write those seats as bot (human,bot,bot).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED),
