@@ -107,11 +107,23 @@ def test_the_round_robin_is_the_same_on_two_workers() -> None:
 def test_the_script_refuses_bad_bots(capsys: Any) -> None:
     ratings = bench_module()
     for argv in (["greedy"], ["greedy", "greedy"], ["greedy", "alphazero"],
-                 ["greedy", "random", "--anchor", "mcts"], ["greedy", "random", "--games", "0"]):
+                 ["greedy", "random", "--anchor", "mcts"], ["greedy", "random", "--games", "0"],
+                 ["greedy", "mcts:5/bogus=1"], ["greedy", "mcts:5/nonsense"]):
         with pytest.raises(SystemExit) as stopped:
             ratings.main(argv)
         assert stopped.value.code == 2
-    assert "unknown agent" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown agent" in err and "unknown setting 'bogus=1'" in err
+
+
+def test_bots_are_made_from_seat_names_and_from_benchmark_specs() -> None:
+    bench_module()  # puts bench/ on the path
+    from bot_ladder import bot_problem, made_bot
+
+    assert bot_problem("mcts:7/classic") is None and bot_problem("mcts:7/root=halving") is None
+    assert made_bot("mcts:7/classic", 1).round_end is False  # the seat name's settings
+    halving = made_bot("mcts:7/root=halving", 1)
+    assert halving.iterations == 7 and halving.root == "halving"
 
 
 def test_the_json_has_every_bot(capsys: Any) -> None:
