@@ -185,6 +185,10 @@ class Board:
             text += ", sharing"
         return text
 
+    def option_label(self, option: tuple[Assistant, Target]) -> str:
+        """``target_label`` of a placement option (an assistant and its target)."""
+        return self.target_label(option[0], option[1])
+
     def place(self, seat: int, assistant: Assistant, target: Target, *,
               visit: bool = True, activate: bool = True) -> None:
         """Put an assistant on a space and carry out the visit, in priority order."""
@@ -197,12 +201,12 @@ class Board:
             self.return_assistant(target.displaces)
         loc: LocationState | None = target.location
         space = target.space
-        logged = self.log.enabled  # the event's fields are gathered only for a log
-        moved = {} if visit else {"moved": True}  # an effect moved it: no visit
+        # the event's fields, gathered only for a log (moved by an effect: no visit)
+        moved = ({} if visit else {"moved": True}) if self.log.enabled else None
         if loc is None:
             player.home[space] = assistant
             assistant.home_index = space
-            if logged:
+            if moved is not None:
                 self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id, home=space + 1,
                                 **moved)
         else:
@@ -211,7 +215,7 @@ class Board:
             assistant.location = loc
             assistant.space = space
             assistant.bid = target.bid
-            if logged:
+            if moved is not None:
                 self.game.event(EventKind.PLACE, seat=seat, assistant=assistant.id,
                            location=loc.id, space=space + 1, bid=target.bid, **moved)
         if not visit:

@@ -479,12 +479,8 @@ def placement(game: Game) -> None:
         sweep = cursor.sweep
         while cursor.at < len(sweep):
             seat = sweep[cursor.at]
-            player = state.players[seat]
-            if not player.available():
-                cursor.at += 1
-                continue
             options = placement_options(game, seat)
-            if not options:
+            if not options:  # no assistant left to place (or nowhere to put one)
                 cursor.at += 1
                 continue
             if cursor.turns >= MAX_PLACEMENT_TURNS:  # assistants that keep coming back
@@ -495,9 +491,10 @@ def placement(game: Game) -> None:
             state.turn_counter += 1
             game.ctx.new_turn()
             index = game.ask(seat, _PLACE, "place an assistant", options,
-                             lambda o: game.board.target_label(o[0], o[1]))
+                             game.board.option_label)
             cursor.at += 1
             assistant, target = options[index]
+            player = state.players[seat]
             player.placements_this_round += 1
             game.board.place(seat, assistant, target)
             game.moves.sweep_limbo()

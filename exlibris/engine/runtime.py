@@ -431,10 +431,12 @@ class EffectRuntime(AssistantVerbs, HiringVerbs, ShelfVerbs):
 
     def _removable(self, cards: list[Card]) -> list[Card]:
         """Leave out shelf cards whose removal would split their shelf (SHELF-14)."""
-        out = []
-        removable: dict[int, frozenset[Card]] = {}  # by owner, kept by the shelf itself
         state: GameState = self.game.state
         zone_of = state.cards.zone_of
+        if ShelfZone not in map(type, map(zone_of, cards)):
+            return cards[:]  # none on a shelf (the common case: a hand's cards), a copy
+        out = []
+        removable: dict[int, frozenset[Card]] = {}  # by owner, kept by the shelf itself
         for card in cards:
             zone = zone_of(card)
             if type(zone) is ShelfZone:

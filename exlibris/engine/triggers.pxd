@@ -11,4 +11,4 @@ cdef class Triggers:
     cdef public EffectContext ctx
     cdef public GameState state
     cdef public list _ruling, _house
-    cdef public dict _after_modes
+    cdef public dict _after_modes, _listening

@@ -34,8 +34,8 @@ _ORDER = attrgetter("order")  # of a Source: its priority
 class Triggers:
     """The abilities of one game's carriers, woken by its events (``game.triggers``)."""
 
-    __slots__ = ("_after_modes", "_house", "_ruling", "_sorted_at", "_specials", "_wakes",
-                 "ctx", "game", "state")
+    __slots__ = ("_after_modes", "_house", "_listening", "_ruling", "_sorted_at", "_specials",
+                 "_wakes", "ctx", "game", "state")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -47,6 +47,9 @@ class Triggers:
         self._wakes: frozenset[tuple[str, str]] = frozenset()  # and (event, mode) pairs
         self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
         self._sorted_at = -1
+        # by (event, mode): the carriers that listen to it, in the order of ``sources``
+        # as last sorted (without artifacts, whose carriers ``sources`` makes anew)
+        self._listening: dict[tuple[str, str], list[Source]] = {}
 
     def specials(self) -> list[Source]:
         """The special assistants of every player (built once; see ``assistants_changed``)."""
@@ -93,6 +96,7 @@ class Triggers:
                     and assistant.home_index is None else assistant.placed_at
             found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
+            self._listening = {}  # its lists follow the order before this sort
         if not self.game.has_artifacts:
             return found + self._house if self._house else found
         found = list(found)
@@ -113,15 +117,18 @@ class Triggers:
         ``heard`` or ``_after_modes`` whether any may)."""
         key = (event, mode)
         woken: list[tuple[CompiledAbility, Source]] = []
-        wakes: dict[tuple[str, str], tuple[CompiledAbility, ...]]
         source: Source
         ability: CompiledAbility
-        for source in self.sources():
-            wakes = source.wakes
-            abilities = wakes.get(key)
-            if abilities is None:
-                continue
-            for ability in abilities:
+        found = self.sources()  # sorted as of now (which may forget ``_listening``)
+        if self.game.has_artifacts:
+            carriers = [source for source in found if key in source.wakes]
+        else:
+            carriers = self._listening.get(key)
+            if carriers is None:
+                carriers = self._listening[key] = [source for source in found
+                                                   if key in source.wakes]
+        for source in carriers:
+            for ability in source.wakes[key]:
                 if self._fits(ability, source, actor=actor, location=location, names=names):
                     woken.append((ability, source))
         return woken
