@@ -57,7 +57,7 @@ class GreedyAgent:
         # ``Worth`` (with what it has worked out) serves the next shelf read for the same
         self._reading: ShelfReading | None = None
         self._read: tuple[Any, ...] = ()
-        self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
+        self._rivals: dict[int, tuple[Shelf, str, int]] = {}  # views' shelves: never changed
         self._viewed: PlayerView | None = None  # the view the reading was last checked for
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
@@ -76,7 +76,8 @@ class GreedyAgent:
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
                 view.final_round)
         reading = self._reading
-        if reading is None or read != self._read or shelf != reading.shelf:
+        if (reading is None or read != self._read
+                or (shelf is not reading.shelf and shelf != reading.shelf)):
             if reading is not None and read[:5] == self._read[:5]:
                 worth = reading.worth  # only the shelf or the foresight changed
             else:
@@ -90,10 +91,11 @@ class GreedyAgent:
         """The others' prominent tallies as B2 would count them now."""
         counts = []
         for other in view.opponents:
-            snapshot = other.shelf.snapshot()
+            shelf = other.shelf
             kept = self._rivals.get(other.seat)
-            if kept is None or kept[1] != view.prominent or kept[0] != snapshot:
-                kept = (snapshot, view.prominent, prominent_count(other.shelf, view.prominent))
+            if (kept is None or kept[1] != view.prominent
+                    or (kept[0] is not shelf and kept[0] != shelf)):
+                kept = (shelf, view.prominent, prominent_count(shelf, view.prominent))
                 self._rivals[other.seat] = kept
             counts.append(kept[2])
         return tuple(counts)
