@@ -267,7 +267,7 @@ class ShelfReading:
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
-            stability = steps.filled_rectangle(self.depths, self.rules.min_rectangle, height)
+            stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
         self.base_books = worth.books(self.tally)
         spread = szz - sz * sz / n if n else 0.0
@@ -315,7 +315,7 @@ class ShelfReading:
     def _stability_with(self, pos: Pos) -> int:
         order = self.order
         if not order:
-            return steps.filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
+            return filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
         top, bottom = order[0][0], order[-1][0]
         r, c = pos
         if r > bottom:  # a new bottom row: only this column stands on it
@@ -323,7 +323,7 @@ class ShelfReading:
             depth = 1
             while (r - depth, c) in cells:
                 depth += 1
-            return steps.filled_rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
+            return filled_rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
         depths = self.depths
         if r != bottom - depths.get(c, 0):
             return self.stability  # not on top of a standing column: B1 is the same
@@ -333,7 +333,7 @@ class ShelfReading:
         while (bottom - depth, c) in cells:
             depth += 1
         grown[c] = depth
-        return steps.filled_rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
+        return filled_rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
 
     def layout_cost(self, card: BookCard, pos: Pos) -> float:
         """The foresight cost of a face-up card at ``pos``: what it adds to the spread of
@@ -445,10 +445,13 @@ class ShelfReading:
         share, flipped = foresight.flipped_stability, -foresight.per_flip
         keys, _, tallies = self.run()
         end = bisect_right(keys, key)  # kept cards before the card's key
+        # kept cards below the card's key: in a cell with more kept cards before it, the
+        # last of them is not below the key, and A1 flips the card
+        below = bisect_left(keys, key)
         pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
         best = float("-inf")
-        for _pos, _i, start, last, z, stability in cells:
-            if last is not None and key <= last:
+        for _pos, _i, start, _last, z, stability in cells:
+            if start > below:
                 value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
                 value = books + stability - scale * (z - target) ** 2
@@ -498,6 +501,23 @@ class ShelfReading:
             shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
             found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
+
+
+# B1's rectangles by the standing columns, the smallest rectangle and the rows: a few
+# shapes recur on every shelf read; emptied when it holds ``RECTANGLES_MOST``
+_RECTANGLES: dict[tuple[Any, ...], int] = {}
+RECTANGLES_MOST = 8192
+
+
+def filled_rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int) -> int:
+    """``steps.filled_rectangle``, kept by its arguments."""
+    key = (tuple(standing.items()), smallest, height)
+    found = _RECTANGLES.get(key)
+    if found is None:
+        if len(_RECTANGLES) >= RECTANGLES_MOST:
+            _RECTANGLES.clear()
+        found = _RECTANGLES[key] = steps.filled_rectangle(standing, smallest, height)
+    return found
 
 
 def _standing(order: tuple[Pos, ...]) -> dict[int, int]:
