@@ -42,6 +42,8 @@ ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds re
 SHELVE_OVER_DRAW = 2.0  # the gain a shelving must bring to be taken over a draw
 EARLY = Foresight()  # while rounds remain
 LATE = Foresight(layout=0.5, flipped_stability=1.0)  # the final round: few cards to come
+SHELVED = (BookCard, ArtifactCard)  # the cards a shelf reading values (a tuple: no union
+# is built at each ``isinstance``)
 READINGS_KEPT = 8  # shelves kept read (a search's rollout policy plays every seat in turn)
 
 
@@ -50,7 +52,7 @@ class Kept:
     banned categories, rivals' tallies and final round it was read for), with what the
     bot worked out from it: cards' worth and the best gain of a hand."""
 
-    __slots__ = ("hand", "hand_gain", "read", "reading", "values")
+    __slots__ = ("hand", "hand_gain", "offers", "read", "reading", "values")
 
     def __init__(self, read: tuple[Any, ...], reading: ShelfReading) -> None:
         self.read = read
@@ -58,6 +60,9 @@ class Kept:
         self.values: dict[Card, float] = {}  # book cards' and artifacts'
         self.hand: tuple[Card, ...] | None = None
         self.hand_gain = 0.0
+        # by location: its card area and what the view said of hires and the artifact
+        # deck when its offer was weighed, and the offer
+        self.offers: dict[str, tuple[Any, tuple[str, float]]] = {}
 
 
 class GreedyAgent:
@@ -132,7 +137,7 @@ class GreedyAgent:
         (or, held for later, a share of its books), others by what they bring."""
         if isinstance(card, ResumeCard):
             return self.hire_value(view, card)
-        if not isinstance(card, BookCard | ArtifactCard):
+        if not isinstance(card, SHELVED):
             return 1.0 if card is not None else 0.0
         kept = self.kept(view)
         reading = kept.reading
@@ -183,7 +188,7 @@ class GreedyAgent:
 
     def _position(self, view: PlayerView, decision: Decision) -> int:
         card = decision.card
-        if not isinstance(card, BookCard | ArtifactCard):
+        if not isinstance(card, SHELVED):
             return len(decision) // 2
         reading = self.reading(view)
         return _argmax((reading.gain(card, pos) for pos in decision.values), self.rng)
@@ -198,7 +203,7 @@ class GreedyAgent:
                     return i
             return decision.values.index(None)
         values = decision.values
-        if not any(isinstance(v, BookCard | ArtifactCard) for v in values):
+        if not any(isinstance(v, SHELVED) for v in values):
             return 0
         if purpose is Purpose.SHELVE:  # the card that fits the shelf best, if any does
             reading = self.reading(view)
@@ -316,7 +321,7 @@ class GreedyAgent:
             return 1.0 + max(0.0, hand_gain) * 0.5
         found = offers.get(loc.id) if offers is not None else None
         if found is None:
-            found = self.offer(view, loc)
+            found = self.kept_offer(view, loc)
             if offers is not None:
                 offers[loc.id] = found
         kind, value = found
@@ -330,6 +335,17 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
+
+    def kept_offer(self, view: PlayerView, loc: Any) -> tuple[str, float]:
+        """``offer``, kept with the reading while the location (its tile and card area),
+        the hires and the artifact deck's size are the same."""
+        kept = self.kept(view)
+        seen = (view.areas.get(loc.id, ()), loc.spec, view.hired, view.artifact_deck_size,
+                view.assistant_cards)
+        found = kept.offers.get(loc.id)
+        if found is None or found[0] != seen:
+            found = kept.offers[loc.id] = (seen, self.offer(view, loc))
+        return found[1]
 
     def offer(self, view: PlayerView, loc: Any) -> tuple[str, float]:
         """What a location's card area offers: a hiring auction's best card, an auction

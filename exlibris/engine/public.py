@@ -134,7 +134,14 @@ def _tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
             break
     else:  # a cell, say: the tuple is its own descriptor
         return value
-    return tuple([_describe(x) for x in value])
+    described = []
+    for x in value:  # ``_describe``, its first steps inlined (a placement's two)
+        if type(x) in plain:
+            described.append(x)
+            continue
+        found = _KEPT.get(id(x))
+        described.append(found[1] if found is not None and found[0] is x else _describe(x))
+    return tuple(described)
 
 
 def _target(v: Target) -> PublicTarget:
