@@ -173,8 +173,8 @@ class CheckingGreedy(GreedyAgent):
 
     def decide(self, view: Any, decision: Decision) -> int:
         index = super().decide(view, decision)
-        reading = self._reading
-        if reading is not None:
+        for kept in self._kept:
+            reading = kept.reading
             for obj in (reading, reading.worth, *reading._lifted.values()):
                 _check(obj)
         return index

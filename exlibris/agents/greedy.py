@@ -42,6 +42,27 @@ ONGOING_WORTH = 3.0  # an ongoing artifact's ability, in points, while rounds re
 SHELVE_OVER_DRAW = 2.0  # the gain a shelving must bring to be taken over a draw
 EARLY = Foresight()  # while rounds remain
 LATE = Foresight(layout=0.5, flipped_stability=1.0)  # the final round: few cards to come
+SHELVED = (BookCard, ArtifactCard)  # the cards a shelf reading values (a tuple: no union
+# is built at each ``isinstance``)
+READINGS_KEPT = 8  # shelves kept read (a search's rollout policy plays every seat in turn)
+
+
+class Kept:
+    """A shelf read for a player (``read``: the scoring rules, focus, prominent and
+    banned categories, rivals' tallies and final round it was read for), with what the
+    bot worked out from it: cards' worth and the best gain of a hand."""
+
+    __slots__ = ("hand", "hand_gain", "offers", "read", "reading", "values")
+
+    def __init__(self, read: tuple[Any, ...], reading: ShelfReading) -> None:
+        self.read = read
+        self.reading = reading
+        self.values: dict[Card, float] = {}  # book cards' and artifacts'
+        self.hand: tuple[Card, ...] | None = None
+        self.hand_gain = 0.0
+        # by location: its card area and what the view said of hires and the artifact
+        # deck when its offer was weighed, and the offer
+        self.offers: dict[str, tuple[Any, tuple[str, float]]] = {}
 
 
 class GreedyAgent:
@@ -52,12 +73,11 @@ class GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._flip_plan: set[str] = set()
-        # the reading of the shelf the last decision saw, and what it was read for: the
-        # same shelf comes back decision after decision, and its gains with it; its
-        # ``Worth`` (with what it has worked out) serves the next shelf read for the same
-        self._reading: ShelfReading | None = None
-        self._read: tuple[Any, ...] = ()
-        self._rivals: dict[int, tuple[dict[Any, Any], str, int]] = {}
+        # the readings of the shelves the last decisions saw, the last first: the same
+        # shelf comes back decision after decision, and its gains with it; a ``Worth``
+        # (with what it has worked out) serves the next shelf read for the same
+        self._kept: list[Kept] = []
+        self._rivals: dict[int, tuple[Shelf, str, int]] = {}  # views' shelves: never changed
         self._viewed: PlayerView | None = None  # the view the reading was last checked for
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
@@ -69,31 +89,45 @@ class GreedyAgent:
     # ------------------------------------------------------------------ valuation
     def reading(self, view: PlayerView) -> ShelfReading:
         """This player's shelf read with the game's scoring rules (kept while it holds)."""
-        if view is self._viewed and self._reading is not None:
-            return self._reading
-        self._viewed = view
+        return self.kept(view).reading
+
+    def kept(self, view: PlayerView) -> Kept:
+        """The reading of this view's shelf, and what was worked out from it (kept for
+        ``READINGS_KEPT`` shelves)."""
+        kept = self._kept
+        if view is self._viewed:
+            return kept[0]
         shelf = view.shelf
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
                 view.final_round)
-        reading = self._reading
-        if reading is None or read != self._read or shelf != reading.shelf:
-            if reading is not None and read[:5] == self._read[:5]:
-                worth = reading.worth  # only the shelf or the foresight changed
-            else:
-                worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
-            foresight = LATE if view.final_round else EARLY
-            reading = self._reading = ShelfReading(shelf, worth, foresight)
-            self._read = read
-        return reading
+        worth = None
+        for i, found in enumerate(kept):
+            if found.read == read:
+                other = found.reading.shelf
+                if shelf is other or shelf == other:
+                    if i:
+                        kept.insert(0, kept.pop(i))
+                    self._viewed = view
+                    return found
+            if worth is None and found.read[:5] == read[:5]:
+                worth = found.reading.worth  # only the shelf or the foresight differ
+        if worth is None:
+            worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
+        found = Kept(read, ShelfReading(shelf, worth, LATE if view.final_round else EARLY))
+        kept.insert(0, found)
+        del kept[READINGS_KEPT:]
+        self._viewed = view
+        return found
 
     def rivals(self, view: PlayerView) -> tuple[int, ...]:
         """The others' prominent tallies as B2 would count them now."""
         counts = []
         for other in view.opponents:
-            snapshot = other.shelf.snapshot()
+            shelf = other.shelf
             kept = self._rivals.get(other.seat)
-            if kept is None or kept[1] != view.prominent or kept[0] != snapshot:
-                kept = (snapshot, view.prominent, prominent_count(other.shelf, view.prominent))
+            if (kept is None or kept[1] != view.prominent
+                    or (kept[0] is not shelf and kept[0] != shelf)):
+                kept = (shelf, view.prominent, prominent_count(shelf, view.prominent))
                 self._rivals[other.seat] = kept
             counts.append(kept[2])
         return tuple(counts)
@@ -103,14 +137,20 @@ class GreedyAgent:
         (or, held for later, a share of its books), others by what they bring."""
         if isinstance(card, ResumeCard):
             return self.hire_value(view, card)
-        if not isinstance(card, BookCard | ArtifactCard):
+        if not isinstance(card, SHELVED):
             return 1.0 if card is not None else 0.0
-        reading = self.reading(view)
-        if reading.holds(card):  # on the shelf: what it holds up
-            return reading.loss(card)
-        if isinstance(card, ArtifactCard):
-            return self.artifact_value(view, card)
-        return max(reading.best_gain(card), HELD * reading.book_gain(card))
+        kept = self.kept(view)
+        reading = kept.reading
+        found = kept.values.get(card)
+        if found is None:
+            if reading.holds(card):  # on the shelf: what it holds up
+                found = reading.loss(card)
+            elif isinstance(card, ArtifactCard):
+                found = self.artifact_value(view, card)
+            else:
+                found = max(reading.best_gain(card), HELD * reading.book_gain(card))
+            kept.values[card] = found
+        return found
 
     def artifact_value(self, view: PlayerView, card: ArtifactCard) -> float:
         """An artifact's worth from its content: its ``score:`` on the best cell of the
@@ -127,8 +167,13 @@ class GreedyAgent:
 
     def hand_gain(self, view: PlayerView) -> float:
         """The best gain of shelving a card from hand now (0 with an empty hand)."""
-        reading = self.reading(view)
-        return max((reading.best_gain(c) for c in view.hand), default=0.0)
+        kept = self.kept(view)
+        hand = view.hand
+        if hand != kept.hand:
+            reading = kept.reading
+            kept.hand_gain = max((reading.best_gain(c) for c in hand), default=0.0)
+            kept.hand = hand
+        return kept.hand_gain
 
     def hire_value(self, view: PlayerView, card: ResumeCard) -> float:
         """A special assistant card: what its abilities can bring (``worth.py``)."""
@@ -143,7 +188,7 @@ class GreedyAgent:
 
     def _position(self, view: PlayerView, decision: Decision) -> int:
         card = decision.card
-        if not isinstance(card, BookCard | ArtifactCard):
+        if not isinstance(card, SHELVED):
             return len(decision) // 2
         reading = self.reading(view)
         return _argmax((reading.gain(card, pos) for pos in decision.values), self.rng)
@@ -158,7 +203,7 @@ class GreedyAgent:
                     return i
             return decision.values.index(None)
         values = decision.values
-        if not any(isinstance(v, BookCard | ArtifactCard) for v in values):
+        if not any(isinstance(v, SHELVED) for v in values):
             return 0
         if purpose is Purpose.SHELVE:  # the card that fits the shelf best, if any does
             reading = self.reading(view)
@@ -276,7 +321,7 @@ class GreedyAgent:
             return 1.0 + max(0.0, hand_gain) * 0.5
         found = offers.get(loc.id) if offers is not None else None
         if found is None:
-            found = self.offer(view, loc)
+            found = self.kept_offer(view, loc)
             if offers is not None:
                 offers[loc.id] = found
         kind, value = found
@@ -290,6 +335,17 @@ class GreedyAgent:
         if target.share:
             value += 0.5
         return value
+
+    def kept_offer(self, view: PlayerView, loc: Any) -> tuple[str, float]:
+        """``offer``, kept with the reading while the location (its tile and card area),
+        the hires and the artifact deck's size are the same."""
+        kept = self.kept(view)
+        seen = (view.areas.get(loc.id, ()), loc.spec, view.hired, view.artifact_deck_size,
+                view.assistant_cards)
+        found = kept.offers.get(loc.id)
+        if found is None or found[0] != seen:
+            found = kept.offers[loc.id] = (seen, self.offer(view, loc))
+        return found[1]
 
     def offer(self, view: PlayerView, loc: Any) -> tuple[str, float]:
         """What a location's card area offers: a hiring auction's best card, an auction

@@ -1,4 +1,10 @@
-"""What one player may see: own hand and focus, public zones; nothing hidden."""
+"""What one player may see: own hand and focus, public zones; nothing hidden.
+
+A view's shelves are copies of the live ones, for the agent to read (never to
+change): the copy made for the last view serves again while the live shelf is the
+same, so the views of one game share their unchanged shelves, and an agent can tell
+an unchanged shelf by ``is``.
+"""
 
 from __future__ import annotations
 
@@ -67,10 +73,10 @@ def player_view(game: Any, seat: int) -> PlayerView:
         seat=seat,
         hand=tuple(me.hand.cards),
         focus=me.focus,
-        shelf=me.shelf.copy(),
+        shelf=shelf_copy(me.shelf),
         prominent=state.prominent,
         banned=state.banned,
-        opponents=tuple([OpponentView(p.seat, p.name, p.shelf.copy(), len(p.hand))
+        opponents=tuple([OpponentView(p.seat, p.name, shelf_copy(p.shelf), len(p.hand))
                          for p in state.players if p.seat != seat]),
         areas={loc.id: _shown(loc.area) for loc in state.in_play},
         deck_size=len(state.deck),
@@ -84,6 +90,25 @@ def player_view(game: Any, seat: int) -> PlayerView:
         scoring=game.scoring if game.scoring is not None
         else ScoringRules.for_players(len(state.players)),
     )
+
+
+# the copy of each live shelf the views last showed, by the ``id`` of the live shelf,
+# each with the live shelf (which keeps the ``id`` its own while it is kept); emptied
+# when it holds ``COPIES_MOST`` (a search's forks make new shelves all the time)
+_COPIES: dict[int, tuple[Shelf, Shelf]] = {}
+COPIES_MOST = 1024
+
+
+def shelf_copy(shelf: Shelf) -> Shelf:
+    """A copy of a live shelf for a view: the last one made, while it equals the shelf."""
+    found = _COPIES.get(id(shelf))
+    if found is not None and found[0] is shelf and found[1] == shelf:
+        return found[1]
+    copy = shelf.copy()
+    if len(_COPIES) >= COPIES_MOST:
+        _COPIES.clear()
+    _COPIES[id(shelf)] = (shelf, copy)
+    return copy
 
 
 def _shown(area: Any) -> tuple[Card | None, ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
+from operator import add, sub
 from typing import Any
 
 from exlibris.dsl import ast
@@ -208,9 +209,9 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
-                 "_stability", "base_books", "flips", "foresight", "kept", "keys", "lasts",
-                 "order", "rules", "shelf", "slow", "stability", "sum_z", "sum_zz", "tally",
-                 "value", "worth", "z_count")
+                 "_stability", "base_books", "flips", "foresight", "kept", "kept_cards", "keys",
+                 "lasts", "order", "rules", "shelf", "slow", "stability", "starts", "sum_z",
+                 "sum_zz", "tally", "value", "worth", "z_count")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -223,15 +224,20 @@ class ShelfReading:
         keys: list[tuple[str, int] | None] = []
         kept: list[bool] = []
         lasts: list[tuple[str, int] | None] = []  # the last key kept before each cell
+        starts: list[int] = []  # how many cards A1 keeps before each cell
+        run: list[BookCard] = []  # the cards A1 keeps, in order
         tally = [0] * len(CATEGORY_CODES)
         last: tuple[str, int] | None = None
-        flips = 0
+        flips = entombed = 0
         width = foresight.width
         n, sz, szz = 0, 0.0, 0.0
         slow = False
         for pos, slot in shelf.items():
             lasts.append(last)
+            starts.append(len(run))
             card = slot.card
+            if slot.beneath is not None:
+                entombed += 1
             if slot.face_down or not isinstance(card, BookCard):
                 slow = slow or isinstance(card, ArtifactCard)
                 keys.append(None)
@@ -244,13 +250,16 @@ class ShelfReading:
             if last is None or key > last:
                 last = key
                 kept.append(True)
+                run.append(card)
                 for code in card.books:
                     tally[CODES[code]] += 1
             else:
                 kept.append(False)
                 flips += 1
         lasts.append(last)
-        self.keys, self.kept, self.lasts = keys, kept, lasts
+        starts.append(len(run))
+        self.keys, self.kept, self.lasts, self.starts = keys, kept, lasts, starts
+        self.kept_cards = run
         self.tally = tuple(tally)
         self.flips = flips
         self.z_count, self.sum_z, self.sum_zz = n, sz, szz
@@ -258,12 +267,12 @@ class ShelfReading:
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
-            stability = steps.filled_rectangle(self.depths, self.rules.min_rectangle, height)
+            stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
         self.base_books = worth.books(self.tally)
         spread = szz - sz * sz / n if n else 0.0
         self.value = (self.base_books + self.stability - foresight.per_flip * flips
-                      - foresight.layout * spread + steps.entombed_points(shelf, self.rules))
+                      - foresight.layout * spread + entombed * self.rules.entombed_per_card)
         if slow:
             shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
             self.value += shelf_artifact_points(shown, self.rules)
@@ -291,7 +300,7 @@ class ShelfReading:
             vector = book_vector(card)
             found = self._books.get(vector)
             if found is None:
-                tally = tuple(a + b for a, b in zip(self.tally, vector, strict=True))
+                tally = tuple(map(add, self.tally, vector))
                 found = self._books[vector] = self.worth.books(tally) - self.base_books
             self._books[card] = found
         return found
@@ -306,7 +315,7 @@ class ShelfReading:
     def _stability_with(self, pos: Pos) -> int:
         order = self.order
         if not order:
-            return steps.filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
+            return filled_rectangle({pos[1]: 1}, self.rules.min_rectangle, 1)
         top, bottom = order[0][0], order[-1][0]
         r, c = pos
         if r > bottom:  # a new bottom row: only this column stands on it
@@ -314,7 +323,7 @@ class ShelfReading:
             depth = 1
             while (r - depth, c) in cells:
                 depth += 1
-            return steps.filled_rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
+            return filled_rectangle({c: depth}, self.rules.min_rectangle, r - top + 1)
         depths = self.depths
         if r != bottom - depths.get(c, 0):
             return self.stability  # not on top of a standing column: B1 is the same
@@ -324,7 +333,7 @@ class ShelfReading:
         while (bottom - depth, c) in cells:
             depth += 1
         grown[c] = depth
-        return steps.filled_rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
+        return filled_rectangle(grown, self.rules.min_rectangle, bottom - min(top, r) + 1)
 
     def layout_cost(self, card: BookCard, pos: Pos) -> float:
         """The foresight cost of a face-up card at ``pos``: what it adds to the spread of
@@ -364,18 +373,13 @@ class ShelfReading:
         """The cards A1 keeps, in order: their keys, how many are kept before each cell,
         and prefix sums of their books."""
         if self._run is None:
-            keys: list[Any] = []
-            starts: list[int] = []
-            tallies: list[Tally] = [(0,) * len(CATEGORY_CODES)]
-            for (_, slot), key, kept in zip(self.shelf.items(), self.keys, self.kept,
-                                            strict=True):
-                starts.append(len(keys))
-                if kept:
-                    keys.append(key)
-                    tallies.append(tuple(a + b for a, b in zip(
-                        tallies[-1], book_vector(slot.card), strict=True)))  # type: ignore[arg-type]
-            starts.append(len(keys))
-            self._run = (keys, starts, tallies)
+            tally: Tally = (0,) * len(CATEGORY_CODES)
+            tallies = [tally]
+            for card in self.kept_cards:
+                tally = tuple(map(add, tally, book_vector(card)))
+                tallies.append(tally)
+            self._run = ([(card.letter, card.order) for card in self.kept_cards], self.starts,
+                         tallies)
         return self._run
 
     def _built_gain(self, card: Card, pos: Pos) -> float:
@@ -441,10 +445,13 @@ class ShelfReading:
         share, flipped = foresight.flipped_stability, -foresight.per_flip
         keys, _, tallies = self.run()
         end = bisect_right(keys, key)  # kept cards before the card's key
+        # kept cards below the card's key: in a cell with more kept cards before it, the
+        # last of them is not below the key, and A1 flips the card
+        below = bisect_left(keys, key)
         pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
         best = float("-inf")
-        for _pos, _i, start, last, z, stability in cells:
-            if last is not None and key <= last:
+        for _pos, _i, start, _last, z, stability in cells:
+            if start > below:
                 value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
                 value = books + stability - scale * (z - target) ** 2
@@ -465,8 +472,8 @@ class ShelfReading:
     def _pushed_books(self, card: BookCard, here: Tally, out: Tally) -> float:
         """The books A1 keeps when ``card`` goes in and pushes out the kept cards whose
         books are ``out`` less ``here`` (prefix sums of ``run``)."""
-        return self.worth.books(tuple(t + v - a + b for t, v, a, b in zip(
-            self.tally, book_vector(card), out, here, strict=True)))
+        return self.worth.books(tuple(map(add, map(sub, map(add, self.tally, book_vector(card)),
+                                                        out), here)))
 
     def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float, int]]:
         """Each legal cell with its place in reading order, how many cards A1 keeps
@@ -494,6 +501,23 @@ class ShelfReading:
             shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
             found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
+
+
+# B1's rectangles by the standing columns, the smallest rectangle and the rows: a few
+# shapes recur on every shelf read; emptied when it holds ``RECTANGLES_MOST``
+_RECTANGLES: dict[tuple[Any, ...], int] = {}
+RECTANGLES_MOST = 8192
+
+
+def filled_rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int) -> int:
+    """``steps.filled_rectangle``, kept by its arguments."""
+    key = (tuple(standing.items()), smallest, height)
+    found = _RECTANGLES.get(key)
+    if found is None:
+        if len(_RECTANGLES) >= RECTANGLES_MOST:
+            _RECTANGLES.clear()
+        found = _RECTANGLES[key] = steps.filled_rectangle(standing, smallest, height)
+    return found
 
 
 def _standing(order: tuple[Pos, ...]) -> dict[int, int]:

@@ -69,88 +69,104 @@ class PublicAbility:
 
 def public(value: Any) -> Any:
     """The public descriptor of a decision value (cards and plain values as they are)."""
-    return _describe(value, {})
+    return _describe(value)
 
 
 def public_list(values: Sequence[Any]) -> list[Any]:
     """The public descriptors of a decision's values. An engine object named by many
-    options (a location, an assistant) is described once, and its descriptor (a
-    value) serves them all."""
+    options, or by the options of many decisions (a location, an assistant, a target),
+    is described once while it is kept (``KEPT_MOST``), and its descriptor (a value)
+    serves them all."""
     plain = _PLAIN
     for v in values:
         if type(v) not in plain:
             break
     else:  # cards, numbers, names...: the options as they are
         return list(values)
-    seen: dict[int, Any] = {}
-    return [_describe(v, seen) for v in values]
+    return [_describe(v) for v in values]
 
 
-# how each class of decision value is described, found once per class; a describer
-# takes the value and ``seen``, the descriptors already made for one list by the
-# ``id`` of what they describe (each alive while the list is made)
-Describer = Callable[[Any, dict[int, Any]], Any]
+# how each class of decision value is described, found once per class
+Describer = Callable[[Any], Any]
 _DESCRIBERS: dict[type, Describer] = {}
 _PLAIN: set[type] = set()  # the classes whose values are shown as they are
+# the descriptors of engine objects whose public fields never change, by the ``id`` of
+# the object, each with the object (which keeps the ``id`` its own while it is kept);
+# emptied when it holds ``KEPT_MOST`` (a search's forks make new objects all the time)
+_KEPT: dict[int, tuple[Any, Any]] = {}
+KEPT_MOST = 4096
 
 
-def _describe(value: Any, seen: dict[int, Any]) -> Any:
+def _describe(value: Any) -> Any:
     cls = type(value)
     if cls in _PLAIN:
         return value
+    found = _KEPT.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
     describe = _DESCRIBERS.get(cls)
     if describe is None:
         describe = _DESCRIBERS[cls] = _describer(cls)
         if describe is _same:
             _PLAIN.add(cls)
-    return describe(value, seen)
+    return describe(value)
 
 
-def _same(value: Any, seen: dict[int, Any]) -> Any:
+def _same(value: Any) -> Any:
     return value
 
 
-def _once(make: Callable[[Any, dict[int, Any]], Any]) -> Describer:
-    """``make``, called once for each object of a list however often it comes."""
-    def describe(value: Any, seen: dict[int, Any]) -> Any:
-        found = seen.get(id(value))
-        if found is None:
-            found = seen[id(value)] = make(value, seen)
-        return found
+def _kept(make: Describer) -> Describer:
+    """``make``, whose descriptor is kept with the object (``_describe`` finds it)."""
+    def describe(value: Any) -> Any:  # ``_describe`` looked in ``_KEPT`` first
+        made = make(value)
+        if len(_KEPT) >= KEPT_MOST:
+            _KEPT.clear()
+        _KEPT[id(value)] = (value, made)
+        return made
     return describe
 
 
-def _tuple(value: tuple[Any, ...], seen: dict[int, Any]) -> tuple[Any, ...]:
+def _tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
     plain = _PLAIN
     for x in value:
         if type(x) not in plain:
             break
     else:  # a cell, say: the tuple is its own descriptor
         return value
-    return tuple([_describe(x, seen) for x in value])
+    described = []
+    for x in value:  # ``_describe``, its first steps inlined (a placement's two)
+        if type(x) in plain:
+            described.append(x)
+            continue
+        found = _KEPT.get(id(x))
+        described.append(found[1] if found is not None and found[0] is x else _describe(x))
+    return tuple(described)
 
 
-def _target(v: Target, seen: dict[int, Any]) -> PublicTarget:
-    return PublicTarget(_describe(v.location, seen) if v.location else None, v.space, v.bid,
-                        v.share, _describe(v.displaces, seen) if v.displaces else None)
+def _target(v: Target) -> PublicTarget:
+    return PublicTarget(_describe(v.location) if v.location else None, v.space, v.bid,
+                        v.share, _describe(v.displaces) if v.displaces else None)
 
 
 def _describer(cls: type) -> Describer:
+    """How the values of ``cls`` are described: the engine's objects whose public fields
+    are fixed when they are made (players, locations, assistants, targets, spaces) are
+    kept with their descriptors."""
     if issubclass(cls, CompiledAbility):
-        return lambda v, seen: PublicAbility(v.label, v.timing, v.text)
+        return lambda v: PublicAbility(v.label, v.timing, v.text)
     if issubclass(cls, Source):
-        return lambda v, seen: _describe(v.this, seen)
+        return lambda v: _describe(v.this)
     if issubclass(cls, tuple):
         return _tuple
     if issubclass(cls, PlayerState):
-        return _once(lambda v, seen: PublicPlayer(v.seat, v.name))
+        return _kept(lambda v: PublicPlayer(v.seat, v.name))
     if issubclass(cls, LocationState):
-        return _once(lambda v, seen: PublicLocation(v.id, v.number, v.spec.name, v.instant,
-                                                    v.spec))
+        return _kept(lambda v: PublicLocation(v.id, v.number, v.spec.name, v.instant, v.spec))
     if issubclass(cls, Assistant):
-        return _once(lambda v, seen: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec))
+        return _kept(lambda v: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec))
     if issubclass(cls, Space):
-        return lambda v, seen: PublicSpace(_describe(v.location, seen), v.index)
+        return _kept(lambda v: PublicSpace(_describe(v.location), v.index))
     if issubclass(cls, Target):  # the same targets come for each assistant offered
-        return _once(_target)
+        return _kept(_target)
     return _same
