@@ -105,7 +105,10 @@ class MctsAgent:
         self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
         self.game: Game | None = None
         self.baseline: list[float] | None = None  # solo: the margins at the decision
-        self.last_iterations = 0  # of the last decision (for the CLI's "thinking" line)
+        self.last_iterations = 0  # of the last decision
+        # (iterations done, budget) of the search under way, read by the terminal's
+        # live line from another thread; never read by the search itself
+        self.progress = (0, 0)
 
     def sit_at(self, game: Game) -> None:
         self.game = game
@@ -127,8 +130,10 @@ class MctsAgent:
         root = Node()
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         self.baseline = margins(position_value(game)) if game.solo is not None else None
-        for _ in range(budget):
+        for done in range(budget):
+            self.progress = (done, budget)
             self._iterate(game, decision, root, rng)
+        self.progress = (budget, budget)
         self.last_iterations = budget
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]

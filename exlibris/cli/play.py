@@ -355,7 +355,10 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
         from exlibris.interactive.take_back import offer
 
         session.humans = _humans(humans, terminal, catalog, session)
-        session.thinking = terminal.thinking
+        if terminal.tty:
+            from exlibris.interactive.waiting import waits
+
+            session.thinking = waits(session, terminal)
         session.offer = offer
         _greet(terminal, record, save_path, resumed)
     try:
