@@ -123,7 +123,7 @@ class MctsAgent:
         seed = self.seed * 1_000_003 + (game.decisions if game is not None else 0)
         self.fallback.rng.seed(seed)
         if game is None or not self.searches(game, decision):
-            self.last_iterations = 0
+            self.last_iterations, self.progress = 0, (0, 0)
             return self.fallback.decide(view, decision)
         rng = random.Random(seed)
         self.policy.rng.seed(seed + 1)
