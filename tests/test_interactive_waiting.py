@@ -1,6 +1,6 @@
 """The wait while a bot decides (``interactive/waiting.py``), in this process, on a
 pseudo-terminal: q and Ctrl-C end it within a second, its helper thread never
-outlives it, and a line typed in line mode answers the next question.
+outlives the screen, and a line typed in line mode answers the next question.
 
 The "bot" here is a busy loop on the main thread, as a search is.
 """
@@ -24,7 +24,7 @@ import pytest
 
 from exlibris.interactive.session import QuitRequest
 from exlibris.interactive.terminal import Terminal
-from exlibris.interactive.waiting import THINKING_AFTER, Wait, thinking_after
+from exlibris.interactive.waiting import THINKING_AFTER, Waits, thinking_after
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")
 QUICK = 1.0  # seconds within which q and Ctrl-C must end the wait
@@ -105,11 +105,11 @@ def test_q_while_a_bot_thinks_saves_and_quits_within_a_second(pty: Pty, full: bo
     bot = Bot()
     timer = later(0.6, os.write, pty.master, b"q" if full else b"q\n")
     started = time.monotonic()
-    with pytest.raises(QuitRequest) as stop, Wait(session(), term, 1, bot, after=0.05):
+    with pytest.raises(QuitRequest) as stop, Waits(session(), term, 0.05)(1, bot):
         bot.think(60)
     took = time.monotonic() - started
     timer.join()
-    term.leave()
+    term.leave()  # as play's ``finally`` does: the helper is joined
     assert stop.value.reason == "quit"
     assert took < 0.6 + QUICK, took
     assert not waits_alive()
@@ -122,7 +122,7 @@ def test_ctrl_c_while_a_bot_thinks_stops_within_a_second(pty: Pty) -> None:
     bot = Bot()
     timer = later(0.6, os.kill, os.getpid(), signal.SIGINT)
     started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt), Wait(session(), term, 1, bot, after=0.05):
+    with pytest.raises(KeyboardInterrupt), Waits(session(), term, 0.05)(1, bot):
         bot.think(60)
     timer.join()
     took = time.monotonic() - started
@@ -137,7 +137,7 @@ def test_the_wait_shows_a_live_line_and_its_views_answer_keys(pty: Pty) -> None:
     term = Terminal(pty.stdin, pty.out, arrows=True)
     bot = Bot()
     timer = later(0.5, os.write, pty.master, b"x")
-    with Wait(session(), term, 1, bot, after=0.05) as wait:
+    with Waits(session(), term, 0.05)(1, bot) as wait:
         bot.think(1.5)
     timer.join()
     term.leave()
@@ -147,12 +147,16 @@ def test_the_wait_shows_a_live_line_and_its_views_answer_keys(pty: Pty) -> None:
     assert b"Waiting for Mcts 2 to decide." in shown
 
 
-def test_a_quick_bot_shows_no_wait_and_leaves_no_thread(pty: Pty) -> None:
+def test_quick_bots_show_no_wait_and_share_one_helper(pty: Pty) -> None:
     term = Terminal(pty.stdin, pty.out, arrows=True)
     bot = Bot()
-    with Wait(session(), term, 1, bot) as wait:
-        bot.think(0.01)
-    assert not wait.shown and not waits_alive()
+    thinking = Waits(session(), term)
+    for _ in range(50):
+        with thinking(1, bot) as wait:
+            bot.think(0.002)
+        assert not wait.shown and len(waits_alive()) == 1
+    term.leave()
+    assert not waits_alive()
     assert b"thinking" not in pty.drain()
 
 
@@ -161,9 +165,11 @@ def test_a_line_typed_in_line_mode_while_a_bot_thinks_answers_the_next_question(
     term = Terminal(pty.stdin, pty.out, arrows=False)
     bot = Bot()
     timer = later(0.3, os.write, pty.master, b"2\n")
-    with Wait(session(), term, 1, bot, after=0.05):
+    thinking = Waits(session(), term, 0.05)
+    with thinking(1, bot):
         bot.think(1.0)
     timer.join()
+    thinking.stop()
     assert term.typed == ["2"]
     assert term.read_line() == "2"  # not read again from the terminal
     assert not waits_alive()
@@ -171,11 +177,12 @@ def test_a_line_typed_in_line_mode_while_a_bot_thinks_answers_the_next_question(
 
 def test_leaving_the_screen_stops_a_wait_still_shown(pty: Pty) -> None:
     term = Terminal(pty.stdin, pty.out, arrows=True)
-    wait = Wait(session(), term, 1, Bot(), after=0.0)
+    wait = Waits(session(), term, 0.0)(1, Bot())
     wait.__enter__()
-    time.sleep(0.3)
+    time.sleep(0.5)
+    assert wait.shown
     term.leave()  # as play's ``finally`` does, however the game ended
-    assert not waits_alive() and term.waiting is None
+    assert not waits_alive()
     wait.__exit__(None, None, None)
 
 

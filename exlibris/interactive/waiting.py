@@ -52,17 +52,13 @@ WAIT_HELP = ("While another player's bot decides, the table stays in view: Tab s
 QUIT_KEYS = frozenset({"q", "Q"})
 
 
-def waits(session: Session, terminal: Terminal, after: float | None = None) -> Any:
+def waits(session: Session, terminal: Terminal, after: float | None = None) -> Waits:
     """The session's ``thinking`` hook: a :class:`Wait` for each live bot decision,
     shown after ``after`` seconds (default: ``EXLIBRIS_THINKING_AFTER`` if set, a
     number of seconds from 0 to 60, else ``THINKING_AFTER``)."""
     if after is None:
         after = thinking_after(os.environ.get("EXLIBRIS_THINKING_AFTER"))
-
-    def thinking(seat: int, agent: Any) -> Wait:
-        return Wait(session, terminal, seat, agent, after)
-
-    return thinking
+    return Waits(session, terminal, after)
 
 
 def thinking_after(text: str | None) -> float:
@@ -75,47 +71,95 @@ def thinking_after(text: str | None) -> float:
     return seconds if 0 <= seconds <= 60 else THINKING_AFTER
 
 
+class Waits:
+    """The waits of one game and the one helper thread that shows them: started at the
+    first bot decision, it looks every ``TICK`` for a wait that has lasted ``after``
+    seconds, so a quick bot costs no thread switch. :meth:`stop` (from
+    ``Terminal.leave``, however the game ends) ends it and joins it."""
+
+    def __init__(self, session: Session, terminal: Terminal, after: float = THINKING_AFTER
+                 ) -> None:
+        self.session = session
+        self.terminal = terminal
+        self.after = after
+        self.lock = threading.Lock()  # ``current``, and each wait's ``done`` and ``stopped``
+        self.current: Wait | None = None
+        self.closed = threading.Event()
+        self.thread: threading.Thread | None = None
+        terminal.waiting = self
+
+    def __call__(self, seat: int, agent: Any) -> Wait:
+        if self.thread is None or not self.thread.is_alive():
+            self.closed.clear()
+            self.terminal.waiting = self
+            context = contextvars.copy_context()
+            self.thread = threading.Thread(target=context.run, args=(self._run,),
+                                           name="exlibris-wait", daemon=True)
+            self.thread.start()
+        return Wait(self, seat, agent)
+
+    def stop(self) -> None:
+        """No more waits: the one shown is ended and the helper joined."""
+        self.closed.set()
+        current = self.current
+        if current is not None:
+            current.end()
+        thread = self.thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+        self.thread = None
+
+    def _run(self) -> None:
+        while not self.closed.wait(TICK):
+            with self.lock:
+                wait = self.current
+                if wait is None or wait.done or time.monotonic() - wait.started < self.after:
+                    continue
+                stopped = wait.stopped = threading.Event()  # made only for a wait shown
+            try:
+                wait.show()
+            except Exception as exc:  # a fault of the screen must not stop the game
+                wait.error = exc
+            finally:
+                stopped.set()
+
+
 class Wait:
     """One bot decision's wait (a context manager around the bot's ``decide``)."""
 
-    def __init__(self, session: Session, terminal: Terminal, seat: int, agent: Any,
-                 after: float = THINKING_AFTER) -> None:
-        self.session = session
-        self.terminal = terminal
-        self.name = session.record.names[seat]
+    def __init__(self, waits: Waits, seat: int, agent: Any) -> None:
+        self.waits = waits
+        self.session = waits.session
+        self.terminal = waits.terminal
+        self.name = waits.session.record.names[seat]
         self.agent = agent
-        self.after = after
-        self.lock = threading.Lock()  # ``done`` and the interruption asked, together
-        self.ended = threading.Event()
-        self.done = False
+        self.done = False  # the bot has answered (or the game stops)
+        self.stopped: threading.Event | None = None  # set once the helper no longer shows it
         self.quit: str | None = None  # why the person stopped the game meanwhile
         self.interrupted = False  # the main thread was interrupted for it
         self.shown = False  # the wait was put on screen
         self.error: Exception | None = None  # what broke the helper (the game goes on)
         self.started = time.monotonic()
-        self.thread: threading.Thread | None = None
         self.ask: Ask | None = None
         self.screen: Screen | None = None
         self.log: list[str] = []
 
     # ------------------------------------------------------------------ main thread
     def __enter__(self) -> Wait:
-        self.terminal.waiting = self
-        context = contextvars.copy_context()
-        self.thread = threading.Thread(target=context.run, args=(self._run,),
-                                       name="exlibris-wait", daemon=True)
-        self.thread.start()
+        with self.waits.lock:
+            self.started = time.monotonic()
+            self.waits.current = self
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  trace: TracebackType | None) -> bool:
         interrupted = kind is KeyboardInterrupt
         try:
-            self.stop()
+            self.end()
             if self.interrupted and not interrupted:
                 absorb_interruption()  # asked for, not yet arrived: it arrives here
         except KeyboardInterrupt:  # Ctrl-C, or the interruption asked, arriving late
-            self.stop()
+            self.end()
             interrupted = True
         if self.quit is not None and (kind is None or interrupted):
             raise QuitRequest(self.quit) from None
@@ -123,41 +167,37 @@ class Wait:
             raise KeyboardInterrupt from None
         return False
 
-    def stop(self) -> None:
-        """End the wait: the helper stops drawing and reading keys, and is joined."""
-        with self.lock:
+    def end(self) -> None:
+        """End the wait; if the helper shows it, once it has stopped drawing and reading
+        keys (at most ``TICK`` and a frame later)."""
+        waits = self.waits
+        with waits.lock:
             self.done = True
-        self.ended.set()
-        thread = self.thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-        if self.terminal.waiting is self:
-            self.terminal.waiting = None
+            if waits.current is self:
+                waits.current = None
+            stopped = self.stopped
+        if stopped is not None and threading.current_thread() is not waits.thread:
+            stopped.wait()
 
     # ------------------------------------------------------------------ the helper
-    def _run(self) -> None:
-        if self.ended.wait(self.after):
-            return
-        try:
-            full = self.terminal.full
-            if full is not None:
-                self._full_screen(full)
-            else:
-                self._line_mode()
-        except Exception as exc:  # a fault of the screen must not stop the game
-            self.error = exc
+    def show(self) -> None:
+        """Show the wait until it ends (on the helper thread)."""
+        full = self.terminal.full
+        if full is not None:
+            self._full_screen(full)
+        else:
+            self._line_mode()
 
     def _ask_quit(self, reason: str) -> None:
         """The person stops the game: the bot's search is interrupted (on the main
         thread, which turns it into a :class:`QuitRequest`)."""
-        with self.lock:
+        with self.waits.lock:
             if self.done:
                 return
             self.quit = reason
             if callable(signal.getsignal(signal.SIGINT)):  # Python handles SIGINT
                 self.interrupted = True
                 _thread.interrupt_main()
-        self.ended.set()
 
     def live_line(self) -> str:
         """``Mcts 2 is thinking… 412 of 1500 iterations (27%) · 3 s · q quits``."""
@@ -196,9 +236,9 @@ class Wait:
         self._draw(full)
         self.shown = True
         live = time.monotonic()
-        while not self.ended.is_set():
+        while not self.done:
             key = full.key_within(TICK)
-            if self.ended.is_set():
+            if self.done:
                 return
             if key is None:
                 if time.monotonic() - live >= LIVE_EVERY:
@@ -289,7 +329,7 @@ class Wait:
         fd = _readable_fd(term)
         live = 0.0
         try:
-            while not self.ended.is_set():
+            while not self.done:
                 if time.monotonic() - live >= LIVE_EVERY:
                     term.out.write("\r" + self.live_line().ljust(term.console.width - 1)[
                         :term.console.width - 1])
@@ -297,7 +337,7 @@ class Wait:
                     live = time.monotonic()
                 if fd is None or not select.select([fd], [], [], TICK)[0]:
                     if fd is None:
-                        self.ended.wait(TICK)
+                        time.sleep(TICK)
                     continue
                 line = term.stdin.readline()
                 if not line or line.strip().casefold() in ("q", "quit"):
