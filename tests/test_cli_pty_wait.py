@@ -159,10 +159,10 @@ def test_a_game_with_every_wait_shown_is_the_game_played_unwatched(tmp_path: Pat
 
 def enter_through(save: Path, after: str, answers: int) -> tuple[list[dict[str, object]],
                                                                    bytes]:
-    """Seed 5 against ``mcts:12`` with the wait shown after ``after`` seconds: Enter at
+    """Seed 5 against ``mcts`` with the wait shown after ``after`` seconds: Enter at
     ``answers`` questions, then q; the decisions saved and the screen's output."""
     env = environment(save.parent) | {"EXLIBRIS_THINKING_AFTER": after}
-    term = Terminal(["play", "--seats", "human,mcts:12", "--seed", "5", "--save", str(save)],
+    term = Terminal(["play", "--seats", "human,mcts", "--seed", "5", "--save", str(save)],
                     env, SIZE)
     try:
         term.read_until(1)

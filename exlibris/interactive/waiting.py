@@ -3,16 +3,19 @@ far along the bot is.
 
 The bot decides on the main thread, exactly as it does unwatched: its answer, its
 generators and the game are the same whether anyone looks (the screen reads the
-game and the bot's ``progress``, never a generator). Once it has taken
-``THINKING_AFTER`` seconds, a helper thread shows the person the table as it now
-stands: their own last move and all that followed it ("Since your turn"), their
-hand and shelf, and on the bottom row a live line saying who is thinking, how far
-along (the search bot's ``progress``: iterations done of its budget) and for how
-long. The views work (Tab, the arrows, Esc, ``?``) and ``q`` saves and quits at
-once: the helper interrupts the main thread (``_thread.interrupt_main``) and the
-interruption becomes a :class:`QuitRequest`. Ctrl-C and SIGTERM stop the search as
-they stop anything on the main thread. However the wait ends, the helper is
-stopped and joined before the game goes on or the screen is left.
+game and the bot's ``progress``, never a generator, and the bot's search works on
+forks, never on the game shown). One helper thread a game looks every ``TICK``
+for a bot decision that has lasted ``THINKING_AFTER`` seconds (a quick bot costs
+it no thread switch) and shows the person the table as it now stands: their own
+last move and all that followed it ("Since your turn"), their hand and shelf, and
+on the bottom row a live line saying who is thinking, how far along (the search
+bot's ``progress``: iterations done of its budget) and for how long. The views
+work (Tab, the arrows, Esc, ``?``) and ``q`` saves and quits at once: the helper
+interrupts the main thread (``_thread.interrupt_main``) and the interruption
+becomes a :class:`QuitRequest`. Ctrl-C and SIGTERM stop the search as they stop
+anything on the main thread. However the wait ends, the helper has stopped showing
+it before the game goes on, and it is joined when the screen is left
+(``Terminal.leave``, which ``exlibris play`` calls however the game ends).
 
 In line mode at a terminal the wait prints what happened since the person's last
 answer and a live line (rewritten in place); on POSIX a line typed meanwhile is
