@@ -56,7 +56,7 @@ def decisions(save: Path) -> list[dict[str, object]]:
 
 def test_your_move_is_on_screen_before_the_search_bot_answers(tmp_path: Path) -> None:
     """At 80×24 against mcts: the first frame after the person's answer shows that
-    answer's result ("Since your turn") and their table, with the live line counting
+    answer's result (the log's newest entries) and their table, with the live line counting
     the bot's iterations, while the save shows the bot has not answered; Tab shows
     the views meanwhile; q saves and quits at once."""
     save = tmp_path / "s.json"
@@ -66,7 +66,7 @@ def test_your_move_is_on_screen_before_the_search_bot_answers(tmp_path: Path) ->
         lines = to_the_wait(term)
         text = "\n".join(lines)
         assert len(lines) == SIZE[1] and all(len(line) <= SIZE[0] for line in lines), text
-        assert "Since your turn" in text and re.search(r"^• You ", text, re.M), text
+        assert "What happened" in text and re.search(r"^• You ", text, re.M), text
         for part in ("Hand (", "Shelf: ", "Focus: ", "── [decision]"):
             assert part in text, text
         assert re.match(r"Mcts 2 is thinking… \d+ of \d+ iterations \(\d+%\) · \d+ s · q "

@@ -112,7 +112,7 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
         shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
     if ask.pane == "decision" and not ask.labels:  # no question: a bot thinks
-        body = _waiting(ask, width, body_room, painter)
+        body = _waiting(ask, log, width, body_room, painter)
     elif ask.pane == "decision":
         strip = _since(ask, width, painter) if body_room > 6 else []
         body = strip + _decision(ask, width, body_room - len(strip), painter)
@@ -476,11 +476,12 @@ def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
         :SINCE_LINES]
 
 
-def _waiting(ask: Ask, width: int, room: int, painter: Painter) -> list[str]:
-    """While another player decides: who it is, then the newest of what happened since
-    this player's last answer (their own move first) that fits."""
+def _waiting(ask: Ask, log: Sequence[str], width: int, room: int, painter: Painter
+             ) -> list[str]:
+    """While another player decides: who it is, then the newest entries of the log
+    that fit (this player's own last move and what followed it)."""
     head = painter.lines(ask.prompt, width)
-    return head + _log(ask.since, width, room - len(head), painter, "Since your turn")
+    return head + _log(log, width, room - len(head), painter)
 
 
 def _window(count: int, cursor: int, room: int) -> range:

@@ -7,7 +7,7 @@ game and the bot's ``progress``, never a generator, and the bot's search works o
 forks, never on the game shown). One helper thread a game looks every ``TICK``
 for a bot decision that has lasted ``THINKING_AFTER`` seconds (a quick bot costs
 it no thread switch) and shows the person the table as it now stands: their own
-last move and all that followed it ("Since your turn"), their hand and shelf, and
+last move and all that followed it (the log's newest entries), their hand and shelf, and
 on the bottom row a live line saying who is thinking, how far along (the search
 bot's ``progress``: iterations done of its budget) and for how long. The views
 work (Tab, the arrows, Esc, ``?``) and ``q`` saves and quits at once: the helper
@@ -267,9 +267,9 @@ class Wait:
             return
         human = self.session.humans[seat]
         screen = Screen(game, seat, human.styles, human.library_names)
-        self.log, since = self.since(seat)
+        self.log = self.since(seat)[0]
         self.screen = screen
-        self.ask = Ask(prompt, [], hint=WAIT_HINT, since=since, seed=self.session.record.seed,
+        self.ask = Ask(prompt, [], hint=WAIT_HINT, seed=self.session.record.seed,
                        **table_view(game, seat, screen))
 
     def _draw(self, full: FullScreen) -> None:
