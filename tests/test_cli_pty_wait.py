@@ -20,7 +20,10 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_cli_pty import FRAME, LEAVE, PATIENCE, Terminal, environment
+
+from exlibris.cli.main import cli
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
@@ -35,18 +38,21 @@ BEFORE_THE_BOT = 60.0
 LIVE = re.compile(rb"\x1b\[24;1H\x1b\[2KMcts 2 is thinking\xe2\x80\xa6 (\d+) of (\d+) iterations")
 
 
-def to_the_wait(term: Terminal, limit: int = 12) -> list[str]:
+def to_the_wait(term: Terminal, limit: int = 12) -> tuple[list[str], int]:
     """Answer with Enter (the highlighted option) until the frame drawn after an answer
-    is the wait for Mcts 2; that frame. Each frame must come within ``BEFORE_THE_BOT``
-    seconds of the answer."""
-    term.read_until(1)
-    for _ in range(limit):
+    is the wait for Mcts 2; that frame and the answers given. Each frame must come
+    within ``BEFORE_THE_BOT`` seconds of the answer."""
+    end = time.monotonic() + PATIENCE
+    while not term.frames() or not term.last_frame()[-1].startswith(">"):
+        assert time.monotonic() < end  # the first question (the bot's library may come first)
+        term._drain()
+    for answers in range(1, limit + 1):
         seen = term.frames()
         term.send(b"\r")
         term.read_until(seen + 1, timeout=BEFORE_THE_BOT)
         lines = term.last_frame()
         if "Waiting for Mcts 2 to decide." in lines:
-            return lines
+            return lines, answers
     raise AssertionError("\n".join(term.last_frame()))
 
 
@@ -63,7 +69,7 @@ def test_your_move_is_on_screen_before_the_search_bot_answers(tmp_path: Path) ->
     term = Terminal(["play", "--seats", SLOW_BOT, "--seed", "5", "--save", str(save)],
                     environment(tmp_path), SIZE)
     try:
-        lines = to_the_wait(term)
+        lines = to_the_wait(term)[0]
         text = "\n".join(lines)
         assert len(lines) == SIZE[1] and all(len(line) <= SIZE[0] for line in lines), text
         assert "What happened" in text and re.search(r"^• You ", text, re.M), text
@@ -121,6 +127,31 @@ def test_a_signal_while_the_search_bot_thinks_stops_at_once(tmp_path: Path,
     assert decisions(save) == mine
 
 
+def test_q_while_the_bot_thinks_then_resume_is_the_game_played_straight(
+        tmp_path: Path) -> None:
+    """The save left by q during the bot's search goes on, resumed, exactly as the game
+    played straight through with the same answers."""
+    save = tmp_path / "q.json"
+    seats = "human,mcts:300"
+    env = environment(tmp_path) | {"EXLIBRIS_THINKING_AFTER": "0"}
+    term = Terminal(["play", "--seats", seats, "--seed", "5", "--save", str(save)], env, SIZE)
+    try:
+        answers = to_the_wait(term)[1]
+        term.send(b"q")
+        assert term.finish() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    more = 6
+    resumed = CliRunner().invoke(cli, ["play", "--resume", str(save)], input="1\n" * more)
+    assert resumed.exit_code == 0, resumed.output
+    straight = tmp_path / "straight.json"
+    played = CliRunner().invoke(cli, ["play", "--seats", seats, "--seed", "5", "--save",
+                                      str(straight)], input="1\n" * (answers + more))
+    assert played.exit_code == 0, played.output
+    assert decisions(save) == decisions(straight)
+
+
 def test_keys_typed_while_a_bot_thinks_do_not_answer_the_next_decision(tmp_path: Path) -> None:
     """A number and Enter typed during the wait are not an answer: the next question
     opens with nothing typed and the cursor on its first option."""
@@ -149,9 +180,9 @@ def test_a_game_with_every_wait_shown_is_the_game_played_unwatched(tmp_path: Pat
     """The same seed and answers give the same decisions, the bot's included, whether
     every bot decision is watched (a wait drawn, keys read) or the game is played in
     line mode with no wait at all."""
-    watched, output = enter_through(tmp_path / "watched.json", "0", 24)
+    watched, output = enter_through(tmp_path / "watched.json", "0", 16)
     assert output.count(b"Waiting for Mcts 2 to decide.") >= 3
-    unwatched, output = enter_through(tmp_path / "unwatched.json", "60", 24)
+    unwatched, output = enter_through(tmp_path / "unwatched.json", "60", 16)
     assert b"Waiting for" not in output
     assert watched == unwatched
     assert sum(d["seat"] == 1 for d in watched) >= 3
