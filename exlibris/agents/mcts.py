@@ -1,39 +1,46 @@
-"""A search bot: single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+"""A search bot: single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012).
 
-It searches the decisions where search pays (``SEARCHED``: the placements and
-bids) and makes the others as the greedy bot does. Each iteration forks the game
-at the decision asked (``engine/forward.py``), deals again everything this seat
-cannot see (a determinization), and plays the fork on: down the tree while its
-nodes have been tried, choosing by UCB with availability counts (an option
-counts as available in the iterations whose determinization offered it), then
-one new node, then a rollout truncated after a horizon, in which every seat plays
-as the greedy bot (``rollout="random"``: uniformly random, cheaper and much
+It searches the decisions where search pays (``SEARCHED``: the placements and bids)
+and makes the others as the greedy bot does. Each iteration forks the game at the
+decision asked (``engine/forward.py``), deals again everything this seat cannot see
+(a determinization), and plays the fork on: down the tree while its nodes have been
+tried, choosing by UCB with availability counts (an option counts as available in
+the iterations whose determinization offered it), then one new node, then a rollout
+to the end of the round's resolution, in which every seat plays as the greedy bot
+does (``agents/rollout.py``: one greedy agent a seat, remembering card worth over
+the search). A placement shows its worth only when the locations resolve, so a
+rollout valued earlier (``round_end=False``: after ``HORIZON`` decisions, the first
+search's) mostly measures noise, and more iterations bought no strength
+(``docs/bots.md``). ``rollout="greedy"`` plays the rollouts with one plain greedy
+agent for every seat, ``rollout="random"`` uniformly at random (cheaper and much
 weaker). The position reached is valued by the Official Library Inspection Form
 under the game's own rules and settings (``game.scoring``: a house rule's scoring
 changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
 visited most.
 
-Solo differs in five ways. It searches every decision of more than one option
-before the inspection (``SOLO_SEARCHED``), not only the placements: with one
-player there are few decisions, and which card is taken, kept or shelved where
-decides what feeds the public library. Its rollouts go on to the end of the round
-(at most ``SOLO_HORIZON`` decisions; from the cleanup's eliminations, to the end
-of the next round): only then has the resolution discarded what the tiles kept,
-and the public library's growth counts. And its values are the margin's change
-from the position searched, not the margin itself: the player is mostly behind
-the public library in mid-game, where the squashed margin is flat and tells the
-options apart poorly. Its search explores more (``SOLO_EXPLORATION``), those
-changes lying close together. And a small decision gets at least half the budget
-(``SOLO_MIN_SHARE``): a solo game has few decisions.
+Solo differs in five ways, and its rollouts keep one plain greedy agent (the solo
+figures of ``docs/bots.md`` were measured so). It searches every decision of more
+than one option before the inspection (``SOLO_SEARCHED``), not only the placements:
+with one player there are few decisions, and which card is taken, kept or shelved
+where decides what feeds the public library. Its rollouts go on to the end of the
+round (at most ``SOLO_HORIZON`` decisions; from the cleanup's eliminations, to the
+end of the next round): only then has the resolution discarded what the tiles kept,
+and the public library's growth counts. And its values are the margin's change from
+the position searched (read in the iteration's own determinization: the true game's
+would tell the public library's hidden cards), not the margin itself: the player is
+mostly behind the public library in mid-game, where the squashed margin is flat and
+tells the options apart poorly. Its search explores more (``SOLO_EXPLORATION``),
+those changes lying close together. And a small decision gets at least half the
+budget (``SOLO_MIN_SHARE``): a solo game has few decisions.
 
-The tree is the observer's: every seat's decisions below the root are nodes,
-found by the option's label (so options that name cards the observer cannot see
-make nodes of their own, each tried where it is available). The budget is
-counted in iterations, not seconds, so a seed gives the same game on any
-machine; a decision of few options gets a smaller share of it (in solo, at least
-half: ``iterations_for``). Before its first checkpoint (the library draft) a game
-cannot be forked, and the bot chooses as the greedy bot does.
+The tree is the observer's: every seat's decisions below the root are nodes, found
+by the option's label (so options that name cards the observer cannot see make nodes
+of their own, each tried where it is available). The budget is counted in
+iterations, not seconds, so a seed gives the same game on any machine; a decision of
+few options gets a smaller share of it (in solo, at least half: ``iterations_for``).
+Before its first checkpoint (the library draft) a game cannot be forked, and the bot
+chooses as the greedy bot does.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import random
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent
+from exlibris.agents.rollout import RolloutPolicy
 from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
@@ -54,7 +62,8 @@ from exlibris.scoring.inspection import Inspection, inspect_table
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
 SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the budget
-HORIZON = 10  # rollout decisions before the position is valued
+HORIZON = 10  # rollout decisions before the position is valued (with ``round_end=False``)
+ROUND_HORIZON = 200  # a rollout to the round's end stops here all the same
 SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
@@ -94,17 +103,19 @@ class MctsAgent:
     needs_view = True  # for the greedy choices it makes where it does not search
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
-                 horizon: int = HORIZON, rollout: str = "greedy",
-                 searched: frozenset[str] | None = SEARCHED) -> None:
+                 horizon: int = HORIZON, rollout: str = "remembering",
+                 searched: frozenset[str] | None = SEARCHED, round_end: bool = True) -> None:
         self.seed = seed
+        self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
         self.iterations = iterations
         self.horizon = horizon
         self.rollout = rollout
         self.searched = searched  # the decision kinds searched (None: all); greedy for others
         self.fallback = GreedyAgent(seed)
-        self.policy = GreedyAgent(seed + 1)  # the rollouts' policy, when greedy
+        # the rollouts' policy: one greedy agent for every seat (``rollout="greedy"``,
+        # and always in solo), or one a seat remembering card worth over a search
+        self.policy: Any = GreedyAgent(seed + 1)
         self.game: Game | None = None
-        self.baseline: list[float] | None = None  # solo: the margins at the decision
         self.last_iterations = 0  # of the last decision
         # (iterations done, budget) of the search under way, read by the terminal's
         # live line from another thread; never read by the search itself
@@ -112,6 +123,8 @@ class MctsAgent:
 
     def sit_at(self, game: Game) -> None:
         self.game = game
+        if self.rollout == "remembering" and game.solo is None:
+            self.policy = RolloutPolicy(self.seed + 1, len(game.state.players))
         forward.record(game)
 
     # ------------------------------------------------------------------ deciding
@@ -126,10 +139,12 @@ class MctsAgent:
             self.last_iterations, self.progress = 0, (0, 0)
             return self.fallback.decide(view, decision)
         rng = random.Random(seed)
-        self.policy.rng.seed(seed + 1)
+        if isinstance(self.policy, RolloutPolicy):
+            self.policy.start(seed + 1)
+        else:
+            self.policy.rng.seed(seed + 1)
         root = Node()
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
-        self.baseline = margins(position_value(game)) if game.solo is not None else None
         for done in range(budget):
             self.progress = (done, budget)
             self._iterate(game, decision, root, rng)
@@ -170,22 +185,28 @@ class MctsAgent:
         seat = decision.seat
         branch = forward.fork(game)
         solo = game.solo is not None
-        walker = _Walker(root, rng, SOLO_HORIZON if solo else self.horizon,
-                         self.policy if self.rollout == "greedy" else None,
-                         last_round=last_round(game, decision) if solo else None,
+        ends_round = solo or self.round_end
+        walker = _Walker(root, rng, SOLO_HORIZON if solo else
+                         ROUND_HORIZON if self.round_end else self.horizon,
+                         self.policy if self.rollout != "random" else None,
+                         last_round=last_round(game, decision) if ends_round else None,
                          exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
+        baseline: list[list[float]] = []  # solo: the margins at the decision, as dealt
 
         def arrived(fork: Game, _: Decision) -> None:
             forward.determinize(fork, seat, rng)
             walker.game = fork
+            if solo:  # read in the determinization: the true game's would tell the
+                # public library's hidden cards (SOLO-11)
+                baseline.append(margins(position_value(fork)))
 
         try:
             outcome = branch.play([walker] * players, arrived=arrived)
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
-        values = seat_values(inspection, self.baseline)
+        values = seat_values(inspection, baseline[0] if baseline else None)
         for node, chooser in walker.path:
             node.visits += 1
             node.value += values[chooser]
@@ -200,7 +221,7 @@ class _Walker:
                  "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
-                 policy: GreedyAgent | None, *, last_round: int | None = None,
+                 policy: GreedyAgent | RolloutPolicy | None, *, last_round: int | None = None,
                  exploration: float = EXPLORATION) -> None:
         self.root = root
         self.exploration = exploration  # UCB's constant

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from exlibris.catalog import Catalog
     from exlibris.interactive.record import SaveRecord
 
-SEAT_KINDS = ("human", "random", "greedy", "mcts")
+SEAT_KINDS = ("human", "bot", "random", "greedy", "mcts")
 INTERRUPTED = 130
 
 
@@ -35,7 +35,7 @@ def _seats(value: str) -> list[str]:
 
     seats = [s.strip().lower() for s in value.split(",") if s.strip()]
     for seat in seats:
-        if seat != "human" and bot_kind(seat) is not None:
+        if seat not in ("human", "bot") and bot_kind(seat) is not None:
             raise click.BadParameter(
                 f"unknown seat {shown(repr(seat), 60)}; seats are {', '.join(SEAT_KINDS)} "
                 "or mcts:N",
@@ -51,6 +51,28 @@ def _default_seats(players: int | None) -> list[str]:
     if sys.stdin is not None and sys.stdin.isatty():
         return ["human", *["greedy"] * ((players or 2) - 1)]
     return ["greedy", *["random"] * ((players or 2) - 1)]
+
+
+def _leveled(kinds: list[str], level: str | None, *, given: bool) -> list[str]:
+    """The seats with every ``bot`` seat (and, with ``--level`` and no ``--seats``,
+    every bot seat) playing the level's bot."""
+    from exlibris.agents.levels import DEFAULT_LEVEL, level_seat, levels_text
+
+    if level is None:
+        seat = level_seat(str(DEFAULT_LEVEL))
+    else:
+        seat = level_seat(level)
+        if seat is None:
+            raise click.BadParameter(f"unknown level {shown(repr(level), 40)}; the levels "
+                                     f"are {levels_text()}", param_hint="--level")
+        bots = [k for k in kinds if k not in ("human", "bot")]
+        if given and bots:
+            raise click.BadParameter(
+                f"--level sets the bots, and --seats names {bots[0]}; write the bots' "
+                "seats as bot (for example human,bot)", param_hint="--level")
+    assert seat is not None
+    return [k if k == "human" else seat if (k == "bot" or level is not None) else k
+            for k in kinds]
 
 
 def _names(kinds: list[str], names: str | None) -> list[str]:
@@ -80,10 +102,15 @@ def _fail(message: str) -> NoReturn:
               help="How many players: one (the solo game) to five (default two, or as many "
                    "as --seats); five players use the five-player module (EXP-5P).")
 @click.option("--seats",
-              help="Comma-separated seats in turn order: human, random, greedy or mcts "
-                   "(mcts:N: N iterations a decision). Several "
+              help="Comma-separated seats in turn order: human, bot (the --level's bot), "
+                   "random, greedy or mcts (mcts:N: N iterations a decision). Several "
                    "humans play hot-seat. Default: human,greedy when standard input is a "
                    "terminal, otherwise greedy,random (a headless bot game).")
+@click.option("--level",
+              help="The bots' level, 1 to 4 or its name: 1 casual (greedy, the default), "
+                   "2 club, 3 strong, 4 expert (the search bot with more thought each "
+                   "level; docs/bots.md). Every seat but the humans plays it; with --seats, "
+                   "write those seats as bot (human,bot,bot).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED),
               help="The game's seed, a whole number of at most 15 digits (default: a fresh "
@@ -118,7 +145,8 @@ def _fail(message: str) -> NoReturn:
                    "~/.local/state/exlibris/autosave.json).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the saved game in FILE exactly where it stopped.")
-def play(players: int | None, seats: str | None, names: str | None, seed: int | None,
+def play(players: int | None, seats: str | None, level: str | None, names: str | None,
+         seed: int | None,
          variant: str | None, difficulty: str | None, libraries: int | None,
          library_id: str | None, assistant_id: str | None, content: tuple[Path, ...],
          as_json: bool,
@@ -162,6 +190,9 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
             saves.check_setup(record, catalog)
         except saves.SaveError as exc:
             _fail(f"{shown(resume_file)}: {exc} [{exc.code}]")
+        if level is not None:
+            _fail(f"--level {shown(level, 40)}: the saved game keeps its bots; leave it out "
+                  "to resume")
         _same_game(record, players=players, seats=seats, names=names, seed=seed,
                    variant=variant_id(variant), libraries=libraries)
         if difficulty is not None and _difficulty(catalog, record.variant,
@@ -179,7 +210,7 @@ def play(players: int | None, seats: str | None, names: str | None, seed: int | 
     else:
         catalog = activate(content, variant=variant)
         record = _new_record(catalog, players, seats, names, seed, variant_id(variant),
-                             libraries)
+                             libraries, level)
         if difficulty is not None:
             record.difficulty = _difficulty(catalog, record.variant, difficulty)
         if library_id is not None:
@@ -240,13 +271,15 @@ def _claimed(path: Path | None, record: SaveRecord, *, new_game: bool,
 
 
 def _new_record(catalog: Catalog, players: int | None, seats: str | None, names: str | None,
-                seed: int | None, variant: str | None, libraries: int | None) -> SaveRecord:
+                seed: int | None, variant: str | None, libraries: int | None,
+                level: str | None = None) -> SaveRecord:
     from exlibris.interactive.record import SaveRecord
     from exlibris.model.variants import variant_chain
 
     if players is not None and not 1 <= players <= 5:
         _fail(f"--players {players}: a game has two to five players, or one (solo)")
     kinds = _seats(seats) if seats is not None else _default_seats(players)
+    kinds = _leveled(kinds, level, given=seats is not None)
     if players is not None and len(kinds) != players:
         _fail(f"--players {players} but --seats names {len(kinds)} seats")
     variant = variant or ("solo" if len(kinds) == 1 else

@@ -1,0 +1,103 @@
+"""The search bot's rollout policy: the greedy bot's choices, made cheaper for rollouts.
+
+A search plays thousands of short games from one decision, every seat as the greedy
+bot. Three things make that cheaper without changing what a rollout is for:
+
+* **one greedy agent a seat**, so each keeps the reading of its own shelf from one
+  decision to the next (a single agent for all seats read every shelf afresh, its
+  worth with it, at nearly every decision);
+* **card worth remembered over one search** (``RememberingGreedy.card_value``): what
+  a card is worth to a seat is read once, at the first position of the search that
+  asks, and used again in every later rollout of the same search, as MAST keeps
+  its move values (Finnsson and Björnsson 2008). The shelf moves on in a rollout,
+  so a remembered worth is the worth near the root, which is what a rollout's
+  choices need to be told apart, not exact;
+* **the hand's best shelving remembered** (``hand_gain``) for the same hand and
+  focus, likewise, and the card to shelve chosen by its remembered worth;
+* **a rework of the shelf weighed on a sample** (``DecisionKind.REARRANGE``): the
+  greedy bot weighs every swap and move of the shelf, hundreds of options and the
+  costliest decision of all; in a rollout it weighs ``REWORK_SAMPLE`` of them,
+  drawn by its own generator.
+
+``start`` begins a search: it seeds each seat's agent and forgets what the last
+search remembered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exlibris.agents.greedy import GreedyAgent, _argmax
+from exlibris.agents.view import PlayerView
+from exlibris.engine.decisions import Decision, DecisionKind, Purpose
+from exlibris.model.cards import Card
+
+REWORK_SAMPLE = 12  # the options of a shelf's rework a rollout weighs
+
+
+class RememberingGreedy(GreedyAgent):
+    """The greedy bot with card worth remembered over one search (see the module)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.worth_of: dict[Any, float] = {}
+        self.hand_gains: dict[Any, float] = {}
+
+    def forget(self) -> None:
+        """Forget what the last search remembered."""
+        self.worth_of.clear()
+        self.hand_gains.clear()
+
+    def decide(self, view: PlayerView, decision: Decision) -> int:
+        if decision.kind is DecisionKind.PICK and decision.purpose is Purpose.SHELVE:
+            return _argmax((0.0 if card is None else self.card_value(view, card)
+                            for card in decision.values), self.rng)
+        return super().decide(view, decision)
+
+    def hand_gain(self, view: PlayerView) -> float:
+        key = (view.hand, view.focus)
+        found = self.hand_gains.get(key)
+        if found is None:
+            found = self.hand_gains[key] = super().hand_gain(view)
+        return found
+
+    def card_value(self, view: PlayerView, card: Card | None) -> float:
+        key = (card, view.focus)  # the seat's focus differs between determinizations
+        found = self.worth_of.get(key)
+        if found is None:
+            found = self.worth_of[key] = super().card_value(view, card)
+        return found
+
+
+class RolloutPolicy:
+    """Every seat's agent in a search's rollouts (see the module)."""
+
+    needs_view = True
+
+    __slots__ = ("agents",)
+
+    def __init__(self, seed: int, seats: int) -> None:
+        self.agents = [RememberingGreedy(seed + seat) for seat in range(seats)]
+
+    def start(self, seed: int) -> None:
+        """Begin a search: seed each seat's agent from ``seed``, forget the last one's."""
+        for seat, agent in enumerate(self.agents):
+            agent.rng.seed(seed + seat)
+            agent.forget()
+
+    def decide(self, view: PlayerView, decision: Decision) -> int:
+        agent = self.agents[decision.seat]
+        if decision.kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:
+            return agent.decide(view, decision)
+        chosen = sorted(agent.rng.sample(range(len(decision)), REWORK_SAMPLE))
+        sample = _Options([decision.values[i] for i in chosen])
+        return chosen[agent._rearrange(view, sample)]  # type: ignore[arg-type]
+
+
+class _Options:
+    """A decision's options, a sample of them, as the greedy bot's weighing reads them."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[Any]) -> None:
+        self.values = values
