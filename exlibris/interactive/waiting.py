@@ -116,7 +116,8 @@ class Waits:
         while not self.closed.wait(TICK):
             with self.lock:
                 wait = self.current
-                if wait is None or wait.done or time.monotonic() - wait.started < self.after:
+                if (wait is None or wait.done or wait.stopped is not None  # shown once
+                        or time.monotonic() - wait.started < self.after):
                     continue
                 stopped = wait.stopped = threading.Event()  # made only for a wait shown
             try:
