@@ -1,27 +1,28 @@
 """Wheel build hook: on request, compile the engine's hot modules to C extensions with Cython.
 
 A wheel is pure Python unless ``EXLIBRIS_COMPILE=1`` asks for the compiled engine
-(``EXLIBRIS_COMPILE=1 pip install .``): a player gains nothing from it, and the
-compile takes 3 to 8 minutes on two cores, against seconds for the pure wheel;
-balance runs and search bots are about 1.5 times faster with it (README, "Set-up").
-``EXLIBRIS_PURE_PYTHON=1`` still asks for a pure-Python wheel, and wins over
-``EXLIBRIS_COMPILE``. A default build needs nothing beyond hatchling: Cython,
-setuptools and the project's own dependencies are build dependencies only of a
-compiled one (``dependencies``).
+(``EXLIBRIS_COMPILE=1 pip install .``; ``pip install -v`` shows a line as each
+module is built): a player gains nothing from it, and the compile takes minutes on
+two cores, against seconds for the pure wheel (``bench/README.md``, "The compiled
+build"). ``EXLIBRIS_PURE_PYTHON=1`` still asks for a pure-Python wheel, and
+wins over ``EXLIBRIS_COMPILE``. A default build needs nothing beyond hatchling:
+Cython and setuptools are build dependencies only of a compiled one
+(``dependencies``).
 
 The modules stay plain Python in the repository and in the wheel; their compiled
 copies sit beside them, and Python imports an extension module before a ``.py`` of
 the same name. Which modules: ``[tool.hatch.build.targets.wheel.hooks.custom]
-modules`` in ``pyproject.toml``. Their source is plain Python; the ``.pxd`` files
-beside some of them, read only by Cython, declare classes with ``__slots__`` as
-extension types with the same attributes (``docs/architecture.md``, "The compiled
-build"). A compiled module behaves as the plain one
-(``tests/test_compiled_engine.py`` plays the same games with both). The wheel also
-gets the shipped effects' generated source compiled ahead of time
-(``exlibris/dsl/precompiled.py``), written by running this checkout's package on
-its own content (the hook's dependencies include the project's). Cython translates
-the modules on every core (``nthreads``) and the C compiler builds them on every
-core too (``build_ext.parallel``).
+modules`` in ``pyproject.toml``, chosen by what each costs to build and saves
+(``bench/compile_cost.py``). Their source is plain Python; the ``.pxd`` files beside
+some of them, read only by Cython, declare classes with ``__slots__`` as extension
+types with the same attributes (``docs/architecture.md``, "The compiled build"). A
+compiled module behaves as the plain one (``tests/test_compiled_engine.py`` plays the
+same games with both).
+
+Each module is one job, Cython's translation then the C compiler at ``-O2``, run as a
+process of its own (this file run as a script); as many jobs at once as there are
+cores (``EXLIBRIS_COMPILE_JOBS`` to say otherwise), the largest modules first, so
+that no module is left building alone at the end.
 
 A compiled build falls back to a pure-Python wheel, with a warning, when there is no
 C compiler or Cython fails. Editable installs and sdists are never compiled.
@@ -34,17 +35,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
-
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # 3.3 compiles ``match``; it miscompiles a ``def`` inside a ``case`` (write a module-level
 # factory instead) in the modules compiled
 CYTHON = "Cython>=3.3,<3.4"
 SETUPTOOLS = "setuptools>=68"
-PRECOMPILED = "exlibris._precompiled_effects"  # see exlibris/dsl/precompiled.py
+# no debug info (a smaller wheel); -O2, not Python's -O3: as fast here, and quicker to build
+FLAGS: list[str] = [] if sys.platform == "win32" else ["-g0", "-O2"]
+DIRECTIVES = {"annotation_typing": False, "binding": True}  # annotations are documentation
 
 
 def _set(name: str) -> bool:
@@ -57,15 +60,27 @@ def _pure() -> bool:
     return _set("EXLIBRIS_PURE_PYTHON") or not _set("EXLIBRIS_COMPILE")
 
 
-class CustomBuildHook(BuildHookInterface):
+def _jobs() -> int:
+    wanted = os.environ.get("EXLIBRIS_COMPILE_JOBS", "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else os.cpu_count() or 1
+
+
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # run as a job (``_job``) by an interpreter without hatchling
+    BuildHookInterface = object  # type: ignore[assignment,misc]
+
+
+class CustomBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
     """Adds the compiled modules to a wheel (see the module docstring)."""
 
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        # the project's own dependencies too: the build runs the package to write the
-        # shipped effects' generated source (see _precompiled_effects)
-        return [] if _pure() else [CYTHON, SETUPTOOLS, *self.metadata.core.dependencies]
+        return [] if _pure() else [CYTHON, SETUPTOOLS]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable" or _pure():
@@ -73,7 +88,7 @@ class CustomBuildHook(BuildHookInterface):
         modules: list[str] = list(self.config.get("modules", []))
         self._work = Path(tempfile.mkdtemp(prefix="exlibris-build-"))
         try:
-            built = _compile(Path(self.root), modules, self._work, self.app.display_warning)
+            built = compile_all(Path(self.root), modules, self._work, self.app.display_info)
         except Exception as exc:  # any failure: a working pure-Python wheel instead
             self.app.display_warning(
                 f"exlibris: the engine is not compiled ({type(exc).__name__}: {exc}); "
@@ -90,61 +105,79 @@ class CustomBuildHook(BuildHookInterface):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def _compile(root: Path, modules: list[str], work: Path, warn: Callable[[str], None]
-             ) -> dict[str, Path]:
-    """Compile ``modules`` (dotted names under ``root``) and the shipped effects'
-    generated source; the wheel path of each extension module, and where it was built."""
-    from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
+def source_of(root: Path, name: str) -> Path:
+    return root / Path(*name.split(".")).with_suffix(".py")
 
-    flags = [] if sys.platform == "win32" else ["-g0"]  # no debug info: a smaller wheel
-    extensions = [Extension(name, [str(Path(*name.split(".")).with_suffix(".py"))],
-                            extra_compile_args=flags)
-                  for name in modules]
-    options: dict[str, Any] = {
-        "build_dir": str(work / "c"), "quiet": True, "language_level": 3,
-        "nthreads": os.cpu_count() or 1,
-        # annotations are documentation here, as in plain Python: not C types
-        "compiler_directives": {"annotation_typing": False, "binding": True}}
-    cwd = os.getcwd()
-    os.chdir(root)  # sources are named relative to the project
-    try:
-        compiled = cythonize(extensions, **options)
-        try:
-            compiled += cythonize([Extension(PRECOMPILED, [str(_precompiled_effects(root, work))],
-                                             extra_compile_args=flags)], **options)
-        except Exception as exc:  # the engine is still compiled; effects run as before
-            warn(f"exlibris: the shipped effects are not compiled ahead of time "
-                 f"({type(exc).__name__}: {exc})")
-        dist = Distribution({"name": "exlibris", "ext_modules": compiled})
-        build_ext = dist.get_command_obj("build_ext")
-        build_ext.build_lib = str(work / "lib")
-        build_ext.build_temp = str(work / "tmp")
-        build_ext.parallel = os.cpu_count() or 1
-        build_ext.ensure_finalized()
-        build_ext.run()
-        built = {}
-        for ext in compiled:
-            path = Path(build_ext.get_ext_fullpath(ext.name))
+
+def compile_all(root: Path, modules: list[str], work: Path, say: Callable[[str], None]
+                ) -> dict[str, Path]:
+    """Compile ``modules`` (dotted names under ``root``), ``_jobs()`` at once, the
+    largest source first; the wheel path of each extension module, and where it was
+    built. Says a line as each one is done."""
+    order = sorted(modules, key=lambda name: -source_of(root, name).stat().st_size)
+    jobs = _jobs()
+    say(f"exlibris: compiling {len(order)} modules with Cython, {jobs} at a time")
+    started = time.monotonic()
+
+    def job(name: str) -> Path:
+        done = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), str(root), name, str(work)],
+            capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-20:]
+            raise RuntimeError(f"{name}: " + "\n".join(tail))
+        return Path(done.stdout.strip().splitlines()[-1])
+
+    built: dict[str, Path] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(job, name): name for name in order}
+        for future in as_completed(futures):
+            path = future.result()
             built[path.relative_to(work / "lib").as_posix()] = path
-        return built
+            say(f"exlibris: compiled {futures[future]} ({len(built)}/{len(order)}, "
+                f"{time.monotonic() - started:.0f} s)")
+    return built
+
+
+def translate(root: Path, name: str, source: Path, work: Path) -> Path:
+    """Cython's C for module ``name`` from ``source``, in ``work/c``."""
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    cwd = os.getcwd()
+    os.chdir(root)  # sources are named relative to the project, as Cython wants them
+    try:
+        path = os.path.relpath(source, root)
+        [extension] = cythonize([Extension(name, [path], extra_compile_args=FLAGS)],
+                                build_dir=str(work / "c"), quiet=True, language_level=3,
+                                compiler_directives=DIRECTIVES)
+        return root / extension.sources[0] if not os.path.isabs(extension.sources[0]) \
+            else Path(extension.sources[0])
     finally:
         os.chdir(cwd)
 
 
-def _precompiled_effects(root: Path, work: Path) -> Path:
-    """Write the module of the shipped effects' generated source (``dsl/precompiled.py``)
-    by running this checkout's package on its own content."""
-    out = work / "gen" / (PRECOMPILED.replace(".", "/") + ".py")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # this checkout first, then whatever the build environment put on the path (pip's
-    # isolated environment is reached through PYTHONPATH)
-    path = [str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
-    env.pop("EXLIBRIS_CONTENT", None)  # the shipped content only
-    done = subprocess.run([sys.executable, "-m", "exlibris.engine.shipped_sources", str(out)],
-                          cwd=root, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip()
-                           else f"exit status {done.returncode}")
-    return out
+def build(name: str, c_file: Path, work: Path) -> Path:
+    """The extension module ``name`` compiled from ``c_file``, under ``work/lib``."""
+    from setuptools import Distribution, Extension
+
+    dist = Distribution({"name": "exlibris", "ext_modules": [
+        Extension(name, [str(c_file)], extra_compile_args=FLAGS)]})
+    command = dist.get_command_obj("build_ext")
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "tmp" / name)
+    command.ensure_finalized()
+    command.run()
+    return Path(command.get_ext_fullpath(name))
+
+
+def _job(argv: list[str]) -> int:
+    """One module: ``python hatch_build.py ROOT NAME WORK`` prints the extension's path."""
+    root, name, work = Path(argv[0]), argv[1], Path(argv[2])
+    path = build(name, translate(root, name, source_of(root, name), work), work)
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_job(sys.argv[1:]))

@@ -23,6 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import floor
+from bot_specs import make_spec, spec_problem
 
 from exlibris.agents import bot_kind, make_bot
 from exlibris.agents.view import player_view
@@ -67,6 +68,38 @@ class Timed:
         return index
 
 
+def bot_problem(name: str) -> str | None:
+    """What is wrong with a bot's name: a seat name (``mcts:25/classic``) or a spec of
+    ``bench/bot_specs.py`` (``mcts:100/root=halving``); None when it names a bot."""
+    return None if bot_kind(name) is None else spec_problem(name)
+
+
+def made_bot(name: str, seed: int) -> Any:
+    """The bot ``name`` gives (see :func:`bot_problem`), seeded."""
+    return make_bot(name, seed) if bot_kind(name) is None else make_spec(name, seed)
+
+
+def play_game(catalog: Any, settings: Any, seats: list[str], seed: int, variant: str,
+              times: dict[str, list[float]], searched: dict[str, list[tuple[int, float]]]
+              ) -> tuple[Any, list[str]]:
+    """Game ``seed`` with the bots ``seats`` (seat names), seeded as ``exlibris play``
+    seeds them; each answer's seconds go to ``times[name]``, each search's iterations
+    and seconds to ``searched[name]``. Returns the outcome and the players' names."""
+    agents = [Timed(made_bot(kind, bot_seed(seed, s)), times.setdefault(kind, []),
+                    searched.setdefault(kind, []))
+              for s, kind in enumerate(seats)]
+    names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
+    game = new_game(catalog, settings, agents, seed=seed, names=names,
+                    views=player_view, variant=variant)
+    return play(game), names
+
+
+def rotated(line: list[str], game: int) -> list[str]:
+    """The seats of game ``game``: ``line`` turned by one position a game."""
+    shift = game % len(line)
+    return line[-shift:] + line[:-shift] if shift else list(line)
+
+
 def _floor_rate() -> float:
     """The floor's decisions a second now, for speeds quoted as ratios to it."""
     seconds, decisions = floor.run(20, 2)
@@ -84,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     for name in (args.first, args.second):
-        if bot_kind(name) is not None:
-            parser.error(str(bot_kind(name)))
+        if bot_problem(name) is not None:
+            parser.error(str(bot_problem(name)))
     catalog = load_catalog()
     settings = resolve_settings(args.variant, catalog.variants)
     line = [args.first] + [args.second] * (args.players - 1)
@@ -95,15 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     seeds = []
     for i in range(args.games):
         seed = args.seed + i
-        shift = i % args.players
-        seats = line[-shift:] + line[:-shift] if shift else list(line)
+        seats = rotated(line, i)
         mine = seats.index(args.first)
-        agents = [Timed(make_bot(kind, bot_seed(seed, s)), times[kind], searched[kind])
-                  for s, kind in enumerate(seats)]
-        names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
-        game = new_game(catalog, settings, agents, seed=seed, names=names,
-                        views=player_view, variant=args.variant)
-        outcome = play(game)
+        outcome, names = play_game(catalog, settings, seats, seed, args.variant, times,
+                                   searched)
         winners = outcome.inspection.winners
         share = 1 / len(winners) if names[mine] in winners else 0.0
         wins += share

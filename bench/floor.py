@@ -5,7 +5,7 @@ generality, so that ``engine_bench.py`` can report the engine's speed as a ratio
 to code that does the least work a game of this kind needs, measured in the same
 process (the machine is shared, so bare times mean little).
 
-The floor plays two to four seats over rounds. Each round it deals cards to
+The floor plays two to five seats over rounds. Each round it deals cards to
 location areas, lets every seat place assistants one at a time (a decision over
 the open location spaces), then resolves each visit: the visitor takes cards to
 hand and shelves some of them (a decision over the legal cells of a grid shelf,
@@ -29,7 +29,7 @@ LOCATIONS = 8          # tiles on the town board
 SPACES = 2             # spaces a tile
 ASSISTANTS = 3         # assistants a seat places each round
 HAND = 5
-THRESHOLD = {2: 16, 3: 15, 4: 14}  # final-round shelf size
+THRESHOLD = {2: 16, 3: 15, 4: 14, 5: 13}  # final-round shelf size
 
 
 @dataclass(frozen=True, slots=True)

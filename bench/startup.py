@@ -6,8 +6,10 @@
 Each round runs `python -c pass`, `python -m exlibris validate`, `python -m exlibris
 score tests/tables/spec-example.yaml` and `python -m exlibris play --seats human,greedy`
 on a pseudo-terminal of 80 by 24 (timed until its first frame has been drawn, then
-the game is stopped), in turn; the medians of the rounds (default 9) are printed as
-ratios to `python -c pass`. The catalog cache is warm: a first run of each command
+the game is stopped) and in line mode (standard input at its end: timed until the game
+has asked its first question, saved and stopped), in turn; the medians of the rounds
+(default 9) are printed as ratios to `python -c pass`. Each game starts with no save
+at its path, as a user's first does. The catalog cache is warm: a first run of each command
 before the rounds fills it (in a temporary ``XDG_CACHE_HOME``). ``--cold`` times the
 commands with no cache (``EXLIBRIS_NO_CACHE=1``) as well. ``--against DIR`` also
 times the checkout in DIR (another version of exlibris, e.g. the main branch) in
@@ -35,20 +37,28 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAME_END = b"\x1b[J"  # exlibris.interactive.fullscreen.FRAME_END
 
 
-def _seconds(command: list[str], env: dict[str, str], root: Path) -> float:
+def seconds(command: list[str], env: dict[str, str], root: Path) -> float:
     start = time.perf_counter()
     subprocess.run(command, cwd=root, capture_output=True, check=False, env=env)
     return time.perf_counter() - start
 
 
-def _first_screen(env: dict[str, str], state: str, root: Path) -> float:
+def _fresh_save(state: str, name: str) -> str:
+    """A save file in ``state`` with no save there yet (each game starts as a user's
+    first does, and no ``.previous`` copies pile up to their limit)."""
+    for old in Path(state).glob(f"{name}*.json"):
+        old.unlink()
+    return os.path.join(state, f"{name}.json")
+
+
+def first_screen(env: dict[str, str], state: str, root: Path) -> float:
     """Seconds from starting `exlibris play` until its first frame is on the terminal."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "exlibris", "play", "--seats", "human,greedy", "--seed", "5",
-         "--save", os.path.join(state, "bench.json")],
+         "--save", _fresh_save(state, "bench")],
         stdin=slave, stdout=slave, stderr=slave, cwd=root, env={**env, "TERM": "xterm"})
     os.close(slave)
     output = b""
@@ -64,6 +74,18 @@ def _first_screen(env: dict[str, str], state: str, root: Path) -> float:
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+def first_question_line_mode(env: dict[str, str], state: str, root: Path) -> float:
+    """Seconds of `exlibris play --seats human,greedy` in line mode (standard input not
+    a terminal) until its first question, answered by the end of input (it saves and
+    stops there)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "exlibris", "play", "--seats", "human,greedy",
+                    "--seed", "5", "--save", _fresh_save(state, "line")],
+                   cwd=root, stdin=subprocess.DEVNULL, capture_output=True, check=False,
+                   env=env)
+    return time.perf_counter() - start
 
 
 def _arguments() -> tuple[int, bool, list[Path]]:
@@ -96,19 +118,23 @@ def main() -> None:
         marks = {root: "" if root == ROOT else f" [{root}]" for root in roots}
         for root in roots:  # fill the cache
             for command in commands.values():
-                _seconds(command, warm[root], root)
-            _first_screen(warm[root], home, root)
+                seconds(command, warm[root], root)
+            first_screen(warm[root], home, root)
         times: dict[str, list[float]] = {"pass": []}
         for _ in range(rounds):
-            times["pass"].append(_seconds([sys.executable, "-c", "pass"], base, ROOT))
+            times["pass"].append(seconds([sys.executable, "-c", "pass"], base, ROOT))
             for label in labels:
                 for name, command in commands.items():
                     for root in roots:
                         times.setdefault(name + label + marks[root], []).append(
-                            _seconds(command, env_of(label, root), root))
+                            seconds(command, env_of(label, root), root))
                 for root in roots:
                     times.setdefault("first screen" + label + marks[root], []).append(
-                        _first_screen(env_of(label, root), home, root))
+                        first_screen(env_of(label, root), home, root))
+                for root in roots:
+                    times.setdefault("first question, line mode" + label + marks[root],
+                                     []).append(first_question_line_mode(
+                                         env_of(label, root), home, root))
     floor = statistics.median(times.pop("pass"))
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         print("note: PYTHONDONTWRITEBYTECODE is set: a checkout with no .pyc files compiles "

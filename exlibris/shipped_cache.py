@@ -55,6 +55,7 @@ class _Shipped:
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}  # resolved path -> text
+        self.sha256: dict[str, str] = {}  # resolved path -> the SHA-256 of its bytes (hex)
         self.names: dict[str, str] = {}  # the path as found -> resolved path
         self.folders = tuple(str(folder.resolve()) + os.sep
                              for folder in (content_dir(), rules_dir()))
@@ -70,7 +71,9 @@ class _Shipped:
             name = str(target)
             self.texts[name] = text
             self.names[str(path)] = name
-            digest.update(f"\0{name}\0".encode() + hashlib.sha256(raw).digest())
+            sha = hashlib.sha256(raw)
+            self.sha256[name] = sha.hexdigest()
+            digest.update(f"\0{name}\0".encode() + sha.digest())
         self.key = digest.hexdigest()
         self.records: dict[str, Record] | None = None
         self.validated: int | None = None
@@ -98,10 +101,13 @@ class _Shipped:
             self.records = None
 
     def fill(self, parse: Parse) -> None:
-        """Parse every shipped file and write the cache (files that fail are left out)."""
+        """Parse every shipped file (unless the package has it parsed: ``prebuilt``)
+        and write the cache (files that fail are left out)."""
+        from exlibris import prebuilt
+
         records: dict[str, Record] = {}
         for name, text in self.texts.items():
-            record = parse(text, name)
+            record = prebuilt.record(self.sha256[name]) or parse(text, name)
             if record is not None and _round_trips(record):
                 records[name] = record
         self.records = records
@@ -204,6 +210,16 @@ def resolved(path: Path) -> Path:
     ``yaml_files`` names it (resolving a path is a ``stat`` of each of its parts)."""
     name = _shipped().names.get(str(path)) if enabled() else None
     return Path(name) if name is not None else path.resolve()
+
+
+def file_bytes(path: Path) -> bytes | None:
+    """The bytes of a shipped file as ``yaml_files`` names it, as this process read
+    them for the key (None: not such a file, or no cache)."""
+    if not enabled():
+        return None
+    shipped = _shipped()
+    name = shipped.names.get(str(path))
+    return shipped.texts[name].encode("utf-8") if name is not None else None
 
 
 def files(folders: tuple[Path, ...]) -> list[Path] | None:

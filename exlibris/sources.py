@@ -34,7 +34,10 @@ def yaml_targets(paths: Iterable[Path]) -> list[tuple[Path, Path]]:
     for path in paths:
         if path.is_dir():
             root = _resolved(path)
-            for file in _in_folder(path):
+            for file, inside in _walk(path):
+                if root is not None and inside is not None:  # reached through no link:
+                    found.append((file, root / inside))  # where its path says, under root
+                    continue
                 target = _resolved(file)
                 if root is not None and target is not None and target.is_relative_to(root):
                     found.append((file, target))
@@ -63,12 +66,18 @@ def _in_folder(folder: Path, *, filtered: bool = True) -> list[Path]:
     or cannot be read passed over; past ``MAX_FOLDER_DEPTH`` levels or
     ``MAX_FOLDER_ENTRIES`` entries a ``UserInputError``. ``filtered``: the files git
     ignores inside a folder it keeps are left out (``ignored_in``)."""
-    found: list[Path] = []
+    return [path for path, _ in _walk(folder, filtered=filtered)]
+
+
+def _walk(folder: Path, *, filtered: bool = True) -> list[tuple[Path, str | None]]:
+    """:func:`_in_folder`, each file with its path inside ``folder`` when no link
+    leads to it (None when one does: only resolving it says where it is)."""
+    found: list[tuple[Path, str | None]] = []
     seen: set[tuple[int, int]] = set()
-    stack = [(folder, 0)]
+    stack: list[tuple[Path, int, str | None]] = [(folder, 0, "")]
     entries = 0
     while stack:
-        current, depth = stack.pop()
+        current, depth, inside = stack.pop()
         try:
             info = current.stat()
             if (info.st_dev, info.st_ino) in seen:
@@ -87,19 +96,22 @@ def _in_folder(folder: Path, *, filtered: bool = True) -> list[Path]:
             try:
                 is_dir = entry.is_dir()
                 is_file = not is_dir and (entry.is_file() or entry.is_symlink())
+                linked = entry.is_symlink()
             except OSError:
                 continue
+            within = None if inside is None or linked else \
+                (f"{inside}/{entry.name}" if inside else entry.name)
             if is_dir and not entry.name.startswith("."):
                 if depth >= MAX_FOLDER_DEPTH:
                     _refuse(Path(entry.path), "content/too-deep",
                             f"folders nested more than {MAX_FOLDER_DEPTH} deep")
-                stack.append((Path(entry.path), depth + 1))
+                stack.append((Path(entry.path), depth + 1, within))
             elif (is_file and not entry.name.startswith(".")
                   and Path(entry.name).suffix in (".yaml", ".yml")):
-                found.append(Path(entry.path))
-    found.sort()
-    ignored = ignored_in(folder, found) if filtered else set()
-    return [p for p in found if p not in ignored] if ignored else found
+                found.append((Path(entry.path), within))
+    found.sort(key=lambda pair: pair[0])
+    ignored = ignored_in(folder, [path for path, _ in found]) if filtered else set()
+    return [pair for pair in found if pair[0] not in ignored] if ignored else found
 
 
 def ignored_in(folder: Path, found: list[Path]) -> set[Path]:

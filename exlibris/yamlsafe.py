@@ -10,6 +10,7 @@ deep nesting are refused during that pass with a ``UserInputError`` naming
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from exlibris import prebuilt
 from exlibris.errors import Problem, UserInputError, caret_context
 from exlibris.limits import (
     MAX_DEPTH,
@@ -159,7 +161,9 @@ def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> Load
     except UnicodeDecodeError as exc:
         raise _error(name, 1, 1, "file/encoding",
                      f"file is not UTF-8 text (byte {exc.start})") from None
-    return load_yaml_text(text, name)
+    made = prebuilt.record(hashlib.sha256(raw).hexdigest())  # a shipped file as shipped
+    loaded = LoadedYaml.from_record(name, text, made) if made is not None else None
+    return loaded if loaded is not None else load_yaml_text(text, name)
 
 
 # The YAML parser's words for common slips, and what to do about each (its own words

@@ -26,8 +26,9 @@ GAME = ["play", "--seats", "greedy,greedy,greedy", "--variant", "expanded", "--s
 def play(cache: Path | None, args: list[str] = GAME) -> str:
     """The game's JSON, played with the cache in ``cache`` (None: no cache)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if cache is None:
+    if cache is None:  # every file and text parsed (not the package's prebuilt.json)
         env["EXLIBRIS_NO_CACHE"] = "1"
+        env["EXLIBRIS_NO_PREBUILT"] = "1"
     else:
         env["XDG_CACHE_HOME"] = str(cache)
         env.pop("EXLIBRIS_NO_CACHE", None)

@@ -365,3 +365,29 @@ def test_a_copy_has_its_own_collaborators_on_its_own_state_and_no_kept_caches() 
 
     probed_game("job-faire", 3, 5, check)
     assert checked["copies"] == 5
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 3), ("artifactorium", 2),
+                                                  ("job-faire", 3), ("solo", 1)])
+def test_a_determinization_is_the_same_from_any_deal_of_what_the_seat_cannot_see(
+        variant: str, players: int) -> None:
+    """Two games that differ only in what seat 0 cannot see, determinized for it by
+    generators in the same state, become the same game: the deal depends on the
+    seat's information and the generator, never on where the hidden cards lay (a
+    search's draws, seed by seed, do not: ``tests/test_search_information.py``)."""
+    from exlibris.engine.copying import copy_game
+
+    settings = resolve_settings(variant, CATALOG.variants)
+    agent = StopAtRound(3)
+    game = new_game(CATALOG, settings, [agent] * players, seed=13, variant=variant)
+    forward.record(game)
+    with pytest.raises(Grab):
+        play(game)
+    snapshot = game.forward.snapshot  # type: ignore[union-attr]
+    here, there = copy_game(snapshot, ()), copy_game(snapshot, ())
+    forward.determinize(there, 0, random.Random(1))  # another deal of the hidden cards
+    assert player_view(there, 0) == player_view(here, 0)
+    assert state_digest(there) != state_digest(here)
+    for one in (here, there):
+        forward.determinize(one, 0, random.Random(2))
+    assert state_digest(there) == state_digest(here)

@@ -2,9 +2,9 @@
 
 * the shipped sources (``engine/shipped_sources.py``) hold the generated text of every
   effect and condition that games of every mode run;
-* games with the factories (executed as plain Python here; the build compiles the same
-  text with Cython) play exactly as games that ``exec`` the generated source, and use
-  the factories;
+* games with the factories (executed as plain Python here; ``bench/compile_cost.py
+  --effects`` compiles the same text with Cython, the wheel no longer does) play
+  exactly as games that ``exec`` the generated source, and use the factories;
 * a source too deep for a factory is left out of the module, and a checkout has none.
 """
 

@@ -81,6 +81,8 @@ def test_a_game_from_a_filled_cache_does_not_import_lark(tmp_path: Path) -> None
             "from exlibris.catalog import load_catalog\n"
             "from exlibris.engine.flow import new_game\n"
             "from exlibris.model.variants import resolve_settings\n"
+            "from exlibris import prebuilt\n"
+            "if len(sys.argv) > 1: prebuilt._stored = lambda: {'records': {}, 'trees': {}}\n"
             "catalog = load_catalog()\n"
             "settings = resolve_settings('standard', catalog.variants)\n"
             "new_game(catalog, settings, [RandomAgent(1), RandomAgent(2)], seed=5)\n"
@@ -88,13 +90,17 @@ def test_a_game_from_a_filled_cache_does_not_import_lark(tmp_path: Path) -> None
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     env.pop("EXLIBRIS_NO_CACHE", None)
 
-    def run() -> str:
-        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
-                              capture_output=True, check=True)
+    def run(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env,
+                              text=True, capture_output=True, check=True)
         return done.stdout.strip()
 
-    assert run() == "True"  # the first game parses with Lark and fills the cache
-    assert run() == "False"
+    # without the package's trees (prebuilt.py), the first game parses with Lark and
+    # fills the cache
+    assert run("without prebuilt") == "True"
+    assert run("without prebuilt") == "False"
+    env["XDG_CACHE_HOME"] = str(tmp_path / "other")
+    assert run() == "False"  # with them, even the first game does not
 
 
 # the right key, with trees no parse gives: an unknown class, a missing field, a float,

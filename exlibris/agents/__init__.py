@@ -1,7 +1,7 @@
 """Agents answer decisions: bots here, the human player in the CLI.
 
 Seat names, weakest first: ``random``, ``greedy``, ``mcts`` (``mcts:N``: N
-iterations a decision; ``docs/bots.md``)."""
+iterations a decision; ``mcts:N/classic``: the search as first built; ``docs/bots.md``)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,23 @@ BOTS = {"random": ("exlibris.agents.random_agent", "RandomAgent"),
         "greedy": ("exlibris.agents.greedy", "GreedyAgent"),
         "mcts": ("exlibris.agents.mcts", "MctsAgent")}
 MAX_ITERATIONS = 100_000  # of ``mcts:N``
+# ``mcts[:N]/NAME``: the search bot with other settings (``MctsAgent``'s keywords)
+SEARCHES: dict[str, dict[str, Any]] = {
+    # as first built: UCB over the observer's tree, greedy rollouts of 10 decisions
+    "classic": {"root": "ucb", "round_end": False, "rollout": "greedy"},
+}
 
 
 def bot_kind(name: str) -> str | None:
     """What is wrong with a bot's seat name (``random``, ``greedy``, ``mcts``,
     ``mcts:N``), or None when it names a bot."""
+    name, slash, search = name.partition("/")
+    if slash and name.partition(":")[0] == "mcts" and search not in SEARCHES:
+        return (f"unknown search {search[:20]!r} of mcts; searches are "
+                f"{', '.join(sorted(SEARCHES))} (mcts:N/{next(iter(SEARCHES))})")
     kind, _, budget = name.partition(":")
+    if slash and kind in BOTS and kind != "mcts":
+        return f"{kind!r} takes no search; only mcts does (mcts:N/classic)"
     if kind not in BOTS:
         shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
         return f"unknown agent {shown}; bots are {', '.join(sorted(BOTS))} (and mcts:N)"
@@ -36,11 +47,12 @@ def bot_kind(name: str) -> str | None:
 
 def make_bot(name: str, seed: int) -> Any:
     """The bot a seat name gives, seeded (``bot_kind`` must have accepted the name)."""
+    name, _, search = name.partition("/")
     kind, _, budget = name.partition(":")
-    agent = _class(kind)
+    settings = dict(SEARCHES[search]) if search else {}
     if budget:
-        return agent(seed, iterations=int(budget))
-    return agent(seed)
+        settings["iterations"] = int(budget)
+    return _class(kind)(seed, **settings)
 
 
 def _class(kind: str) -> Any:

@@ -21,10 +21,12 @@ class Level:
 
 LEVELS = (
     Level(1, "casual", "greedy", "the greedy bot: answers at once; a fair first game"),
-    Level(2, "club", "mcts:100", "the search bot, 100 iterations a decision"),
-    Level(3, "strong", "mcts:400", "the search bot, 400 iterations a decision"),
-    Level(4, "expert", "mcts:1600", "the search bot, 1,600 iterations a decision: "
-                                    "up to a few seconds a move"),
+    Level(2, "club", "mcts:25/classic", "the search as first built, 25 iterations a "
+                                        "decision"),
+    Level(3, "strong", "mcts:150/classic", "the search as first built, 150 iterations "
+                                           "(the default search bot until 2026-12)"),
+    Level(4, "expert", "mcts:100", "today's search bot (sequential halving on common "
+                                   "deals, rollouts to the round's end), 100 iterations"),
 )
 DEFAULT_LEVEL = 1
 

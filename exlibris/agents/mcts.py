@@ -104,8 +104,11 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  horizon: int = HORIZON, rollout: str = "remembering",
-                 searched: frozenset[str] | None = SEARCHED, round_end: bool = True) -> None:
+                 searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
+                 root: str = "halving", rounds: int = 1) -> None:
         self.seed = seed
+        self.root = root
+        self.rounds = rounds  # the rounds whose ends a rollout plays to (with round_end)
         self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
         self.iterations = iterations
         self.horizon = horizon
@@ -143,8 +146,11 @@ class MctsAgent:
             self.policy.start(seed + 1)
         else:
             self.policy.rng.seed(seed + 1)
-        root = Node()
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
+        if self.root == "halving" and game.solo is None:
+            self.last_iterations, self.progress = budget, (0, budget)
+            return self._halve(game, decision, budget, seed)
+        root = Node()
         for done in range(budget):
             self.progress = (done, budget)
             self._iterate(game, decision, root, rng)
@@ -152,6 +158,64 @@ class MctsAgent:
         self.last_iterations = budget
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]
+
+    def _halve(self, game: Game, decision: Decision, budget: int, seed: int) -> int:
+        """Sequential halving over the options (Karnin, Koren and Somekh 2013): in each
+        of its rounds every option left is played out from the same determinizations
+        (common random numbers: the options are compared on the same deals), and the
+        better half by mean value goes on."""
+        options = list(range(decision.size))
+        rounds = max(1, math.ceil(math.log2(len(options))))
+        sums = [0.0] * decision.size
+        deal = 0
+        used = 0
+        while len(options) > 1 and used < budget:
+            each = max(1, (budget // rounds) // len(options))
+            for _ in range(each):
+                deal += 1
+                for option in options:
+                    sums[option] += self._play_out(game, decision, option, seed * 7919 + deal)
+                    used += 1
+                    self.progress = (used, budget)
+            options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
+            options = options[:max(1, (len(options) + 1) // 2)]
+        return options[0]
+
+    def _play_out(self, game: Game, decision: Decision, option: int, deal: int) -> float:
+        """The value to ``decision``'s seat of ``option``, played out from the deal
+        ``deal`` (a determinization and the rollout's draws) to the round's end."""
+        seat = decision.seat
+        branch = forward.fork(game)
+        rng = random.Random(deal)
+        if isinstance(self.policy, RolloutPolicy):
+            self.policy.reseed(deal)
+        else:
+            self.policy.rng.seed(deal)
+        walker = _Walker(Node(), rng, ROUND_HORIZON if self.round_end else self.horizon,
+                         self.policy if self.rollout != "random" else None,
+                         last_round=last_round(game, decision) + self.rounds - 1
+                         if self.round_end else None)
+        walker.node = None  # straight to the rollout once the option is taken
+        first = [option]
+
+        def arrived(fork: Game, _: Decision) -> None:
+            forward.determinize(fork, seat, rng)
+            walker.game = fork
+
+        class _Root:
+            needs_view = False
+
+            @staticmethod
+            def decide(view: Any, asked: Decision) -> int:
+                branch.game.agents = [walker] * len(game.state.players)
+                return first[0]
+
+        try:
+            outcome = branch.play([_Root()] * len(game.state.players), arrived=arrived)
+            inspection = outcome.inspection
+        except Horizon:
+            inspection = position_value(branch.game)
+        return seat_values(inspection)[seat]
 
     def searches(self, game: Game, decision: Decision) -> bool:
         """Whether ``decision`` is searched (else the greedy bot's choice is made)."""
@@ -189,7 +253,8 @@ class MctsAgent:
         walker = _Walker(root, rng, SOLO_HORIZON if solo else
                          ROUND_HORIZON if self.round_end else self.horizon,
                          self.policy if self.rollout != "random" else None,
-                         last_round=last_round(game, decision) if ends_round else None,
+                         last_round=last_round(game, decision) + (0 if solo else self.rounds - 1)
+                         if ends_round else None,
                          exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
         baseline: list[list[float]] = []  # solo: the margins at the decision, as dealt

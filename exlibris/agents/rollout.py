@@ -85,6 +85,11 @@ class RolloutPolicy:
             agent.rng.seed(seed + seat)
             agent.forget()
 
+    def reseed(self, seed: int) -> None:
+        """Seed each seat's agent from ``seed``, keeping what the search remembered."""
+        for seat, agent in enumerate(self.agents):
+            agent.rng.seed(seed + seat)
+
     def decide(self, view: PlayerView, decision: Decision) -> int:
         agent = self.agents[decision.seat]
         if decision.kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:

@@ -38,7 +38,7 @@ def _seats(value: str) -> list[str]:
         if seat not in ("human", "bot") and bot_kind(seat) is not None:
             raise click.BadParameter(
                 f"unknown seat {shown(repr(seat), 60)}; seats are {', '.join(SEAT_KINDS)} "
-                "or mcts:N",
+                "or mcts:N (mcts:N/classic: the search as first built)",
                 param_hint="--seats")
     if not 1 <= len(seats) <= 5:
         raise click.BadParameter(f"{len(seats)} seats; a game has two to five, or one (solo)",
@@ -108,8 +108,8 @@ def _fail(message: str) -> NoReturn:
                    "terminal, otherwise greedy,random (a headless bot game).")
 @click.option("--level",
               help="The bots' level, 1 to 4 or its name: 1 casual (greedy, the default), "
-                   "2 club, 3 strong, 4 expert (the search bot with more thought each "
-                   "level; docs/bots.md). Every seat but the humans plays it; with --seats, "
+                   "2 club, 3 strong, 4 expert (search bots, each stronger than the one "
+                   "before; docs/bots.md). Every seat but the humans plays it; with --seats, "
                    "write those seats as bot (human,bot,bot).")
 @click.option("--names", help="Comma-separated player names, one per seat.")
 @click.option("--seed", type=click.IntRange(-MAX_SEED, MAX_SEED),
@@ -396,9 +396,9 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
             session.thinking = waits(session, terminal)
         session.offer = offer
         _greet(terminal, record, save_path, resumed)
+    if terminal is not None and not resumed:  # saved while the first question is read
+        terminal.when_idle(session.save)
     try:
-        if terminal is not None and not resumed:
-            session.save()
         try:
             with _terminate_as_interrupt(terminal is not None):
                 try:
@@ -417,8 +417,9 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     except SaveError as exc:
         _fail(f"{save_path}: {exc} [{exc.code}]")
     except KeyboardInterrupt:
+        saved = save_path is not None and _settled(terminal)
         where = f" Game saved to {save_path}.\nResume with: exlibris play --resume " \
-                f"{save_path}" if save_path is not None else ""
+                f"{save_path}" if saved else ""
         if record.failure is not None:  # interrupted while asked to take back
             where = f" {_capital(record.failure.text())}.{_after_failure(record, save_path)}"
         _tell(terminal, f"\nInterrupted.{where}")
@@ -427,6 +428,20 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
     if terminal is not None:
         _farewell(terminal, session, catalog)
     _report(outcome, record, as_json)
+
+
+def _settled(terminal: Any) -> bool:
+    """Do the autosave put off until the first question (interrupted before it): True
+    if the save holds the game."""
+    from exlibris.interactive.record import SaveError
+
+    if terminal is None:
+        return True
+    try:
+        terminal.idle()
+    except SaveError:
+        return False
+    return True
 
 
 def _write_outputs(session: Any, log_file: Path | None, table_out: Path | None) -> None:

@@ -1,8 +1,8 @@
 """Parsing effect-language source into the typed AST, with author-friendly errors.
 
 The trees of the shipped content's effects are kept in the per-user cache
-(``tree_cache.py``), so that a game started from a filled cache never imports
-Lark; any other text, or any text with no cache, is parsed by Lark
+(``tree_cache.py``), and the package has them parsed too (``prebuilt.py``), so that
+a game or a first ``validate`` never imports Lark for them; any other text is parsed by Lark
 (``lark_parser.py``), which also makes every syntax error's message.
 """
 
@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from exlibris import prebuilt
 from exlibris.dsl import ast, tree_cache
 
 
 def _parsed(text: str, start: str) -> Any:
     tree = tree_cache.lookup(start, text)
+    if tree is None:
+        tree = prebuilt.tree(start, text)  # parsed when the package was made
     if tree is not None:
         return tree
     from exlibris.dsl import lark_parser

@@ -1,10 +1,13 @@
-"""Generated effect code compiled ahead of time, for the compiled build.
+"""Generated effect code compiled ahead of time, when an install carries it.
 
 An effect or condition that runs often becomes Python source (``pysource.py``), which
 ``compiler.link`` runs with ``exec``: interpreted, even in the compiled build. The
-build (``hatch_build.py``) therefore also compiles the generated source of every
-effect and condition of the shipped content (``engine/shipped_sources.py``) into one
-extension module, ``exlibris._precompiled_effects``, written by ``module_text``:
+generated source of every effect and condition of the shipped content
+(``engine/shipped_sources.py``) can be compiled into one extension module,
+``exlibris._precompiled_effects``, written by ``module_text``. The wheel no longer
+builds it (a quarter of the compiled build's time for 1 to 2% of a game's:
+``bench/README.md``, "The compiled build"); ``bench/compile_cost.py --effects --keep``
+builds it to be dropped into an install and measured. The module holds:
 
 * one factory per distinct source: it takes the source's constants and linked words
   (``_k0``, ``_l0``, ... as ``link`` names them) and returns the source's ``_run``;
@@ -24,7 +27,7 @@ from typing import Any
 
 from exlibris.dsl.pysource import Source
 
-MODULE = "exlibris._precompiled_effects"  # built by hatch_build.py, never in the repository
+MODULE = "exlibris._precompiled_effects"  # bench/compile_cost.py --effects; never in git
 
 Factory = Callable[..., Callable[[Any], Any]]
 _loaded: dict[str, Factory] | None = None

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from importlib.util import find_spec
 from typing import Any
 
-from exlibris import shipped_cache
+from exlibris import prebuilt, shipped_cache
 from exlibris.dsl import ast_json
 
 # the fields of a content file that hold effect-language text, and the rule of each
@@ -87,16 +87,22 @@ def _load() -> dict[str, Any] | None:
 
 
 def _fill(key: str, name: str) -> dict[str, Any] | None:
-    """Parse every shipped text with Lark and write the file (None: no shipped cache)."""
+    """Parse every shipped text (with Lark, unless the package has its tree: ``prebuilt``)
+    and write the file (None: no shipped cache)."""
     records = shipped_cache.records()
     if records is None:
         return None
-    from exlibris.dsl import lark_parser
     from exlibris.dsl.errors import DslError
 
     trees: dict[str, Any] = {}
     for record in records.values():
         for start, text in texts(record.get("data")):
+            made = prebuilt.tree_text(start, text)
+            if made is not None:  # parsed when the package was made
+                trees[f"{start}\0{text}"] = made
+                continue
+            from exlibris.dsl import lark_parser
+
             try:
                 tree = ast_json.encode(lark_parser.parse(text, start))
             except (DslError, TypeError, RecursionError):

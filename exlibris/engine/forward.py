@@ -19,7 +19,10 @@ asked, many times, on copies. Two operations do it:
   deck's order, face-down card areas, the artifact and special assistant decks,
   the order of the location stack, the other players' focuses and, in solo, the
   public focus and the license form; the generator that draws the rest of the
-  game is seeded anew.
+  game is seeded anew. What is dealt is put in one order first (the cards by
+  what they are, the tiles and categories by name), so the deal is a function of
+  the seat's information and the generator alone: a search's draws, seed by seed,
+  never depend on where the hidden cards lay (``tests/test_search_information.py``).
 
 Both go on in :meth:`Branch.play`: the fork replays the answers, determinizes
 when it reaches the pending decision, and hands that decision to the agents.
@@ -177,18 +180,32 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
         pool = pools[cls]
         if len(pool) < 2:
             continue
+        _in_deal_order(pool)  # the order they lay in is hidden: not theirs to keep
         shuffle(rng, pool)
         state.cards.redeal(places[cls], pool)
+    state.location_stack.sort()
     shuffle(rng, state.location_stack)
     _deal_focuses(game, seat, rng)
     state.rng.seed(rng.getrandbits(64))
+
+
+_DEAL_ORDER: dict[Any, str] = {}  # each card met so far -> its text (cards are values)
+
+
+def _in_deal_order(cards: list[Any]) -> None:
+    """Sort ``cards`` (of one class) by what they are, whatever order they lay in."""
+    try:
+        cards.sort(key=_DEAL_ORDER.__getitem__)
+    except KeyError:  # a card not met before in this process
+        _DEAL_ORDER.update({card: str(card) for card in cards})
+        cards.sort(key=_DEAL_ORDER.__getitem__)
 
 
 def _deal_focuses(game: Game, seat: int, rng: random.Random) -> None:
     state = game.state
     solo = game.solo
     if solo is not None:  # the public focus and the form's face-down categories
-        hidden = [solo.public_focus, *solo.form]
+        hidden = sorted([solo.public_focus, *solo.form])
         shuffle(rng, hidden)
         solo.public_focus, solo.form = hidden[0], hidden[1:]
         return

@@ -1,12 +1,12 @@
 """The generated source of every effect and condition of the shipped content.
 
-The compiled build compiles these ahead of time (``dsl/precompiled.py``,
-``hatch_build.py``). The handlers come from the functions games get them from
-(``location_effect``, ``abilities_of``), so their sources are the texts games
-generate; ``tests/test_precompiled_effects.py`` checks that games of every mode
-generate no other.
+``dsl/precompiled.py`` makes them a module that can be compiled ahead of time
+(``bench/compile_cost.py --effects``); the engine benchmark warms up with them. The
+handlers come from the functions games get them from (``location_effect``,
+``abilities_of``), so their sources are the texts games generate;
+``tests/test_precompiled_effects.py`` checks that games of every mode generate no other.
 
-    python -m exlibris.engine.shipped_sources OUT.py   # what the build runs
+    python -m exlibris.engine.shipped_sources OUT.py   # that module's source
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import select
 import shutil
 import termios
 import tty
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 UP, DOWN, PAGE_UP, PAGE_DOWN, ENTER, BACKSPACE, EOF, TAB, BACK_TAB, ESCAPE, RESIZE = (
@@ -41,6 +41,7 @@ class FullScreen:
         self.active = False
         self.drawn = (0, 0)  # the size of the latest frame
         self.saved: list[object] | None = None  # the terminal's mode before cbreak
+        self.before_key: Callable[[], None] | None = None  # run before waiting for a key
 
     def size(self) -> tuple[int, int]:
         """Columns and lines of the terminal now (it may have been resized)."""
@@ -86,7 +87,9 @@ class FullScreen:
         self.out.flush()
 
     def key(self) -> str:
-        """One key."""
+        """One key (the work put off till an answer is awaited done first)."""
+        if self.before_key is not None:
+            self.before_key()
         while True:
             key = self.key_within(0.25)
             if key is not None:

@@ -451,16 +451,18 @@ def identity(own: tuple[Path, ...] = ()) -> tuple[str, str]:
 
 @cache
 def _shipped_identity() -> tuple[str, str]:
-    from exlibris import __version__
+    from exlibris import __version__, shipped_cache
     from exlibris.paths import content_dir, rules_dir
 
     package = __version__  # the installed version (tests/test_tree_cache.py), without
     # importing importlib.metadata
     digest = hashlib.sha256()
     for root in (content_dir(), rules_dir()):
+        start = len(str(root)) + 1
         for file in sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml")):
-            digest.update(f"{root.name}/{file.relative_to(root).as_posix()}\0".encode())
-            digest.update(file.read_bytes())
+            digest.update(f"{root.name}/{str(file)[start:].replace(os.sep, '/')}\0".encode())
+            known = shipped_cache.file_bytes(file)  # the shipped cache read them already
+            digest.update(file.read_bytes() if known is None else known)
             digest.update(b"\0")
     return package, digest.hexdigest()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from rich.console import Console, RenderableType
@@ -44,6 +45,21 @@ class Terminal:
         self.last_seat: int | None = None  # whose screen is showing (hot-seat hand-offs)
         self.waiting: Any = None  # the wait shown while a bot decides (``waiting.py``)
         self.typed: list[str] = []  # lines typed during that wait, for the next questions
+        self.pending: Callable[[], None] | None = None  # work put off (``when_idle``)
+
+    # ------------------------------------------------------------------ put-off work
+    def when_idle(self, work: Callable[[], None]) -> None:
+        """Do ``work`` once the screen is drawn and an answer is awaited (the first
+        autosave of a game: its first question shows without waiting for the disk)."""
+        self.pending = work
+        if self.full is not None:
+            self.full.before_key = self.idle
+
+    def idle(self) -> None:
+        """Do the work put off, if any (once)."""
+        work, self.pending = self.pending, None
+        if work is not None:
+            work()
 
     # ------------------------------------------------------------------ output
     def show(self, *renderables: RenderableType) -> None:
@@ -64,10 +80,12 @@ class Terminal:
         """One line without its newline; None at the end of input."""
         self.console.print(terminal_text(prompt), end="")
         if self.typed:  # typed (and echoed) while a bot decided
+            self.idle()
             line = self.typed.pop(0)
             self.console.print(terminal_text(line))
             return line
         self.out.flush()
+        self.idle()
         line = self.stdin.readline()
         if not line:
             self.console.print()

@@ -16,6 +16,7 @@ settings a chain of trusted variants resolves to can be trusted too.
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from functools import cache
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
@@ -40,17 +41,33 @@ def is_trusted(value: BaseModel) -> bool:
 
 
 def _build(model: type[M], data: dict[str, Any]) -> M:
-    fields = model.model_fields
-    values = {name: _value(fields[name].annotation, value) if name in fields else value
-              for name, value in data.items()}
+    converters, defaults = _plan(model)
+    values = {}
+    for name, value in data.items():
+        convert = converters.get(name)
+        values[name] = value if convert is None else convert(value)
     given = set(values)
-    for name, default in _defaults(model):
+    for name, default in defaults:
         if name not in values:
             values[name] = default() if callable(default) else default
     return model.model_construct(given, **values)
 
 
+Convert = Callable[[Any], Any]
+
+
 @cache
+def _plan(model: type[BaseModel]) -> tuple[dict[str, Convert], tuple[tuple[str, Any], ...]]:
+    """What ``_build`` does to each field's value (a field kept as it is has none), and
+    each optional field's default: worked out once a model from its annotations."""
+    converters = {}
+    for name, info in model.model_fields.items():
+        convert = _converter(info.annotation)
+        if convert is not None:
+            converters[name] = convert
+    return converters, _defaults(model)
+
+
 def _defaults(model: type[BaseModel]) -> tuple[tuple[str, Any], ...]:
     """Each optional field's default: a value, or a factory to call (``model_construct``
     would ask ``inspect`` about each factory at every call)."""
@@ -65,38 +82,60 @@ def _defaults(model: type[BaseModel]) -> tuple[tuple[str, Any], ...]:
     return tuple(found)
 
 
-def _value(annotation: Any, value: Any) -> Any:
+def _converter(annotation: Any) -> Convert | None:
+    """How a value that validates as ``annotation`` becomes what validation makes of it:
+    nested models built, lists and mappings copied (a mapping's numeric keys written as
+    strings made numbers); None for a value kept as it is."""
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _value(get_args(annotation)[0], value)
+        return _converter(get_args(annotation)[0])
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return _build(annotation, value) if isinstance(value, dict) else value
+        model = annotation
+        return lambda value: _build(model, value) if isinstance(value, dict) else value
     if origin in (Union, types.UnionType):
-        return _value(_member(annotation, value), value)
-    if origin is list and isinstance(value, list):
+        return _union(annotation)
+    if origin is list:
         (item,) = get_args(annotation) or (Any,)
-        return [_value(item, v) for v in value]
-    if origin is dict and isinstance(value, dict):
+        each = _converter(item)
+        if each is None:
+            return lambda value: list(value) if isinstance(value, list) else value
+        return lambda value: [each(v) for v in value] if isinstance(value, list) else value
+    if origin is dict:
         key, item = get_args(annotation) or (Any, Any)
         number = _unannotated(key) is int  # "3": a player count written as a string
-        return {int(k) if number and isinstance(k, str) else k: _value(item, v)
-                for k, v in value.items()}
+        each = _converter(item) or _same
+        return lambda value: {int(k) if number and isinstance(k, str) else k: each(v)
+                              for k, v in value.items()} if isinstance(value, dict) else value
+    return None
+
+
+def _same(value: Any) -> Any:
     return value
 
 
-def _member(union: Any, value: Any) -> Any:
-    """The member of a union that a mapping or a list validated as (Any for a plain
-    value, which is kept as it is)."""
-    if isinstance(value, dict):
-        kinds = [a for a in map(_unannotated, get_args(union)) if get_origin(a) is dict
-                 or (isinstance(a, type) and issubclass(a, BaseModel))]
-    elif isinstance(value, list):
-        kinds = [a for a in map(_unannotated, get_args(union)) if get_origin(a) is list]
-    else:
-        return Any
-    if len(kinds) != 1:
-        raise TypeError(f"cannot tell which of {kinds} a {type(value).__name__} is")
-    return kinds[0]
+def _union(union: Any) -> Convert:
+    """A union's converter: a mapping or a list as the one member of the union that
+    it can validate as (a ``TypeError`` if that is not one member); a plain value
+    kept as it is."""
+    members = [_unannotated(a) for a in get_args(union)]
+    maps = [a for a in members if get_origin(a) is dict
+            or (isinstance(a, type) and issubclass(a, BaseModel))]
+    lists = [a for a in members if get_origin(a) is list]
+    as_map = (_converter(maps[0]) or _same) if len(maps) == 1 else None
+    as_list = (_converter(lists[0]) or _same) if len(lists) == 1 else None
+
+    def convert(value: Any) -> Any:
+        if isinstance(value, dict):
+            if as_map is None:
+                raise TypeError(f"cannot tell which of {maps} a dict is")
+            return as_map(value)
+        if isinstance(value, list):
+            if as_list is None:
+                raise TypeError(f"cannot tell which of {lists} a list is")
+            return as_list(value)
+        return value
+
+    return convert
 
 
 def _unannotated(annotation: Any) -> Any:

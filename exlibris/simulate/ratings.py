@@ -11,7 +11,9 @@ intervals from the observed information (the pseudo-inverse of the Laplacian of
 the fit, for ratings centred on 0). Pairs from one game of three or more players
 are not independent, so there the intervals are somewhat too narrow; at two
 players they are the usual ones. Elo = 400 log10(strength), centred so the mean
-agent is 0: a 100-point gap is a 64% expected score.
+agent is 0: a 100-point gap is a 64% expected score. Given an ``anchor`` agent, the
+ratings are differences from it instead (the anchor is 0), each interval that of
+the difference (from the covariance of the two ratings).
 """
 
 from __future__ import annotations
@@ -47,16 +49,25 @@ class Pairwise:
                 self.wins[(x, y)] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
                 self.wins[(y, x)] += 1.0 if rb < ra else 0.5 if ra == rb else 0.0
 
-    def result(self) -> dict[str, Any] | None:
-        """Each agent's Elo rating with its interval, and the pairwise table."""
+    def result(self, anchor: str | None = None) -> dict[str, Any] | None:
+        """Each agent's Elo rating with its interval (centred on 0, or less the rating
+        of ``anchor``, one of the agents), and the pairwise table."""
         agents = sorted(self.games)
         if len(agents) < 2:
             return None
-        ratings, ses = fit(agents, self.wins)
+        if anchor is None:
+            ratings, ses = fit(agents, self.wins)
+        else:
+            theta, cov = fit_covariance(agents, self.wins)
+            a = agents.index(anchor)
+            ratings = [t - theta[a] for t in theta]
+            ses = [math.sqrt(max(0.0, cov[i][i] + cov[a][a] - 2 * cov[i][a]))
+                   for i in range(len(agents))]
         table = [{"agent": a, "opponent": b, "score": self.wins[(a, b)],
                   "of": self.wins[(a, b)] + self.wins[(b, a)]}
                  for a in agents for b in agents if a != b and (a, b) in self.wins]
-        return {"method": "bradley-terry (MM), Elo scale, centred on 0; 95% Wald "
+        centre = "centred on 0" if anchor is None else f"{anchor} at 0"
+        return {"method": f"bradley-terry (MM), Elo scale, {centre}; 95% Wald "
                           "intervals",
                 "agents": [{"agent": a, "elo": ELO * r, "low": ELO * (r - Z95 * se),
                             "high": ELO * (r + Z95 * se), "se": ELO * se,
@@ -69,6 +80,13 @@ class Pairwise:
 def fit(agents: Sequence[str], wins: dict[tuple[str, str], float]
         ) -> tuple[list[float], list[float]]:
     """Log-strengths (centred on 0) and their standard errors."""
+    theta, cov = fit_covariance(agents, wins)
+    return theta, [math.sqrt(max(0.0, cov[i][i])) for i in range(len(agents))]
+
+
+def fit_covariance(agents: Sequence[str], wins: dict[tuple[str, str], float]
+                   ) -> tuple[list[float], list[list[float]]]:
+    """Log-strengths (centred on 0) and their covariance matrix."""
     k = len(agents)
     w = [[(wins.get((a, b), 0.0) + PRIOR) if a != b else 0.0 for b in agents]
          for a in agents]
@@ -97,8 +115,7 @@ def fit(agents: Sequence[str], wins: dict[tuple[str, str], float]
     # the pseudo-inverse of the Laplacian: (J + 11'/k)^-1 - 11'/k
     shifted = [[info[i][j] + 1 / k for j in range(k)] for i in range(k)]
     inverse = _invert(shifted)
-    ses = [math.sqrt(max(0.0, inverse[i][i] - 1 / k)) for i in range(k)]
-    return theta, ses
+    return theta, [[inverse[i][j] - 1 / k for j in range(k)] for i in range(k)]
 
 
 def _invert(matrix: list[list[float]]) -> list[list[float]]:

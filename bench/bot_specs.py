@@ -1,0 +1,46 @@
+"""Bots for the benchmarks: a seat name (``greedy``, ``mcts:400``) with settings of the
+search bot after slashes, for measuring what each setting gives:
+
+    mcts:100/root=halving            sequential halving at the root (the default: ucb)
+    mcts:150/round_end=0/rollout=greedy   the first search (10-decision greedy rollouts)
+    mcts:100/rounds=2                rollouts to the end of the next round
+
+Each setting is a keyword of ``MctsAgent``; whole numbers are read as numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exlibris.agents import bot_kind, make_bot
+from exlibris.agents.mcts import MctsAgent
+
+
+def spec_problem(spec: str) -> str | None:
+    """What is wrong with ``spec``, or None."""
+    name, *settings = spec.split("/")
+    problem = bot_kind(name)
+    if problem is not None:
+        return problem
+    if settings and not name.startswith("mcts"):
+        return f"{name} takes no settings; only mcts does"
+    for setting in settings:
+        key, sep, _ = setting.partition("=")
+        if not sep or key not in MctsAgent.__init__.__code__.co_varnames:
+            return f"unknown setting {setting!r} of mcts"
+    return None
+
+
+def make_spec(spec: str, seed: int) -> Any:
+    """The bot ``spec`` names, seeded as ``make_bot`` seeds it."""
+    name, *settings = spec.split("/")
+    if not settings:
+        return make_bot(name, seed)
+    kwargs: dict[str, Any] = {}
+    _, _, budget = name.partition(":")
+    if budget:
+        kwargs["iterations"] = int(budget)
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
+    return MctsAgent(seed, **kwargs)

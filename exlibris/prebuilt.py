@@ -1,0 +1,152 @@
+"""The shipped files parsed ahead of time, shipped with the package.
+
+The first command after an install has no per-user cache (``shipped_cache.py``,
+``dsl/tree_cache.py``) yet, and ``EXLIBRIS_NO_CACHE=1`` keeps it off: every shipped
+file would be parsed as YAML and every effect-language text in it by Lark, which is
+most of what a first ``exlibris validate`` does. ``prebuilt.json``, beside this
+module, holds what those parsers make of the shipped files as they are in the
+repository: each file's record (``yamlsafe.LoadedYaml.record``: its data and node
+positions) under the SHA-256 of its bytes, and the syntax tree of each of its texts
+(``ast_json``) under its rule and text. It is plain JSON data, never pickled objects.
+
+A record is used only for a file whose bytes have that SHA-256, and a tree only for
+the very text it was parsed from, so an edited file or an author's own text is parsed
+as before. The whole file is passed over when the code that makes records and trees
+has changed since it was written (``code_key``: the SHA-256 of those modules and of
+the grammar), or when it is missing or damaged. ``tests/test_prebuilt.py`` holds it to
+what the parsers make now; ``EXLIBRIS_NO_PREBUILT=1`` turns it off (every file and
+text parsed, as the tests that compare with the parsers want). After a change to the
+shipped content or to that code, write it again:
+
+    python -m exlibris.prebuilt
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent
+FILE = _PACKAGE / "prebuilt.json"
+_FORMAT = 1
+# the code whose output the file holds: a change to any of it passes the file over
+CODE = ("yamlsafe.py", "dsl/grammar.lark", "dsl/lark_parser.py", "dsl/ast.py",
+        "dsl/ast_json.py")
+
+
+def code_key() -> str:
+    """The SHA-256 of the format and of the code that makes records and trees."""
+    digest = hashlib.sha256(f"{_FORMAT}".encode())
+    for name in CODE:
+        try:
+            data = (_PACKAGE / name).read_bytes()
+        except OSError:
+            data = b""
+        digest.update(f"\0{name}\0".encode() + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+@cache
+def _stored() -> dict[str, Any]:
+    """The file's records and trees, or empty ones (missing, damaged, stale, or
+    turned off by ``EXLIBRIS_NO_PREBUILT=1``)."""
+    empty: dict[str, Any] = {"records": {}, "trees": {}}
+    if os.environ.get("EXLIBRIS_NO_PREBUILT", "") not in ("", "0"):
+        return empty
+    try:
+        stored = json.loads(FILE.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return empty
+    if not isinstance(stored, dict) or stored.get("code") != code_key() \
+            or not isinstance(stored.get("records"), dict) \
+            or not isinstance(stored.get("trees"), dict):
+        return empty
+    return stored
+
+
+def record(sha256: str) -> dict[str, Any] | None:
+    """The record of the file whose bytes have the SHA-256 ``sha256`` (hex), if it is
+    a shipped file as the package was made."""
+    found = _stored()["records"].get(sha256)
+    return found if isinstance(found, dict) else None
+
+
+def tree_text(start: str, text: str) -> str | None:
+    """The JSON text of the tree of ``text`` parsed from rule ``start``, if it is a
+    shipped text (``tree_cache`` decodes it)."""
+    found = _stored()["trees"].get(f"{start}\0{text}")
+    return found if isinstance(found, str) else None
+
+
+def tree(start: str, text: str) -> Any | None:
+    """A fresh copy of the tree of ``text`` parsed from rule ``start``, if it is a
+    shipped text."""
+    found = tree_text(start, text)
+    if found is None:
+        return None
+    from exlibris.dsl import ast_json
+
+    try:
+        return ast_json.decode(json.loads(found))
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def build() -> dict[str, Any]:
+    """Parse every shipped file and text: the file's contents."""
+    from exlibris.dsl import ast_json, lark_parser
+    from exlibris.dsl.errors import DslError
+    from exlibris.dsl.tree_cache import texts
+    from exlibris.paths import content_dir, rules_dir
+    from exlibris.safefile import read_limited
+    from exlibris.sources import yaml_files
+    from exlibris.yamlsafe import record_of
+
+    records: dict[str, Any] = {}
+    trees: dict[str, str] = {}
+    for path in yaml_files([content_dir(), rules_dir()]):
+        raw = read_limited(path, 1 << 24)
+        made = record_of(raw.decode("utf-8"), str(path))
+        if made is None or json.loads(json.dumps(made)) != made:
+            continue  # parsed (and refused) each time
+        records[hashlib.sha256(raw).hexdigest()] = made
+        for start, text in texts(made["data"]):
+            try:
+                tree = ast_json.encode(lark_parser.parse(text, start))
+            except (DslError, TypeError, RecursionError):
+                continue  # an error is Lark's to tell each time
+            trees[f"{start}\0{text}"] = json.dumps(tree, separators=(",", ":"))
+    return {"format": _FORMAT, "code": code_key(),
+            "records": dict(sorted(records.items())), "trees": dict(sorted(trees.items()))}
+
+
+def text_of(built: dict[str, Any]) -> str:
+    """The file's text: one record or tree a line, so that a change reads as a diff."""
+    lines = ["{", f'"format": {json.dumps(built["format"])},',
+             f'"code": {json.dumps(built["code"])},', '"records": {']
+    for group in ("records", "trees"):
+        items = list(built[group].items())
+        lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                  + ("," if i < len(items) - 1 else "") for i, (k, v) in enumerate(items)]
+        lines.append("}," if group == "records" else "}")
+        if group == "records":
+            lines.append('"trees": {')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """Write ``prebuilt.json`` (or the file named) from the shipped files as they are."""
+    from exlibris.safefile import write_output
+
+    write_output(Path(argv[0]) if argv else FILE, text_of(build()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

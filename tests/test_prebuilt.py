@@ -1,0 +1,80 @@
+"""The shipped files parsed ahead of time (``exlibris/prebuilt.py``): the committed
+file is what the parsers make now, a first ``validate`` with no cache parses no
+shipped file and no shipped effect, and anything else is parsed as before."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exlibris import prebuilt
+from exlibris.dsl import ast_json, lark_parser, tree_cache
+from exlibris.paths import content_dir, rules_dir
+from exlibris.sources import yaml_files
+from exlibris.validation import validate
+from exlibris.yamlsafe import load_yaml_file, load_yaml_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_committed_file_is_what_the_parsers_make_now() -> None:
+    assert prebuilt.FILE.read_text(encoding="utf-8") == prebuilt.text_of(prebuilt.build()), \
+        "exlibris/prebuilt.json is stale: run python -m exlibris.prebuilt"
+
+
+def test_every_shipped_file_and_text_is_in_it() -> None:
+    files = yaml_files([content_dir(), rules_dir()])
+    for path in files:
+        raw = path.read_bytes()
+        made = prebuilt.record(hashlib.sha256(raw).hexdigest())
+        assert made == load_yaml_text(raw.decode("utf-8"), str(path)).record(), path
+        for start, text in tree_cache.texts(made["data"]):
+            stored = prebuilt.tree_text(start, text)
+            assert stored is not None, (path, text)
+            assert ast_json.decode(json.loads(stored)) == lark_parser.parse(text, start)
+
+
+def test_a_first_validate_with_no_cache_parses_nothing_shipped(tmp_path: Path) -> None:
+    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "XDG_CACHE_HOME": str(tmp_path),
+           "PYTHONPATH": str(ROOT)}
+    script = ("import sys\nfrom click.testing import CliRunner\n"
+              "from exlibris.cli.main import cli\n"
+              "result = CliRunner().invoke(cli, ['validate'])\n"
+              "print(result.exit_code, 'lark' in sys.modules, 'ruamel.yaml' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, check=True, timeout=300)
+    assert done.stdout.split() == ["0", "False", "False"]
+
+
+def test_an_edited_file_is_parsed_and_its_mistake_told(tmp_path: Path) -> None:
+    source = content_dir() / "locations" / "book-collector.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert "shelve(" in text
+    edited = tmp_path / "book-collector.yaml"
+    edited.write_text(text.replace("shelve(", "shelvee("), encoding="utf-8")
+    report = validate([edited])
+    assert not report.ok
+    assert any("shelvee" in p.message for p in report.problems)
+    same = tmp_path / "same.yaml"
+    same.write_text(text, encoding="utf-8")  # the same bytes: the same record as parsing
+    assert load_yaml_file(same).record() == load_yaml_text(text, str(same)).record()
+
+
+def test_a_file_made_by_other_code_is_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = (content_dir() / "locations" / "book-collector.yaml").read_bytes()
+    sha = hashlib.sha256(raw).hexdigest()
+    assert prebuilt.record(sha) is not None
+    monkeypatch.setattr(prebuilt, "code_key", lambda: "another version of the parsers")
+    prebuilt._stored.cache_clear()
+    try:
+        assert prebuilt.record(sha) is None
+        assert prebuilt.tree_text("program", "draw(1)") is None
+    finally:
+        monkeypatch.undo()
+        prebuilt._stored.cache_clear()

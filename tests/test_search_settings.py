@@ -1,0 +1,162 @@
+"""The search bot's settings (``agents/mcts.py``, ``agents/rollout.py``): rollouts to the
+end of the round, the remembering rollout policy, sequential halving at the root with
+common deals, and the benchmarks' spelling of them (``bench/bot_specs.py``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exlibris.agents import GreedyAgent
+from exlibris.agents.mcts import Horizon, MctsAgent, Node, _Walker
+from exlibris.agents.rollout import RolloutPolicy
+from exlibris.agents.view import player_view
+from exlibris.catalog import load_catalog
+from exlibris.engine.decisions import DecisionKind
+from exlibris.engine.digest import state_digest
+from exlibris.engine.flow import new_game, play
+from exlibris.validation import resolve_settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import bot_specs
+
+CATALOG = load_catalog()
+
+
+class StopAtPlacement:
+    """Seat 0: greedy until the given placement, where it hands the game to ``at``."""
+
+    needs_view = True
+
+    def __init__(self, placements: int, at: Any) -> None:
+        self.greedy = GreedyAgent(0)
+        self.left = placements
+        self.at = at
+        self.game: Any = None
+
+    def sit_at(self, game: Any) -> None:
+        self.game = game
+        sit = getattr(self.at, "sit_at", None)
+        if sit is not None:
+            sit(game)
+
+    def decide(self, view: Any, decision: Any) -> int:
+        if decision.kind is DecisionKind.PLACE:
+            self.left -= 1
+            if self.left == 0:
+                raise _Reached(self.game, view, decision)
+        return self.greedy.decide(view, decision)
+
+
+class _Reached(Exception):
+    def __init__(self, game: Any, view: Any, decision: Any) -> None:
+        super().__init__()
+        self.game, self.view, self.decision = game, view, decision
+
+
+def position(searcher: MctsAgent, placements: int = 7, seed: int = 4) -> _Reached:
+    """A two-player game at seat 0's ``placements``-th placement, ``searcher`` seated."""
+    settings = resolve_settings("standard", CATALOG.variants)
+    seat = StopAtPlacement(placements, searcher)
+    game = new_game(CATALOG, settings, [seat, GreedyAgent(1)], seed=seed,
+                    views=player_view, variant="standard")
+    with pytest.raises(_Reached) as reached:
+        play(game)
+    return reached.value
+
+
+def test_halving_plays_each_option_on_the_same_deal_so_options_are_compared_alike() -> None:
+    searcher = MctsAgent(3, iterations=24, root="halving")
+    at = position(searcher)
+    first = searcher._play_out(at.game, at.decision, 0, 11)
+    assert searcher._play_out(at.game, at.decision, 0, 11) == first  # the deal is the same
+    others = {searcher._play_out(at.game, at.decision, 0, deal) for deal in range(12, 20)}
+    assert others != {first}  # and another deal is another game
+
+
+def test_halving_gives_a_legal_option_and_the_same_one_for_the_same_seed() -> None:
+    answers = []
+    for _ in range(2):
+        searcher = MctsAgent(3, iterations=24, root="halving")
+        at = position(searcher)
+        answers.append(searcher.decide(at.view, at.decision))
+        assert searcher.last_iterations == searcher.iterations_for(at.decision.size)
+    assert answers[0] == answers[1] and 0 <= answers[0] < at.decision.size
+
+
+def test_a_rollout_to_the_round_end_stops_when_the_next_round_begins() -> None:
+    searcher = MctsAgent(3, iterations=1)
+    at = position(searcher)
+    game, decision = at.game, at.decision
+    round_now = game.state.round
+    seen: list[int] = []
+
+    class Watch(GreedyAgent):
+        def decide(self, view: Any, asked: Any) -> int:
+            seen.append(walker.game.state.round)
+            return super().decide(view, asked)
+
+    from exlibris.engine import forward
+
+    walker = _Walker(Node(), __import__("random").Random(1), 200, Watch(1),
+                     last_round=round_now)
+    walker.node = None
+    branch = forward.fork(game)
+
+    def arrived(fork: Any, _: Any) -> None:
+        walker.game = fork
+
+    with pytest.raises(Horizon):
+        branch.play([walker] * 2, arrived=arrived)
+    assert seen and set(seen) == {round_now}
+    assert branch.game.state.round == round_now + 1  # stopped at the next round's start
+    assert decision.kind is DecisionKind.PLACE
+
+
+def test_the_remembering_policy_reads_a_cards_worth_once_a_search() -> None:
+    policy = RolloutPolicy(1, 2)
+    agent = policy.agents[0]
+    calls = []
+    real = GreedyAgent.card_value
+
+    def counted(self: Any, view: Any, card: Any) -> float:
+        calls.append(card)
+        return real(self, view, card)
+
+    at = position(MctsAgent(3, iterations=1))
+    view = player_view(at.game, 0)
+    card = next(c for c in view.hand)
+    GreedyAgent.card_value = counted  # type: ignore[method-assign]
+    try:
+        first = agent.card_value(view, card)
+        assert agent.card_value(view, card) == first and len(calls) == 1
+        policy.start(5)  # a new search forgets
+        agent.card_value(view, card)
+        assert len(calls) == 2
+    finally:
+        GreedyAgent.card_value = real  # type: ignore[method-assign]
+
+
+def test_games_with_each_setting_are_the_same_twice() -> None:
+    settings = resolve_settings("standard", CATALOG.variants)
+    for spec in ("mcts:4/root=halving", "mcts:4/rounds=2", "mcts:4/round_end=0/rollout=greedy"):
+        digests = []
+        for _ in range(2):
+            agents = [bot_specs.make_spec(spec, 9), GreedyAgent(2)]
+            game = new_game(CATALOG, settings, agents, seed=21, views=player_view,
+                            variant="standard")
+            play(game)
+            digests.append(state_digest(game))
+        assert digests[0] == digests[1], spec
+
+
+def test_bench_specs_are_checked() -> None:
+    assert bot_specs.spec_problem("mcts:100/root=halving") is None
+    assert "unknown setting" in str(bot_specs.spec_problem("mcts:100/depth=3"))
+    assert "takes no settings" in str(bot_specs.spec_problem("greedy/root=halving"))
+    agent = bot_specs.make_spec("mcts:30/rounds=2/root=halving", 1)
+    assert (agent.iterations, agent.rounds, agent.root) == (30, 2, "halving")
