@@ -119,7 +119,10 @@ class MctsAgent:
         # and always in solo), or one a seat remembering card worth over a search
         self.policy: Any = GreedyAgent(seed + 1)
         self.game: Game | None = None
-        self.last_iterations = 0  # of the last decision (for the CLI's "thinking" line)
+        self.last_iterations = 0  # of the last decision
+        # (iterations done, budget) of the search under way, read by the terminal's
+        # live line from another thread; never read by the search itself
+        self.progress = (0, 0)
 
     def sit_at(self, game: Game) -> None:
         self.game = game
@@ -136,7 +139,7 @@ class MctsAgent:
         seed = self.seed * 1_000_003 + (game.decisions if game is not None else 0)
         self.fallback.rng.seed(seed)
         if game is None or not self.searches(game, decision):
-            self.last_iterations = 0
+            self.last_iterations, self.progress = 0, (0, 0)
             return self.fallback.decide(view, decision)
         rng = random.Random(seed)
         if isinstance(self.policy, RolloutPolicy):
@@ -145,11 +148,13 @@ class MctsAgent:
             self.policy.rng.seed(seed + 1)
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving" and game.solo is None:
-            self.last_iterations = budget
+            self.last_iterations, self.progress = budget, (0, budget)
             return self._halve(game, decision, budget, seed)
         root = Node()
-        for _ in range(budget):
+        for done in range(budget):
+            self.progress = (done, budget)
             self._iterate(game, decision, root, rng)
+        self.progress = (budget, budget)
         self.last_iterations = budget
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]
@@ -171,6 +176,7 @@ class MctsAgent:
                 for option in options:
                     sums[option] += self._play_out(game, decision, option, seed * 7919 + deal)
                     used += 1
+                    self.progress = (used, budget)
             options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
             options = options[:max(1, (len(options) + 1) // 2)]
         return options[0]

@@ -161,7 +161,9 @@ def play(players: int | None, seats: str | None, level: str | None, names: str |
     your library), then the space or bid; long lists are asked in steps too
     (b or Esc: back; a full option label works at any step).
     Commands: ? help (the text involved, the card notation, the keys), u undo
-    your last decision, s [FILE] save, q save and quit. When standard input is
+    your last decision, s [FILE] save, q save and quit. While a bot thinks the
+    table stays on screen with a line counting its progress: Tab shows the
+    views, q saves and quits at once. When standard input is
     not a terminal, one line is read per decision; at its end the game is saved
     and `exlibris play --resume FILE` continues it. If the content stops the
     game with an error, you may take back the latest decision a person made.
@@ -388,7 +390,10 @@ def _play(record: SaveRecord, catalog: Catalog, save_path: Path | None, *, as_js
         from exlibris.interactive.take_back import offer
 
         session.humans = _humans(humans, terminal, catalog, session)
-        session.thinking = terminal.thinking
+        if terminal.tty:
+            from exlibris.interactive.waiting import waits
+
+            session.thinking = waits(session, terminal)
         session.offer = offer
         _greet(terminal, record, save_path, resumed)
     if terminal is not None and not resumed:  # saved while the first question is read

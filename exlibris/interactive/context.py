@@ -149,7 +149,8 @@ KEYS_FULL = """Keys
   Esc or b  back one step      Tab  next view: form, locations, players, log, help
   (Esc returns to the decision)     ? this help
   u  undo your last decision   s [FILE]  save (to FILE)   q  save and quit
-  why NAME  why a location, space, cell (row R column C) or card is not offered"""
+  why NAME  why a location, space, cell (row R column C) or card is not offered
+  while a bot thinks: Tab views, q saves and quits at once (no Enter)"""
 
 KEYS_LINE = """Commands
   a number or a label (or its start)  chooses;  b  back one step

@@ -111,7 +111,9 @@ def frame(screen: Screen, log: Sequence[str], ask: Ask, width: int, height: int,
         room = height - len(top) - len(foot) - 1
         shelf = _shelf(screen, ask, width, max(3, room - 6), painter)
     body_room = room - len(shelf)
-    if ask.pane == "decision":
+    if ask.pane == "decision" and not ask.labels:  # no question: a bot thinks
+        body = _waiting(ask, log, width, body_room, painter)
+    elif ask.pane == "decision":
         strip = _since(ask, width, painter) if body_room > 6 else []
         body = strip + _decision(ask, width, body_room - len(strip), painter)
     else:
@@ -474,6 +476,14 @@ def _since(ask: Ask, width: int, painter: Painter) -> list[str]:
         :SINCE_LINES]
 
 
+def _waiting(ask: Ask, log: Sequence[str], width: int, room: int, painter: Painter
+             ) -> list[str]:
+    """While another player decides: who it is, then the newest entries of the log
+    that fit (this player's own last move and what followed it)."""
+    head = painter.lines(ask.prompt, width)
+    return head + _log(log, width, room - len(head), painter)
+
+
 def _window(count: int, cursor: int, room: int) -> range:
     if count <= room:
         return range(count)
@@ -554,15 +564,16 @@ def _help_line(line: str, width: int, painter: Painter) -> list[str]:
     return hanging(Text(line[:cut]), Text(line[cut:]), width, painter)
 
 
-def _log(log: Sequence[str], width: int, room: int, painter: Painter) -> list[str]:
-    """The newest lines of the log that fit in ``room`` lines."""
+def _log(log: Sequence[str], width: int, room: int, painter: Painter,
+         title: str = "What happened") -> list[str]:
+    """The newest lines of the log that fit in ``room`` lines, under ``title``."""
     drawn: list[str] = []
     for entry in reversed(log):
         lines = hanging(Text("• "), Text(entry), width, painter)
         if len(drawn) + len(lines) > room - 1:
             break
         drawn = lines + drawn
-    return [*painter.lines(Text("What happened", "bold"), width), *drawn] if drawn else []
+    return [*painter.lines(Text(title, "bold"), width), *drawn] if drawn else []
 
 
 def _foot(ask: Ask, width: int, painter: Painter) -> list[str]:

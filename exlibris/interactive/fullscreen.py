@@ -87,14 +87,30 @@ class FullScreen:
         self.out.flush()
 
     def key(self) -> str:
-        """One key."""
-        self._cbreak()
+        """One key (the work put off till an answer is awaited done first)."""
         if self.before_key is not None:
             self.before_key()
-        while not select.select([self.fd], [], [], 0.25)[0]:
-            if self.size() != self.drawn:
-                return RESIZE  # the terminal changed size: draw again
+        while True:
+            key = self.key_within(0.25)
+            if key is not None:
+                return key
+
+    def key_within(self, seconds: float) -> str | None:
+        """One key typed within ``seconds``, ``RESIZE`` if the terminal changed size,
+        else None."""
+        self._cbreak()
+        if self.size() != self.drawn:
+            return RESIZE  # the terminal changed size: draw again
+        if not select.select([self.fd], [], [], seconds)[0]:
+            return RESIZE if self.size() != self.drawn else None
         return self._key()
+
+    def bottom_line(self, text: str) -> None:
+        """Write ``text`` over the bottom line of the screen, the cursor left where it
+        was (a live line between frames)."""
+        columns, rows = self.size()
+        self.out.write(f"\x1b7\x1b[{rows};1H\x1b[2K{text[:columns]}\x1b8")
+        self.out.flush()
 
     def _key(self) -> str:
         byte = os.read(self.fd, 1)

@@ -488,18 +488,10 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
     """What the main screen shows beside the decision: the projected inspection (its
     line, the form, the cards the alphabetical check flips now), each shelving
     target's effect on it, and where the player's assistants stand."""
-    from exlibris.interactive.projection import (
-        best_for,
-        form_lines,
-        projected_form,
-        shelving_effects,
-    )
+    from exlibris.interactive.projection import best_for, shelving_effects
 
     if not game.state.round:
         return {}
-    player = game.state.players[seat]
-    assistants = " · ".join(standing(screen, a) for a in player.assistants)
-    form = projected_form(game, seat)
     if decision.kind is DecisionKind.FLIPS and best is None:
         best = best_for(game, seat)  # (None from flips_step: nothing to gain)
     elif decision.kind is not DecisionKind.FLIPS:
@@ -514,8 +506,22 @@ def in_view(game: Any, seat: int, decision: Decision, current: Step,
     elif decision.kind is DecisionKind.PLACE:
         notes = [idle_at_home(*decision.values[c.options[0]]) if c.final else ""
                  for c in current.choices]
+    return {**table_view(game, seat, screen, best), "notes": notes}
+
+
+def table_view(game: Any, seat: int, screen: Screen, best: Any = None) -> dict[str, Any]:
+    """What the main screen shows of ``seat``'s table whatever is asked: the projected
+    inspection (its line, the form with ``best`` flips, the cards the alphabetical
+    check flips now) and where the player's assistants stand (nothing at set-up)."""
+    from exlibris.interactive.projection import form_lines, projected_form
+
+    if not game.state.round:
+        return {}
+    player = game.state.players[seat]
+    assistants = " · ".join(standing(screen, a) for a in player.assistants)
+    form = projected_form(game, seat)
     return {"projected": (form.total, form.flipped), "form": form_lines(form, game, best),
-            "flipped": frozenset(form.flipped_at), "notes": notes, "assistants": assistants}
+            "flipped": frozenset(form.flipped_at), "assistants": assistants}
 
 
 def standing(screen: Screen, assistant: Any) -> str:

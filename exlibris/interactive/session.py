@@ -101,9 +101,9 @@ class Session:
     seen: dict[int, int] = field(default_factory=dict)  # seat -> log length at its last answer
     bot_seconds: float = 0.0  # the slowest bot answer so far
     agents: list[Recorder] = field(default_factory=list)
-    # while a bot decides live: a context manager given the bot's name (the terminal's
-    # "thinking" line, ``Terminal.thinking``); None plays without one
-    thinking: Callable[[str], AbstractContextManager[None]] | None = None
+    # while a bot decides live: a context manager given the bot's seat and agent (the
+    # terminal's wait, ``waiting.py``); None plays without one
+    thinking: Callable[[int, Agent], AbstractContextManager[object]] | None = None
     # after an engine error, with a decision of a person's to take back: True takes
     # it back and the game goes on (``take_back.offer``); None, or False: it stops
     offer: Callable[[Session, Exception], bool] | None = None
@@ -215,7 +215,7 @@ class Session:
         self.record.failure = None  # the game goes on past where it once stopped
         started = time.perf_counter()
         if self.thinking is not None and self.record.seats[seat] != "human":
-            with self.thinking(self.record.names[seat]):
+            with self.thinking(seat, agent):
                 index = agent.decide(view, decision)
         else:
             index = agent.decide(view, decision)

@@ -11,10 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from rich.console import Console, RenderableType
 
@@ -24,7 +22,6 @@ from exlibris.shown import terminal_text
 KEYS_HINT = ("↑/↓ Enter choose · type a number or label · Esc back · Tab views · "
              "? help · u undo · s save · q quit")
 TYPE_HINT = "Type a number or a label · b back · ? help · u undo · s [FILE] save · q quit"
-THINKING_AFTER = 0.3  # seconds a bot decides before the screen says it is thinking
 
 
 def interactive(stdin: TextIO, out: TextIO) -> bool:
@@ -46,6 +43,8 @@ class Terminal:
         self.full: FullScreen | None = FullScreen(stdin, out) if self.arrows else None
         self.console = Console(file=out, highlight=False, markup=False, emoji=False)
         self.last_seat: int | None = None  # whose screen is showing (hot-seat hand-offs)
+        self.waiting: Any = None  # the wait shown while a bot decides (``waiting.py``)
+        self.typed: list[str] = []  # lines typed during that wait, for the next questions
         self.pending: Callable[[], None] | None = None  # work put off (``when_idle``)
 
     # ------------------------------------------------------------------ put-off work
@@ -72,39 +71,6 @@ class Terminal:
         text (``shown.terminal_text``)."""
         self.console.print(terminal_text(text), soft_wrap=not wrap)
 
-    @contextmanager
-    def thinking(self, name: str, after: float = THINKING_AFTER) -> Iterator[None]:
-        """While a bot decides: once it has taken ``after`` seconds, a line on screen
-        says it is thinking (on the bottom line of the full screen, which the next
-        frame draws over; a line of its own at a line-mode terminal; nothing in a pipe)."""
-        if not self.tty:
-            yield
-            return
-        lock = threading.Lock()
-        done = False
-
-        def show() -> None:
-            with lock:
-                if done:
-                    return
-                text = f"{name} is thinking…"
-                if self.full is not None and self.full.active:
-                    rows = self.full.size()[1]
-                    self.out.write(f"\x1b7\x1b[{rows};1H\x1b[2K{text}\x1b8")
-                else:
-                    self.out.write(text + "\n")
-                self.out.flush()
-
-        timer = threading.Timer(after, show)
-        timer.daemon = True
-        timer.start()
-        try:
-            yield
-        finally:
-            with lock:
-                done = True
-            timer.cancel()
-
     def clear(self) -> None:
         if self.tty:
             self.console.clear()
@@ -113,6 +79,11 @@ class Terminal:
     def read_line(self, prompt: str = "> ") -> str | None:
         """One line without its newline; None at the end of input."""
         self.console.print(terminal_text(prompt), end="")
+        if self.typed:  # typed (and echoed) while a bot decided
+            self.idle()
+            line = self.typed.pop(0)
+            self.console.print(terminal_text(line))
+            return line
         self.out.flush()
         self.idle()
         line = self.stdin.readline()
@@ -136,7 +107,10 @@ class Terminal:
         return self.read_line()
 
     def leave(self) -> None:
-        """Back from the full screen to the ordinary one (nothing if never there)."""
+        """Back from the full screen to the ordinary one (nothing if never there); a
+        wait still shown is stopped first."""
+        if self.waiting is not None:
+            self.waiting.stop()
         if self.full is not None:
             self.full.leave()
 
