@@ -18,7 +18,7 @@ what the parsers make now; ``EXLIBRIS_NO_PREBUILT=1`` turns it off (every file a
 text parsed, as the tests that compare with the parsers want). After a change to the
 shipped content or to that code, write it again:
 
-    python -m exlibris.prebuilt
+    python -m exlibris.prebuilt_write
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -95,58 +94,3 @@ def tree(start: str, text: str) -> Any | None:
         return ast_json.decode(json.loads(found))
     except (ValueError, TypeError, RecursionError):
         return None
-
-
-def build() -> dict[str, Any]:
-    """Parse every shipped file and text: the file's contents."""
-    from exlibris.dsl import ast_json, lark_parser
-    from exlibris.dsl.errors import DslError
-    from exlibris.dsl.tree_cache import texts
-    from exlibris.paths import content_dir, rules_dir
-    from exlibris.safefile import read_limited
-    from exlibris.sources import yaml_files
-    from exlibris.yamlsafe import record_of
-
-    records: dict[str, Any] = {}
-    trees: dict[str, str] = {}
-    for path in yaml_files([content_dir(), rules_dir()]):
-        raw = read_limited(path, 1 << 24)
-        made = record_of(raw.decode("utf-8"), str(path))
-        if made is None or json.loads(json.dumps(made)) != made:
-            continue  # parsed (and refused) each time
-        records[hashlib.sha256(raw).hexdigest()] = made
-        for start, text in texts(made["data"]):
-            try:
-                tree = ast_json.encode(lark_parser.parse(text, start))
-            except (DslError, TypeError, RecursionError):
-                continue  # an error is Lark's to tell each time
-            trees[f"{start}\0{text}"] = json.dumps(tree, separators=(",", ":"))
-    return {"format": _FORMAT, "code": code_key(),
-            "records": dict(sorted(records.items())), "trees": dict(sorted(trees.items()))}
-
-
-def text_of(built: dict[str, Any]) -> str:
-    """The file's text: one record or tree a line, so that a change reads as a diff."""
-    lines = ["{", f'"format": {json.dumps(built["format"])},',
-             f'"code": {json.dumps(built["code"])},', '"records": {']
-    for group in ("records", "trees"):
-        items = list(built[group].items())
-        lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
-                  + ("," if i < len(items) - 1 else "") for i, (k, v) in enumerate(items)]
-        lines.append("}," if group == "records" else "}")
-        if group == "records":
-            lines.append('"trees": {')
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def main(argv: list[str]) -> int:
-    """Write ``prebuilt.json`` (or the file named) from the shipped files as they are."""
-    from exlibris.safefile import write_output
-
-    write_output(Path(argv[0]) if argv else FILE, text_of(build()))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

@@ -21,15 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
 from importlib.util import find_spec
 from typing import Any
 
 from exlibris import prebuilt, shipped_cache
 from exlibris.dsl import ast_json
+from exlibris.dsl.effect_texts import texts
 
-# the fields of a content file that hold effect-language text, and the rule of each
-FIELDS = {"effect": "program", "when": "trigger", "placement": "rule", "score": "expression"}
 _FORMAT = 3
 _state: dict[str, Any] = {}  # "trees": what this process read or wrote (None: no cache)
 
@@ -111,21 +109,3 @@ def _fill(key: str, name: str) -> dict[str, Any] | None:
     shipped_cache.write_private(name, json.dumps({"key": key, "trees": trees},
                                                  separators=(",", ":")))
     return trees
-
-
-def texts(data: Any) -> Iterator[tuple[str, str]]:
-    """Each effect-language text in a file's data, with the rule it is parsed from."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            for field, value in item.items():
-                start = FIELDS.get(field) if isinstance(field, str) else None
-                if start is not None and isinstance(value, str):
-                    yield start, value
-                elif start == "rule" and isinstance(value, list):
-                    yield from ((start, v) for v in value if isinstance(v, str))
-                else:
-                    stack.append(value)
