@@ -84,7 +84,9 @@ def test_halving_gives_a_legal_option_and_the_same_one_for_the_same_seed() -> No
         searcher = MctsAgent(3, iterations=24, root="halving")
         at = position(searcher)
         answers.append(searcher.decide(at.view, at.decision))
-        assert searcher.last_iterations == searcher.iterations_for(at.decision.size)
+        budget = searcher.iterations_for(at.decision.size)
+        # each round plays every option left as often; the last may pass the budget
+        assert budget // 2 <= searcher.last_iterations <= budget + at.decision.size
     assert answers[0] == answers[1] and 0 <= answers[0] < at.decision.size
 
 

@@ -148,7 +148,7 @@ class MctsAgent:
             self.policy.rng.seed(seed + 1)
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving" and game.solo is None:
-            self.last_iterations, self.progress = budget, (0, budget)
+            self.progress = (0, budget)
             return self._halve(game, decision, budget, seed)
         root = Node()
         for done in range(budget):
@@ -179,6 +179,7 @@ class MctsAgent:
                     self.progress = (used, budget)
             options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
             options = options[:max(1, (len(options) + 1) // 2)]
+        self.last_iterations = used  # the last round may go past the budget by a little
         return options[0]
 
     def _play_out(self, game: Game, decision: Decision, option: int, deal: int) -> float:
@@ -196,22 +197,15 @@ class MctsAgent:
                          last_round=last_round(game, decision) + self.rounds - 1
                          if self.round_end else None)
         walker.node = None  # straight to the rollout once the option is taken
-        first = [option]
 
         def arrived(fork: Game, _: Decision) -> None:
             forward.determinize(fork, seat, rng)
             walker.game = fork
 
-        class _Root:
-            needs_view = False
-
-            @staticmethod
-            def decide(view: Any, asked: Decision) -> int:
-                branch.game.agents = [walker] * len(game.state.players)
-                return first[0]
-
+        players = len(game.state.players)
+        opening = _Opening(branch.game, option, walker)
         try:
-            outcome = branch.play([_Root()] * len(game.state.players), arrived=arrived)
+            outcome = branch.play([opening] * players, arrived=arrived)
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
@@ -275,6 +269,24 @@ class MctsAgent:
         for node, chooser in walker.path:
             node.visits += 1
             node.value += values[chooser]
+
+
+class _Opening:
+    """The fork's agent at the decision searched: it answers with the option played
+    out, then hands every seat's decisions to ``then`` (the rollout)."""
+
+    needs_view = False
+
+    __slots__ = ("game", "option", "then")
+
+    def __init__(self, game: Game, option: int, then: Any) -> None:
+        self.game = game
+        self.option = option
+        self.then = then
+
+    def decide(self, view: Any, decision: Decision) -> int:
+        self.game.agents = [self.then] * len(self.game.state.players)
+        return self.option
 
 
 class _Walker:
