@@ -141,15 +141,12 @@ class MctsAgent:
         if game is None or not self.searches(game, decision):
             self.last_iterations, self.progress = 0, (0, 0)
             return self.fallback.decide(view, decision)
-        rng = random.Random(seed)
-        if isinstance(self.policy, RolloutPolicy):
-            self.policy.start(seed + 1)
-        else:
-            self.policy.rng.seed(seed + 1)
+        self._seed_policy(seed + 1, search=True)
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving" and game.solo is None:
             self.progress = (0, budget)
             return self._halve(game, decision, budget, seed)
+        rng = random.Random(seed)
         root = Node()
         for done in range(budget):
             self.progress = (done, budget)
@@ -188,14 +185,9 @@ class MctsAgent:
         seat = decision.seat
         branch = forward.fork(game)
         rng = random.Random(deal)
-        if isinstance(self.policy, RolloutPolicy):
-            self.policy.reseed(deal)
-        else:
-            self.policy.rng.seed(deal)
-        walker = _Walker(Node(), rng, ROUND_HORIZON if self.round_end else self.horizon,
-                         self.policy if self.rollout != "random" else None,
-                         last_round=last_round(game, decision) + self.rounds - 1
-                         if self.round_end else None)
+        self._seed_policy(deal)
+        horizon, last = self._rollout_end(game, decision)
+        walker = _Walker(Node(), rng, horizon, self._rollout_policy(), last_round=last)
         walker.node = None  # straight to the rollout once the option is taken
 
         def arrived(fork: Game, _: Decision) -> None:
@@ -238,17 +230,37 @@ class MctsAgent:
             else MIN_ITERATIONS
         return max(floor, min(self.iterations, self.iterations * (options - 1) // 8))
 
+    def _seed_policy(self, seed: int, *, search: bool = False) -> None:
+        """Seed the rollouts' policy; at a new ``search``, a remembering policy also
+        forgets what the last search remembered."""
+        policy = self.policy
+        if isinstance(policy, RolloutPolicy) and search:
+            policy.start(seed)
+        elif isinstance(policy, RolloutPolicy):
+            policy.reseed(seed)
+        else:
+            policy.rng.seed(seed)
+
+    def _rollout_policy(self) -> GreedyAgent | RolloutPolicy | None:
+        """The rollouts' policy (None: uniformly random)."""
+        return None if self.rollout == "random" else self.policy
+
+    def _rollout_end(self, game: Game, decision: Decision) -> tuple[int, int | None]:
+        """How far a rollout from ``decision`` goes: at most so many decisions, and no
+        further than the end of which round (None: the decisions alone count)."""
+        if game.solo is not None:
+            return SOLO_HORIZON, last_round(game, decision)
+        if self.round_end:
+            return ROUND_HORIZON, last_round(game, decision) + self.rounds - 1
+        return self.horizon, None
+
     def _iterate(self, game: Game, decision: Decision, root: Node,
                  rng: random.Random) -> None:
         seat = decision.seat
         branch = forward.fork(game)
         solo = game.solo is not None
-        ends_round = solo or self.round_end
-        walker = _Walker(root, rng, SOLO_HORIZON if solo else
-                         ROUND_HORIZON if self.round_end else self.horizon,
-                         self.policy if self.rollout != "random" else None,
-                         last_round=last_round(game, decision) + (0 if solo else self.rounds - 1)
-                         if ends_round else None,
+        horizon, last = self._rollout_end(game, decision)
+        walker = _Walker(root, rng, horizon, self._rollout_policy(), last_round=last,
                          exploration=SOLO_EXPLORATION if solo else EXPLORATION)
         players = len(game.state.players)
         baseline: list[list[float]] = []  # solo: the margins at the decision, as dealt
