@@ -14,6 +14,7 @@ from exlibris import jsontext
 from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.cli.seats import parse_seats
+from exlibris.cli.sigterm import sigterm_raises
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
 FAILED = 1
@@ -193,26 +194,18 @@ def _kept(out: Path | None) -> str:
 def _sigterm_stops() -> Iterator[None]:
     """SIGTERM stops the run as Ctrl-C does (the pool is shut down, the journal kept),
     with exit status 143."""
-    import signal
-
-    def stop(signum: int, frame: Any) -> None:
+    def stopped(signum: int) -> Stopped:
         error = Stopped()
         error.status = 128 + signum
-        raise error
+        return error
 
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread (a test runner's worker thread)
-        yield
-        return
-    try:
-        yield
-    except KeyboardInterrupt as exc:
-        if isinstance(exc, Stopped):
-            raise
-        raise Stopped() from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    with sigterm_raises(stopped):
+        try:
+            yield
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, Stopped):
+                raise
+            raise Stopped() from None
 
 
 def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +23,7 @@ from exlibris import jsontext
 from exlibris.cli.output import USER_ERROR, echo
 from exlibris.cli.own_content import content_option
 from exlibris.cli.seats import parse_seats
+from exlibris.cli.sigterm import sigterm_raises
 from exlibris.limits import MAX_SEED, MAX_SIM_GAMES, MAX_SIM_WORKERS
 
 INTERRUPTED = 130
@@ -40,29 +39,10 @@ def _fail(message: str) -> NoReturn:
 # it imports nothing of that module: tests/test_import_graph.py)
 
 
-
 class _Stopped(KeyboardInterrupt):
     """SIGTERM: the search stops as Ctrl-C stops it, with exit status 143."""
 
     status = 128 + 15
-
-
-@contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    import signal
-
-    def stop(signum: int, frame: Any) -> None:
-        raise _Stopped()
-
-    try:
-        previous = signal.signal(signal.SIGTERM, stop)
-    except ValueError:  # not the main thread (a test runner's worker thread)
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def read_space(path: Path) -> tuple[list[Any], list[Any]]:
@@ -219,7 +199,7 @@ def tune_command(base: str, params: tuple[str, ...], space_file: Path | None,
     tuning = Tuning(base, parameters, terms, players, games, kinds, seed, budget, folder,
                     best_id, content, workers, backend, address, quiet=as_json)
     try:
-        with _sigterm_stops():
+        with sigterm_raises(lambda _: _Stopped()):
             result = tuning.run()
     except TuneError as exc:
         _fail(str(exc))
