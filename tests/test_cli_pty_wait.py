@@ -29,6 +29,10 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
 SIZE = (80, 24)
 SLOW_BOT = "human,mcts:100000"  # minutes at its first placement
+# seconds at a placement: a key sent as its wait appears reaches it during the search
+# (at 300 iterations a quiet machine answered first), yet a game played straight
+# through with it stays short
+THINKING_BOT = "human,mcts:1500"
 # seconds from q or a signal to the end of the process: a second asked, more allowed
 # for the interpreter's own exit on a loaded machine
 PROMPT_EXIT = 5.0
@@ -132,7 +136,7 @@ def test_q_while_the_bot_thinks_then_resume_is_the_game_played_straight(
     """The save left by q during the bot's search goes on, resumed, exactly as the game
     played straight through with the same answers."""
     save = tmp_path / "q.json"
-    seats = "human,mcts:300"
+    seats = THINKING_BOT
     env = environment(tmp_path) | {"EXLIBRIS_THINKING_AFTER": "0"}
     term = Terminal(["play", "--seats", seats, "--seed", "5", "--save", str(save)], env, SIZE)
     try:
@@ -156,7 +160,7 @@ def test_keys_typed_while_a_bot_thinks_do_not_answer_the_next_decision(tmp_path:
     """A number and Enter typed during the wait are not an answer: the next question
     opens with nothing typed and the cursor on its first option."""
     env = environment(tmp_path) | {"EXLIBRIS_THINKING_AFTER": "0"}
-    term = Terminal(["play", "--seats", "human,mcts:300", "--seed", "5", "--save",
+    term = Terminal(["play", "--seats", THINKING_BOT, "--seed", "5", "--save",
                      str(tmp_path / "s.json")], env, SIZE)
     try:
         to_the_wait(term)
