@@ -198,7 +198,8 @@ def test_a_saved_game_with_the_search_bot_resumes_into_the_same_game() -> None:
 
 
 @pytest.mark.parametrize("seat", ["mcts:\u00b2", "mcts:0", "mcts:", "mcts:99999999999999999999",
-                                  "greedy:3", "mcts:-1", "mcts:1e3"])
+                                  "greedy:3", "mcts:-1", "mcts:1e3", "mcts:3/nope",
+                                  "greedy/classic", "mcts:3/", "/classic"])
 def test_a_save_naming_a_bad_search_budget_is_refused_cleanly(tmp_path, seat: str) -> None:  # type: ignore[no-untyped-def]
     import json
 
