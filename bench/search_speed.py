@@ -9,8 +9,9 @@ greedy games of seeds 0..games-1. At each, every setting searches the position
 with the same budget (CPU time, ``time.process_time``), in turn; the floor
 (``bench/floor.py``) plays 20 two-player games after each game's searches, so
 both sides of the ratio see the same load. Settings are ``MctsAgent`` keyword
-arguments; ``first`` is the search as it was first built (greedy rollouts of 10
-decisions, one greedy agent for every seat), ``default`` today's.
+arguments; ``first`` is the search as it was first built (``mcts:N/classic``: UCB at the
+root, greedy rollouts of 10 decisions, one greedy agent for every seat),
+``default`` today's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import floor
 
+from exlibris.agents import SEARCHES
 from exlibris.agents.greedy import GreedyAgent
 from exlibris.agents.mcts import MctsAgent
 from exlibris.agents.view import player_view
@@ -35,7 +37,7 @@ from exlibris.engine.flow import new_game, play
 from exlibris.validation import resolve_settings
 
 SETTINGS: dict[str, dict[str, Any]] = {
-    "first": {"round_end": False, "rollout": "greedy"},
+    "first": SEARCHES["classic"],  # UCB at the root, 10-decision greedy rollouts
     "default": {},
 }
 

@@ -119,6 +119,48 @@ def test_a_rollout_to_the_round_end_stops_when_the_next_round_begins() -> None:
     assert decision.kind is DecisionKind.PLACE
 
 
+def test_the_tree_below_the_root_holds_the_seats_own_placements_and_the_policy_plays_the_rest(
+        ) -> None:
+    """``below="tree"``: the tree's nodes are the searching seat's own placements of
+    the round; every other decision, the opponent's placements among them, is the
+    rollout policy's even while the walk is still in the tree."""
+    from exlibris.engine import forward
+
+    at = position(MctsAgent(3, iterations=1))
+    place = frozenset({DecisionKind.PLACE})
+    asked: list[tuple[int, Any, bool]] = []
+    walker: Any = None
+
+    class Recording(GreedyAgent):
+        def decide(self, view: Any, decision: Any) -> int:
+            asked.append((decision.seat, decision.kind, walker.node is not None))
+            return super().decide(view, decision)
+
+    tree = Node()
+    deepest = 0
+    for deal in range(40):
+        asked.clear()
+        walker = _Walker(Node(), __import__("random").Random(deal), 200, Recording(1),
+                         last_round=at.game.state.round, owner=(0, place))
+        walker.node = tree
+        branch = forward.fork(at.game)
+
+        def arrived(fork: Any, _: Any, walker: Any = walker) -> None:
+            walker.game = fork
+
+        with pytest.raises(Horizon):
+            branch.play([walker] * 2, arrived=arrived)
+        assert walker.path and all(chooser == 0 for _, chooser in walker.path)
+        in_tree = [(seat, kind) for seat, kind, tree_on in asked if tree_on]
+        assert all(seat == 1 or kind is not DecisionKind.PLACE for seat, kind in in_tree)
+        deepest = max(deepest, len(walker.path))
+        for node, _ in walker.path:
+            node.visits += 1
+            node.value += 0.5
+    assert deepest >= 2  # the tree grew below its first level: a later placement of seat 0
+    assert sum(child.visits for child in tree.children.values()) == 40
+
+
 def test_the_remembering_policy_reads_a_cards_worth_once_a_search() -> None:
     policy = RolloutPolicy(1, 2)
     agent = policy.agents[0]
@@ -145,7 +187,8 @@ def test_the_remembering_policy_reads_a_cards_worth_once_a_search() -> None:
 
 def test_games_with_each_setting_are_the_same_twice() -> None:
     settings = resolve_settings("standard", CATALOG.variants)
-    for spec in ("mcts:4/root=halving", "mcts:4/rounds=2", "mcts:4/round_end=0/rollout=greedy"):
+    for spec in ("mcts:4/root=halving", "mcts:4/rounds=2", "mcts:4/round_end=0/rollout=greedy",
+                 "mcts:30/below=tree"):
         digests = []
         for _ in range(2):
             agents = [bot_specs.make_spec(spec, 9), GreedyAgent(2)]

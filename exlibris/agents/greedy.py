@@ -305,10 +305,13 @@ class GreedyAgent:
         return _argmax(scores, self.rng)
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
+        return _argmax(self.place_scores(view, decision), self.rng)
+
+    def place_scores(self, view: PlayerView, decision: Decision) -> list[float]:
+        """Each placement's worth (``place_value``), in the decision's order."""
         hand_gain = self.hand_gain(view)
         offers: dict[str, tuple[str, float]] = {}
-        scores = [self.place_value(view, option, hand_gain, offers) for option in decision.values]
-        return _argmax(scores, self.rng)
+        return [self.place_value(view, option, hand_gain, offers) for option in decision.values]
 
     def place_value(self, view: PlayerView, option: Any, hand_gain: float,
                     offers: dict[str, tuple[str, float]] | None = None) -> float:

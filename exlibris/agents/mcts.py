@@ -50,7 +50,7 @@ import random
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent
-from exlibris.agents.rollout import RolloutPolicy
+from exlibris.agents.rollout import RolloutPolicy, ranking
 from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
@@ -105,9 +105,13 @@ class MctsAgent:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
-                 root: str = "halving", rounds: int = 1) -> None:
+                 root: str = "halving", rounds: int = 1, below: str = "rollout") -> None:
         self.seed = seed
         self.root = root
+        # below the halving root: "rollout" (the policy plays on at once) or "tree"
+        # (a UCB tree of the searching seat's own later searched decisions, a tree an
+        # option, the rollout after its first new node)
+        self.below = below
         self.rounds = rounds  # the rounds whose ends a rollout plays to (with round_end)
         self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
         self.iterations = iterations
@@ -164,6 +168,7 @@ class MctsAgent:
         options = list(range(decision.size))
         rounds = max(1, math.ceil(math.log2(len(options))))
         sums = [0.0] * decision.size
+        trees = [Node() for _ in options] if self.below == "tree" else None
         deal = 0
         used = 0
         while len(options) > 1 and used < budget:
@@ -171,7 +176,8 @@ class MctsAgent:
             for _ in range(each):
                 deal += 1
                 for option in options:
-                    sums[option] += self._play_out(game, decision, option, seed * 7919 + deal)
+                    sums[option] += self._play_out(game, decision, option, seed * 7919 + deal,
+                                                   trees[option] if trees else None)
                     used += 1
                     self.progress = (used, budget)
             options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
@@ -179,16 +185,20 @@ class MctsAgent:
         self.last_iterations = used  # the last round may go past the budget by a little
         return options[0]
 
-    def _play_out(self, game: Game, decision: Decision, option: int, deal: int) -> float:
+    def _play_out(self, game: Game, decision: Decision, option: int, deal: int,
+                  tree: Node | None = None) -> float:
         """The value to ``decision``'s seat of ``option``, played out from the deal
-        ``deal`` (a determinization and the rollout's draws) to the round's end."""
+        ``deal`` (a determinization and the rollout's draws) to the round's end: down
+        ``tree`` first if given (the seat's own later searched decisions), then the
+        rollout."""
         seat = decision.seat
         branch = forward.fork(game)
         rng = random.Random(deal)
         self._seed_policy(deal)
         horizon, last = self._rollout_end(game, decision)
-        walker = _Walker(Node(), rng, horizon, self._rollout_policy(), last_round=last)
-        walker.node = None  # straight to the rollout once the option is taken
+        walker = _Walker(Node(), rng, horizon, self._rollout_policy(), last_round=last,
+                         owner=(seat, self.searched) if tree is not None else None)
+        walker.node = tree  # None: straight to the rollout once the option is taken
 
         def arrived(fork: Game, _: Decision) -> None:
             forward.determinize(fork, seat, rng)
@@ -201,7 +211,11 @@ class MctsAgent:
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
-        return seat_values(inspection)[seat]
+        value = seat_values(inspection)[seat]
+        for node, _ in walker.path:
+            node.visits += 1
+            node.value += value
+        return value
 
     def searches(self, game: Game, decision: Decision) -> bool:
         """Whether ``decision`` is searched (else the greedy bot's choice is made)."""
@@ -306,13 +320,17 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("exploration", "game", "horizon", "last_round", "node", "path", "policy",
-                 "rng", "root")
+    __slots__ = ("exploration", "game", "horizon", "last_round", "node", "owner", "path",
+                 "policy", "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
                  policy: GreedyAgent | RolloutPolicy | None, *, last_round: int | None = None,
-                 exploration: float = EXPLORATION) -> None:
+                 exploration: float = EXPLORATION,
+                 owner: tuple[int, frozenset[str] | None] | None = None) -> None:
         self.root = root
+        # (seat, kinds): the tree holds only this seat's decisions of these kinds
+        # (None: all); the others are the policy's, and end the tree at the round's end
+        self.owner = owner
         self.exploration = exploration  # UCB's constant
         self.last_round = last_round  # the rollout also ends after this round's resolution
         self.policy = policy
@@ -324,15 +342,12 @@ class _Walker:
 
     def decide(self, view: Any, decision: Decision) -> int:
         node = self.node
-        if node is None:  # the rollout: uniformly random, until the horizon
-            self.horizon -= 1
-            if self.horizon < 0 or (self.last_round is not None
-                                    and _round_over(self.game, decision, self.last_round)):
-                raise Horizon
-            policy = self.policy
-            if policy is None:
-                return below(self.rng, decision.size)
-            return policy.decide(player_view(self.game, decision.seat), decision)
+        owner = self.owner
+        if node is None or (owner is not None and (decision.seat != owner[0] or (
+                owner[1] is not None and decision.kind not in owner[1]))):
+            return self._roll(decision)
+        if owner is not None:
+            return self._widen(node, decision)
         keys: Any = range(decision.size) if node is self.root else decision.labels
         children = node.children
         fresh = [i for i, key in enumerate(keys) if key not in children]
@@ -358,6 +373,66 @@ class _Walker:
         self.path.append((chosen, decision.seat))
         self.node = chosen
         return best
+
+    def _widen(self, node: Node, decision: Decision) -> int:
+        """A step down the tree of the seat's own decisions, by progressive widening
+        with the policy's ranking (Coulom 2007; Chaslot et al. 2008): a node of ``n``
+        play-outs has at most ``1 + sqrt(n)`` children, added in the order the rollout
+        policy ranks the options, so its first child is the option the rollout would
+        have played but for ties (a small budget searches as the rollouts play), and UCB chooses
+        among the children this deal offers."""
+        if self.last_round is not None and _round_over(self.game, decision, self.last_round):
+            raise Horizon  # the tree ends where the rollout would
+        keys = decision.labels
+        children = node.children
+        present = [i for i, key in enumerate(keys) if key in children]
+        played = sum(child.visits for child in children.values())
+        if not present or len(children) < 1 + math.isqrt(played):
+            fresh = [i for i in self._ranking(decision) if keys[i] not in children]
+            if fresh:  # a new node, then the rollout
+                for i in present:
+                    children[keys[i]].available += 1
+                child = children[keys[fresh[0]]] = Node()
+                self.path.append((child, decision.seat))
+                self.node = None
+                return fresh[0]
+        best, best_score = present[0], -1.0
+        exploration = self.exploration
+        for i in present:
+            child = children[keys[i]]
+            child.available += 1
+            score = child.value / child.visits + exploration * math.sqrt(
+                math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score = i, score
+        chosen = children[keys[best]]
+        self.path.append((chosen, decision.seat))
+        self.node = chosen
+        return best
+
+    def _ranking(self, decision: Decision) -> list[int]:
+        """The options best first by the rollout policy (random without one)."""
+        policy = self.policy
+        if policy is None:
+            order = list(range(decision.size))
+            self.rng.shuffle(order)
+            return order
+        view = player_view(self.game, decision.seat)
+        if isinstance(policy, RolloutPolicy):
+            return policy.ranking(view, decision)
+        return ranking(policy, view, decision)
+
+    def _roll(self, decision: Decision) -> int:
+        """The rollout's choice (the policy's, or uniformly random), until the horizon
+        or the end of ``last_round``."""
+        self.horizon -= 1
+        if self.horizon < 0 or (self.last_round is not None
+                                and _round_over(self.game, decision, self.last_round)):
+            raise Horizon
+        policy = self.policy
+        if policy is None:
+            return below(self.rng, decision.size)
+        return policy.decide(player_view(self.game, decision.seat), decision)
 
 
 def position_value(game: Game) -> Inspection:

@@ -25,6 +25,7 @@ search remembered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent, _argmax
@@ -90,6 +91,12 @@ class RolloutPolicy:
         for seat, agent in enumerate(self.agents):
             agent.rng.seed(seed + seat)
 
+    def ranking(self, view: PlayerView, decision: Decision) -> list[int]:
+        """The options best first, as this policy sees them: a placement's by its
+        worth to the greedy bot (ties in the options' order); another decision's
+        answer first, then the rest in order."""
+        return ranking(self.agents[decision.seat], view, decision, self.decide)
+
     def decide(self, view: PlayerView, decision: Decision) -> int:
         agent = self.agents[decision.seat]
         if decision.kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:
@@ -97,6 +104,18 @@ class RolloutPolicy:
         chosen = sorted(agent.rng.sample(range(len(decision)), REWORK_SAMPLE))
         sample = _Options([decision.values[i] for i in chosen])
         return chosen[agent._rearrange(view, sample)]  # type: ignore[arg-type]
+
+
+def ranking(agent: GreedyAgent, view: PlayerView, decision: Decision,
+            decide: Callable[[PlayerView, Decision], int] | None = None) -> list[int]:
+    """``decision``'s options best first by ``agent``: a placement's by its worth
+    (``GreedyAgent.place_scores``, ties in the options' order); another decision's
+    answer (``decide``, else the agent's) first, then the rest in order."""
+    if decision.kind is DecisionKind.PLACE:
+        scores = agent.place_scores(view, decision)
+        return sorted(range(len(scores)), key=lambda i: -scores[i])
+    first = (decide or agent.decide)(view, decision)
+    return [first, *(i for i in range(decision.size) if i != first)]
 
 
 class _Options:
