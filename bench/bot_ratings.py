@@ -5,8 +5,11 @@ score with its Wilson interval, as Markdown tables for ``docs/bots.md`` (or JSON
     python bench/bot_ratings.py greedy mcts:25 mcts:100 mcts:400 --games 100 --workers 2
     python bench/bot_ratings.py random greedy --games 2 --json
     python bench/bot_ratings.py mcts:100/classic mcts:100/root=halving --games 50
+    python bench/bot_ratings.py --levels --games 50 --workers 2   # the levels' table
 
-A bot is a seat name as for ``--seats`` or a spec of ``bench/bot_specs.py``.
+A bot is a seat name as for ``--seats`` or a spec of ``bench/bot_specs.py``;
+``--levels`` names the seats of ``exlibris play --level`` (``agents/levels.py``), the
+table of ``docs/bots.md``, "Levels".
 
 Every pair of bots plays ``--games`` games on seeds ``--seed`` onward (game i of a
 pair plays seed + i, so every pair meets on the same deals), the seats turning by
@@ -36,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bot_ladder import bot_problem, play_game, rotated, wilson
 
+from exlibris.agents.levels import LEVELS
 from exlibris.simulate.ratings import Pairwise
 
 _LOADED: dict[str, Any] = {}  # variant -> (catalog, settings), once a process
@@ -157,8 +161,10 @@ def markdown(found: dict[str, Any], command: str, games: int, seed: int, variant
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("bots", nargs="+", help="seat names, as for --seats (mcts:N ...), "
+    parser.add_argument("bots", nargs="*", help="seat names, as for --seats (mcts:N ...), "
                         "or specs of bench/bot_specs.py (mcts:100/root=halving)")
+    parser.add_argument("--levels", action="store_true",
+                        help="rate the seats of exlibris play --level 1..4 (after any named)")
     parser.add_argument("--games", type=int, default=20, help="games a pair (default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variant", default="standard")
@@ -166,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--anchor", help="the bot rated 0 (default: the first named)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.levels:
+        args.bots += [level.seat for level in LEVELS if level.seat not in args.bots]
     for name in args.bots:
         if bot_problem(name) is not None:
             parser.error(str(bot_problem(name)))

@@ -4,6 +4,7 @@ search bot after slashes, for measuring what each setting gives:
     mcts:100/root=halving            sequential halving at the root (the default: ucb)
     mcts:150/round_end=0/rollout=greedy   the first search (10-decision greedy rollouts)
     mcts:100/rounds=2                rollouts to the end of the next round
+    mcts:100/searched=all            search every decision kind but the flips (solo's set)
 
 Each setting is a keyword of ``MctsAgent``; whole numbers are read as numbers.
 """
@@ -13,7 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from exlibris.agents import bot_kind, make_bot
-from exlibris.agents.mcts import MctsAgent
+from exlibris.agents.mcts import SEARCHED, SOLO_SEARCHED, MctsAgent
+
+# ``searched=NAME``: the decision kinds a search searches
+SEARCHED_SETS = {"place": SEARCHED, "all": SOLO_SEARCHED}
 
 
 def spec_problem(spec: str) -> str | None:
@@ -28,6 +32,8 @@ def spec_problem(spec: str) -> str | None:
         key, sep, _ = setting.partition("=")
         if not sep or key not in MctsAgent.__init__.__code__.co_varnames:
             return f"unknown setting {setting!r} of mcts"
+        if key == "searched" and setting.partition("=")[2] not in SEARCHED_SETS:
+            return f"searched= takes {' or '.join(SEARCHED_SETS)}"
     return None
 
 
@@ -42,5 +48,6 @@ def make_spec(spec: str, seed: int) -> Any:
         kwargs["iterations"] = int(budget)
     for setting in settings:
         key, _, value = setting.partition("=")
-        kwargs[key] = int(value) if value.lstrip("-").isdigit() else value
+        kwargs[key] = SEARCHED_SETS[value] if key == "searched" else \
+            int(value) if value.lstrip("-").isdigit() else value
     return MctsAgent(seed, **kwargs)

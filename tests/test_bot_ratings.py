@@ -132,3 +132,22 @@ def test_the_json_has_every_bot(capsys: Any) -> None:
     found = json.loads(capsys.readouterr().out)
     assert found["anchor"] == "greedy" and {b["bot"] for b in found["bots"]} == {"greedy",
                                                                                   "random"}
+
+
+def test_levels_rates_the_seats_of_the_play_levels(capsys: Any, monkeypatch: Any) -> None:
+    ratings = bench_module()
+    from exlibris.agents.levels import LEVELS
+
+    def played(bots: list[str], games: int, seed: int, variant: str, workers: int) -> Any:
+        for seats, game_seed in ratings.schedule(bots, games, seed):
+            stronger = bots.index(seats[0]) > bots.index(seats[1])  # later levels win
+            yield {"seats": seats, "seed": game_seed, "ranks": [1, 2] if stronger else [2, 1],
+                   "won": [1.0, 0.0] if stronger else [0.0, 1.0], "totals": [1, 0],
+                   "thought": {}}
+
+    monkeypatch.setattr(ratings, "results", played)
+    assert ratings.main(["--levels", "--games", "2", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    seats = [level.seat for level in LEVELS]
+    assert [b["bot"] for b in found["bots"]] == seats[::-1]  # rated strongest first
+    assert found["anchor"] == seats[0]

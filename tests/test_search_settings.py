@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from exlibris.agents import GreedyAgent
+from exlibris.agents import GreedyAgent, mcts
 from exlibris.agents.mcts import Horizon, MctsAgent, Node, _Walker
 from exlibris.agents.rollout import RolloutPolicy
 from exlibris.agents.view import player_view
@@ -200,6 +200,9 @@ def test_games_with_each_setting_are_the_same_twice() -> None:
 
 
 def test_bench_specs_are_checked() -> None:
+    assert bot_specs.spec_problem("mcts:100/searched=all") is None
+    assert "searched= takes" in (bot_specs.spec_problem("mcts:100/searched=most") or "")
+    assert bot_specs.make_spec("mcts:9/searched=all", 1).searched == mcts.SOLO_SEARCHED
     assert bot_specs.spec_problem("mcts:100/root=halving") is None
     assert "unknown setting" in str(bot_specs.spec_problem("mcts:100/depth=3"))
     assert "takes no settings" in str(bot_specs.spec_problem("greedy/root=halving"))
