@@ -171,6 +171,10 @@ def test_values_are_margins_squashed_into_0_1() -> None:
     assert all(0 < v < 1 for v in values)
     assert (values[0] > values[1]) == (totals[0] > totals[1])
     assert abs(values[0] + values[1] - 1) < 1e-9  # two players: one's margin is the other's
+    # a credit is added to each total before the margins are taken
+    gap = totals[0] - totals[1]
+    assert mcts.margins(outcome.inspection, [0.0, float(gap)]) == [0.0, 0.0]
+    assert mcts.margins(outcome.inspection, [5.0, 0.0])[0] == gap + 5
 
 
 @pytest.mark.slow

@@ -188,7 +188,7 @@ def test_the_remembering_policy_reads_a_cards_worth_once_a_search() -> None:
 def test_games_with_each_setting_are_the_same_twice() -> None:
     settings = resolve_settings("standard", CATALOG.variants)
     for spec in ("mcts:4/root=halving", "mcts:4/rounds=2", "mcts:4/round_end=0/rollout=greedy",
-                 "mcts:30/below=tree"):
+                 "mcts:30/below=tree", "mcts:6/hand=1"):
         digests = []
         for _ in range(2):
             agents = [bot_specs.make_spec(spec, 9), GreedyAgent(2)]

@@ -105,8 +105,12 @@ class MctsAgent:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
-                 root: str = "halving", rounds: int = 1, below: str = "rollout") -> None:
+                 root: str = "halving", rounds: int = 1, below: str = "rollout",
+                 hand: float = 0.0) -> None:
         self.seed = seed
+        # points a card in hand adds to a seat's total where a play-out stops before the
+        # inspection (halving only; 0: the table alone is valued)
+        self.hand = hand
         self.root = root
         # below the halving root: "rollout" (the policy plays on at once) or "tree"
         # (a UCB tree of the searching seat's own later searched decisions, a tree an
@@ -211,7 +215,11 @@ class MctsAgent:
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
-        value = seat_values(inspection)[seat]
+            value = seat_values(inspection, credit=[
+                self.hand * len(p.hand.cards) for p in branch.game.state.players]
+                if self.hand else None)[seat]
+        else:
+            value = seat_values(inspection)[seat]
         for node, _ in walker.path:
             node.visits += 1
             node.value += value
@@ -441,9 +449,12 @@ def position_value(game: Game) -> Inspection:
     return inspect_table(table_of(game), game.scoring)
 
 
-def margins(inspection: Inspection) -> list[float]:
-    """Each seat's total less the best other total (in solo, the public library's)."""
+def margins(inspection: Inspection, credit: list[float] | None = None) -> list[float]:
+    """Each seat's total less the best other total (in solo, the public library's),
+    each total with its ``credit`` added if given."""
     totals = [form.total for form in inspection.forms]
+    if credit is not None:
+        totals = [t + c for t, c in zip(totals, credit, strict=True)]
     library = inspection.public_library
     found = []
     for seat, total in enumerate(totals):
@@ -455,10 +466,11 @@ def margins(inspection: Inspection) -> list[float]:
     return found
 
 
-def seat_values(inspection: Inspection, baseline: list[float] | None = None) -> list[float]:
-    """Each seat's value in 0..1: its margin (``margins``), less its margin in
-    ``baseline`` if given, squashed by ``tanh``."""
-    found = margins(inspection)
+def seat_values(inspection: Inspection, baseline: list[float] | None = None,
+                credit: list[float] | None = None) -> list[float]:
+    """Each seat's value in 0..1: its margin (``margins``, with ``credit``), less its
+    margin in ``baseline`` if given, squashed by ``tanh``."""
+    found = margins(inspection, credit)
     if baseline is not None:
         found = [m - b for m, b in zip(found, baseline, strict=True)]
     return [0.5 + 0.5 * math.tanh(m / MARGIN_SCALE) for m in found]
