@@ -34,6 +34,11 @@ tells the options apart poorly. Its search explores more (``SOLO_EXPLORATION``),
 those changes lying close together. And a small decision gets at least half the
 budget (``SOLO_MIN_SHARE``): a solo game has few decisions.
 
+Two settings of the benchmarks were measured and are not the default (``docs/bots.md``,
+"The search, third pass"): ``below="tree"``, a tree of the seat's own later placements
+of the round below each option of the halving root, and ``hand``, points a card in
+hand adds to a total where a play-out stops before the inspection.
+
 The tree is the observer's: every seat's decisions below the root are nodes, found
 by the option's label (so options that name cards the observer cannot see make nodes
 of their own, each tried where it is available). The budget is counted in
@@ -113,8 +118,9 @@ class MctsAgent:
         self.hand = hand
         self.root = root
         # below the halving root: "rollout" (the policy plays on at once) or "tree"
-        # (a UCB tree of the searching seat's own later searched decisions, a tree an
-        # option, the rollout after its first new node)
+        # (a tree an option of the seat's own later searched decisions of the round,
+        # grown by progressive widening, ``_Walker._widen``; the rollout after its
+        # first new node)
         self.below = below
         self.rounds = rounds  # the rounds whose ends a rollout plays to (with round_end)
         self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
@@ -387,8 +393,8 @@ class _Walker:
         with the policy's ranking (Coulom 2007; Chaslot et al. 2008): a node of ``n``
         play-outs has at most ``1 + sqrt(n)`` children, added in the order the rollout
         policy ranks the options, so its first child is the option the rollout would
-        have played but for ties (a small budget searches as the rollouts play), and UCB chooses
-        among the children this deal offers."""
+        have played but for ties (a small budget searches as the rollouts play), and
+        UCB chooses among the children this deal offers."""
         if self.last_round is not None and _round_over(self.game, decision, self.last_round):
             raise Horizon  # the tree ends where the rollout would
         keys = decision.labels
