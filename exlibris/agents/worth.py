@@ -23,7 +23,6 @@ from exlibris.dsl import ast
 from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
-from exlibris.model.shelf_errors import ShelfError
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import shelf_artifact_points
 from exlibris.scoring.settings import ScoringRules
@@ -396,19 +395,17 @@ class ShelfReading:
         return card in cards
 
     def loss(self, card: Card) -> float:
-        """What taking ``card`` off the shelf costs (``inf`` if it may not leave)."""
+        """What taking ``card`` off the shelf costs (``inf`` if it may not leave): the
+        shelf read without it is ``lifted``'s (kept for the next question), and whether
+        it may leave is the shelf's own ``removable_positions`` (kept with its cells)."""
         found = self._losses.get(card)
         if found is None:
-            pos = self.shelf.position_of(card)
-            trial = self.shelf.copy()
-            try:
-                if pos is None:
-                    raise ShelfError(f"{card} is not on the shelf")
-                trial.remove(pos)
-            except ShelfError:
+            shelf = self.shelf
+            pos = shelf.position_of(card)
+            if pos is None or pos not in shelf.removable_positions():
                 found = float("inf")
             else:
-                found = self.value - ShelfReading(trial, self.worth, self.foresight).value
+                found = self.value - self.lifted(pos).value
             self._losses[card] = found
         return found
 
@@ -494,11 +491,15 @@ class ShelfReading:
         engine leaves it."""
         found = self._lifted.get(pos)
         if found is None:
-            slots = self.shelf.snapshot()
-            beneath = slots.pop(pos).beneath
-            if beneath is not None:
-                slots[pos] = Slot(beneath, True)
-            shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
+            if pos in self.shelf.removable_positions():  # as the engine takes it off
+                shelf = self.shelf.copy()
+                shelf.remove(pos)
+            else:  # the shelf left in two parts, read all the same
+                slots = self.shelf.snapshot()
+                beneath = slots.pop(pos).beneath
+                if beneath is not None:
+                    slots[pos] = Slot(beneath, True)
+                shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
             found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
 
