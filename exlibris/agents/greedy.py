@@ -190,8 +190,7 @@ class GreedyAgent:
         card = decision.card
         if not isinstance(card, SHELVED):
             return len(decision) // 2
-        reading = self.reading(view)
-        return _argmax((reading.gain(card, pos) for pos in decision.values), self.rng)
+        return _argmax(self.reading(view).gains(card, decision.values), self.rng)
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
         purpose = decision.purpose

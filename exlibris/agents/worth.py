@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache
 from operator import add, sub
+from collections.abc import Iterable
 from typing import Any
 
 from exlibris.dsl import ast
@@ -357,16 +358,50 @@ class ShelfReading:
                     - self.layout_cost(card, pos))
         return self._kept_gain(card, key, pos, i)
 
-    def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
-        """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
-        cards after it that it pushes out: a run of the kept cards, summed by prefixes."""
+    def gains(self, card: Card, cells: Iterable[Pos]) -> list[float]:
+        """``gain`` of ``card`` at each of the empty ``cells``, the same sums in the same
+        order, with what depends on the card alone worked out once."""
+        if self.slow or not isinstance(card, BookCard):
+            return [self._built_gain(card, pos) for pos in cells]
+        key = (card.letter, card.order)
+        order, lasts = self.order, self.lasts
+        foresight = self.foresight
+        share, per_flip = foresight.flipped_stability, foresight.per_flip
+        n = self.z_count
+        width = foresight.width
+        scale = foresight.layout * n / (n + 1)  # ``layout_cost``'s factor
+        mean = self.sum_z / n if n else 0.0
+        shift = 3 * rank(card)
+        stability = self._stability
+        values = []
+        for pos in cells:
+            i = bisect_left(order, pos)
+            last = lasts[i]
+            gained = stability.get(pos)
+            if gained is None:
+                gained = self.stability_gain(pos)
+            layout = scale * (pos[0] + pos[1] / width - shift - mean) ** 2 if n else 0.0
+            if last is not None and key <= last:  # A1 flips it: a filled cell, no books
+                values.append(share * gained - per_flip - layout)
+            else:
+                values.append(self._kept_at(card, key, i, gained - layout))
+        return values
+
+    def _kept_at(self, card: BookCard, key: tuple[str, int], i: int, gain: float) -> float:
+        """The gain of a card A1 keeps in the cell ``i`` in reading order, from the
+        cell's gain before the books (``gain``): with the kept cards after it that it
+        pushes out, a run of the kept cards summed by prefixes."""
         keys, starts, tallies = self.run()
         start, end = starts[i], bisect_right(keys, key)
-        gain = self.stability_gain(pos) - self.layout_cost(card, pos)
         if end <= start:
             return gain + self.book_gain(card)
         return (gain + self._pushed_books(card, tallies[start], tallies[end])
                 - self.base_books - self.foresight.per_flip * (end - start))
+
+    def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
+        """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
+        cards after it that it pushes out (``_kept_at``)."""
+        return self._kept_at(card, key, i, self.stability_gain(pos) - self.layout_cost(card, pos))
 
     def run(self) -> tuple[list[Any], list[int], list[Tally]]:
         """The cards A1 keeps, in order: their keys, how many are kept before each cell,
