@@ -14,10 +14,10 @@ of the form changes what the bot wants.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from operator import add, sub
-from collections.abc import Iterable
 from typing import Any
 
 from exlibris.dsl import ast
