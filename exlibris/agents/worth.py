@@ -209,9 +209,9 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
-                 "_stability", "base_books", "flips", "foresight", "kept", "kept_cards", "keys",
-                 "lasts", "order", "rules", "shelf", "slow", "stability", "starts", "sum_z",
-                 "sum_zz", "tally", "value", "worth", "z_count")
+                 "_stability", "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
+                 "kept_cards", "keys", "lasts", "order", "rules", "shelf", "slow", "stability",
+                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -269,21 +269,52 @@ class ShelfReading:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
-        self.base_books = worth.books(self.tally)
-        spread = szz - sz * sz / n if n else 0.0
-        self.value = (self.base_books + self.stability - foresight.per_flip * flips
-                      - foresight.layout * spread + entombed * self.rules.entombed_per_card)
+        self.entombed = entombed
+        self.artifacts = 0
         if slow:
             shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
-            self.value += shelf_artifact_points(shown, self.rules)
+            self.artifacts = shelf_artifact_points(shown, self.rules)
+        self._stability: dict[Pos, int] = {}
+        self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
+        self._run: tuple[list[Any], list[int], list[Tally]] | None = None
+        self._cards: frozenset[Card] | None = None
+        self._weigh()
+
+    def _weigh(self) -> None:
+        """``value`` from what the pass found, and nothing worked out from it yet."""
+        foresight = self.foresight
+        n, sz = self.z_count, self.sum_z
+        self.base_books = self.worth.books(self.tally)
+        spread = self.sum_zz - sz * sz / n if n else 0.0
+        self.value = (self.base_books + self.stability - foresight.per_flip * self.flips
+                      - foresight.layout * spread + self.entombed * self.rules.entombed_per_card)
+        if self.slow:
+            self.value += self.artifacts
         self._gains: dict[Card, float] = {}
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally | Card, float] = {}
-        self._stability: dict[Pos, int] = {}
-        self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
-        self._run: tuple[list[Any], list[int], list[Tally]] | None = None
-        self._cards: frozenset[Card] | None = None
+
+    def reread(self, worth: Worth, foresight: Foresight) -> ShelfReading:
+        """The same shelf read with another ``Worth`` (of the same scoring rules) or
+        foresight: A1's pass, B1 and the legal cells are the shelf's and serve again;
+        what they are worth is worked out anew (the same sums). A foresight of another
+        width lays the cards out anew: the shelf is read again."""
+        if worth.rules is not self.rules or foresight.width != self.foresight.width:
+            return ShelfReading(self.shelf, worth, foresight)
+        other = ShelfReading.__new__(ShelfReading)
+        other.shelf, other.order, other.rules = self.shelf, self.order, self.rules
+        other.keys, other.kept, other.lasts, other.starts = (self.keys, self.kept, self.lasts,
+                                                             self.starts)
+        other.kept_cards, other.tally, other.flips = self.kept_cards, self.tally, self.flips
+        other.z_count, other.sum_z, other.sum_zz = self.z_count, self.sum_z, self.sum_zz
+        other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
+        other.artifacts, other._depths = self.artifacts, self._depths
+        other._stability, other._cells = self._stability, self._cells
+        other._run, other._cards = self._run, self._cards
+        other.worth, other.foresight = worth, foresight
+        other._weigh()
+        return other
 
     @property
     def depths(self) -> dict[int, int]:
