@@ -275,7 +275,7 @@ class ShelfReading:
             shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
             self.artifacts = shelf_artifact_points(shown, self.rules)
         self._stability: dict[Pos, int] = {}
-        self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
+        self._cells: list[tuple[int, float, int]] | None = None
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
         self._cards: frozenset[Card] | None = None
         self._weigh()
@@ -513,7 +513,7 @@ class ShelfReading:
         below = bisect_left(keys, key)
         pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
         best = float("-inf")
-        for _pos, _i, start, _last, z, stability in cells:
+        for start, z, stability in cells:
             if start > below:
                 value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
@@ -538,18 +538,15 @@ class ShelfReading:
         return self.worth.books(tuple(map(add, map(sub, map(add, self.tally, book_vector(card)),
                                                         out), here)))
 
-    def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float, int]]:
-        """Each legal cell with its place in reading order, how many cards A1 keeps
-        before it and the last of them, its layout coordinate (row plus column over the
-        width) and what a card there adds to B1."""
-        starts = self.run()[1]
+    def _legal_cells(self) -> list[tuple[int, float, int]]:
+        """Each legal cell as what ``best_gain`` reads of it: how many cards A1 keeps
+        before it, its layout coordinate (row plus column over the width) and what a
+        card there adds to B1."""
+        starts, order = self.run()[1], self.order
         width = self.foresight.width
-        cells = []
-        for pos in self.shelf.legal_cells():
-            i = bisect_left(self.order, pos)
-            cells.append((pos, i, starts[i], self.lasts[i], pos[0] + pos[1] / width,
-                          self.stability_gain(pos)))
-        return cells
+        stability = self.stability_gain
+        return [(starts[bisect_left(order, pos)], pos[0] + pos[1] / width, stability(pos))
+                for pos in self.shelf.legal_cells()]
 
     def lifted(self, pos: Pos) -> ShelfReading:
         """The shelf read without the card at ``pos`` (kept for the next question): a
