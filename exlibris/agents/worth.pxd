@@ -3,7 +3,8 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 cdef class Worth:
-    cdef public object banned, focus, per_prominent, prominent, rivals, rules, solo, variety
+    cdef public object _smallest, banned, focus, per_prominent, prominent, rivals, rules, solo
+    cdef public object variety
     cdef public dict _awards, _books
 
 cdef class ShelfReading:

@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from operator import add, sub
+from operator import add, itemgetter, sub
 from typing import Any
 
 from exlibris.dsl import ast
@@ -131,8 +131,8 @@ class Worth:
     is still open) plus a share of the award range per book.
     """
 
-    __slots__ = ("_awards", "_books", "banned", "focus", "per_prominent", "prominent", "rivals",
-                 "rules", "solo", "variety")
+    __slots__ = ("_awards", "_books", "_smallest", "banned", "focus", "per_prominent",
+                 "prominent", "rivals", "rules", "solo", "variety")
 
     def __init__(self, rules: ScoringRules, focus: str, prominent: str, banned: str | None,
                  rivals: tuple[int, ...]) -> None:
@@ -141,6 +141,11 @@ class Worth:
         self.prominent = CODES.get(prominent)
         self.banned = CODES.get(banned) if banned and rules.banned_books else None
         self.variety = tuple(CODES[c] for c in steps.variety_categories(banned))
+        # a tally's variety counts, read at once (a tuple: ``itemgetter`` of one index
+        # would give the count alone)
+        variety = self.variety
+        self._smallest = (itemgetter(*variety) if len(variety) > 1
+                          else lambda tally: tuple(tally[i] for i in variety))
         self.rivals = rivals  # the others' prominent tallies (the public library's in solo)
         self.solo = rules.solo
         last = rules.award_for(max(0, rules.players - 1)) if not rules.solo else 0
@@ -172,13 +177,16 @@ class Worth:
         if self.banned is not None:
             value += tally[self.banned] * rules.banned_per_book
         if self.variety:
-            counts = [tally[i] for i in self.variety]
+            counts = self._smallest(tally)
             low = min(counts)
             above = len(counts) - counts.count(low)  # tallies above the smallest
             value += rules.variety_per_book * (low + VARIETY_PROGRESS * above / len(counts))
         if self.prominent is not None:
             count = tally[self.prominent]
-            value += PROMINENT_SHARE * self.award(count) + self.per_prominent * count
+            award = self._awards.get(count)
+            if award is None:
+                award = self.award(count)
+            value += PROMINENT_SHARE * award + self.per_prominent * count
         return value
 
 
