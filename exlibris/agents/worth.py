@@ -240,7 +240,9 @@ class ShelfReading:
         width = foresight.width
         n, sz, szz = 0, 0.0, 0.0
         slow = False
-        for pos, slot in shelf.items():
+        slots = shelf.snapshot()  # read by the reading order (``items`` without its calls)
+        for pos in self.order:
+            slot = slots[pos]
             lasts.append(last)
             starts.append(len(run))
             card = slot.card
