@@ -8,6 +8,11 @@ order the seeded generators are drawn from, or in an event, changes a digest.
 
     python bench/same_games.py                 # 40 seeds a row
     python bench/same_games.py --games 100 --seed 500
+    python bench/same_games.py --search        # and rows with search seats (slower)
+
+``--search`` adds games with ``mcts`` seats (two seeds of ``mcts:20`` against greedy,
+one of three ``mcts:12``): the search's rollouts play the greedy bot's choices, so
+a change to the greedy bot or its views that moves a rollout changes these.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="seeds a row (default 40)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--search", action="store_true",
+                        help="add rows of games with search (mcts) seats")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     settings = resolve_settings("standard", catalog.variants)
@@ -59,6 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         GreedyAgent(seed) if i == seed % 2 else RandomAgent(seed + 7) for i in range(2)]))
     for name, make in rows:
         print(f"{name:<17}{digest(catalog, settings, seeds, make)}")
+    if args.search:
+        from exlibris.agents.mcts import MctsAgent
+
+        searched: list[tuple[str, range, Callable[[int], list[Any]]]] = [
+            ("mcts:20 vs greedy", range(2), lambda seed: [
+                MctsAgent(seed, iterations=20) if i == seed % 2 else GreedyAgent(seed + 3)
+                for i in range(2)]),
+            ("mcts:12 x3", range(1), lambda seed: [
+                MctsAgent(seed + i, iterations=12) for i in range(3)])]
+        for name, few, make in searched:
+            print(f"{name:<17} {digest(catalog, settings, few, make)}")
     return 0
 
 

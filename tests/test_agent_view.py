@@ -70,3 +70,22 @@ def test_the_view_holds_no_other_hand_and_no_face_down_card() -> None:
     assert set(view.hand) == set(game.state.players[0].hand.cards)
     assert not hasattr(view.opponents[0], "hand") and view.opponents[0].hand_size == 6
     assert not hasattr(view, "deck") and view.deck_size == len(game.state.deck)
+
+
+def test_a_view_is_the_value_its_class_builds_and_stays_frozen() -> None:
+    """``player_view`` fills a view's fields at once: every field is set, the view equals
+    one built by the dataclass itself, and it cannot be changed."""
+    catalog = load_catalog()
+    settings = resolve_settings("standard", catalog.variants)
+    game = new_game(catalog, settings, [RandomAgent(1), RandomAgent(2), RandomAgent(3)], seed=4)
+    view = player_view(game, 1)
+    fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+    assert vars(view).keys() == fields.keys()
+    assert view == PlayerView(**fields)
+    for other in view.opponents:
+        names = [f.name for f in dataclasses.fields(other)]
+        assert list(vars(other)) == names
+        assert other == type(other)(*(getattr(other, n) for n in names))
+    assert [o.seat for o in view.opponents] == [0, 2]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.hand = ()  # type: ignore[misc]

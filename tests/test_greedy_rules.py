@@ -213,6 +213,39 @@ def test_the_fast_gain_is_the_built_shelfs_value(seed: int) -> None:
             pytest.approx(reading.value, abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(25))
+def test_what_a_reading_shares_is_what_a_fresh_one_finds(seed: int) -> None:
+    """The bot's shortcuts give exactly (not nearly) what reading the shelf afresh gives:
+    every cell's gain in one pass (``gains``), the shelf read again for another worth or
+    foresight (``reread``) and a shelf card's loss from the lifted shelf."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    if rng.random() < 0.3:  # an artifact: the shelves built are read
+        shelf.shelve(ArtifactCard("foul-vowel-towel"), rng.choice(shelf.legal_cells()))
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    reading = ShelfReading(shelf, worth, Foresight())
+    cells = shelf.legal_cells()
+    for c in hand:
+        assert reading.gains(c, cells) == [reading.gain(c, pos) for pos in cells]
+    other = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    for foresight in (Foresight(), Foresight(layout=0.5, flipped_stability=1.0),
+                      Foresight(width=4)):
+        again, fresh = reading.reread(other, foresight), ShelfReading(shelf, other, foresight)
+        assert again.value == fresh.value and again.stability == fresh.stability
+        for c in hand:
+            assert again.best_gain(c) == fresh.best_gain(c)
+            assert again.gains(c, cells) == fresh.gains(c, cells)
+    for pos, slot in shelf.items():
+        trial = shelf.copy()
+        if trial.removal_refusal(pos) is not None:
+            assert reading.loss(slot.card) == float("inf")
+            continue
+        trial.remove(pos)
+        assert reading.loss(slot.card) == reading.value - ShelfReading(trial, worth,
+                                                                       Foresight()).value
+
+
 def test_a_shelf_card_is_worth_what_it_holds_up() -> None:
     """A card on the shelf is valued by what taking it off costs, not as a card to
     shelve again: the bot pays a tax with a hand card it has no use for."""

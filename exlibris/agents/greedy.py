@@ -101,6 +101,7 @@ class GreedyAgent:
         read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
                 view.final_round)
         worth = None
+        same: ShelfReading | None = None  # a reading of this shelf for another read
         for i, found in enumerate(kept):
             if found.read == read:
                 other = found.reading.shelf
@@ -109,11 +110,17 @@ class GreedyAgent:
                         kept.insert(0, kept.pop(i))
                     self._viewed = view
                     return found
+            elif same is None and found.read[0] is read[0]:
+                other = found.reading.shelf
+                if shelf is other or shelf == other:
+                    same = found.reading
             if worth is None and found.read[:5] == read[:5]:
                 worth = found.reading.worth  # only the shelf or the foresight differ
         if worth is None:
             worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
-        found = Kept(read, ShelfReading(shelf, worth, LATE if view.final_round else EARLY))
+        foresight = LATE if view.final_round else EARLY
+        found = Kept(read, ShelfReading(shelf, worth, foresight) if same is None
+                     else same.reread(worth, foresight))  # the same shelf: its pass again
         kept.insert(0, found)
         del kept[READINGS_KEPT:]
         self._viewed = view
@@ -190,8 +197,7 @@ class GreedyAgent:
         card = decision.card
         if not isinstance(card, SHELVED):
             return len(decision) // 2
-        reading = self.reading(view)
-        return _argmax((reading.gain(card, pos) for pos in decision.values), self.rng)
+        return _argmax(self.reading(view).gains(card, decision.values), self.rng)
 
     def _pick(self, view: PlayerView, decision: Decision) -> int:
         purpose = decision.purpose

@@ -69,16 +69,24 @@ def player_view(game: Any, seat: int) -> PlayerView:
     discard = tuple(state.discard.cards)
     if solo is not None:
         discard = discard[-1:]
-    return PlayerView(
+    opponents = []
+    for p in state.players:
+        if p.seat != seat:
+            other = _NEW(OpponentView)
+            other.__dict__.update(seat=p.seat, name=p.name, shelf=shelf_copy(p.shelf),
+                                  hand_size=len(p.hand))
+            opponents.append(other)
+    view = _NEW(PlayerView)
+    view.__dict__.update(
         seat=seat,
         hand=tuple(me.hand.cards),
         focus=me.focus,
         shelf=shelf_copy(me.shelf),
         prominent=state.prominent,
         banned=state.banned,
-        opponents=tuple([OpponentView(p.seat, p.name, shelf_copy(p.shelf), len(p.hand))
-                         for p in state.players if p.seat != seat]),
-        areas={loc.id: _shown(loc.area) for loc in state.in_play},
+        opponents=tuple(opponents),
+        areas={loc.id: (None,) * len(loc.area.cards) if loc.area.face_down
+               else tuple(loc.area.cards) for loc in state.in_play},  # None: face down
         deck_size=len(state.deck),
         discard=discard,
         round=state.round,
@@ -90,6 +98,14 @@ def player_view(game: Any, seat: int) -> PlayerView:
         scoring=game.scoring if game.scoring is not None
         else ScoringRules.for_players(len(state.players)),
     )
+    return view
+
+
+# a view is made at every decision of a bot, so ``player_view`` sets every field of a
+# new ``PlayerView`` (and ``OpponentView``) at once in its ``__dict__``, where the frozen
+# dataclass's ``__init__`` sets them one by one through ``object.__setattr__``; the view
+# is the same value (``tests/test_agent_view.py`` compares it with one built by the class)
+_NEW = object.__new__
 
 
 # the copy of each live shelf the views last showed, by the ``id`` of the live shelf,
@@ -109,12 +125,6 @@ def shelf_copy(shelf: Shelf) -> Shelf:
         _COPIES.clear()
     _COPIES[id(shelf)] = (shelf, copy)
     return copy
-
-
-def _shown(area: Any) -> tuple[Card | None, ...]:
-    """A card area as its player sees it: ``None`` for each card of a face-down one."""
-    cards = area.cards
-    return (None,) * len(cards) if area.face_down else tuple(cards)
 
 
 def solo_view(game: Any) -> SoloView | None:

@@ -14,16 +14,16 @@ of the form changes what the bot wants.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from operator import add, sub
+from operator import add, itemgetter, sub
 from typing import Any
 
 from exlibris.dsl import ast
 from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
-from exlibris.model.shelf_errors import ShelfError
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import shelf_artifact_points
 from exlibris.scoring.settings import ScoringRules
@@ -131,8 +131,8 @@ class Worth:
     is still open) plus a share of the award range per book.
     """
 
-    __slots__ = ("_awards", "_books", "banned", "focus", "per_prominent", "prominent", "rivals",
-                 "rules", "solo", "variety")
+    __slots__ = ("_awards", "_books", "_smallest", "banned", "focus", "per_prominent",
+                 "prominent", "rivals", "rules", "solo", "variety")
 
     def __init__(self, rules: ScoringRules, focus: str, prominent: str, banned: str | None,
                  rivals: tuple[int, ...]) -> None:
@@ -141,6 +141,11 @@ class Worth:
         self.prominent = CODES.get(prominent)
         self.banned = CODES.get(banned) if banned and rules.banned_books else None
         self.variety = tuple(CODES[c] for c in steps.variety_categories(banned))
+        # a tally's variety counts, read at once (a tuple: ``itemgetter`` of one index
+        # would give the count alone)
+        variety = self.variety
+        self._smallest = (itemgetter(*variety) if len(variety) > 1
+                          else lambda tally: tuple(tally[i] for i in variety))
         self.rivals = rivals  # the others' prominent tallies (the public library's in solo)
         self.solo = rules.solo
         last = rules.award_for(max(0, rules.players - 1)) if not rules.solo else 0
@@ -172,13 +177,16 @@ class Worth:
         if self.banned is not None:
             value += tally[self.banned] * rules.banned_per_book
         if self.variety:
-            counts = [tally[i] for i in self.variety]
+            counts = self._smallest(tally)
             low = min(counts)
             above = len(counts) - counts.count(low)  # tallies above the smallest
             value += rules.variety_per_book * (low + VARIETY_PROGRESS * above / len(counts))
         if self.prominent is not None:
             count = tally[self.prominent]
-            value += PROMINENT_SHARE * self.award(count) + self.per_prominent * count
+            award = self._awards.get(count)
+            if award is None:
+                award = self.award(count)
+            value += PROMINENT_SHARE * award + self.per_prominent * count
         return value
 
 
@@ -209,9 +217,9 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
-                 "_stability", "base_books", "flips", "foresight", "kept", "kept_cards", "keys",
-                 "lasts", "order", "rules", "shelf", "slow", "stability", "starts", "sum_z",
-                 "sum_zz", "tally", "value", "worth", "z_count")
+                 "_stability", "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
+                 "kept_cards", "keys", "lasts", "order", "rules", "shelf", "slow", "stability",
+                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -232,7 +240,9 @@ class ShelfReading:
         width = foresight.width
         n, sz, szz = 0, 0.0, 0.0
         slow = False
-        for pos, slot in shelf.items():
+        slots = shelf.snapshot()  # read by the reading order (``items`` without its calls)
+        for pos in self.order:
+            slot = slots[pos]
             lasts.append(last)
             starts.append(len(run))
             card = slot.card
@@ -269,21 +279,52 @@ class ShelfReading:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
-        self.base_books = worth.books(self.tally)
-        spread = szz - sz * sz / n if n else 0.0
-        self.value = (self.base_books + self.stability - foresight.per_flip * flips
-                      - foresight.layout * spread + entombed * self.rules.entombed_per_card)
+        self.entombed = entombed
+        self.artifacts = 0
         if slow:
             shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
-            self.value += shelf_artifact_points(shown, self.rules)
+            self.artifacts = shelf_artifact_points(shown, self.rules)
+        self._stability: dict[Pos, int] = {}
+        self._cells: list[tuple[int, float, int]] | None = None
+        self._run: tuple[list[Any], list[int], list[Tally]] | None = None
+        self._cards: frozenset[Card] | None = None
+        self._weigh()
+
+    def _weigh(self) -> None:
+        """``value`` from what the pass found, and nothing worked out from it yet."""
+        foresight = self.foresight
+        n, sz = self.z_count, self.sum_z
+        self.base_books = self.worth.books(self.tally)
+        spread = self.sum_zz - sz * sz / n if n else 0.0
+        self.value = (self.base_books + self.stability - foresight.per_flip * self.flips
+                      - foresight.layout * spread + self.entombed * self.rules.entombed_per_card)
+        if self.slow:
+            self.value += self.artifacts
         self._gains: dict[Card, float] = {}
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally | Card, float] = {}
-        self._stability: dict[Pos, int] = {}
-        self._cells: list[tuple[Pos, int, int, Any, float, int]] | None = None
         self._lifted: dict[Pos, ShelfReading] = {}
-        self._run: tuple[list[Any], list[int], list[Tally]] | None = None
-        self._cards: frozenset[Card] | None = None
+
+    def reread(self, worth: Worth, foresight: Foresight) -> ShelfReading:
+        """The same shelf read with another ``Worth`` (of the same scoring rules) or
+        foresight: A1's pass, B1 and the legal cells are the shelf's and serve again;
+        what they are worth is worked out anew (the same sums). A foresight of another
+        width lays the cards out anew: the shelf is read again."""
+        if worth.rules is not self.rules or foresight.width != self.foresight.width:
+            return ShelfReading(self.shelf, worth, foresight)
+        other = ShelfReading.__new__(ShelfReading)
+        other.shelf, other.order, other.rules = self.shelf, self.order, self.rules
+        other.keys, other.kept, other.lasts, other.starts = (self.keys, self.kept, self.lasts,
+                                                             self.starts)
+        other.kept_cards, other.tally, other.flips = self.kept_cards, self.tally, self.flips
+        other.z_count, other.sum_z, other.sum_zz = self.z_count, self.sum_z, self.sum_zz
+        other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
+        other.artifacts, other._depths = self.artifacts, self._depths
+        other._stability, other._cells = self._stability, self._cells
+        other._run, other._cards = self._run, self._cards
+        other.worth, other.foresight = worth, foresight
+        other._weigh()
+        return other
 
     @property
     def depths(self) -> dict[int, int]:
@@ -358,16 +399,50 @@ class ShelfReading:
                     - self.layout_cost(card, pos))
         return self._kept_gain(card, key, pos, i)
 
-    def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
-        """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
-        cards after it that it pushes out: a run of the kept cards, summed by prefixes."""
+    def gains(self, card: Card, cells: Iterable[Pos]) -> list[float]:
+        """``gain`` of ``card`` at each of the empty ``cells``, the same sums in the same
+        order, with what depends on the card alone worked out once."""
+        if self.slow or not isinstance(card, BookCard):
+            return [self._built_gain(card, pos) for pos in cells]
+        key = (card.letter, card.order)
+        order, lasts = self.order, self.lasts
+        foresight = self.foresight
+        share, per_flip = foresight.flipped_stability, foresight.per_flip
+        n = self.z_count
+        width = foresight.width
+        scale = foresight.layout * n / (n + 1)  # ``layout_cost``'s factor
+        mean = self.sum_z / n if n else 0.0
+        shift = 3 * rank(card)
+        stability = self._stability
+        values = []
+        for pos in cells:
+            i = bisect_left(order, pos)
+            last = lasts[i]
+            gained = stability.get(pos)
+            if gained is None:
+                gained = self.stability_gain(pos)
+            layout = scale * (pos[0] + pos[1] / width - shift - mean) ** 2 if n else 0.0
+            if last is not None and key <= last:  # A1 flips it: a filled cell, no books
+                values.append(share * gained - per_flip - layout)
+            else:
+                values.append(self._kept_at(card, key, i, gained - layout))
+        return values
+
+    def _kept_at(self, card: BookCard, key: tuple[str, int], i: int, gain: float) -> float:
+        """The gain of a card A1 keeps in the cell ``i`` in reading order, from the
+        cell's gain before the books (``gain``): with the kept cards after it that it
+        pushes out, a run of the kept cards summed by prefixes."""
         keys, starts, tallies = self.run()
         start, end = starts[i], bisect_right(keys, key)
-        gain = self.stability_gain(pos) - self.layout_cost(card, pos)
         if end <= start:
             return gain + self.book_gain(card)
         return (gain + self._pushed_books(card, tallies[start], tallies[end])
                 - self.base_books - self.foresight.per_flip * (end - start))
+
+    def _kept_gain(self, card: BookCard, key: tuple[str, int], pos: Pos, i: int) -> float:
+        """The gain of a card A1 keeps at ``pos`` (``i`` in reading order), with the kept
+        cards after it that it pushes out (``_kept_at``)."""
+        return self._kept_at(card, key, i, self.stability_gain(pos) - self.layout_cost(card, pos))
 
     def run(self) -> tuple[list[Any], list[int], list[Tally]]:
         """The cards A1 keeps, in order: their keys, how many are kept before each cell,
@@ -396,19 +471,17 @@ class ShelfReading:
         return card in cards
 
     def loss(self, card: Card) -> float:
-        """What taking ``card`` off the shelf costs (``inf`` if it may not leave)."""
+        """What taking ``card`` off the shelf costs (``inf`` if it may not leave): the
+        shelf read without it is ``lifted``'s (kept for the next question), and whether
+        it may leave is the shelf's own ``removable_positions`` (kept with its cells)."""
         found = self._losses.get(card)
         if found is None:
-            pos = self.shelf.position_of(card)
-            trial = self.shelf.copy()
-            try:
-                if pos is None:
-                    raise ShelfError(f"{card} is not on the shelf")
-                trial.remove(pos)
-            except ShelfError:
+            shelf = self.shelf
+            pos = shelf.position_of(card)
+            if pos is None or pos not in shelf.removable_positions():
                 found = float("inf")
             else:
-                found = self.value - ShelfReading(trial, self.worth, self.foresight).value
+                found = self.value - self.lifted(pos).value
             self._losses[card] = found
         return found
 
@@ -450,7 +523,7 @@ class ShelfReading:
         below = bisect_left(keys, key)
         pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
         best = float("-inf")
-        for _pos, _i, start, _last, z, stability in cells:
+        for start, z, stability in cells:
             if start > below:
                 value = share * stability + flipped - scale * (z - target) ** 2
             elif end <= start:
@@ -475,18 +548,15 @@ class ShelfReading:
         return self.worth.books(tuple(map(add, map(sub, map(add, self.tally, book_vector(card)),
                                                         out), here)))
 
-    def _legal_cells(self) -> list[tuple[Pos, int, int, Any, float, int]]:
-        """Each legal cell with its place in reading order, how many cards A1 keeps
-        before it and the last of them, its layout coordinate (row plus column over the
-        width) and what a card there adds to B1."""
-        starts = self.run()[1]
+    def _legal_cells(self) -> list[tuple[int, float, int]]:
+        """Each legal cell as what ``best_gain`` reads of it: how many cards A1 keeps
+        before it, its layout coordinate (row plus column over the width) and what a
+        card there adds to B1."""
+        starts, order = self.run()[1], self.order
         width = self.foresight.width
-        cells = []
-        for pos in self.shelf.legal_cells():
-            i = bisect_left(self.order, pos)
-            cells.append((pos, i, starts[i], self.lasts[i], pos[0] + pos[1] / width,
-                          self.stability_gain(pos)))
-        return cells
+        stability = self.stability_gain
+        return [(starts[bisect_left(order, pos)], pos[0] + pos[1] / width, stability(pos))
+                for pos in self.shelf.legal_cells()]
 
     def lifted(self, pos: Pos) -> ShelfReading:
         """The shelf read without the card at ``pos`` (kept for the next question): a
@@ -494,11 +564,15 @@ class ShelfReading:
         engine leaves it."""
         found = self._lifted.get(pos)
         if found is None:
-            slots = self.shelf.snapshot()
-            beneath = slots.pop(pos).beneath
-            if beneath is not None:
-                slots[pos] = Slot(beneath, True)
-            shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
+            if pos in self.shelf.removable_positions():  # as the engine takes it off
+                shelf = self.shelf.copy()
+                shelf.remove(pos)
+            else:  # the shelf left in two parts, read all the same
+                slots = self.shelf.snapshot()
+                beneath = slots.pop(pos).beneath
+                if beneath is not None:
+                    slots[pos] = Slot(beneath, True)
+                shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
             found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
         return found
 

@@ -86,6 +86,7 @@ class OwnTotal:
         library = inspection.public_library
         self.library_counts = ({code: library.tally[code] for code in self.codes}
                                if library is not None else None)
+        self._partials: dict[tuple[int, ...], int] = {}
 
     def award(self, tally: dict[str, int]) -> int:
         """B2 for a tally of this player's, summed over the prominent categories."""
@@ -109,12 +110,17 @@ class OwnTotal:
         return self.form(shelf).total
 
     def partial(self, tally: tuple[int, ...]) -> int:
-        """The flip-dependent figures a tally alone decides (B2 to B5), for the beam."""
-        table, rules = self.inspection.table, self.inspection.rules
-        counts = dict(zip(CATEGORY_CODES, tally, strict=True))
-        return (self.award(counts) + steps.b3_banned(counts, table.banned, rules)
+        """The flip-dependent figures a tally alone decides (B2 to B5), for the beam
+        (kept by tally)."""
+        found = self._partials.get(tally)
+        if found is None:
+            table, rules = self.inspection.table, self.inspection.rules
+            counts = dict(zip(CATEGORY_CODES, tally, strict=True))
+            found = self._partials[tally] = (
+                self.award(counts) + steps.b3_banned(counts, table.banned, rules)
                 + steps.b4_variety(counts, table.banned, rules)
                 + steps.b5_focus(counts, self.player.focus, rules))
+        return found
 
 
 def directions(inspection: Inspection, focus: str) -> list[int | None]:
@@ -252,10 +258,14 @@ def bounded_flips(
     vectors = [tuple(card.books.count(code) for code in CATEGORY_CODES) for _, card in cards]
     by_tally = not _near_artifacts(shelf) and not own.player.assistants
     scores: dict[tuple[bool, ...], tuple[int, int]] = {}
+    zero = (0,) * len(CATEGORY_CODES)
 
     def tally_of(plan: tuple[bool, ...]) -> tuple[int, ...]:
-        return tuple(sum(v[c] for v, keep in zip(vectors, plan, strict=True) if keep)
-                     for c in range(len(CATEGORY_CODES)))
+        tally = zero
+        for vector, keep in zip(vectors, plan, strict=True):
+            if keep:
+                tally = tuple(map(operator.add, tally, vector))
+        return tally
 
     def score(plan: tuple[bool, ...]) -> tuple[int, int]:
         """(figures that flips change, -voluntary flips) of a plan."""
