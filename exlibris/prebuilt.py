@@ -125,6 +125,6 @@ def tree(start: str, text: str) -> Any | None:
     from exlibris.dsl import ast_json
 
     try:
-        return ast_json.decode(json.loads(found))
+        return ast_json.loads(found)
     except (ValueError, TypeError, RecursionError):
         return None
