@@ -17,12 +17,17 @@ the same rounds, each command right after this one's, so that a loaded machine
 slows both alike; its figures are marked ``[DIR]``. Compare checkouts alike as to
 ``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` set, one that has none compiles
 every module at every start.
+
+Each row gives the wall time and the CPU time (user and system) of the command's
+process, each as a ratio to ``python -c pass``'s: on a loaded machine a process waits
+for a core most of its wall time, and the CPU time is the steadier figure.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import resource
 import select
 import statistics
 import struct
@@ -31,10 +36,18 @@ import sys
 import tempfile
 import termios
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAME_END = b"\x1b[J"  # exlibris.interactive.fullscreen.FRAME_END
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this process's children that have ended."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def seconds(command: list[str], env: dict[str, str], root: Path) -> float:
@@ -121,28 +134,38 @@ def main() -> None:
                 seconds(command, warm[root], root)
             first_screen(warm[root], home, root)
         times: dict[str, list[float]] = {"pass": []}
+        cpu: dict[str, list[float]] = {}
+
+        def timed(name: str, run: Callable[..., float], *args: Any) -> None:
+            """Run one command (it has ended when ``run`` returns): its wall and CPU."""
+            before = children_cpu()
+            times.setdefault(name, []).append(run(*args))
+            cpu.setdefault(name, []).append(children_cpu() - before)
+
         for _ in range(rounds):
-            times["pass"].append(seconds([sys.executable, "-c", "pass"], base, ROOT))
+            timed("pass", seconds, [sys.executable, "-c", "pass"], base, ROOT)
             for label in labels:
                 for name, command in commands.items():
                     for root in roots:
-                        times.setdefault(name + label + marks[root], []).append(
-                            seconds(command, env_of(label, root), root))
+                        timed(name + label + marks[root], seconds, command,
+                              env_of(label, root), root)
                 for root in roots:
-                    times.setdefault("first screen" + label + marks[root], []).append(
-                        first_screen(env_of(label, root), home, root))
+                    timed("first screen" + label + marks[root], first_screen,
+                          env_of(label, root), home, root)
                 for root in roots:
-                    times.setdefault("first question, line mode" + label + marks[root],
-                                     []).append(first_question_line_mode(
-                                         env_of(label, root), home, root))
+                    timed("first question, line mode" + label + marks[root],
+                          first_question_line_mode, env_of(label, root), home, root)
     floor = statistics.median(times.pop("pass"))
+    floor_cpu = statistics.median(cpu.pop("pass"))
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         print("note: PYTHONDONTWRITEBYTECODE is set: a checkout with no .pyc files compiles "
               "every module at every start (an installed wheel has them)")
-    print(f"python -c pass: {floor * 1000:.1f} ms (median of {rounds})")
+    print(f"python -c pass: {floor * 1000:.1f} ms, CPU {floor_cpu * 1000:.1f} ms (medians of "
+          f"{rounds}); load average {os.getloadavg()[0]:.1f}")
     for what, found in times.items():
-        median = statistics.median(found)
-        print(f"{what}: {median:.3f} s = {median / floor:.1f}x python -c pass")
+        median, used = statistics.median(found), statistics.median(cpu[what])
+        print(f"{what}: {median:.3f} s = {median / floor:.1f}x python -c pass; "
+              f"CPU {used * 1000:.0f} ms = {used / floor_cpu:.1f}x")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,8 @@ def read_entry(path: Path, display: str | None = None, *, trusted: bool = False
                ) -> tuple[Entry | None, list[Problem]]:
     """Load and type one file; the entry is None when it has problems. ``trusted``:
     the file is known to validate (``shipped_cache.typed``), so it is not validated
-    again (``model/construct.py``)."""
+    again (``model/construct.py``); nor is a shipped file as the package made it, which
+    the package vouches for (``LoadedYaml.typed``, ``prebuilt.typed``)."""
     try:
         loaded = load_yaml_file(path, display_name=display)
     except UserInputError as exc:
@@ -80,7 +81,7 @@ def read_entry(path: Path, display: str | None = None, *, trusted: bool = False
                    f"unknown kind {kind!r}{did_you_mean(str(kind), KINDS)}")
         return None, [loaded.problem(("kind",), "content/unknown-kind",
                                      f"{message}; one of: {', '.join(sorted(KINDS))}")]
-    if trusted:
+    if trusted or loaded.typed:
         try:
             return Entry(path, loaded, construct(KINDS[kind], data)), []
         except TypeError:  # data construct cannot place: validated as any other

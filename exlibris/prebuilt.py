@@ -15,8 +15,14 @@ as before. The whole file is passed over when the code that makes records and tr
 has changed since it was written (``code_key``: the SHA-256 of those modules and of
 the grammar), or when it is missing or damaged. ``tests/test_prebuilt.py`` holds it to
 what the parsers make now; ``EXLIBRIS_NO_PREBUILT=1`` turns it off (every file and
-text parsed, as the tests that compare with the parsers want). After a change to the
-shipped content or to that code, write it again:
+text parsed, as the tests that compare with the parsers want).
+
+It also says (``typed``) that every record read into its model and every shipped
+variant resolved to valid settings when it was written, by the models' code and the
+pydantic and pydantic-core versions it names (``typed_key``): with those as they are
+now, a file read from its record is built from it without validating it again
+(``model/construct.py``), as the per-user cache's ``typed`` allows. After a change to
+the shipped content, to that code or to the models, write it again:
 
     python -m exlibris.prebuilt_write
 """
@@ -36,18 +42,39 @@ _FORMAT = 1
 # the code whose output the file holds: a change to any of it passes the file over
 CODE = ("yamlsafe.py", "dsl/grammar.lark", "dsl/lark_parser.py", "dsl/ast.py",
         "dsl/ast_json.py")
+# the code that says whether a record reads into its model (the models, which model a
+# kind is, and how a trusted record is built)
+MODELS = ("model/content.py", "model/rules.py", "model/merging.py", "model/construct.py",
+          "model/variants.py", "limits.py", "catalog.py")
 
 
-def code_key() -> str:
-    """The SHA-256 of the format and of the code that makes records and trees."""
-    digest = hashlib.sha256(f"{_FORMAT}".encode())
-    for name in CODE:
+def _files_key(label: str, names: tuple[str, ...]) -> str:
+    """The SHA-256 (hex) of ``label`` and of the package's files ``names``."""
+    digest = hashlib.sha256(label.encode())
+    for name in names:
         try:
             data = (_PACKAGE / name).read_bytes()
         except OSError:
             data = b""
         digest.update(f"\0{name}\0".encode() + hashlib.sha256(data).digest())
     return digest.hexdigest()
+
+
+def code_key() -> str:
+    """The SHA-256 of the format and of the code that makes records and trees."""
+    return _files_key(f"{_FORMAT}", CODE)
+
+
+@cache
+def typed_key() -> dict[str, str]:
+    """What ``typed`` vouches for: the versions of pydantic and pydantic-core installed
+    now (another version may validate by its own rules) and the SHA-256 of the models'
+    code."""
+    from pydantic.version import VERSION
+    from pydantic_core import __version__ as core
+
+    return {"pydantic": VERSION, "pydantic-core": core,
+            "models": _files_key(f"{_FORMAT}", MODELS)}
 
 
 @cache
@@ -75,6 +102,13 @@ def record(sha256: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def typed() -> bool:
+    """True if every record reads into its model and every shipped variant resolves,
+    by the models and the pydantic installed now (``typed_key``)."""
+    stored = _stored()
+    return bool(stored["records"]) and stored.get("typed") == typed_key()
+
+
 def tree_text(start: str, text: str) -> str | None:
     """The JSON text of the tree of ``text`` parsed from rule ``start``, if it is a
     shipped text (``tree_cache`` decodes it)."""
@@ -91,6 +125,6 @@ def tree(start: str, text: str) -> Any | None:
     from exlibris.dsl import ast_json
 
     try:
-        return ast_json.decode(json.loads(found))
+        return ast_json.loads(found)
     except (ValueError, TypeError, RecursionError):
         return None

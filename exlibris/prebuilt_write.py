@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from exlibris.prebuilt import _FORMAT, FILE, code_key
+from exlibris.prebuilt import _FORMAT, FILE, code_key, typed_key
 
 
 def build() -> dict[str, Any]:
@@ -39,13 +39,38 @@ def build() -> dict[str, Any]:
                 continue  # an error is Lark's to tell each time
             trees[f"{start}\0{text}"] = json.dumps(tree, separators=(",", ":"))
     return {"format": _FORMAT, "code": code_key(),
+            "typed": typed_key() if typed_stamp(list(records.values())) else None,
             "records": dict(sorted(records.items())), "trees": dict(sorted(trees.items()))}
+
+
+def typed_stamp(records: list[dict[str, Any]]) -> bool:
+    """True if every record validates into the model of its ``kind`` and every variant
+    among them resolves to valid settings (what ``prebuilt.typed`` then vouches for)."""
+    from pydantic import ValidationError
+
+    from exlibris.catalog import KINDS
+    from exlibris.model.rules import Variant
+    from exlibris.model.variants import resolve_settings
+
+    variants = {}
+    try:
+        for made in records:
+            data = made["data"]
+            model = KINDS[data["kind"]].model_validate(data)
+            if isinstance(model, Variant):
+                variants[model.id] = model
+        for variant_id in variants:
+            resolve_settings(variant_id, variants)
+    except (ValidationError, ValueError, KeyError, TypeError, RecursionError):
+        return False
+    return True
 
 
 def text_of(built: dict[str, Any]) -> str:
     """The file's text: one record or tree a line, so that a change reads as a diff."""
     lines = ["{", f'"format": {json.dumps(built["format"])},',
-             f'"code": {json.dumps(built["code"])},', '"records": {']
+             f'"code": {json.dumps(built["code"])},',
+             f'"typed": {json.dumps(built["typed"])},', '"records": {']
     for group in ("records", "trees"):
         items = list(built[group].items())
         lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"

@@ -222,6 +222,16 @@ def file_bytes(path: Path) -> bytes | None:
     return shipped.texts[name].encode("utf-8") if name is not None else None
 
 
+def shipped_sha256(path: Path | str) -> str | None:
+    """The SHA-256 (hex) of a shipped file's bytes as ``yaml_files`` names it, as this
+    process read them for the key (None: not such a file, or no cache)."""
+    if not enabled():
+        return None
+    shipped = _shipped()
+    name = shipped.names.get(str(path))
+    return shipped.sha256.get(name) if name is not None else None
+
+
 def files(folders: tuple[Path, ...]) -> list[Path] | None:
     """``yaml_files(folders)`` as the cache found them, if ``folders`` are the shipped
     content and rules folders it read (else None)."""

@@ -55,9 +55,15 @@ def _resolved(path: Path) -> Path | None:
 
 def outside_links(paths: Iterable[Path]) -> list[Path]:
     """YAML files in the folders named that are symlinks (or under one) leading out of
-    the folder: never read, reported by ``exlibris validate``."""
-    return [p for path in paths if path.is_dir() for p in _in_folder(path)
-            if is_symlink_escape(p, path)]
+    the folder: never read, reported by ``exlibris validate``. (A file reached through
+    no link is where its path says, inside the folder: only the others are resolved.)"""
+    found = []
+    for path in paths:
+        if path.is_dir():
+            inside_root = _resolved(path) is not None
+            found += [p for p, inside in _walk(path)
+                      if not (inside_root and inside is not None) and is_symlink_escape(p, path)]
+    return found
 
 
 def _in_folder(folder: Path, *, filtered: bool = True) -> list[Path]:
@@ -242,10 +248,10 @@ def sort_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Path
     other: list[Path] = []
     seen: set[Path] = set()
     for given in paths:
-        for path in yaml_files([given]):
-            if path.resolve() in seen:  # a file named and inside a folder named: once
+        for path, target in yaml_targets([given]):
+            if target in seen:  # a file named and inside a folder named: once
                 continue
-            seen.add(path.resolve())
+            seen.add(target)
             kind = file_kind(path)
             if kind == "scenario":
                 scenarios.append(path)

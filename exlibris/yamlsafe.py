@@ -29,7 +29,7 @@ from exlibris.limits import (
     int_too_long,
 )
 from exlibris.safefile import FileRefused, read_limited
-from exlibris.shipped_cache import Record, lookup
+from exlibris.shipped_cache import Record, lookup, shipped_sha256
 
 __all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "LoadedYaml", "load_yaml_file", "load_yaml_text"]
 
@@ -63,6 +63,16 @@ class LoadedYaml:
     # the positions as the cache keeps them (JSON text), read when first asked for:
     # most commands never ask
     _packed: str | None = field(default=None, repr=False)
+    # the SHA-256 (hex) of the file's bytes, when it was read from a record (``typed``)
+    sha256: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def typed(self) -> bool:
+        """The data is known to read into its model: a shipped file as the package made
+        it, which the package vouches for (``prebuilt.typed``); ``catalog.read_entry``
+        builds its model unchecked."""
+        sha = self.sha256
+        return sha is not None and prebuilt.record(sha) is not None and prebuilt.typed()
 
     def _unpack(self) -> None:
         packed, self._packed = self._packed, None
@@ -112,12 +122,14 @@ class LoadedYaml:
         return {"data": self.data, "positions": json.dumps(positions, separators=(",", ":"))}
 
     @classmethod
-    def from_record(cls, filename: str, text: str, record: Record) -> LoadedYaml | None:
-        """The file as ``record`` keeps it; None for a record ``record()`` cannot give."""
+    def from_record(cls, filename: str, text: str, record: Record, *,
+                    sha256: str | None = None) -> LoadedYaml | None:
+        """The file as ``record`` keeps it; None for a record ``record()`` cannot give.
+        ``sha256``: that of the file's bytes, if known."""
         if not isinstance(record, dict) or "data" not in record \
                 or not isinstance(record.get("positions"), str):
             return None
-        return cls(filename, text, record["data"], _packed=record["positions"])
+        return cls(filename, text, record["data"], _packed=record["positions"], sha256=sha256)
 
     def problem(self, path: Path_, code: str, message: str, *, at_key: bool = False
                 ) -> Problem:
@@ -148,7 +160,8 @@ def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> Load
     from the per-user cache when it is there (``shipped_cache``)."""
     name = display_name or str(path)
     cached = lookup(path, record_of)
-    loaded = LoadedYaml.from_record(name, *cached) if cached is not None else None
+    loaded = LoadedYaml.from_record(name, *cached, sha256=shipped_sha256(path)) \
+        if cached is not None else None
     if loaded is not None:
         return loaded
     try:
@@ -161,8 +174,9 @@ def load_yaml_file(path: Path | str, *, display_name: str | None = None) -> Load
     except UnicodeDecodeError as exc:
         raise _error(name, 1, 1, "file/encoding",
                      f"file is not UTF-8 text (byte {exc.start})") from None
-    made = prebuilt.record(hashlib.sha256(raw).hexdigest())  # a shipped file as shipped
-    loaded = LoadedYaml.from_record(name, text, made) if made is not None else None
+    sha = hashlib.sha256(raw).hexdigest()
+    made = prebuilt.record(sha)  # a shipped file as shipped
+    loaded = LoadedYaml.from_record(name, text, made, sha256=sha) if made is not None else None
     return loaded if loaded is not None else load_yaml_text(text, name)
 
 

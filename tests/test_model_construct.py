@@ -1,6 +1,7 @@
 """Models built from trusted data (``model/construct.py``) are the models validation
 builds, and they are built only for the shipped set as a former command found it
-(``shipped_cache.typed``): a changed file, or an author's own variant, is validated."""
+(``shipped_cache.typed``) or as the package vouches for it (``prebuilt.typed``): a
+changed file, or an author's own variant, is validated."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from exlibris import shipped_cache
+from exlibris import prebuilt, shipped_cache
 from exlibris.catalog import KINDS, read_catalog, shipped_catalog
 from exlibris.model.construct import construct, is_trusted
 from exlibris.model.rules import Settings, Variant
@@ -89,13 +90,18 @@ def test_a_chain_with_an_untrusted_variant_is_validated() -> None:
 
 @pytest.fixture
 def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A per-user cache of its own, and no file the package vouches for (what the
+    cache's own word on the shipped set is worth is the question)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("EXLIBRIS_NO_PREBUILT", "1")
     monkeypatch.delenv("EXLIBRIS_NO_CACHE", raising=False)
     shipped_cache._shipped.cache_clear()
     shipped_catalog.cache_clear()
+    prebuilt._stored.cache_clear()
     yield tmp_path / "cache" / "exlibris"
     shipped_cache._shipped.cache_clear()
     shipped_catalog.cache_clear()
+    prebuilt._stored.cache_clear()
 
 
 def test_the_shipped_catalog_is_trusted_once_a_command_has_checked_it(
@@ -140,7 +146,8 @@ def test_a_game_from_a_filled_cache_builds_no_validator(tmp_path: Path) -> None:
             "        yield from every(sub)\n"
             "print(sorted(c.__name__ for c in every(BaseModel)\n"
             "             if c.__module__.startswith('exlibris') and c.__pydantic_complete__))\n")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "EXLIBRIS_NO_PREBUILT": "1"}  # no file the package vouches for
     env.pop("EXLIBRIS_NO_CACHE", None)
 
     def run() -> str:

@@ -9,6 +9,7 @@ column included; a tuple is ``{"<tuple>": [...]}`` and a mapping
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields
 from functools import cache
 from typing import Any
@@ -66,3 +67,28 @@ def decode(data: Any) -> Any:
     if isinstance(data, _PLAIN):
         return data
     raise ValueError(f"a syntax tree holds no {type(data).__name__}")
+
+
+def loads(text: str | bytes) -> Any:
+    """``decode(json.loads(text))``, each object decoded as the JSON parser makes it
+    (its values already decoded): the same tree or the same ``ValueError``, without a
+    second walk over the data."""
+    return json.loads(text, object_hook=_object)
+
+
+def _object(data: dict[str, Any]) -> Any:
+    """One JSON object whose values are decoded: a tuple, a mapping or a node."""
+    if data.keys() == {"<tuple>"} and isinstance(data["<tuple>"], list):
+        return tuple(data["<tuple>"])
+    if data.keys() == {"<dict>"} and isinstance(data["<dict>"], list):
+        pairs = data["<dict>"]
+        if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
+                   for p in pairs):
+            raise ValueError("a mapping in a tree is a list of [key, value] pairs")
+        return {k: v for k, v in pairs}
+    name = data.get("_")
+    known = _classes().get(name) if isinstance(name, str) else None
+    if known is None or data.keys() - {"_"} != known[1]:
+        raise ValueError(f"not a syntax tree node: {str(name)[:40]!r}")
+    del data["_"]
+    return known[0](**data)

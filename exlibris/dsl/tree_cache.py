@@ -39,7 +39,7 @@ def lookup(start: str, text: str) -> Any | None:
     if not isinstance(found, str):
         return None
     try:
-        return ast_json.decode(json.loads(found))
+        return ast_json.loads(found)
     except (ValueError, TypeError, RecursionError):
         return None
 
