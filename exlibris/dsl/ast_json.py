@@ -73,7 +73,13 @@ def loads(text: str | bytes) -> Any:
     """``decode(json.loads(text))``, each object decoded as the JSON parser makes it
     (its values already decoded): the same tree or the same ``ValueError``, without a
     second walk over the data."""
-    return json.loads(text, object_hook=_object)
+    return json.loads(text, object_hook=_object, parse_float=_no_number,
+                      parse_constant=_no_number)
+
+
+def _no_number(text: str) -> Any:
+    """A float (or NaN, Infinity) read: no tree holds one."""
+    raise ValueError(f"a syntax tree holds no float: {text[:20]!r}")
 
 
 def _object(data: dict[str, Any]) -> Any:
