@@ -30,6 +30,8 @@ from exlibris.simulate.rows import game_rows
 from exlibris.sources import content_in_use
 
 _SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
+_clock = time.perf_counter
+_LIBRARY = DecisionKind.LIBRARY
 
 
 def catalog(content: tuple[str, ...] = ()) -> Catalog:
@@ -186,24 +188,30 @@ class TimedSeat:
             sit_at(game)
 
     def decide(self, view: Any, decision: Any) -> int:
-        if self.scores is not None:
-            self.scores.check()
-        started = time.perf_counter()
+        scores = self.scores
+        if scores is not None and scores.game is not None \
+                and scores.game.state.round != scores.round:
+            scores.check()  # a new round: its first decision
+        started = _clock()
         index = self.agent.decide(view, decision)
-        took = time.perf_counter() - started
+        took = _clock() - started
         self.seconds += took
-        self.slowest = max(self.slowest, took)
+        if took > self.slowest:
+            self.slowest = took
         self.decisions += 1
-        self.options += decision.size
-        if decision.kind == DecisionKind.LIBRARY:
+        size = decision.size
+        self.options += size
+        if decision.kind == _LIBRARY:
             self.dealt = [str(getattr(v, "id", v)) for v in decision.values]
-        at = self.scores.round if self.scores is not None else 0
-        while len(self.decisions_by_round) < at:
-            self.decisions_by_round.append(0)
-            self.options_by_round.append(0)
+        at = scores.round if scores is not None else 0
         if at > 0:
-            self.decisions_by_round[at - 1] += 1
-            self.options_by_round[at - 1] += decision.size
+            by_round = self.decisions_by_round
+            if len(by_round) < at:
+                missing = at - len(by_round)
+                by_round += [0] * missing
+                self.options_by_round += [0] * missing
+            by_round[at - 1] += 1
+            self.options_by_round[at - 1] += size
         return int(index)
 
     def __getattr__(self, name: str) -> Any:  # sit_at, ... (called only when missing)
