@@ -25,10 +25,13 @@ of ``bench/`` measure it (their functions are used, not copied):
   and line mode) and ``validate`` with no cache (``EXLIBRIS_NO_CACHE=1``), as
   multiples of ``python -c pass``: medians of rounds taken in turn
   (``startup.py``'s functions);
-* ``simulate``, 2 workers over 1: games a second (``simulate_bench.row``);
+* ``simulate``, 2 workers over 1: games a second (``simulate_bench.row``), with the
+  cores each row obtained and its games a CPU-second, two workers over one;
 * ``simulate --workers 1`` of random seats at 2 and 4 players: decisions a second over
   the whole command (a process of its own: start-up, rows and events files included)
-  over the floor's, the floor run just before and just after.
+  over the floor's, the floor run just before and just after; and the same by CPU
+  time (the command's from ``RUSAGE_CHILDREN``, the floor's of this process), with
+  the cores the command obtained: a loaded machine moves the CPU figures least.
 
 The machine's load average is printed before and after, with each row's goal.
 """
