@@ -388,6 +388,40 @@ def test_the_progress_bar_shows_games_per_second_and_failures() -> None:
     assert "3/3" in text and "games/s" in text and "0 failed" in text
 
 
+def test_the_progress_bar_starts_after_the_workers_so_they_can_fork(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The bar's refreshing thread starts once the pool is up: a pool made beside a
+    running thread is spawned (each worker loading the catalog) instead of forked."""
+    import sys
+    import threading
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from exlibris.cli.simulate import _run
+    from exlibris.simulate import backends
+
+    happened: list[str] = []
+    pool_context, start = backends.pool_context, Progress.start
+
+    def made() -> object:
+        context = pool_context()
+        happened.append(context.get_start_method())
+        return context
+
+    def started(self: Progress) -> None:
+        happened.append("bar")
+        start(self)
+
+    monkeypatch.setattr(backends, "pool_context", made)
+    monkeypatch.setattr(Progress, "start", started)
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    result = _run(RunConfig([STANDARD2], 4, 1, ["random"], workers=2), console)
+    assert len(result.rows) == 8
+    assert happened[1:] == ["bar"] and happened[0] in ("fork", "spawn")
+    if sys.platform == "linux" and threading.active_count() == 1:  # not under xdist
+        assert happened[0] == "fork"
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--out", "r.txt"], ".parquet, .csv, .jsonl"),
     (["--seats", "human"], "unknown agent"),
