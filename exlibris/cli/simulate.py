@@ -254,7 +254,8 @@ def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:
     try:
         return run(config, progress=progress, started=started)
     finally:
-        bar.stop()  # nothing if it never started
+        if bar.live.is_started:
+            bar.stop()
 
 
 def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],
