@@ -126,17 +126,17 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
         for future in finished:
             order.put(pending.pop(future), future.result())
 
-    told = launched is None
+    tell = launched  # once, after the first task: a fork pool's workers start then
     try:
         for number, batch in enumerate(work):
             while len(pending) + len(order) >= workers * IN_FLIGHT_PER_WORKER:
                 collect()
             pending[pool.submit(play_batch, batch, events)] = number
-            if not told:  # a fork pool's workers start at its first task
-                told = True
-                launched()  # type: ignore[misc]
-        if not told:
-            launched()  # type: ignore[misc]
+            if tell is not None:
+                tell, told = None, tell
+                told()
+        if tell is not None:
+            tell()
         while pending:
             collect()
     except BrokenProcessPool as exc:
