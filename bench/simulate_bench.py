@@ -100,8 +100,12 @@ def main() -> int:
     meta = {"load_average_before": load, "cpus": backends.default_workers(),
             "seats": args.seats, "games": args.games}
     speedup = rows[1]["games_per_s"] / rows[0]["games_per_s"]
+    per_cpu = (rows[1]["games_per_cpu_s"] / rows[0]["games_per_cpu_s"]
+               if rows[0]["games_per_cpu_s"] and rows[1]["games_per_cpu_s"] else None)
+    meta["load_average_after"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     if args.json:
         print(json.dumps({"meta": meta, "rows": rows, "speedup_2_over_1": round(speedup, 3),
+                          "per_cpu_second_2_over_1": per_cpu and round(per_cpu, 3),
                           "ray_overhead": ray_cost}, indent=2))
         return 0
     print(f"{args.games} games of {args.seats}, standard, 2 players; load average before: "
@@ -111,7 +115,9 @@ def main() -> int:
                "games a CPU-second" if r["cores_obtained"] else "")
         print(f"  {r['row']:<18} {r['wall_s']:>8.2f}s {r['games_per_s']:>8.2f} games/s  "
               f"(a game: {1000 * r['mean_game_s']:.1f} ms{cpu})")
-    print(f"2 workers / 1 worker: {speedup:.2f}x")
+    print(f"2 workers / 1 worker: {speedup:.2f}x"
+          + (f"; games a CPU-second, 2 workers / 1: {per_cpu:.3f}" if per_cpu else "")
+          + f"; load average after: {meta['load_average_after']}")
     if ray_cost:
         print(f"Ray: a task's round trip {1000 * ray_cost['task_round_trip_s']:.2f} ms, "
               f"{ray_cost['games_a_batch']} games a batch: "

@@ -116,6 +116,60 @@ def test_rows_are_the_same_with_one_and_two_workers() -> None:
     assert same(one) == same(two)
 
 
+def test_the_files_are_the_same_with_one_and_two_workers(tmp_path: Path) -> None:
+    """The games and their events reach the files in the plan's order whatever the
+    number of workers: the events files are the same bytes, the rows files the same
+    but for the timing columns."""
+    made: dict[tuple[int, str], tuple[list[dict], bytes]] = {}
+    for workers in (1, 2):
+        for form in ("jsonl", "csv"):
+            out, events = tmp_path / f"r{workers}.{form}", tmp_path / f"e{workers}.{form}"
+            simulate(RunConfig([STANDARD2, Cell("standard", 3)], 9, 3, ["random", "greedy"],
+                               workers=workers, out=out, events=events))
+            made[workers, form] = same(rows.read(out)), events.read_bytes()
+    for form in ("jsonl", "csv"):
+        assert made[1, form] == made[2, form]
+        assert made[1, form][1].count(b"\n") > 9 * 5 * 10  # every game's events are there
+
+
+def test_results_are_handed_on_in_the_order_of_their_batches() -> None:
+    from exlibris.simulate.backends import InOrder
+    from exlibris.simulate.play import BatchResult
+
+    handed: list[int] = []
+    order = InOrder(lambda result: handed.append(result.games))
+    for number, now, held in ((2, [], 1), (0, [0], 1), (3, [0], 2), (1, [0, 1, 2, 3], 0),
+                              (4, [0, 1, 2, 3, 4], 0)):
+        order.put(number, BatchResult(games=number))
+        assert (handed, len(order)) == (now, held)
+
+
+def test_batches_shrink_toward_the_end_and_keep_the_plan_order() -> None:
+    from exlibris.simulate import backends
+
+    config = RunConfig([STANDARD2], 300, 1, ["random"])
+    made = list(backends.batches(config.specs(), 300,
+                                 lambda left: backends.batch_size("local", left, 2)))
+    assert [s.index for batch in made for s in batch] == list(range(300))
+    sizes = [len(b) for b in made]
+    assert sizes[0] == 16 and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
+
+
+def test_events_text_is_what_json_and_csv_write() -> None:
+    import csv
+
+    from exlibris.simulate.observe import event_dicts, events_text
+
+    key = ("hou\u00dfe-\"rules\"", 3, 7)
+    events = [(1, 1, "place", "home"), (2, 1, "gain", 'a "quoted", comma\u00e9'),
+              (0, 2, "board", "wishing-well"), (3, 12, "hire", "\\back\nslash")]
+    assert events_text(key, events, "jsonl") == "".join(
+        json.dumps(e) + "\n" for e in event_dicts(key, events))
+    written = io.StringIO()
+    csv.writer(written).writerows(list(e.values()) for e in event_dicts(key, events))
+    assert events_text(key, events, "csv") == written.getvalue()
+
+
 def test_rows_are_the_same_on_ray(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     from exlibris.simulate import backends
@@ -332,6 +386,40 @@ def test_the_progress_bar_shows_games_per_second_and_failures() -> None:
     assert len(result.rows) == 6
     text = buffer.getvalue()
     assert "3/3" in text and "games/s" in text and "0 failed" in text
+
+
+def test_the_progress_bar_starts_after_the_workers_so_they_can_fork(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The bar's refreshing thread starts once the pool is up: a pool made beside a
+    running thread is spawned (each worker loading the catalog) instead of forked."""
+    import sys
+    import threading
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from exlibris.cli.simulate import _run
+    from exlibris.simulate import backends
+
+    happened: list[str] = []
+    pool_context, start = backends.pool_context, Progress.start
+
+    def made() -> object:
+        context = pool_context()
+        happened.append(context.get_start_method())
+        return context
+
+    def started(self: Progress) -> None:
+        happened.append("bar")
+        start(self)
+
+    monkeypatch.setattr(backends, "pool_context", made)
+    monkeypatch.setattr(Progress, "start", started)
+    console = Console(file=io.StringIO(), force_terminal=True, width=120)
+    result = _run(RunConfig([STANDARD2], 4, 1, ["random"], workers=2), console)
+    assert len(result.rows) == 8
+    assert happened[1:] == ["bar"] and happened[0] in ("fork", "spawn")
+    if sys.platform == "linux" and threading.active_count() == 1:  # not under xdist
+        assert happened[0] == "fork"
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -466,8 +466,10 @@ def test_a_killed_worker_ends_the_run_with_exit_1_and_keeps_the_games(tmp_path: 
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
         time.sleep(0.2)
+    command = Path(f"/proc/{proc.pid}/cmdline").read_bytes()  # a forked worker's too
     workers = [c for c in _children(proc.pid)
-               if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+               if Path(f"/proc/{c}/cmdline").read_bytes() == command
+               or b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
     assert workers
     os.kill(workers[0], signal.SIGKILL)
     _, err = proc.communicate(timeout=120)

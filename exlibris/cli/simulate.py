@@ -211,7 +211,8 @@ def _sigterm_stops() -> Iterator[None]:
 def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:
     """Run ``config``; with a rich ``console``, under a progress bar shown on it; with
     ``lines`` (standard error that is not a terminal), a progress line every few
-    seconds."""
+    seconds. The bar (and its refreshing thread) starts once the workers are up: a
+    pool forked beside a running thread is not safe, so it would be spawned."""
     from exlibris.simulate.progress import Lines, Rate, duration
     from exlibris.simulate.runner import simulate as run
 
@@ -237,6 +238,7 @@ def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:
 
     def started(total: int, kept: int) -> None:
         state["rate"] = Rate(total, kept)
+        bar.start()
         state["task"] = bar.add_task("games", total=total, completed=kept, rate="-",
                                      failed=0, left="-")
 
@@ -249,8 +251,11 @@ def _run(config: Any, console: Any, lines: TextIO | None = None) -> Any:
         bar.update(state["task"], failed=state["failed"],
                    rate=f"{speed:.1f}" if speed else "-", left=duration(rate.seconds_left))
 
-    with bar:
+    try:
         return run(config, progress=progress, started=started)
+    finally:
+        if bar.live.is_started:
+            bar.stop()
 
 
 def _finish(config: Any, result: Any, variants: list[str], skipped: list[str],

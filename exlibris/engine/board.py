@@ -275,7 +275,7 @@ class Board:
         assistant.bid = 0
         assistant.sharing_with = []
         self.ctx.skip.discard(id(assistant))
-        if self.log.enabled:
+        if self.log.enabled and self.log.wants(EventKind.RETURN):
             where = {"location": loc.id} if loc is not None else \
                 {"home": home + 1} if home is not None else {}
             self.log.add(EventKind.RETURN, seat=assistant.owner, assistant=assistant.id, **where)

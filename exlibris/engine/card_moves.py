@@ -51,7 +51,7 @@ class CardMoves:
         """Draw ``n`` cards (fewer when the deck runs out: ruling SETUP-14)."""
         n = self.triggers.modify("draw", n, actor=seat)
         drawn = self.deal_to(self.game.player(seat).hand, n)
-        if self.log.enabled:
+        if self.log.enabled and self.log.wants(EventKind.DRAW):
             self.log.add(EventKind.DRAW, seat=seat, cards=[c.name for c in drawn])
         for card in drawn:
             self.triggers.after("acquire", actor=seat, card=card)
@@ -93,7 +93,7 @@ class CardMoves:
             self.remove_from_shelf(zone, card, dst)
         else:
             self.state.cards.move(card, dst)
-        if self.log.enabled:
+        if self.log.enabled and self.log.wants(EventKind.DISCARD):
             self.log.add(EventKind.DISCARD, card=card.name, to=dst.name,
                          source=zone.name if zone is not None else "")
 
@@ -153,9 +153,10 @@ class CardMoves:
         index = self.game.ask(seat, _POSITION, f"where to shelve {card.name}?", positions,
                          lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                          card=card)
-        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
+        logged = self.log.enabled and self.log.wants(EventKind.SHELVE)
+        src = self.state.cards.zone_of(card) if logged else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index], face_down=face_down)
-        if self.log.enabled:
+        if logged:
             self.log.add(EventKind.SHELVE, seat=seat, card=card.name,
                          pos=list(positions[index]), face_down=face_down,
                          source=src.name if src is not None else "")
@@ -175,9 +176,10 @@ class CardMoves:
                               positions,
                               lambda p: f"shelve {card.name} at row {p[0]}, column {p[1]}",
                               card=card)
-        src = self.state.cards.zone_of(card) if self.log.enabled else None  # for the log
+        logged = self.log.enabled and self.log.wants(EventKind.SHELVE)
+        src = self.state.cards.zone_of(card) if logged else None  # for the log
         self.state.cards.shelve(card, player.shelf_zone, positions[index])
-        if self.log.enabled:
+        if logged:
             self.log.add(EventKind.SHELVE, seat=owner, card=card.name,
                          pos=list(positions[index]), face_down=False,
                          source=src.name if src is not None else "")

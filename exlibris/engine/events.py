@@ -72,16 +72,26 @@ class EventKind(StrEnum):
 
 
 class EventLog:
-    """An append-only list of ``{"n": i, "event": kind, ...}`` records."""
+    """An append-only list of ``{"n": i, "event": kind, ...}`` records; given
+    ``kinds``, only the records of those kinds are kept (``n`` counts the kept ones):
+    a reader that wants a few kinds (``simulate/observe.py``) does not pay for
+    the others' records."""
 
-    __slots__ = ("enabled", "records")
+    __slots__ = ("enabled", "kinds", "records")
 
-    def __init__(self, enabled: bool = False) -> None:
+    def __init__(self, enabled: bool = False, kinds: frozenset[str] | None = None) -> None:
         self.enabled = enabled
+        self.kinds = kinds
         self.records: list[dict[str, Any]] = []
 
+    def wants(self, kind: EventKind) -> bool:
+        """Whether a record of ``kind`` is kept (for a record costly to build)."""
+        return self.enabled and (self.kinds is None or kind in self.kinds)
+
     def add(self, kind: EventKind, /, **data: Any) -> None:
-        self.records.append({"n": len(self.records), "event": kind, **data})
+        kinds = self.kinds
+        if kinds is None or kind in kinds:
+            self.records.append({"n": len(self.records), "event": kind, **data})
 
     def write(self, out: TextIO) -> None:
         for record in self.records:

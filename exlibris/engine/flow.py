@@ -455,7 +455,7 @@ def deal_areas(game: Game) -> None:
             continue
         count = prep.deal_by_players.get(n, prep.deal) if prep.deal_by_players else prep.deal
         dealt = auction.deal_display(game, loc, count)
-        if game.log.enabled:
+        if game.log.enabled and game.log.wants(EventKind.DEAL):
             game.log.add(EventKind.DEAL, location=loc.id, cards=[c.name for c in dealt],
                          face_down=prep.face == "down")
 
@@ -542,7 +542,7 @@ def resolution(game: Game) -> None:
 
 def resolve(game: Game, loc: LocationState) -> None:
     log = game.log
-    if log.enabled:
+    if log.enabled and log.wants(EventKind.RESOLVE):
         log.add(EventKind.RESOLVE, location=loc.id)
     spec = loc.spec
     assistant: Assistant
@@ -566,7 +566,7 @@ def resolve(game: Game, loc: LocationState) -> None:
         leftovers = list(loc.area.cards)
         for card in leftovers:
             game.state.cards.move(card, game.state.discard)
-        if leftovers and log.enabled:
+        if leftovers and log.enabled and log.wants(EventKind.DISCARD_AREA):
             log.add(EventKind.DISCARD_AREA, location=loc.id, cards=[c.name for c in leftovers])
     if True in loc.held:
         for assistant in loc.assistants():  # a fresh list: returning changes the spaces

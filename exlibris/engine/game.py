@@ -120,9 +120,9 @@ class Game:
         self.decisions += 1
         if self.forward is not None:
             self.forward.answers.append(index)
-        if self.log.enabled:
+        if self.log.enabled and self.log.wants(EventKind.DECISION):
             self.log.add(EventKind.DECISION, seat=seat, kind=kind, prompt=prompt,
-                         choice=decision.labels[index], index=index)
+                         choice=decision.label(index), index=index)
         return index
 
     def checkpoint(self) -> None:

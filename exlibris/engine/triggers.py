@@ -188,7 +188,8 @@ class Triggers:
         ctx.running.add(key)
         if ability.trigger is not None and ability.trigger.once_per is not None:
             ctx.used_for(ability.trigger.once_per).add(key)
-        if self.game.log.enabled:  # the event's fields take some working out: only when logged
+        log = self.game.log  # the event's fields take some working out: only when logged
+        if log.enabled and log.wants(EventKind.ABILITY):
             self.game.event(EventKind.ABILITY, seat=source.owner, ability=ability.keyword or "",
                        source=getattr(this, "id", None) or getattr(this, "name", str(this)),
                        index=int(ability.key.rsplit("#", 1)[-1]))

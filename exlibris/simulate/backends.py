@@ -1,14 +1,22 @@
 """Where batches of games run: in this process, in a local process pool, or on Ray.
 
 A backend takes batches of :class:`GameSpec` and hands each :class:`BatchResult`
-to ``done`` as it arrives (in completion order; the runner sorts the rows). At most
-a few batches per worker are in flight, so an interruption loses little and the
-memory held by pending results stays small.
+to ``done`` in the order of the batches (a batch that finishes early waits for
+those before it), so the files a run writes as it goes are the same whatever the
+number of workers. At most a few batches per worker are in flight or waiting, so
+an interruption loses little and the memory held by results stays small.
+
+The local pool's workers are forked from this process where that is safe (Linux,
+no other thread running yet): they start with its imports and its checked catalog,
+in milliseconds; elsewhere they are spawned and load the catalog from the cache
+(``shipped_cache.py``). Batches shrink as the run nears its end (a share of the games
+left), so the workers finish together.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -19,8 +27,9 @@ from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.play import BatchResult, play_batch, worker_init
 
 Done = Callable[[BatchResult], None]
+Launched = Callable[[], None]
 Batch = Sequence[GameSpec]
-IN_FLIGHT_PER_WORKER = 3
+IN_FLIGHT_PER_WORKER = 4  # batches a worker has in flight or finished, not yet handed on
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # rows are small; leave memory to the games
 
 
@@ -40,47 +49,96 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def batches(specs: Iterable[GameSpec], size: int) -> Iterator[list[GameSpec]]:
-    """``specs`` in lists of ``size``, taken as they come (the plan is never built)."""
+def batches(specs: Iterable[GameSpec], games: int, size: Callable[[int], int]
+            ) -> Iterator[list[GameSpec]]:
+    """``specs`` (``games`` of them) in lists, each of ``size(games not yet in a
+    batch)``, taken as they come (the plan is never built)."""
+    left = games
     batch: list[GameSpec] = []
+    wanted = size(left)
     for spec in specs:
         batch.append(spec)
-        if len(batch) >= size:
+        if len(batch) >= wanted:
             yield batch
+            left -= len(batch)
             batch = []
+            wanted = size(left)
     if batch:
         yield batch
 
 
-def run_inline(work: Iterator[Batch], done: Done, events: bool = False) -> None:
+class InOrder:
+    """Hands results to ``done`` in the order of their batches' numbers (0, 1, ...),
+    holding those that finish early."""
+
+    def __init__(self, done: Done) -> None:
+        self.done = done
+        self.next = 0
+        self.held: dict[int, BatchResult] = {}
+
+    def put(self, number: int, result: BatchResult) -> None:
+        self.held[number] = result
+        while self.next in self.held:
+            self.done(self.held.pop(self.next))
+            self.next += 1
+
+    def __len__(self) -> int:
+        return len(self.held)
+
+
+def run_inline(work: Iterator[Batch], done: Done, events: str = "",
+               launched: Launched | None = None) -> None:
     """One worker: this process."""
+    if launched is not None:
+        launched()
     for batch in work:
         done(play_batch(batch, events))
 
 
-def run_pool(work: Iterator[Batch], done: Done, workers: int,
-             content: tuple[str, ...] = (), events: bool = False) -> None:
-    """``workers`` processes (spawned, so safe beside the progress thread), each of
-    which compiles the catalog once, in its initializer."""
+def pool_context() -> Any:
+    """``fork`` on Linux while this process runs no other thread (a thread's lock
+    held at the fork would stay held in the child); ``spawn`` otherwise."""
     import multiprocessing
+    import threading
+
+    if sys.platform == "linux" and threading.active_count() == 1 \
+            and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def run_pool(work: Iterator[Batch], done: Done, workers: int,
+             content: tuple[str, ...] = (), events: str = "",
+             launched: Launched | None = None) -> None:
+    """``workers`` processes, forked or spawned (:func:`pool_context`), each of which
+    has the catalog compiled once, in its initializer; ``launched`` is called once
+    they are started (a progress bar's thread may start then)."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+    pool = ProcessPoolExecutor(workers, mp_context=pool_context(), initializer=worker_init,
                                initargs=(content, os.getpid()))
-    pending: set[Future[BatchResult]] = set()
+    pending: dict[Future[BatchResult], int] = {}
+    order = InOrder(done)
+
+    def collect() -> None:
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            order.put(pending.pop(future), future.result())
+
+    tell = launched  # once, after the first task: a fork pool's workers start then
     try:
-        for batch in work:
-            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done(future.result())
-            pending.add(pool.submit(play_batch, batch, events))
+        for number, batch in enumerate(work):
+            while len(pending) + len(order) >= workers * IN_FLIGHT_PER_WORKER:
+                collect()
+            pending[pool.submit(play_batch, batch, events)] = number
+            if tell is not None:
+                tell, told = None, tell
+                told()
+        if tell is not None:
+            tell()
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done(future.result())
+            collect()
     except BrokenProcessPool as exc:
         raise WorkerLost(f"a worker process died: {exc}") from None
     except BaseException:  # Ctrl-C or SIGTERM: the games in play are not waited for
@@ -233,13 +291,17 @@ def check_listening(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
 
 
 def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None,
-            events: bool = False) -> None:
+            events: str = "", launched: Launched | None = None) -> None:
     """Each batch is one Ray task; a Ray worker process keeps its compiled catalog
     between tasks (it is a module-level cache in :mod:`exlibris.simulate.play`)."""
     ray = start_ray(address, workers)
+    if launched is not None:
+        launched()
     task = ray.remote(num_cpus=1, max_retries=0)(play_batch)
     slots = max(1, int(ray.cluster_resources().get("CPU", workers))) * IN_FLIGHT_PER_WORKER
     pending: list[Any] = []
+    numbers: dict[Any, int] = {}
+    order = InOrder(done)
 
     def collect() -> None:
         nonlocal pending
@@ -251,13 +313,15 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
                 first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else ""
                 raise WorkerLost(f"a Ray task failed ({type(exc).__name__}: {first})"
                                  ) from None
-            done(result)
+            order.put(numbers.pop(ref), result)
 
     try:
-        for batch in work:
-            if len(pending) >= slots:
+        for number, batch in enumerate(work):
+            while len(pending) + len(order) >= slots:
                 collect()
-            pending.append(task.remote(list(batch), events))
+            ref = task.remote(list(batch), events)
+            numbers[ref] = number
+            pending.append(ref)
         while pending:
             collect()
     finally:
@@ -267,22 +331,25 @@ def run_ray(work: Iterator[Batch], done: Done, workers: int, address: str | None
 
 def run(backend: str, work: Iterator[Batch], done: Done, *, workers: int,
         address: str | None = None, content: tuple[str, ...] = (),
-        events: bool = False) -> None:
+        events: str = "", launched: Launched | None = None) -> None:
     """Play every batch of ``work`` on ``backend`` (``local`` or ``ray``); ``content``
     is compiled in each pool worker as it starts (Ray workers do it on first use);
-    ``events``: the batches bring their events rows too."""
+    ``events`` (``jsonl``, ``csv``): the batches bring their events rows too, in that
+    format; ``launched`` is called once, when the workers are up."""
     if backend == "ray":
-        run_ray(work, done, workers, address, events)
+        run_ray(work, done, workers, address, events, launched)
     elif workers <= 1:
-        run_inline(work, done, events)
+        run_inline(work, done, events, launched)
     else:
-        run_pool(work, done, workers, content, events)
+        run_pool(work, done, workers, content, events, launched)
 
 
 def batch_size(backend: str, games: int, workers: int) -> int:
-    """Games a batch: small locally (a smooth progress bar, little lost on Ctrl-C);
-    larger on Ray, where a task costs milliseconds (kept under 10% of a game's time)."""
+    """Games a batch when ``games`` are left: a share of them (batches shrink as the
+    run ends, so no worker waits long for the last batch of another), at most 16
+    locally (a smooth progress bar, little lost on Ctrl-C); larger on Ray, where a
+    task costs milliseconds (kept under 10% of a game's time)."""
     if backend == "ray":
         return max(4, min(64, games // (workers * 4) or 1))
-    return max(1, min(16, games // (workers * 8) or 1))
+    return max(1, min(16, -(-games // (workers * 4))))
 

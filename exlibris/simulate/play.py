@@ -1,5 +1,10 @@
 """Play a batch of games in one worker process; the catalog is compiled once per
-process and kept for every later batch.
+process and kept for every later batch (a pool forked from the run's process starts
+with the run's own, already checked).
+
+A batch comes back compact: each game as its journal line (its rows as JSON text)
+and the events rows as the events file's text, so the process that gathers the
+results only writes text.
 
 A game is played exactly as ``exlibris play --seed ... --seats ...`` plays it
 headless (same agents, same bot seeds, same views), so a failed game's replay
@@ -8,6 +13,7 @@ command reproduces it.
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from collections.abc import Sequence
@@ -18,12 +24,14 @@ from typing import Any
 from exlibris.catalog import Catalog
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.flow import Outcome
-from exlibris.simulate.observe import observe
+from exlibris.simulate.observe import OBSERVED, events_text, observe
 from exlibris.simulate.plan import GameSpec
 from exlibris.simulate.rows import game_rows
 from exlibris.sources import content_in_use
 
 _SETTINGS: dict[tuple[tuple[str, ...], str], Any] = {}
+_clock = time.perf_counter
+_LIBRARY = DecisionKind.LIBRARY
 
 
 def catalog(content: tuple[str, ...] = ()) -> Catalog:
@@ -36,10 +44,13 @@ def catalog(content: tuple[str, ...] = ()) -> Catalog:
 
 def worker_init(content: tuple[str, ...] = (), parent: int | None = None) -> None:
     """A pool worker's start: Ctrl-C is the parent's to handle (it stops the run and
-    keeps what finished); the worker dies with its parent; compile the catalog now."""
+    keeps what finished), SIGTERM ends the worker (a forked worker would otherwise
+    keep the parent's handler); the worker dies with its parent; the catalog is
+    compiled now (a forked worker has the parent's)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
     catalog(content)
 
@@ -89,13 +100,32 @@ class Failure:
         return dict(self.__dict__)
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished game: its key and its journal line (``{"rows": [...]}``, a row a
+    seat, and a newline)."""
+
+    key: tuple[str, int, int]
+    line: str
+
+    @classmethod
+    def of(cls, rows: list[dict[str, Any]]) -> PlayedGame:
+        first = rows[0]
+        return cls((first["variant"], int(first["players"]), int(first["game"])),
+                   json.dumps({"rows": rows}) + "\n")
+
+    def rows(self) -> list[dict[str, Any]]:
+        return json.loads(self.line)["rows"]  # type: ignore[no-any-return]
+
+
 @dataclass
 class BatchResult:
-    """Rows of the finished games and the failures, in game order."""
+    """The finished games and the failures, in game order; with an events format,
+    the finished games' events rows as the events file's lines."""
 
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    played: list[PlayedGame] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)  # with keep_events
+    events: str = ""
     games: int = 0
     seconds: float = 0.0  # time spent inside games, for overhead figures
 
@@ -158,24 +188,30 @@ class TimedSeat:
             sit_at(game)
 
     def decide(self, view: Any, decision: Any) -> int:
-        if self.scores is not None:
-            self.scores.check()
-        started = time.perf_counter()
+        scores = self.scores
+        if scores is not None and scores.game is not None \
+                and scores.game.state.round != scores.round:
+            scores.check()  # a new round: its first decision
+        started = _clock()
         index = self.agent.decide(view, decision)
-        took = time.perf_counter() - started
+        took = _clock() - started
         self.seconds += took
-        self.slowest = max(self.slowest, took)
+        if took > self.slowest:
+            self.slowest = took
         self.decisions += 1
-        self.options += decision.size
-        if decision.kind == DecisionKind.LIBRARY:
+        size = decision.size
+        self.options += size
+        if decision.kind == _LIBRARY:
             self.dealt = [str(getattr(v, "id", v)) for v in decision.values]
-        at = self.scores.round if self.scores is not None else 0
-        while len(self.decisions_by_round) < at:
-            self.decisions_by_round.append(0)
-            self.options_by_round.append(0)
+        at = scores.round if scores is not None else 0
         if at > 0:
-            self.decisions_by_round[at - 1] += 1
-            self.options_by_round[at - 1] += decision.size
+            by_round = self.decisions_by_round
+            if len(by_round) < at:
+                missing = at - len(by_round)
+                by_round += [0] * missing
+                self.options_by_round += [0] * missing
+            by_round[at - 1] += 1
+            self.options_by_round[at - 1] += size
         return int(index)
 
     def __getattr__(self, name: str) -> Any:  # sit_at, ... (called only when missing)
@@ -205,7 +241,7 @@ def play_game(spec: GameSpec) -> tuple[Outcome, Any, int, float, list[TimedSeat]
     # the inspection reads the artifacts' and assistants' scores from it
     with content_in_use(Path(p) for p in spec.content):
         game = new_game(cat, settings, agents, seed=spec.seed, variant=spec.cell.variant,
-                        views=player_view, log=EventLog(True))
+                        views=player_view, log=EventLog(True, OBSERVED))
         first = game.state.first_player
         outcome = play(game)
     return outcome, game, first, time.perf_counter() - started, agents
@@ -221,10 +257,12 @@ def _said(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchResult:
+def play_batch(specs: Sequence[GameSpec], events: str = "") -> BatchResult:
     """Play every game of ``specs``; an error in one game is recorded, not raised.
-    ``keep_events``: also the events rows (``observe.py``)."""
+    ``events`` (``jsonl`` or ``csv``): also the events rows, in that format
+    (``observe.py``)."""
     result = BatchResult()
+    texts: list[str] = []
     for spec in specs:
         try:
             outcome, game, first, seconds, seats = play_game(spec)
@@ -235,10 +273,12 @@ def play_batch(specs: Sequence[GameSpec], keep_events: bool = False) -> BatchRes
                 spec.replay_command()))
         else:
             boards = seats[0].scores.boards if seats and seats[0].scores else []
-            logs, events = observe(game.log.records, len(spec.seats), spec.key, keep_events,
-                                   boards)
-            result.rows.extend(game_rows(spec, outcome, game, first, seconds, seats, logs))
-            result.events.extend(events)
+            logs, rows = observe(game.log.records, len(spec.seats), bool(events), boards)
+            result.played.append(PlayedGame.of(
+                game_rows(spec, outcome, game, first, seconds, seats, logs)))
+            if events:
+                texts.append(events_text(spec.key, rows, events))
             result.seconds += seconds
         result.games += 1
+    result.events = "".join(texts)
     return result

@@ -16,7 +16,6 @@ at the end, game by game, and the report reads it back the same way.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -40,7 +39,7 @@ from exlibris.safefile import (
 from exlibris.simulate import backends, manifest, rows
 from exlibris.simulate.observe import EVENT_COLUMNS
 from exlibris.simulate.plan import Cell, GameSpec, game_seed, seats_for
-from exlibris.simulate.play import BatchResult, Failure
+from exlibris.simulate.play import BatchResult, Failure, PlayedGame
 
 Key = tuple[str, int, int]  # variant, players, game index
 MAX_NOTES = 20  # damaged lines described one by one; past that, counted
@@ -214,7 +213,7 @@ class Journal:
         self.path = path
         self.file: IO[bytes] | None = None
         self.index: dict[Key, int] = {}
-        self.memory: dict[Key, list[dict[str, Any]]] = {}  # without a path
+        self.memory: dict[Key, str] = {}  # without a path: each game's line
 
     def _open(self) -> IO[bytes]:
         if self.file is None:
@@ -236,15 +235,15 @@ class Journal:
         """A game already in the journal file (a resumed run)."""
         self.index.setdefault(key, offset)
 
-    def add_game(self, game: list[dict[str, Any]]) -> None:
-        key = _key(game[0])
+    def add_game(self, game: PlayedGame) -> None:
+        key = game.key
         if key in self.index or key in self.memory:
             return
         if self.path is None:
-            self.memory[key] = game
+            self.memory[key] = game.line
             return
         out = self._open()
-        line = (json.dumps({"rows": game}) + "\n").encode()
+        line = game.line.encode()
         try:
             out.seek(0, 2)
             offset = out.tell()
@@ -256,10 +255,7 @@ class Journal:
         self.index[key] = offset
 
     def add(self, result: BatchResult) -> None:
-        games: dict[Key, list[dict[str, Any]]] = {}
-        for row in result.rows:
-            games.setdefault(_key(row), []).append(row)
-        for game in games.values():
+        for game in result.played:
             self.add_game(game)
 
     def __contains__(self, key: Key) -> bool:
@@ -272,7 +268,7 @@ class Journal:
         """Every game's rows, sorted by variant, players, game."""
         if self.path is None:
             for key in sorted(self.memory):
-                yield self.memory[key]
+                yield json.loads(self.memory[key])["rows"]
             return
         if self.file is not None:
             self.file.flush()
@@ -288,8 +284,9 @@ class Journal:
 
 
 class EventsFile:
-    """``--events FILE``: the events rows, appended batch by batch (a resumed run adds
-    the games it plays)."""
+    """``--events FILE``: the events rows, appended batch by batch as the batches'
+    text (``observe.events_text``: the workers encode them); a resumed run adds the
+    games it plays."""
 
     def __init__(self, path: Path | None, append: bool) -> None:
         self.path = path
@@ -313,7 +310,12 @@ class EventsFile:
             return False
         return isinstance(data, dict) and set(data) == set(EVENT_COLUMNS)
 
-    def add(self, events: list[dict[str, Any]]) -> None:
+    @property
+    def form(self) -> str:
+        """The format the workers encode the rows in (``jsonl``, ``csv``; none: "")."""
+        return self.path.suffix[1:] if self.path is not None else ""
+
+    def add(self, events: str) -> None:
         if self.path is None or not events:
             return
         try:
@@ -323,11 +325,7 @@ class EventsFile:
                                              encoding="utf-8", newline="")
                 if fresh and self.path.suffix == ".csv":
                     self.file.write(",".join(EVENT_COLUMNS) + "\r\n")
-            if self.path.suffix == ".csv":
-                writer = csv.writer(self.file)
-                writer.writerows([e[c] for c in EVENT_COLUMNS] for e in events)
-            else:
-                self.file.write("".join(json.dumps(e) + "\n" for e in events))
+            self.file.write(events)
             self.file.flush()
         except FileRefused as exc:
             raise RunError(f"cannot write {self.path}: {exc}") from None
@@ -440,7 +438,7 @@ def load_done(config: RunConfig, journal: Journal, notes: list[str]) -> None:
                     problems.append(f"{config.out}: game {key[2]} ({key[0]}, {key[1]} "
                                     "players) misses a seat's row")
                 else:
-                    journal.add_game(game)
+                    journal.add_game(PlayedGame.of(game))
         except rows.RowsError as exc:
             raise RunError(f"--resume: {exc}; nothing in it can be trusted") from None
     if outside:
@@ -476,9 +474,10 @@ def _games_of(table: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]
 
 def simulate(config: RunConfig, progress: Progress | None = None,
              started: Callable[[int, int], None] | None = None) -> RunResult:
-    """Play the run; ``started(total, kept)`` is called once the plan is known and
-    ``progress`` after every batch. An interruption (``KeyboardInterrupt``) leaves
-    the journal for ``--resume``."""
+    """Play the run; ``started(total, kept)`` is called once the plan is known and the
+    workers are up, and ``progress`` after every batch. An interruption
+    (``KeyboardInterrupt``) leaves the journal for ``--resume``. The batches' games
+    and events reach the files in the plan's order, whatever the number of workers."""
     check_bounds(config)
     check_paths(config)
     journal_file = journal_path(config.out) if config.out is not None else None
@@ -494,10 +493,7 @@ def simulate(config: RunConfig, progress: Progress | None = None,
         _write(manifest.manifest_path(config.out), manifest.text(manifest.build(
             config.plan_json(), config.content, config.command)))
     kept = len(journal)
-    if started is not None:
-        started(config.total, kept)
     todo = (s for s in config.specs() if s.key not in journal)
-    size = backends.batch_size(config.backend, config.total - kept, config.workers)
     new_failures: list[Failure] = []
     game_seconds = 0.0
 
@@ -512,9 +508,14 @@ def simulate(config: RunConfig, progress: Progress | None = None,
 
     clock = time.perf_counter()
     try:
-        backends.run(config.backend, backends.batches(todo, size), finished,
-                     workers=config.workers, address=config.address,
-                     content=config.content, events=config.events is not None)
+        backends.run(config.backend, backends.batches(
+                         todo, config.total - kept,
+                         lambda left: backends.batch_size(config.backend, left,
+                                                          config.workers)),
+                     finished, workers=config.workers, address=config.address,
+                     content=config.content, events=events.form,
+                     launched=None if started is None
+                     else lambda: started(config.total, kept))
     finally:
         journal.close()
         events.close()
