@@ -4,4 +4,5 @@
 
 cdef class EventLog:
     cdef public bint enabled
+    cdef public object kinds
     cdef public list records
