@@ -28,15 +28,18 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_process_state() -> Iterator[None]:
+def _fresh_process_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Each test starts as a fresh process would, whatever ran before it in this worker,
     and leaves nothing behind: the shipped content alone in use (a command run through
     CliRunner keeps its ``--content`` in use: ``sources.use_content``), the catalogs of
-    an author's content forgotten, the environment and working folder as they were."""
+    an author's content forgotten, an empty state folder of its own (autosaves never go
+    to the real home, nor pile up there until a game has no room: ``save/no-room``),
+    the environment and working folder as they were."""
     environment = dict(os.environ)
     folder = os.getcwd()
     for name in AUTHOR_ENVIRONMENT:
         os.environ.pop(name, None)
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
     sources.use_content(())
     catalog._load.cache_clear()
     try:
