@@ -374,17 +374,22 @@ class _Walker:
             self.path.append((child, decision.seat))
             self.node = None
             return index
-        best, best_score = 0, -1.0
+        return self._choose(children, keys, range(len(keys)), decision.seat)
+
+    def _choose(self, children: dict[Any, Node], keys: Any, among: Any, seat: int) -> int:
+        """UCB with availability counts among the options ``among`` (indices into
+        ``keys``, every one a child): the chosen child goes on the path."""
+        best, best_score = among[0], -1.0
         exploration = self.exploration
-        for i, key in enumerate(keys):
-            child = children[key]
+        for i in among:
+            child = children[keys[i]]
             child.available += 1
             score = child.value / child.visits + exploration * math.sqrt(
                 math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = i, score
         chosen = children[keys[best]]
-        self.path.append((chosen, decision.seat))
+        self.path.append((chosen, seat))
         self.node = chosen
         return best
 
@@ -410,19 +415,7 @@ class _Walker:
                 self.path.append((child, decision.seat))
                 self.node = None
                 return fresh[0]
-        best, best_score = present[0], -1.0
-        exploration = self.exploration
-        for i in present:
-            child = children[keys[i]]
-            child.available += 1
-            score = child.value / child.visits + exploration * math.sqrt(
-                math.log(child.available) / child.visits)
-            if score > best_score:
-                best, best_score = i, score
-        chosen = children[keys[best]]
-        self.path.append((chosen, decision.seat))
-        self.node = chosen
-        return best
+        return self._choose(children, keys, present, decision.seat)
 
     def _ranking(self, decision: Decision) -> list[int]:
         """The options best first by the rollout policy (random without one)."""

@@ -50,20 +50,8 @@ def decode(data: Any) -> Any:
     """What ``encode`` gave; ``ValueError`` for anything it could not have given."""
     if isinstance(data, list):
         return [decode(v) for v in data]
-    if isinstance(data, dict):
-        if data.keys() == {"<tuple>"} and isinstance(data["<tuple>"], list):
-            return tuple(decode(v) for v in data["<tuple>"])
-        if data.keys() == {"<dict>"} and isinstance(data["<dict>"], list):
-            pairs = [decode(p) for p in data["<dict>"]]
-            if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
-                       for p in pairs):
-                raise ValueError("a mapping in a tree is a list of [key, value] pairs")
-            return {k: v for k, v in pairs}
-        name = data.get("_")
-        known = _classes().get(name) if isinstance(name, str) else None
-        if known is None or data.keys() - {"_"} != known[1]:
-            raise ValueError(f"not a syntax tree node: {str(name)[:40]!r}")
-        return known[0](**{k: decode(v) for k, v in data.items() if k != "_"})
+    if isinstance(data, dict):  # its values first, then the object, as ``loads`` does
+        return _object({k: decode(v) for k, v in data.items()})
     if isinstance(data, _PLAIN):
         return data
     raise ValueError(f"a syntax tree holds no {type(data).__name__}")
