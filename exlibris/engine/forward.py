@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import Any
 
 from exlibris.draws import shuffle
@@ -167,11 +168,19 @@ def determinize(game: Game, seat: int, rng: random.Random) -> None:
     state = game.state
     places: dict[type, list[tuple[Zone, int]]] = {cls: [] for cls in CARD_CLASSES}
     pools: dict[type, list[Any]] = {cls: [] for cls in CARD_CLASSES}
-    known = state.cards.known_to
-    zones = hidden_zones(state, seat)
-    for zone in zones:
-        for i, card in enumerate(zone.cards):
-            if known(card, seat):  # seen where it is: it stays
+    known = state.cards.known_in_hidden(seat)  # ``Cards.known_to``, for every card at once
+    for zone in hidden_zones(state, seat):
+        cards = zone.cards
+        if not cards or not zone.hidden:  # a zone all see: every card stays
+            continue
+        kinds = set(map(type, cards))
+        if len(kinds) == 1 and known.isdisjoint(cards):  # a pile of one class, none seen
+            cls = kinds.pop()
+            places[cls] += zip(repeat(zone), range(len(cards)))
+            pools[cls] += cards
+            continue
+        for i, card in enumerate(cards):
+            if card in known:  # seen where it is: it stays
                 continue
             cls = type(card)
             places[cls].append((zone, i))

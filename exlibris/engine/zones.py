@@ -149,6 +149,12 @@ class Cards:
         zone = self._where.get(card)
         return zone is None or not zone.hidden or bool(self._seen.get(card, 0) >> seat & 1)
 
+    def known_in_hidden(self, seat: int) -> set[Card]:
+        """The cards in hidden zones whose place ``seat`` knows (``known_to`` of every
+        card at once: a card in a hidden zone is known exactly when it is here)."""
+        bit = 1 << seat
+        return {card for card, seats in self._seen.items() if seats & bit}
+
     def saw(self, cards: Iterable[Card], seat: int) -> None:
         """``seat`` has looked at ``cards`` where they are (a look, a show)."""
         seen = self._seen
