@@ -90,6 +90,30 @@ def test_halving_gives_a_legal_option_and_the_same_one_for_the_same_seed() -> No
     assert answers[0] == answers[1] and 0 <= answers[0] < at.decision.size
 
 
+def test_halving_stops_at_its_cap_on_rollout_decisions_and_plays_the_budget_without() -> None:
+    budget, work = 60, 4  # far below a play-out's length: the cap binds
+    capped = MctsAgent(3, iterations=budget, work=work)
+    at = position(capped)
+    size = at.decision.size
+    answer = capped.decide(at.view, at.decision)
+    assert 0 <= answer < size
+    full = MctsAgent(3, iterations=budget, work=0)
+    at_again = position(full)
+    assert full.decide(at_again.view, at_again.decision) in range(size)
+    spent = capped.iterations_for(size)
+    assert full.last_iterations >= spent // 2 and full.played > spent * work
+    # each round plays every option left at least once, so the cap can be passed by
+    # about one deal a round; far fewer play-outs than without it
+    per = full.played / full.last_iterations
+    assert capped.played <= spent * work + size * 2 * per
+    assert capped.last_iterations < full.last_iterations
+    # the same seed and cap: the same count and the same answer
+    again = MctsAgent(3, iterations=budget, work=work)
+    at_third = position(again)
+    assert again.decide(at_third.view, at_third.decision) == answer
+    assert (again.played, again.last_iterations) == (capped.played, capped.last_iterations)
+
+
 def test_a_rollout_to_the_round_end_stops_when_the_next_round_begins() -> None:
     searcher = MctsAgent(3, iterations=1)
     at = position(searcher)

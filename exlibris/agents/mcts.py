@@ -44,6 +44,11 @@ by the option's label (so options that name cards the observer cannot see make n
 of their own, each tried where it is available). The budget is counted in
 iterations, not seconds, so a seed gives the same game on any machine; a decision of
 few options gets a smaller share of it (in solo, at least half: ``iterations_for``).
+Sequential halving also caps the play a decision: at most ``WORK_PER_ITERATION``
+rollout decisions an iteration of the budget, on average (``work``), counted, not
+timed; a round's deals are cut to what its share affords at the play-outs' length so
+far. At two players it seldom binds; from early in a round of four players, whose
+play-outs are two to three times as long, it halves the iterations.
 Before its first checkpoint (the library draft) a game cannot be forked, and the bot
 chooses as the greedy bot does.
 """
@@ -73,6 +78,10 @@ SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisio
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
+# sequential halving's cap on play: this many rollout decisions an iteration of the
+# budget (a two-player play-out averages about 17; a four-player one from early in a
+# round 40 to 55, which made its slowest decisions twice as slow)
+WORK_PER_ITERATION = 30
 
 
 # The decisions searched by default: the placements (and bids), where the greedy bot's
@@ -111,8 +120,12 @@ class MctsAgent:
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
                  root: str = "halving", rounds: int = 1, below: str = "rollout",
-                 hand: float = 0.0) -> None:
+                 hand: float = 0.0, work: int = WORK_PER_ITERATION) -> None:
         self.seed = seed
+        # halving: at most ``work`` rollout decisions an iteration of the budget, so a
+        # decision's play is bounded at any table size (0: iterations alone count)
+        self.work = work
+        self.played = 0  # rollout decisions of the search under way
         # points a card in hand adds to a seat's total where a play-out stops before the
         # inspection (halving only; 0: the table alone is valued)
         self.hand = hand
@@ -181,15 +194,24 @@ class MctsAgent:
         trees = [Node() for _ in options] if self.below == "tree" else None
         deal = 0
         used = 0
+        self.played = 0
+        cap = budget * self.work  # rollout decisions in all (0: no cap)
         while len(options) > 1 and used < budget:
             each = max(1, (budget // rounds) // len(options))
-            for _ in range(each):
+            # this round's share of the play left, counted in decisions (deterministic)
+            share = (cap - self.played) / max(1, math.ceil(math.log2(len(options))))
+            dealt = 0
+            while dealt < each:
                 deal += 1
+                dealt += 1
                 for option in options:
                     sums[option] += self._play_out(game, decision, option, seed * 7919 + deal,
                                                    trees[option] if trees else None)
                     used += 1
                     self.progress = (used, budget)
+                if cap and self.played:  # the deals this round can afford, at the
+                    # play-outs' length so far
+                    each = min(each, max(1, int(share * used / self.played / len(options))))
             options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
             options = options[:max(1, (len(options) + 1) // 2)]
         self.last_iterations = used  # the last round may go past the budget by a little
@@ -226,6 +248,7 @@ class MctsAgent:
                 if self.hand else None)[seat]
         else:
             value = seat_values(inspection)[seat]
+        self.played += horizon - walker.horizon
         for node, _ in walker.path:
             node.visits += 1
             node.value += value
