@@ -15,7 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exlibris.model.cards import ArtifactCard, BookCard, Card
-from exlibris.model.shelf import DIRECTIONS, STEPS, Shelf, Slot, _articulation_points, is_connected
+from exlibris.model.shelf import (
+    DIRECTIONS,
+    STEPS,
+    Shelf,
+    Slot,
+    _articulation_points,
+    components,
+    is_connected,
+)
 from exlibris.model.shelf_errors import ShelfError
 
 SETTINGS = settings(max_examples=200, derandomize=True, deadline=None)
@@ -347,6 +355,43 @@ def test_shift_reach_is_the_longest_shift_shift_run_allows(
         allowed.append(distance)
     reach = shelf.shift_reach(row, first, last, sign, 8)
     assert allowed == list(range(1, reach + 1))
+
+
+def reach_by_whole_checks(shelf: Shelf, row: int, first: int, last: int, sign: int,
+                          most: int) -> int:
+    """How far the run may slide, each step checked on the whole shelf (the test's
+    own walk: ``Shelf._slide`` checks a step after the first only near the cell left)."""
+    cells = set(shelf.positions())
+    lo, hi = first, last
+    for n in range(1, most + 1):
+        ahead = (row, hi + 1) if sign > 0 else (row, lo - 1)
+        if ahead in cells:
+            return n - 1
+        cells.discard((row, lo) if sign > 0 else (row, hi))
+        cells.add(ahead)
+        lo, hi = lo + sign, hi + sign
+        if len(components(cells)) > 1:
+            return n - 1
+    return most
+
+
+@SETTINGS
+@given(OPS, st.lists(cell, max_size=6))
+def test_a_slide_is_checked_as_a_check_of_the_whole_shelf_at_every_step_would(
+        ops: list[tuple], extra: list) -> None:
+    shelf, deck = grow(ops)
+    slots = {**shelf.snapshot(), **{pos: Slot(deck.draw()) for pos in extra}}
+    for trial in (shelf, Shelf.from_slots(slots, check=False)):  # the second maybe loose
+        cells = set(trial.positions())
+        for row, first in sorted(cells):  # every run of touching cards of a row
+            last = first
+            while True:
+                for sign in (-1, 1):
+                    assert trial.shift_reach(row, first, last, sign, 8) == \
+                        reach_by_whole_checks(trial, row, first, last, sign, 8)
+                if (row, last + 1) not in cells:
+                    break
+                last += 1
 
 
 @SETTINGS

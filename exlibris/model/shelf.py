@@ -111,6 +111,32 @@ def is_connected(cells: Iterable[Pos]) -> bool:
     return not todo
 
 
+def _rejoined(cells: set[Pos], gone: Pos, row: int, lo: int, hi: int) -> bool:
+    """Whether ``cells`` are one group, given that they were before the run of ``row``
+    from column ``lo`` to ``hi`` slid one cell off ``gone`` (``Shelf._slide``): a path
+    that broke went through ``gone``, so it is enough that each card beside ``gone``
+    (not of the run) still reaches the run, which touches every cell it touched but
+    ``gone``'s."""
+    r, c = gone
+    loose = {pos for pos in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+             if pos in cells and not (pos[0] == row and lo <= pos[1] <= hi)}
+    if not loose:
+        return True
+    seen = {(row, col) for col in range(lo, hi + 1)}
+    stack = list(seen)
+    while stack:
+        r, c = stack.pop()
+        for near in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if near in cells and near not in seen:
+                seen.add(near)
+                if near in loose:
+                    loose.discard(near)
+                    if not loose:
+                        return True
+                stack.append(near)
+    return False
+
+
 def components(cells: Iterable[Pos]) -> list[list[Pos]]:
     """The edge-connected groups of ``cells``, each sorted in reading order."""
     todo = set(cells)
@@ -579,6 +605,7 @@ class Shelf:
         step = 1 if distance > 0 else -1
         cells = set(self._slots)
         lo, hi = first, last
+        joined = False  # whether the shelf before this step is known to be one group
         for n in range(1, abs(distance) + 1):
             ahead = (row, hi + 1) if step > 0 else (row, lo - 1)
             if ahead in cells:
@@ -589,7 +616,8 @@ class Shelf:
             cells.discard(behind)
             cells.add(ahead)
             lo, hi = lo + step, hi + step
-            if not is_connected(cells):
+            joined = _rejoined(cells, behind, row, lo, hi) if joined else is_connected(cells)
+            if not joined:
                 return n - 1, WouldSplitError(
                     f"cannot shift row {row} columns {first}..{last} by {distance}: "
                     f"the shelf splits after {n} step{'s' if n > 1 else ''}", pos=(row, first))
