@@ -43,13 +43,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class Timed:
-    """A bot whose answers are timed."""
+    """A bot whose answers are timed: wall seconds, and CPU seconds if ``cpu`` is given
+    (the steadier figure on a loaded machine)."""
 
-    def __init__(self, inner: Any, times: list[float], searched: list[tuple[int, float]]
-                 ) -> None:
+    def __init__(self, inner: Any, times: list[float], searched: list[tuple[int, float]],
+                 cpu: list[float] | None = None) -> None:
         self.inner = inner
         self.needs_view = getattr(inner, "needs_view", False)
         self.times = times
+        self.cpu = cpu
         self.searched = searched  # (iterations, seconds) of each search
 
     def sit_at(self, game: Any) -> None:
@@ -58,10 +60,12 @@ class Timed:
             sit_at(game)
 
     def decide(self, view: Any, decision: Any) -> int:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         index = self.inner.decide(view, decision)
         spent = time.perf_counter() - started
         self.times.append(spent)
+        if self.cpu is not None:
+            self.cpu.append(time.process_time() - cpu)
         iterations = getattr(self.inner, "last_iterations", 0)
         if iterations:
             self.searched.append((iterations, spent))
@@ -80,13 +84,15 @@ def made_bot(name: str, seed: int) -> Any:
 
 
 def play_game(catalog: Any, settings: Any, seats: list[str], seed: int, variant: str,
-              times: dict[str, list[float]], searched: dict[str, list[tuple[int, float]]]
-              ) -> tuple[Any, list[str]]:
+              times: dict[str, list[float]], searched: dict[str, list[tuple[int, float]]],
+              cpu: dict[str, list[float]] | None = None) -> tuple[Any, list[str]]:
     """Game ``seed`` with the bots ``seats`` (seat names), seeded as ``exlibris play``
-    seeds them; each answer's seconds go to ``times[name]``, each search's iterations
-    and seconds to ``searched[name]``. Returns the outcome and the players' names."""
+    seeds them; each answer's seconds go to ``times[name]`` (its CPU seconds to
+    ``cpu[name]`` if given), each search's iterations and seconds to
+    ``searched[name]``. Returns the outcome and the players' names."""
     agents = [Timed(made_bot(kind, bot_seed(seed, s)), times.setdefault(kind, []),
-                    searched.setdefault(kind, []))
+                    searched.setdefault(kind, []),
+                    cpu.setdefault(kind, []) if cpu is not None else None)
               for s, kind in enumerate(seats)]
     names = [f"{kind} {s + 1}" for s, kind in enumerate(seats)]
     game = new_game(catalog, settings, agents, seed=seed, names=names,
@@ -124,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     line = [args.first] + [args.second] * (args.players - 1)
     wins = 0.0
     times: dict[str, list[float]] = {args.first: [], args.second: []}
+    cpu: dict[str, list[float]] = {args.first: [], args.second: []}
     searched: dict[str, list[tuple[int, float]]] = {args.first: [], args.second: []}
     seeds = []
     for i in range(args.games):
@@ -131,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         seats = rotated(line, i)
         mine = seats.index(args.first)
         outcome, names = play_game(catalog, settings, seats, seed, args.variant, times,
-                                   searched)
+                                   searched, cpu)
         winners = outcome.inspection.winners
         share = 1 / len(winners) if names[mine] in winners else 0.0
         wins += share
@@ -147,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         "wins": wins, "win_rate": wins / args.games, "wilson95": [low, high],
         "fair_share": 1 / args.players,
         "seconds_a_decision": {k: {"mean": sum(v) / len(v), "slowest": max(v),
-                                   "decisions": len(v)} for k, v in times.items() if v},
+                                   "slowest_cpu": max(cpu[k]), "mean_cpu":
+                                   sum(cpu[k]) / len(v), "decisions": len(v)}
+                               for k, v in times.items() if v},
         "floor_decisions_a_second": _floor_rate(),
     }
     for kind, found in searched.items():
@@ -165,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{1 / args.players:.0%})")
         for kind, spent in result["seconds_a_decision"].items():
             print(f"  {kind}: {spent['mean']:.4f} s a decision on average, slowest "
-                  f"{spent['slowest']:.2f} s, {spent['decisions']} decisions")
+                  f"{spent['slowest']:.2f} s, {spent['decisions']} decisions; CPU seconds: "
+                  f"{spent['mean_cpu']:.4f} on average, slowest {spent['slowest_cpu']:.2f}")
             if "iterations_a_second" in spent:
                 print(f"  {kind}: {spent['iterations_a_second']:,.0f} search iterations a "
                       f"second = {spent['iterations_to_floor']:.4f} of the floor's decisions "
