@@ -70,10 +70,7 @@ def _checked_before(as_json: bool) -> bool:
     files = validated_files()
     if files is None:
         return False
-    if as_json:
-        report_problems([], as_json=True)
-    else:
-        echo(f"{_count(files, 'file')} checked, no problems.")
+    _say_clean(files, as_json)
     return True
 
 
@@ -87,15 +84,22 @@ def _vouched_for(as_json: bool) -> bool:
     files = prebuilt.checked()
     if files is None:
         return False
-    from exlibris.shipped_cache import mark_validated
-    from exlibris.yamlsafe import record_of
+    from exlibris import shipped_cache
 
-    mark_validated(files, record_of)
+    if shipped_cache.enabled():
+        from exlibris.yamlsafe import record_of
+
+        shipped_cache.mark_validated(files, record_of)
+    _say_clean(files, as_json)
+    return True
+
+
+def _say_clean(files: int, as_json: bool) -> None:
+    """What a check of the shipped files that found no problem prints."""
     if as_json:
         report_problems([], as_json=True)
     else:
         echo(f"{_count(files, 'file')} checked, no problems.")
-    return True
 
 
 def _count(n: int, noun: str) -> str:
