@@ -1,7 +1,7 @@
 """Start-up: `exlibris validate`, `exlibris score` and a game's first screen against
 `python -c pass`, side by side in one run.
 
-    python bench/startup.py [ROUNDS] [--cold] [--against DIR]
+    python bench/startup.py [ROUNDS] [--cold] [--against DIR] [--split]
 
 Each round runs `python -c pass`, `python -m exlibris validate`, `python -m exlibris
 score tests/tables/spec-example.yaml` and `python -m exlibris play --seats human,greedy`
@@ -18,6 +18,12 @@ slows both alike; its figures are marked ``[DIR]``. Compare checkouts alike as t
 ``.pyc`` files: with ``PYTHONDONTWRITEBYTECODE`` set, one that has none compiles
 every module at every start.
 
+``--split`` adds two rows that say where the line-mode first question's time goes: a
+process that only imports the modules of other projects the game loads (click,
+pydantic, rich, the standard library's), and one that imports every module it loads,
+exlibris's too (found by running the game once first); what the game takes beyond
+the second is the work itself.
+
 Each row gives the wall time and the CPU time (user and system) of the command's
 process, each as a ratio to ``python -c pass``'s: on a loaded machine a process waits
 for a core most of its wall time, and the CPU time is the steadier figure.
@@ -26,6 +32,7 @@ for a core most of its wall time, and the CPU time is the steadier figure.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import resource
 import select
@@ -101,6 +108,38 @@ def first_question_line_mode(env: dict[str, str], state: str, root: Path) -> flo
     return time.perf_counter() - start
 
 
+# run a line-mode game as ``first_question_line_mode`` does and write the modules it
+# loaded (beyond those Python starts with), in the order they were loaded
+_LOADED = (
+    "import json, sys\n"
+    "before = set(sys.modules)\n"
+    "from exlibris.cli.main import cli\n"
+    "try:\n    cli(sys.argv[2:])\nexcept SystemExit:\n    pass\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    json.dump([m for m in sys.modules if m not in before], out)\n")
+# import those modules (one that cannot be imported by name alone is passed over)
+_IMPORT = ("import importlib, json, sys\n"
+           "for name in json.load(open(sys.argv[1])):\n"
+           "    try:\n        importlib.import_module(name)\n"
+           "    except Exception:\n        pass\n")
+
+
+def loaded_modules(env: dict[str, str], state: str, root: Path, home: str) -> tuple[str, str]:
+    """Two files naming the modules a line-mode first question loads: those of other
+    projects, and all of them."""
+    every = os.path.join(home, "loaded.json")
+    subprocess.run([sys.executable, "-c", _LOADED, every, "play", "--seats", "human,greedy",
+                    "--seed", "5", "--save", _fresh_save(state, "split")],
+                   cwd=root, stdin=subprocess.DEVNULL, capture_output=True, check=True,
+                   env=env)
+    with open(every, encoding="utf-8") as found:
+        names = json.load(found)
+    others = os.path.join(home, "libraries.json")
+    with open(others, "w", encoding="utf-8") as out:
+        json.dump([n for n in names if n.split(".")[0] != "exlibris"], out)
+    return others, every
+
+
 def _arguments() -> tuple[int, bool, list[Path]]:
     args = sys.argv[1:]
     roots = [ROOT]
@@ -142,8 +181,12 @@ def main() -> None:
             times.setdefault(name, []).append(run(*args))
             cpu.setdefault(name, []).append(children_cpu() - before)
 
+        split = loaded_modules(warm[ROOT], home, ROOT, home) if "--split" in sys.argv else ()
         for _ in range(rounds):
             timed("pass", seconds, [sys.executable, "-c", "pass"], base, ROOT)
+            for label, names in zip(("libraries only", "all it loads"), split, strict=False):
+                timed(f"first question's imports, {label}", seconds,
+                      [sys.executable, "-c", _IMPORT, names], warm[ROOT], ROOT)
             for label in labels:
                 for name, command in commands.items():
                     for root in roots:

@@ -25,6 +25,16 @@ now, a file read from its record is built from it without validating it again
 the shipped content, to that code or to the models, write it again:
 
     python -m exlibris.prebuilt_write
+
+And it says (``checked``) that ``exlibris validate`` of the shipped files, run as a
+first one is (no cache, nothing prebuilt, every file and text parsed), found them
+clean: for the set of files as it was (each file's path inside its folder and the
+SHA-256 of its bytes), by the checker's code as it was (``checker_key``: the
+SHA-256 of ``validation.py`` and of every module it imports), and with ``typed``
+holding. While all of that is as it is now, a first ``validate`` of the shipped files
+says so without reading them into models or checking their effects
+(``cli/validate.py``): only an author's own files, or shipped files that differ,
+are checked.
 """
 
 from __future__ import annotations
@@ -47,6 +57,20 @@ CODE = ("yamlsafe.py", "dsl/grammar.lark", "dsl/lark_parser.py", "dsl/ast.py",
 MODELS = ("model/content.py", "model/rules.py", "model/merging.py", "model/construct.py",
           "model/variants.py", "limits.py", "catalog.py")
 
+# the code whose verdict ``checked`` holds: ``validation.py`` and every module of the
+# package it imports (``tests/test_prebuilt.py`` holds the list to the import graph),
+# and the grammar's files
+CHECKER = ("validation.py", "__init__.py", "catalog.py", "errors.py", "limits.py",
+           "paths.py", "prebuilt.py", "safefile.py", "schema_words.py", "shipped_cache.py",
+           "shown.py", "sources.py", "yamlsafe.py",
+           "dsl/__init__.py", "dsl/ast.py", "dsl/ast_json.py", "dsl/checker.py",
+           "dsl/effect_texts.py", "dsl/errors.py", "dsl/grammar_tables.py",
+           "dsl/lark_parser.py", "dsl/parser.py", "dsl/tree_cache.py", "dsl/vocabulary.py",
+           "dsl/grammar.lark", "dsl/grammar_tables.json",
+           "model/__init__.py", "model/cards.py", "model/construct.py", "model/content.py",
+           "model/merging.py", "model/rules.py", "model/variants.py",
+           "scoring/__init__.py", "scoring/categories.py", "scoring/settings.py")
+
 
 def _files_key(label: str, names: tuple[str, ...]) -> str:
     """The SHA-256 (hex) of ``label`` and of the package's files ``names``."""
@@ -68,13 +92,35 @@ def code_key() -> str:
 @cache
 def typed_key() -> dict[str, str]:
     """What ``typed`` vouches for: the versions of pydantic and pydantic-core installed
-    now (another version may validate by its own rules) and the SHA-256 of the models'
-    code."""
-    from pydantic.version import VERSION
-    from pydantic_core import __version__ as core
-
-    return {"pydantic": VERSION, "pydantic-core": core,
+    now (another version may validate by its own rules; "" when not known) and the
+    SHA-256 of the models' code."""
+    return {"pydantic": installed_version("pydantic"),
+            "pydantic-core": installed_version("pydantic_core"),
             "models": _files_key(f"{_FORMAT}", MODELS)}
+
+
+def installed_version(package: str) -> str:
+    """The version of the distribution that installed the top-level ``package``, as the
+    ``.dist-info`` folder beside it names it (found without importing the package, whose
+    import a first ``validate`` has no other need of, nor ``importlib.metadata``); ""
+    unless there is exactly one."""
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec(package)
+    if spec is None or not spec.origin:
+        return ""
+    prefix, suffix = f"{package}-", ".dist-info"
+    try:
+        names = [name for name in os.listdir(Path(spec.origin).parent.parent)
+                 if name.startswith(prefix) and name.endswith(suffix)]
+    except OSError:
+        return ""
+    return names[0][len(prefix):-len(suffix)] if len(names) == 1 else ""
+
+
+def checker_key() -> str:
+    """The SHA-256 of the format and of the checker's code (``CHECKER``)."""
+    return _files_key(f"{_FORMAT}", CHECKER)
 
 
 @cache
@@ -105,8 +151,8 @@ def record(sha256: str) -> dict[str, Any] | None:
 def typed() -> bool:
     """True if every record reads into its model and every shipped variant resolves,
     by the models and the pydantic installed now (``typed_key``)."""
-    stored = _stored()
-    return bool(stored["records"]) and stored.get("typed") == typed_key()
+    stored, key = _stored(), typed_key()
+    return bool(stored["records"]) and all(key.values()) and stored.get("typed") == key
 
 
 def tree_text(start: str, text: str) -> str | None:
@@ -128,3 +174,44 @@ def tree(start: str, text: str) -> Any | None:
         return ast_json.loads(found)
     except (ValueError, TypeError, RecursionError):
         return None
+
+
+def shipped_set_key() -> str | None:
+    """The SHA-256 of the shipped set as it is now: each YAML file's path inside its
+    folder (``content/``, ``rules/``) and the SHA-256 of its bytes; None if a link
+    leads to any of them (where it is, and whether ``validate`` reports it, takes
+    resolving it) or one cannot be read (``validate`` says why)."""
+    from exlibris.errors import UserInputError
+    from exlibris.limits import MAX_FILE_BYTES
+    from exlibris.paths import content_dir, rules_dir
+    from exlibris.safefile import FileRefused, read_limited
+    from exlibris.sources import unlinked_files
+
+    digest = hashlib.sha256(b"shipped set")
+    for label, folder in (("content", content_dir()), ("rules", rules_dir())):
+        try:
+            found = unlinked_files(folder)
+        except UserInputError:  # too many files, too deep: validate says so
+            return None
+        if found is None:
+            return None
+        for path, inside in found:
+            try:
+                raw = read_limited(path, MAX_FILE_BYTES)
+            except (FileRefused, OSError):
+                return None
+            digest.update(f"\0{label}/{inside}\0".encode() + hashlib.sha256(raw).digest())
+    return digest.hexdigest()
+
+
+def checked() -> int | None:
+    """How many files ``exlibris validate`` of the shipped files checks, if the package
+    vouches that they are clean as they are now (``checked``: the same set of files,
+    the same checker, ``typed`` holding); else None."""
+    stamp = _stored().get("checked")
+    if not isinstance(stamp, dict) or stamp.get("code") != checker_key() or not typed():
+        return None
+    files = stamp.get("files")
+    if not isinstance(files, int) or isinstance(files, bool):
+        return None
+    return files if stamp.get("set") == shipped_set_key() else None

@@ -7,11 +7,30 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from exlibris.prebuilt import _FORMAT, FILE, code_key, typed_key
+from exlibris.prebuilt import (
+    _FORMAT,
+    _PACKAGE,
+    FILE,
+    checker_key,
+    code_key,
+    shipped_set_key,
+    typed_key,
+)
+
+# a first ``exlibris validate`` of the shipped files, as a user's is: no cache, nothing
+# prebuilt (every file and text parsed), what it found as JSON
+_VALIDATE = (
+    "import json\n"
+    "from exlibris.validation import validate\n"
+    "report = validate()\n"
+    "print(json.dumps({'ok': report.ok, 'files': report.files,\n"
+    "                  'other': bool(report.skipped or report.unchecked or report.replaced)}))\n")
 
 
 def build() -> dict[str, Any]:
@@ -38,9 +57,32 @@ def build() -> dict[str, Any]:
             except (DslError, TypeError, RecursionError):
                 continue  # an error is Lark's to tell each time
             trees[f"{start}\0{text}"] = json.dumps(tree, separators=(",", ":"))
-    return {"format": _FORMAT, "code": code_key(),
-            "typed": typed_key() if typed_stamp(list(records.values())) else None,
+    key = typed_key()
+    typed = key if all(key.values()) and typed_stamp(list(records.values())) else None
+    return {"format": _FORMAT, "code": code_key(), "typed": typed,
+            "checked": checked_stamp() if typed else None,
             "records": dict(sorted(records.items())), "trees": dict(sorted(trees.items()))}
+
+
+def checked_stamp() -> dict[str, Any] | None:
+    """What ``prebuilt.checked`` vouches for: the shipped set's key, the checker's and
+    how many files ``validate`` checked, if a first ``validate`` of the shipped files
+    (run in a process of its own, as a user's is) finds them clean; else None."""
+    found = shipped_set_key()
+    if found is None:
+        return None
+    paths = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "EXLIBRIS_NO_PREBUILT": "1",
+           "PYTHONPATH": os.pathsep.join([str(_PACKAGE.parent), *([paths] if paths else [])])}
+    done = subprocess.run([sys.executable, "-c", _VALIDATE], env=env, capture_output=True,
+                          text=True, check=False, timeout=600)
+    try:
+        report = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    if done.returncode or not report["ok"] or report["other"]:
+        return None
+    return {"code": checker_key(), "set": found, "files": report["files"]}
 
 
 def typed_stamp(records: list[dict[str, Any]]) -> bool:
@@ -70,7 +112,8 @@ def text_of(built: dict[str, Any]) -> str:
     """The file's text: one record or tree a line, so that a change reads as a diff."""
     lines = ["{", f'"format": {json.dumps(built["format"])},',
              f'"code": {json.dumps(built["code"])},',
-             f'"typed": {json.dumps(built["typed"])},', '"records": {']
+             f'"typed": {json.dumps(built["typed"])},',
+             f'"checked": {json.dumps(built["checked"])},', '"records": {']
     for group in ("records", "trees"):
         items = list(built[group].items())
         lines += [f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"

@@ -46,6 +46,15 @@ def yaml_targets(paths: Iterable[Path]) -> list[tuple[Path, Path]]:
     return found
 
 
+def unlinked_files(folder: Path) -> list[tuple[Path, str]] | None:
+    """The YAML files under ``folder`` (as :func:`yaml_files` finds them), each with its
+    path inside the folder; None if a link leads to any of them (only resolving it says
+    where it is, and whether it leads out: :func:`outside_links`)."""
+    found = _walk(folder)
+    inside = [(path, within) for path, within in found if within is not None]
+    return inside if len(inside) == len(found) else None
+
+
 def _resolved(path: Path) -> Path | None:
     try:
         return path.resolve()

@@ -40,16 +40,20 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imported(tree: ast.Module, here: str, is_package: bool) -> set[str]:
+def _imported(tree: ast.Module, here: str, is_package: bool, *,
+              on_load: bool = False) -> set[str]:
     """Every module this module's code may import (outside TYPE_CHECKING), as
     candidates: ``from pkg import name`` gives ``pkg`` and ``pkg.name``, one of
-    which is the module meant (see ``import_graph``)."""
+    which is the module meant (see ``import_graph``). ``on_load``: only those it
+    imports when it is loaded (not inside a function)."""
     found: set[str] = set()
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             stack.extend(node.orelse)
+            continue
+        if on_load and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
@@ -66,14 +70,15 @@ def _imported(tree: ast.Module, here: str, is_package: bool) -> set[str]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the modules of ``exlibris`` it imports."""
+def import_graph(*, on_load: bool = False) -> dict[str, set[str]]:
+    """Module -> the modules of ``exlibris`` it imports (``on_load``: when it is
+    loaded, not inside a function)."""
     paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         imported = set()
-        for found in _imported(tree, name, path.name == "__init__.py"):
+        for found in _imported(tree, name, path.name == "__init__.py", on_load=on_load):
             base, _, attr = found.partition("\0")
             imported.add(f"{base}.{attr}" if f"{base}.{attr}" in paths else base)
         graph[name] = {m for m in imported if m in paths and m != name}
@@ -154,6 +159,53 @@ def test_function_level_imports_count_and_type_checking_ones_do_not() -> None:
     found = _imported(tree, "exlibris.m", False)
     assert {"exlibris.y\0B", "exlibris.z"} <= found
     assert not any(m.startswith("exlibris.x") for m in found)
+
+
+# Modules kept out of what a module loads with it, on purpose (a function imports them
+# when it needs them): what a first ``validate`` of the shipped files (the package
+# vouches for them: ``prebuilt.checked``) and a game's first question do not need yet.
+# Loading a package loads its ``__init__`` too.
+LAZY = {
+    # a first validate reads no model and checks no effect
+    "exlibris.cli.validate": ("exlibris.validation", "exlibris.catalog",
+                              "exlibris.dsl.checker", "exlibris.dsl.ast",
+                              "exlibris.model.content"),
+    "exlibris.prebuilt": ("exlibris.sources", "exlibris.dsl.ast_json", "exlibris.catalog"),
+    # a game's engine takes the language's category value from dsl/values.py: the score
+    # language (dsl/scoring.py) and its checker are loaded by a score that needs them
+    "exlibris.engine.game": ("exlibris.dsl.scoring", "exlibris.dsl.checker"),
+    "exlibris.engine.flow": ("exlibris.dsl.scoring", "exlibris.dsl.checker"),
+    "exlibris.engine.runtime": ("exlibris.dsl.scoring", "exlibris.dsl.checker"),
+}
+
+
+def loaded_with(module: str, graph: dict[str, set[str]]) -> set[str]:
+    """The modules of ``exlibris`` that loading ``module`` loads (its packages too)."""
+    found: set[str] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for known in [".".join(parts[:i]) for i in range(1, len(parts))] + [name]:
+            if known in graph and known not in found:
+                found.add(known)
+                todo.extend(graph[known])
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(LAZY))
+def test_what_is_loaded_later_on_purpose_stays_so(module: str) -> None:
+    loaded = loaded_with(module, import_graph(on_load=True))
+    early = sorted(set(LAZY[module]) & loaded)
+    assert not early, f"loading {module} loads {early}"
+
+
+def test_loaded_with_follows_load_time_imports_only() -> None:
+    tree = ast.parse("import exlibris.a\ndef f():\n    import exlibris.b\n")
+    assert _imported(tree, "exlibris.m", False, on_load=True) == {"exlibris.a"}
+    graph = {"exlibris": set(), "exlibris.m": {"exlibris.a"}, "exlibris.a": set(),
+             "exlibris.b": set()}
+    assert loaded_with("exlibris.m", graph) == {"exlibris", "exlibris.m", "exlibris.a"}
 
 
 @pytest.mark.parametrize("relative", INTERFACE)

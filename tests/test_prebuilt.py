@@ -10,7 +10,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +159,140 @@ def test_a_file_made_by_other_code_is_passed_over(monkeypatch: pytest.MonkeyPatc
     finally:
         monkeypatch.undo()
         prebuilt._stored.cache_clear()
+
+
+def _vouched() -> int:
+    """The file count ``checked`` holds (skips the test where ``typed`` cannot hold)."""
+    stamp = json.loads(prebuilt.FILE.read_bytes()).get("checked")
+    if not prebuilt.typed() or not isinstance(stamp, dict):
+        pytest.skip("prebuilt.json was written beside another pydantic")
+    return int(stamp["files"])
+
+
+def test_a_first_validate_reads_no_model_and_checks_no_effect(tmp_path: Path) -> None:
+    """The package vouches that the shipped files are clean (``checked``): a first
+    ``validate`` with no cache imports neither the checker nor the models (nor
+    pydantic), and says what a checking one says."""
+    files = _vouched()
+    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "XDG_CACHE_HOME": str(tmp_path),
+           "PYTHONPATH": str(ROOT)}
+    env.pop("EXLIBRIS_NO_PREBUILT", None)
+    script = ("import json, sys\nfrom click.testing import CliRunner\n"
+              "from exlibris.cli.main import cli\n"
+              "result = CliRunner().invoke(cli, sys.argv[1:])\n"
+              "print(json.dumps([result.output, result.exit_code, sorted(m for m in (\n"
+              "    'exlibris.validation', 'exlibris.dsl.checker', 'exlibris.catalog',\n"
+              "    'exlibris.dsl.ast', 'pydantic') if m in sys.modules)]))\n")
+
+    def run(*args: str, **more: str) -> list[Any]:
+        done = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT,
+                              env={**env, **more}, capture_output=True, text=True,
+                              check=True, timeout=300)
+        return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    said, status, imported = run("validate", EXLIBRIS_NO_PREBUILT="1")
+    assert (said, status) == (f"{files} files checked, no problems.\n", 0)
+    assert "exlibris.dsl.checker" in imported
+    assert run("validate") == [said, 0, []]
+    as_json = run("validate", "--json", EXLIBRIS_NO_PREBUILT="1")
+    assert run("validate", "--json") == [as_json[0], 0, []]
+
+
+def _copy_shipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the shipped content and rules folders, used as the shipped ones; its
+    content folder."""
+    import shutil
+
+    from exlibris import paths
+
+    shutil.copytree(content_dir(), tmp_path / "content")
+    shutil.copytree(rules_dir(), tmp_path / "rules")
+    paths.content_dir.cache_clear()
+    monkeypatch.setattr(paths, "data_root", lambda: tmp_path)
+    return tmp_path / "content"
+
+
+@pytest.fixture
+def forget_content_dir() -> Iterator[None]:
+    from exlibris import paths
+
+    yield
+    paths.content_dir.cache_clear()
+
+
+@pytest.mark.usefixtures("forget_content_dir")
+def test_the_vouching_holds_for_the_shipped_set_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same files in another place are vouched for; a changed byte, one more file,
+    a file reached through a link are not."""
+    files = _vouched()
+    content = _copy_shipped(tmp_path, monkeypatch)
+    assert prebuilt.checked() == files
+    location = content / "locations" / "book-collector.yaml"
+    text = location.read_bytes()
+    location.write_bytes(text + b"# an author's note\n")
+    assert prebuilt.checked() is None
+    location.write_bytes(text)
+    assert prebuilt.checked() == files
+    extra = content / "locations" / "zz-another.yaml"
+    extra.write_bytes(text)
+    assert prebuilt.checked() is None
+    extra.unlink()
+    location.unlink()
+    location.symlink_to(tmp_path / "elsewhere.yaml")
+    (tmp_path / "elsewhere.yaml").write_bytes(text)
+    assert prebuilt.checked() is None
+
+
+@pytest.mark.usefixtures("forget_content_dir")
+def test_a_changed_set_or_checker_is_checked_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the package does not vouch for the files as they are, ``validate`` checks
+    them (and finds an author's mistake in a shipped file)."""
+    from exlibris import validation
+
+    _vouched()
+    monkeypatch.setenv("EXLIBRIS_NO_CACHE", "1")
+    content = _copy_shipped(tmp_path, monkeypatch)
+    checks = []
+    real = validation.validate
+    monkeypatch.setattr(validation, "validate", lambda *a: checks.append(a) or real(*a))
+    from click.testing import CliRunner
+
+    from exlibris.cli.main import cli
+
+    assert CliRunner().invoke(cli, ["validate"]).exit_code == 0 and not checks
+    monkeypatch.setattr(prebuilt, "checker_key", lambda: "another checker")
+    assert CliRunner().invoke(cli, ["validate"]).exit_code == 0 and len(checks) == 1
+    monkeypatch.undo()
+    monkeypatch.setenv("EXLIBRIS_NO_CACHE", "1")
+    from exlibris import paths
+
+    paths.content_dir.cache_clear()
+    content = _copy_shipped(tmp_path / "again", monkeypatch)
+    location = content / "locations" / "book-collector.yaml"
+    location.write_text(location.read_text(encoding="utf-8").replace("shelve(", "shelvee("),
+                        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["validate"])
+    assert result.exit_code == 2 and "shelvee" in result.output
+
+
+def test_the_checker_key_names_every_module_validation_imports() -> None:
+    """``checked`` is passed over when any code the check ran is changed: the key holds
+    ``validation.py`` and every module of the package it may import."""
+    from test_import_graph import import_graph
+
+    graph = import_graph()
+    found, todo = set(), ["exlibris.validation"]
+    while todo:
+        module = todo.pop()
+        if module not in found:
+            found.add(module)
+            todo.extend(graph[module])
+    package = ROOT / "exlibris"
+    named = set()
+    for module in found:
+        path = ROOT / Path(*module.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        named.add(path.relative_to(package).as_posix())
+    assert named <= set(prebuilt.CHECKER), sorted(named - set(prebuilt.CHECKER))

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from exlibris.dsl.compiler import Env
-from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import CategoryValue
 from exlibris.engine.abilities import Source
 from exlibris.engine.board import Board
 from exlibris.engine.card_moves import CardMoves

@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import Claim
+from exlibris.dsl.values import CategoryValue, Claim
 from exlibris.dsl.words import GAME
 from exlibris.engine.ports import Value
 from exlibris.engine.state import Assistant, LocationState, PlayerState, Space

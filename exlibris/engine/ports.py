@@ -16,8 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol, TypeAlias, TypeVar
 
 from exlibris.dsl.compiler import AmountSpec
-from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import Claim
+from exlibris.dsl.values import CategoryValue, Claim
 from exlibris.engine.context import EffectContext
 from exlibris.engine.decisions import DecisionKind, HomeAction
 from exlibris.engine.events import EventKind

@@ -13,8 +13,7 @@ from functools import lru_cache
 
 from exlibris.dsl import ast
 from exlibris.dsl.compiler import AmountSpec, Bound, Env, as_list
-from exlibris.dsl.scoring import CategoryValue
-from exlibris.dsl.values import no_attribute
+from exlibris.dsl.values import CategoryValue, no_attribute
 from exlibris.dsl.vocabulary import VERBS
 from exlibris.dsl.words import GAME
 from exlibris.engine import game_attributes, game_functions

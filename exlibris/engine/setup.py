@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from exlibris.catalog import Catalog
-from exlibris.dsl.scoring import CategoryValue
+from exlibris.dsl.values import CategoryValue
 from exlibris.engine.decisions import Agent
 from exlibris.engine.events import EventLog
 from exlibris.engine.game import Game
