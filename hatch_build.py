@@ -45,8 +45,11 @@ from typing import Any
 # factory instead) in the modules compiled
 CYTHON = "Cython>=3.3,<3.4"
 SETUPTOOLS = "setuptools>=68"
-# no debug info (a smaller wheel); -O2, not Python's -O3: as fast here, and quicker to build
-FLAGS: list[str] = [] if sys.platform == "win32" else ["-g0", "-O2"]
+# the C compiler's level of a module with none in the config's ``levels`` (``level``
+# there says otherwise): the trade of build seconds against the engine's speed is in
+# bench/README.md, "The compiled build"
+LEVEL = "-O1"
+LEVELS = ("-O0", "-O1", "-O2", "-O3")
 DIRECTIVES = {"annotation_typing": False, "binding": True}  # annotations are documentation
 
 
@@ -86,9 +89,11 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if self.target_name != "wheel" or version == "editable" or _pure():
             return
         modules: list[str] = list(self.config.get("modules", []))
+        levels = module_levels(self.config)
         self._work = Path(tempfile.mkdtemp(prefix="exlibris-build-"))
         try:
-            built = compile_all(Path(self.root), modules, self._work, self.app.display_info)
+            built = compile_all(Path(self.root), modules, self._work, self.app.display_info,
+                                levels)
         except Exception as exc:  # any failure: a working pure-Python wheel instead
             self.app.display_warning(
                 f"exlibris: the engine is not compiled ({type(exc).__name__}: {exc}); "
@@ -105,15 +110,39 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             shutil.rmtree(work, ignore_errors=True)
 
 
+def module_levels(config: dict[str, Any]) -> dict[str, str]:
+    """Each listed module's C compiler level from the hook's config: ``levels`` (a
+    module to its level), else ``level``, else ``LEVEL``. A level that is not ``-O0`` to
+    ``-O3``, or a module in ``levels`` that is not in ``modules``, is a ValueError."""
+    modules = list(config.get("modules", []))
+    default = str(config.get("level", LEVEL))
+    given = dict(config.get("levels", {}))
+    if unlisted := sorted(set(given) - set(modules)):
+        raise ValueError(f"levels names modules not in modules: {', '.join(unlisted)}")
+    levels = {name: str(given.get(name, default)) for name in modules}
+    if wrong := sorted({level for level in [default, *levels.values()] if level not in LEVELS}):
+        raise ValueError(f"unknown level {', '.join(wrong)}: one of {', '.join(LEVELS)}")
+    return levels
+
+
 def source_of(root: Path, name: str) -> Path:
     return root / Path(*name.split(".")).with_suffix(".py")
 
 
-def compile_all(root: Path, modules: list[str], work: Path, say: Callable[[str], None]
-                ) -> dict[str, Path]:
+def flags(level: str) -> list[str]:
+    """The C compiler's flags at optimisation ``level`` (``-O0``, ``-O1``, ``-O2``): no
+    debug info (a smaller wheel), and the level last, since the last ``-O`` wins over
+    Python's own ``-O3``. None on Windows, whose compiler takes other flags."""
+    return [] if sys.platform == "win32" else ["-g0", level]
+
+
+def compile_all(root: Path, modules: list[str], work: Path, say: Callable[[str], None],
+                levels: dict[str, str] | None = None) -> dict[str, Path]:
     """Compile ``modules`` (dotted names under ``root``), ``_jobs()`` at once, the
-    largest source first; the wheel path of each extension module, and where it was
-    built. Says a line as each one is done."""
+    largest source first, each at its level in ``levels`` (else ``LEVEL``); the wheel
+    path of each extension module, and where it was built. Says a line as each one is
+    done."""
+    levels = levels or {}
     order = sorted(modules, key=lambda name: -source_of(root, name).stat().st_size)
     jobs = _jobs()
     say(f"exlibris: compiling {len(order)} modules with Cython, {jobs} at a time")
@@ -121,7 +150,8 @@ def compile_all(root: Path, modules: list[str], work: Path, say: Callable[[str],
 
     def job(name: str) -> Path:
         done = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), str(root), name, str(work)],
+            [sys.executable, str(Path(__file__).resolve()), str(root), name, str(work),
+             levels.get(name, LEVEL)],
             capture_output=True, text=True, check=False)
         if done.returncode != 0:
             tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-20:]
@@ -148,7 +178,7 @@ def translate(root: Path, name: str, source: Path, work: Path) -> Path:
     os.chdir(root)  # sources are named relative to the project, as Cython wants them
     try:
         path = os.path.relpath(source, root)
-        [extension] = cythonize([Extension(name, [path], extra_compile_args=FLAGS)],
+        [extension] = cythonize([Extension(name, [path])],
                                 build_dir=str(work / "c"), quiet=True, language_level=3,
                                 compiler_directives=DIRECTIVES)
         return root / extension.sources[0] if not os.path.isabs(extension.sources[0]) \
@@ -157,12 +187,13 @@ def translate(root: Path, name: str, source: Path, work: Path) -> Path:
         os.chdir(cwd)
 
 
-def build(name: str, c_file: Path, work: Path) -> Path:
-    """The extension module ``name`` compiled from ``c_file``, under ``work/lib``."""
+def build(name: str, c_file: Path, work: Path, level: str = LEVEL) -> Path:
+    """The extension module ``name`` compiled from ``c_file`` at ``level``, under
+    ``work/lib``."""
     from setuptools import Distribution, Extension
 
     dist = Distribution({"name": "exlibris", "ext_modules": [
-        Extension(name, [str(c_file)], extra_compile_args=FLAGS)]})
+        Extension(name, [str(c_file)], extra_compile_args=flags(level))]})
     command = dist.get_command_obj("build_ext")
     command.build_lib = str(work / "lib")
     command.build_temp = str(work / "tmp" / name)
@@ -172,9 +203,10 @@ def build(name: str, c_file: Path, work: Path) -> Path:
 
 
 def _job(argv: list[str]) -> int:
-    """One module: ``python hatch_build.py ROOT NAME WORK`` prints the extension's path."""
-    root, name, work = Path(argv[0]), argv[1], Path(argv[2])
-    path = build(name, translate(root, name, source_of(root, name), work), work)
+    """One module: ``python hatch_build.py ROOT NAME WORK LEVEL`` prints the
+    extension's path."""
+    root, name, work, level = Path(argv[0]), argv[1], Path(argv[2]), argv[3]
+    path = build(name, translate(root, name, source_of(root, name), work), work, level)
     print(path)
     return 0
 
