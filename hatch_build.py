@@ -23,9 +23,10 @@ Each module is built by a worker process, Cython's translation then the C compil
 as many workers as cores (``EXLIBRIS_COMPILE_JOBS`` to say otherwise), each taking
 the largest module left as it finishes one, so that no module is left building alone
 at the end, and each paying Cython's start-up once rather than once a module. The C
-compiler's level is the config's ``level`` (``-O0``, the quickest to build), or a
-module's own in ``levels`` (``-O1`` for the modules where the games spend their time):
-what each level costs to build and gains is in ``bench/README.md``.
+compiler's level is the config's ``level`` (``-O1``: as fast as ``-O2`` for 0.6 of its
+C compiler seconds; ``-O0`` code runs slower than plain Python), or a module's own in a
+``levels`` table: what each level costs to build and gains is in ``bench/README.md``
+("Levels and workers").
 
 A compiled build falls back to a pure-Python wheel, with a warning, when there is no
 C compiler or Cython fails. Editable installs and sdists are never compiled.
