@@ -79,7 +79,7 @@ def _jobs() -> int:
 
 try:
     from hatchling.builders.hooks.plugin.interface import BuildHookInterface
-except ImportError:  # run as a job (``_job``) by an interpreter without hatchling
+except ImportError:  # run as a worker (``_serve``) by an interpreter without hatchling
     BuildHookInterface = object  # type: ignore[assignment,misc]
 
 
