@@ -23,8 +23,8 @@ Each module is built by a worker process, Cython's translation then the C compil
 as many workers as cores (``EXLIBRIS_COMPILE_JOBS`` to say otherwise), each taking
 the largest module left as it finishes one, so that no module is left building alone
 at the end, and each paying Cython's start-up once rather than once a module. The C
-compiler's level is the config's ``level`` (``-O1``: as fast as ``-O2`` for 0.6 of its
-C compiler seconds; ``-O0`` code runs slower than plain Python), or a module's own in a
+compiler's level is the config's ``level`` (``-O1``: within 2% of ``-O2``'s speed for
+0.65 of its build CPU; ``-O0`` code runs slower than plain Python), or a module's own in a
 ``levels`` table: what each level costs to build and gains is in ``bench/README.md``
 ("Levels and workers").
 
