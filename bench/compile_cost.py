@@ -5,7 +5,7 @@ Not a test. Two tables, for the modules of ``pyproject.toml``'s compiled list (o
 
 * **cost** (needs Cython and setuptools): each module translated by Cython and its C
   compiled, one after the other in this process, as ``hatch_build.py`` does it (same
-  directives, ``-O2`` or ``--opt``, which takes levels with commas to compile the same C
+  directives, ``-O1`` or ``--opt``, which takes levels with commas to compile the same C
   at each): the size of its C, the CPU seconds of each step (Cython's in
   this process, the C compiler's from its child processes) and each module's share of
   the whole. ``--effects`` adds the shipped effects' generated source (``dsl/precompiled.py``),
@@ -171,9 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modules", nargs="*", help="dotted names (default: the compiled list)")
     parser.add_argument("--effects", action="store_true", help="the shipped effects as well")
     parser.add_argument("--keep", type=Path, help="keep the built extensions in this folder")
-    parser.add_argument("--opt", default="-O2",
+    parser.add_argument("--opt", default="-O1",
                         help="the C compiler's level, or levels with commas: -O0,-O1,-O2 "
-                             "(default -O2)")
+                             "(default -O1, the build's)")
     parser.add_argument("--no-cost", action="store_true", help="skip the cost table")
     parser.add_argument("--share", action="store_true", help="the profiled share table")
     parser.add_argument("--games", type=int, default=40, help="random games for --share")
