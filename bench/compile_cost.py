@@ -5,7 +5,8 @@ Not a test. Two tables, for the modules of ``pyproject.toml``'s compiled list (o
 
 * **cost** (needs Cython and setuptools): each module translated by Cython and its C
   compiled, one after the other in this process, as ``hatch_build.py`` does it (same
-  directives, ``-O2`` or ``--opt``): the size of its C, the CPU seconds of each step (Cython's in
+  directives, ``-O1`` or ``--opt``, which takes levels with commas to compile the same C
+  at each): the size of its C, the CPU seconds of each step (Cython's in
   this process, the C compiler's from its child processes) and each module's share of
   the whole. ``--effects`` adds the shipped effects' generated source (``dsl/precompiled.py``),
   the module the build once compiled ahead of time; ``--keep DIR`` keeps the built
@@ -50,14 +51,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def cost(modules: list[str], effects: bool, keep: Path | None, level: str
+def cost(modules: list[str], effects: bool, keep: Path | None, levels: list[str]
          ) -> list[dict[str, Any]]:
-    """Translate and compile each module alone at optimisation ``level``; its C size
-    and CPU seconds."""
+    """Translate each module alone, then compile its C at each optimisation level of
+    ``levels``; its C size and CPU seconds (``cc_s``: the level to its seconds).
+    ``keep``: the extensions built at each level in ``keep/LEVEL`` (one level: in
+    ``keep``)."""
     sys.path.insert(0, str(ROOT))
     import hatch_build
-
-    hatch_build.FLAGS[:] = [f for f in hatch_build.FLAGS if not f.startswith("-O")] + [level]
 
     work = Path(tempfile.mkdtemp(prefix="exlibris-cost-"))
     sources = {name: ROOT / Path(*name.split(".")).with_suffix(".py") for name in modules}
@@ -70,18 +71,23 @@ def cost(modules: list[str], effects: bool, keep: Path | None, level: str
     rows = []
     try:
         for name, source in sources.items():
-            started, children = time.process_time(), _children_cpu()
+            started = time.process_time()
             c_file = hatch_build.translate(ROOT, name, source, work)
-            translated = time.process_time()
-            built = hatch_build.build(name, c_file, work)
-            rows.append({"module": name, "c_kb": c_file.stat().st_size / 1024,
-                         "cython_s": translated - started,
-                         "cc_s": _children_cpu() - children})
-            if keep is not None:
-                target = keep / Path(*name.split(".")[:-1])
-                target.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(built, target)
-            print(f"  {name}: done", file=sys.stderr, flush=True)
+            row: dict[str, Any] = {"module": name, "c_kb": c_file.stat().st_size / 1024,
+                                   "cython_s": time.process_time() - started, "cc_s": {}}
+            for level in levels:
+                children = _children_cpu()
+                built = hatch_build.build(name, c_file, work / level.lstrip("-"), level)
+                row["cc_s"][level] = _children_cpu() - children
+                if keep is not None:
+                    target = (keep / level if len(levels) > 1 else keep) \
+                        / Path(*name.split(".")[:-1])
+                    target.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(built, target)
+            rows.append(row)
+            print(f"  {name}: {row['c_kb']:.0f} KB of C, Cython {row['cython_s']:.1f} s, "
+                  + ", ".join(f"{level} {s:.1f} s" for level, s in row["cc_s"].items()),
+                  file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return rows
@@ -139,12 +145,35 @@ def share(workload: Any, games: int) -> dict[str, float]:
     return {name: own / total for name, own in by_module.items()}
 
 
+def _print_cost(rows: list[dict[str, Any]], levels: list[str]) -> None:
+    """The cost table: a row a module, the most costly first; C seconds at each level,
+    and each module's share of the build at the first level."""
+    def seconds(row: dict[str, Any], level: str) -> float:
+        return float(row["cython_s"] + row["cc_s"][level])
+
+    first = levels[0]
+    total = {level: sum(seconds(r, level) for r in rows) for level in levels}
+    print(f"{'module':42} {'C KB':>7} {'cython s':>9} "
+          + " ".join(f"{'cc ' + level:>9}" for level in levels) + f" {'share':>6}")
+    for r in sorted(rows, key=lambda r: -seconds(r, first)):
+        print(f"{r['module']:42} {r['c_kb']:7.0f} {r['cython_s']:9.1f} "
+              + " ".join(f"{r['cc_s'][level]:9.1f}" for level in levels)
+              + f" {seconds(r, first) / total[first]:6.1%}")
+    print(f"{'total':42} {sum(r['c_kb'] for r in rows):7.0f} "
+          f"{sum(r['cython_s'] for r in rows):9.1f} "
+          + " ".join(f"{sum(r['cc_s'][level] for r in rows):9.1f}" for level in levels))
+    print("CPU s a build: " + ", ".join(f"{level} {total[level]:.1f}" for level in levels)
+          + f"; load average {os.getloadavg()[0]:.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", nargs="*", help="dotted names (default: the compiled list)")
     parser.add_argument("--effects", action="store_true", help="the shipped effects as well")
     parser.add_argument("--keep", type=Path, help="keep the built extensions in this folder")
-    parser.add_argument("--opt", default="-O2", help="the C compiler's level (default -O2)")
+    parser.add_argument("--opt", default="-O1",
+                        help="the C compiler's level, or levels with commas: -O0,-O1,-O2 "
+                             "(default -O1, the build's)")
     parser.add_argument("--no-cost", action="store_true", help="skip the cost table")
     parser.add_argument("--share", action="store_true", help="the profiled share table")
     parser.add_argument("--games", type=int, default=40, help="random games for --share")
@@ -152,16 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     modules = args.modules if args.modules is not None else listed_modules()
     if not args.no_cost:
-        rows = cost(modules, args.effects, args.keep, args.opt)
-        total_kb = sum(r["c_kb"] for r in rows)
-        total_s = sum(r["cython_s"] + r["cc_s"] for r in rows)
-        print(f"{'module':42} {'C KB':>7} {'cython s':>9} {'cc s':>7} {'share':>6}")
-        for r in sorted(rows, key=lambda r: -(r["cython_s"] + r["cc_s"])):
-            seconds = r["cython_s"] + r["cc_s"]
-            print(f"{r['module']:42} {r['c_kb']:7.0f} {r['cython_s']:9.1f} {r['cc_s']:7.1f} "
-                  f"{seconds / total_s:6.1%}")
-        print(f"{'total':42} {total_kb:7.0f} {total_s:26.1f} CPU s, load average "
-              f"{os.getloadavg()[0]:.1f}")
+        levels = args.opt.split(",")
+        rows = cost(modules, args.effects, args.keep, levels)
+        _print_cost(rows, levels)
     if args.share:
         random_share = share(_random_games, args.games)
         mcts_share = share(_mcts_games, args.mcts_games)

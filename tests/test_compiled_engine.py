@@ -11,11 +11,13 @@ engine was asked for, and its absence (the build fell back to pure Python) fails
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -109,3 +111,32 @@ def test_the_install_has_every_listed_module_compiled(compiled: Path) -> None:
         "        print(name)"]), *listed)
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout == ""
+
+
+def _hook() -> Any:
+    """``hatch_build.py`` as a module (hatchling need not be importable)."""
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_listed_module_has_a_known_level() -> None:
+    """The hook's config gives every compiled module a C compiler level it knows."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    hook = _hook()
+    levels = hook.module_levels(config)
+    assert list(levels) == config["modules"]
+    assert set(levels.values()) <= set(hook.LEVELS)
+
+
+def test_a_wrong_level_or_a_module_not_listed_is_refused() -> None:
+    hook = _hook()
+    assert hook.module_levels({"modules": ["a", "b"], "level": "-O0",
+                               "levels": {"b": "-O2"}}) == {"a": "-O0", "b": "-O2"}
+    with pytest.raises(ValueError, match="unknown level -O9"):
+        hook.module_levels({"modules": ["a"], "level": "-O9"})
+    with pytest.raises(ValueError, match="not in modules: c"):
+        hook.module_levels({"modules": ["a"], "levels": {"c": "-O1"}})
