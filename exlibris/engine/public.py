@@ -83,7 +83,28 @@ def public_list(values: Sequence[Any]) -> list[Any]:
             break
     else:  # cards, numbers, names...: the options as they are
         return list(values)
+    if type(v) is tuple:  # placements: (assistant, target) pairs, each part kept
+        return _pairs(values)
     return [_describe(v) for v in values]
+
+
+def _pairs(values: Sequence[Any]) -> list[Any]:
+    """``public_list`` of options that are mostly pairs: a pair of two kept objects (an
+    assistant and a target) is the pair of their kept descriptors, as ``_tuple`` makes
+    it, looked up here at once; any other value is described as ``_describe`` does."""
+    kept = _KEPT.get
+    described = []
+    for v in values:
+        if type(v) is tuple and len(v) == 2:
+            a, b = v
+            found_a = kept(id(a))
+            found_b = kept(id(b))
+            if (found_a is not None and found_b is not None and found_a[0] is a
+                    and found_b[0] is b):
+                described.append((found_a[1], found_b[1]))
+                continue
+        described.append(_describe(v))
+    return described
 
 
 # how each class of decision value is described, found once per class
