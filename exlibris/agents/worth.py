@@ -16,8 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from operator import add, itemgetter, sub
+from functools import cache, reduce
+from operator import add, itemgetter, mul, sub
 from typing import Any
 
 from exlibris.dsl import ast
@@ -219,7 +219,7 @@ class ShelfReading:
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
                  "_stability", "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
                  "kept_cards", "keys", "lasts", "order", "rules", "shelf", "slow", "stability",
-                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
+                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count", "zs")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -229,19 +229,23 @@ class ShelfReading:
         self.rules = worth.rules
         self.foresight = foresight
         self.order = shelf.positions()
-        keys: list[tuple[str, int] | None] = []
-        kept: list[bool] = []
-        lasts: list[tuple[str, int] | None] = []  # the last key kept before each cell
-        starts: list[int] = []  # how many cards A1 keeps before each cell
-        run: list[BookCard] = []  # the cards A1 keeps, in order
-        tally = [0] * len(CATEGORY_CODES)
-        last: tuple[str, int] | None = None
-        flips = entombed = 0
-        width = foresight.width
-        n, sz, szz = 0, 0.0, 0.0
+        entombed = self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES),
+                              None, 0, [])
+        self._finish(stability, entombed)
+
+    def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
+              kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
+              run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
+              zs: list[float]) -> int:
+        """A1's pass along the reading order from its ``i``-th cell on, from what it found
+        before that cell (each cell's key, whether A1 keeps it, the last key kept before
+        it, how many cards it keeps before it; the cards kept, their tally, the last key
+        kept, the cards flipped, the layout coordinates of the face-up cards); returns
+        the entombed cells it passed."""
+        entombed = 0
+        width = self.foresight.width
         slow = False
-        slots = shelf.snapshot()  # read by the reading order (``items`` without its calls)
-        for pos in self.order:
+        for pos in self.order[i:]:
             slot = slots[pos]
             lasts.append(last)
             starts.append(len(run))
@@ -255,8 +259,7 @@ class ShelfReading:
                 continue
             key = (card.letter, card.order)
             keys.append(key)
-            z = pos[0] + pos[1] / width - 3 * rank(card)
-            n, sz, szz = n + 1, sz + z, szz + z * z
+            zs.append(pos[0] + pos[1] / width - 3 * rank(card))
             if last is None or key > last:
                 last = key
                 kept.append(True)
@@ -272,8 +275,18 @@ class ShelfReading:
         self.kept_cards = run
         self.tally = tuple(tally)
         self.flips = flips
-        self.z_count, self.sum_z, self.sum_zz = n, sz, szz
+        # the sums of the coordinates and their squares, added one by one in reading
+        # order (``reduce``: the loop's additions, in C)
+        self.zs = zs
+        self.z_count = len(zs)
+        self.sum_z = reduce(add, zs, 0.0)
+        self.sum_zz = reduce(add, map(mul, zs, zs), 0.0)
         self.slow = slow
+        return entombed
+
+    def _finish(self, stability: int | None, entombed: int) -> None:
+        """B1 (unless known), the entombed cards and the artifacts' points after the
+        pass; then ``value``."""
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
@@ -281,8 +294,8 @@ class ShelfReading:
         self.stability = stability
         self.entombed = entombed
         self.artifacts = 0
-        if slow:
-            shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
+        if self.slow:
+            shown = steps.with_flips(self.shelf, steps.a1_alphabetical(self.shelf))
             self.artifacts = shelf_artifact_points(shown, self.rules)
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[int, float, int]] | None = None
@@ -317,7 +330,8 @@ class ShelfReading:
         other.keys, other.kept, other.lasts, other.starts = (self.keys, self.kept, self.lasts,
                                                              self.starts)
         other.kept_cards, other.tally, other.flips = self.kept_cards, self.tally, self.flips
-        other.z_count, other.sum_z, other.sum_zz = self.z_count, self.sum_z, self.sum_zz
+        other.z_count, other.sum_z, other.sum_zz, other.zs = (self.z_count, self.sum_z,
+                                                              self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
@@ -573,8 +587,34 @@ class ShelfReading:
                 if beneath is not None:
                     slots[pos] = Slot(beneath, True)
                 shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
-            found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
+            found = self._lifted[pos] = (ShelfReading(shelf, self.worth, self.foresight)
+                                         if self.slow else self._without(shelf, pos))
         return found
+
+    def _without(self, shelf: Shelf, pos: Pos) -> ShelfReading:
+        """``shelf``, this shelf with the card at ``pos`` taken off, read from this
+        reading: the cells before ``pos`` are the same, so A1's pass starts at ``pos``
+        from what this one found there (the same sums: the coordinates are added from
+        the first again)."""
+        other = ShelfReading.__new__(ShelfReading)
+        other.shelf, other.worth, other.rules, other.foresight = (shelf, self.worth, self.rules,
+                                                                  self.foresight)
+        order = other.order = shelf.positions()
+        i = bisect_left(self.order, pos)
+        keys = self.keys[:i]
+        start = self.starts[i]
+        face_up = i - keys.count(None)  # face-up book cards before ``pos``
+        other._pass(shelf.snapshot(), i, keys, self.kept[:i], self.lasts[:i], self.starts[:i],
+                    self.kept_cards[:start], list(self.run()[2][start]), self.lasts[i],
+                    face_up - start, self.zs[:face_up])
+        # the cells after ``pos`` are the same, and ``pos`` entombs no card now
+        entombed = self.entombed - (self.shelf.at(pos).beneath is not None)  # type: ignore[union-attr]
+        if len(order) == len(self.order):  # the cell kept (a card entombed beneath it)
+            other._finish(self.stability, entombed)
+            other._depths = self._depths
+        else:
+            other._finish(None, entombed)
+        return other
 
 
 # B1's rectangles by the standing columns, the smallest rectangle and the rows: a few
