@@ -247,7 +247,7 @@ def test_what_a_reading_shares_is_what_a_fresh_one_finds(seed: int) -> None:
 
 
 READ_FIELDS = ("order", "keys", "kept", "lasts", "starts", "kept_cards", "tally", "flips", "zs",
-               "z_count", "sum_z", "sum_zz", "slow", "stability", "entombed", "artifacts",
+               "z_count", "sum_z", "sum_zz", "slow", "stability", "entombed", "tombs", "artifacts",
                "base_books", "value")
 
 
@@ -276,6 +276,40 @@ def test_a_lifted_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
             assert getattr(lifted, name) == getattr(fresh, name), (pos, name)
         for c in hand:
             assert lifted.best_gain(c) == fresh.best_gain(c)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
+    """A shelf after a move (a card shelved, one face down, two swapped), another
+    player's shelf, or the same shelf, read from the last reading (``changed``: A1's pass
+    resumed at the first cell that differs) is exactly what reading it afresh finds,
+    field by field, for another worth and foresight too."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    other = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    reading = ShelfReading(shelf, worth, Foresight())
+    after = []
+    for c in hand:
+        grown = shelf.copy()
+        grown.shelve(c, rng.choice(grown.legal_cells()), face_down=rng.random() < 0.2)
+        after.append(grown)
+    cells = shelf.positions()
+    if len(cells) >= 2:
+        swapped = shelf.copy()
+        swapped.swap(*rng.sample(cells, 2))
+        after.append(swapped)
+    after += [shelf.copy(), random_shelf(rng)[0]]
+    for changed in after:
+        for read_with, foresight in ((worth, Foresight()),
+                                     (other, Foresight(layout=0.5, flipped_stability=1.0))):
+            again = reading.changed(changed, read_with, foresight)
+            fresh = ShelfReading(changed, read_with, foresight)
+            for name in READ_FIELDS:
+                assert getattr(again, name) == getattr(fresh, name), name
+            for c in hand:
+                assert again.best_gain(c) == fresh.best_gain(c)
 
 
 def test_a_shelf_card_is_worth_what_it_holds_up() -> None:

@@ -119,8 +119,13 @@ class GreedyAgent:
         if worth is None:
             worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
         foresight = LATE if view.final_round else EARLY
-        found = Kept(read, ShelfReading(shelf, worth, foresight) if same is None
-                     else same.reread(worth, foresight))  # the same shelf: its pass again
+        if same is not None:  # the same shelf: its pass again
+            reading = same.reread(worth, foresight)
+        elif kept:  # the last shelf read, changed (by a move, say): the pass from the change
+            reading = kept[0].reading.changed(shelf, worth, foresight)
+        else:
+            reading = ShelfReading(shelf, worth, foresight)
+        found = Kept(read, reading)
         kept.insert(0, found)
         del kept[READINGS_KEPT:]
         self._viewed = view

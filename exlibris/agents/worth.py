@@ -17,7 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, reduce
-from operator import add, itemgetter, mul, sub
+from operator import add, is_not, itemgetter, mul, ne, or_, sub
 from typing import Any
 
 from exlibris.dsl import ast
@@ -219,7 +219,7 @@ class ShelfReading:
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
                  "_stability", "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
                  "kept_cards", "keys", "lasts", "order", "rules", "shelf", "slow", "stability",
-                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count", "zs")
+                 "starts", "sum_z", "sum_zz", "tally", "tombs", "value", "worth", "z_count", "zs")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -229,20 +229,19 @@ class ShelfReading:
         self.rules = worth.rules
         self.foresight = foresight
         self.order = shelf.positions()
-        entombed = self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES),
-                              None, 0, [])
-        self._finish(stability, entombed)
+        self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES), None, 0,
+                   [], [])
+        self._finish(stability)
 
     def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
               kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
               run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
-              zs: list[float]) -> int:
+              zs: list[float], tombs: list[int]) -> None:
         """A1's pass along the reading order from its ``i``-th cell on, from what it found
         before that cell (each cell's key, whether A1 keeps it, the last key kept before
         it, how many cards it keeps before it; the cards kept, their tally, the last key
-        kept, the cards flipped, the layout coordinates of the face-up cards); returns
-        the entombed cells it passed."""
-        entombed = 0
+        kept, the cards flipped, the layout coordinates of the face-up cards, the cells
+        with a card entombed beneath)."""
         width = self.foresight.width
         slow = False
         for pos in self.order[i:]:
@@ -251,7 +250,7 @@ class ShelfReading:
             starts.append(len(run))
             card = slot.card
             if slot.beneath is not None:
-                entombed += 1
+                tombs.append(len(starts) - 1)
             if slot.face_down or not isinstance(card, BookCard):
                 slow = slow or isinstance(card, ArtifactCard)
                 keys.append(None)
@@ -282,9 +281,10 @@ class ShelfReading:
         self.sum_z = reduce(add, zs, 0.0)
         self.sum_zz = reduce(add, map(mul, zs, zs), 0.0)
         self.slow = slow
-        return entombed
+        self.tombs = tombs
+        self.entombed = len(tombs)
 
-    def _finish(self, stability: int | None, entombed: int) -> None:
+    def _finish(self, stability: int | None) -> None:
         """B1 (unless known), the entombed cards and the artifacts' points after the
         pass; then ``value``."""
         self._depths: dict[int, int] | None = None
@@ -292,7 +292,6 @@ class ShelfReading:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
-        self.entombed = entombed
         self.artifacts = 0
         if self.slow:
             shown = steps.with_flips(self.shelf, steps.a1_alphabetical(self.shelf))
@@ -333,6 +332,7 @@ class ShelfReading:
         other.z_count, other.sum_z, other.sum_zz, other.zs = (self.z_count, self.sum_z,
                                                               self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
+        other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
         other._run, other._cards = self._run, self._cards
@@ -593,27 +593,54 @@ class ShelfReading:
 
     def _without(self, shelf: Shelf, pos: Pos) -> ShelfReading:
         """``shelf``, this shelf with the card at ``pos`` taken off, read from this
-        reading: the cells before ``pos`` are the same, so A1's pass starts at ``pos``
-        from what this one found there (the same sums: the coordinates are added from
-        the first again)."""
-        other = ShelfReading.__new__(ShelfReading)
-        other.shelf, other.worth, other.rules, other.foresight = (shelf, self.worth, self.rules,
-                                                                  self.foresight)
-        order = other.order = shelf.positions()
+        reading (``_resumed``: the cells before ``pos`` are the same)."""
         i = bisect_left(self.order, pos)
+        if len(shelf.positions()) == len(self.order):  # the cell kept (a card entombed
+            other = self._resumed(shelf, i, self.worth, self.foresight, self.stability)
+            other._depths = self._depths  # beneath it): the same cells, the same B1
+            return other
+        return self._resumed(shelf, i, self.worth, self.foresight)
+
+    def changed(self, shelf: Shelf, worth: Worth, foresight: Foresight) -> ShelfReading:
+        """``shelf`` read with ``worth`` and ``foresight``, from this reading where they
+        share their first cells (in reading order): ``shelf`` is this shelf after a
+        move, say (``_resumed``). Read afresh where this reading cannot serve (artifacts
+        on this shelf, other scoring rules, another layout width)."""
+        if (self.slow or worth.rules is not self.rules
+                or foresight.width != self.foresight.width):
+            return ShelfReading(shelf, worth, foresight)
+        order, mine = shelf.positions(), self.order
+        # the first cell where the two shelves differ: its position, or its slot (the
+        # same slot, a copy's of an unchanged cell, is the same card, face and entombed
+        # card), compared in C
+        slots = shelf.snapshot()
+        differ = list(map(or_, map(ne, mine, order),
+                          map(is_not, map(self.shelf.snapshot().__getitem__, mine),
+                              map(slots.__getitem__, order))))
+        i = differ.index(True) if True in differ else len(differ)
+        return self._resumed(shelf, i, worth, foresight, slots=slots)
+
+    def _resumed(self, shelf: Shelf, i: int, worth: Worth, foresight: Foresight,
+                 stability: int | None = None, *, slots: dict[Pos, Slot] | None = None
+                 ) -> ShelfReading:
+        """``shelf``, whose first ``i`` cells in reading order are this shelf's, read with
+        ``worth`` and ``foresight`` (of this layout width and scoring rules, this shelf
+        without artifacts): A1's pass starts at the ``i``-th cell from what this one found
+        there, the same sums (the coordinates are added from the first again); B1 anew
+        unless ``stability`` says it."""
+        other = ShelfReading.__new__(ShelfReading)
+        other.shelf, other.worth, other.rules, other.foresight = (shelf, worth, worth.rules,
+                                                                  foresight)
+        other.order = shelf.positions()
         keys = self.keys[:i]
         start = self.starts[i]
-        face_up = i - keys.count(None)  # face-up book cards before ``pos``
-        other._pass(shelf.snapshot(), i, keys, self.kept[:i], self.lasts[:i], self.starts[:i],
-                    self.kept_cards[:start], list(self.run()[2][start]), self.lasts[i],
-                    face_up - start, self.zs[:face_up])
-        # the cells after ``pos`` are the same, and ``pos`` entombs no card now
-        entombed = self.entombed - (self.shelf.at(pos).beneath is not None)  # type: ignore[union-attr]
-        if len(order) == len(self.order):  # the cell kept (a card entombed beneath it)
-            other._finish(self.stability, entombed)
-            other._depths = self._depths
-        else:
-            other._finish(None, entombed)
+        face_up = i - keys.count(None)  # face-up book cards before the cell
+        tombs = self.tombs
+        other._pass(shelf.snapshot() if slots is None else slots, i, keys, self.kept[:i],
+                    self.lasts[:i], self.starts[:i], self.kept_cards[:start],
+                    list(self.run()[2][start]), self.lasts[i], face_up - start,
+                    self.zs[:face_up], tombs[:bisect_left(tombs, i)])
+        other._finish(stability)
         return other
 
 
