@@ -14,6 +14,7 @@ search is bounded.
 
 from __future__ import annotations
 
+import bisect
 import random
 import textwrap
 from typing import Any
@@ -22,7 +23,7 @@ import pytest
 
 from exlibris.agents import GreedyAgent
 from exlibris.agents.view import PlayerView, player_view
-from exlibris.agents.worth import Foresight, ShelfReading, Worth, rank
+from exlibris.agents.worth import PUSHED_OUT, Foresight, ShelfReading, Worth, rank
 from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.flow import new_game, play
@@ -310,6 +311,53 @@ def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
                 assert getattr(again, name) == getattr(fresh, name), name
             for c in hand:
                 assert again.best_gain(c) == fresh.best_gain(c)
+
+
+def best_by_cells(reading: ShelfReading, card: BookCard) -> float:
+    """``best_gain`` of a book card worked out cell by cell in reading order, each cell's
+    sum as ``_best_book_gain`` makes it (a reference for its cells taken by kind)."""
+    foresight, n = reading.foresight, reading.z_count
+    scale = foresight.layout * n / (n + 1)
+    mean = reading.sum_z / n if n else 0.0
+    shift = 3 * rank(card)
+    keys, _, tallies = reading.run()
+    key = (card.letter, card.order)
+    end, below = bisect.bisect_right(keys, key), bisect.bisect_left(keys, key)
+    best = float("-inf")
+    for start, z, stability in reading._legal_cells():
+        if start > below:
+            value = (foresight.flipped_stability * stability - foresight.per_flip
+                     - scale * (z - (shift + mean)) ** 2)
+        elif end <= start:
+            value = reading.book_gain(card) + stability - scale * (z - (shift + mean)) ** 2
+        elif end - start <= PUSHED_OUT:
+            left = reading._pushed_books(card, tallies[start], tallies[end])
+            layout = scale * (z - shift - mean) ** 2 if n else 0.0
+            value = (stability - layout + left - reading.base_books
+                     - foresight.per_flip * (end - start))
+        else:
+            continue
+        best = max(best, value)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_best_gain_is_the_best_cell_exactly(seed: int) -> None:
+    """``best_gain`` of a book card, its cells taken by kind (where A1 flips it, keeps
+    it, or pushes kept cards out), is exactly the best of its cells weighed one by one."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    cards = hand + [c for _, slot in shelf.items() if isinstance(c := slot.card, BookCard)]
+    cards += [BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(3)), 4)
+              for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for n in (1, 4)]  # every letter
+    # no cost a flip: a cell where the card pushes kept cards out may be the best
+    for foresight in (Foresight(), Foresight(layout=0.5, flipped_stability=1.0),
+                      Foresight(per_flip=0.0, layout=0.0)):
+        reading = ShelfReading(shelf, worth, foresight)
+        for c in cards:
+            assert reading.best_gain(c) == best_by_cells(reading, c), c
 
 
 def test_a_shelf_card_is_worth_what_it_holds_up() -> None:
