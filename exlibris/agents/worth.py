@@ -264,8 +264,7 @@ class ShelfReading:
                 last = key
                 kept.append(True)
                 run.append(card)
-                for code in card.books:
-                    tally[CODES[code]] += 1
+                tally = list(map(add, tally, book_vector(card)))
             else:
                 kept.append(False)
                 flips += 1
