@@ -486,5 +486,6 @@ def _read(shelf: Shelf, like: ShelfReading) -> ShelfReading:
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:
     scores = list(scores)
     best = max(scores)
-    ties = [i for i, s in enumerate(scores) if s == best]
-    return ties[0] if len(ties) == 1 else rng.choice(ties)
+    if scores.count(best) == 1:  # one best: found in C
+        return scores.index(best)
+    return rng.choice([i for i, s in enumerate(scores) if s == best])
