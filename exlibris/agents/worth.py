@@ -216,7 +216,7 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cards", "_cells", "_depths", "_fixed", "_gains", "_lifted",
+    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted",
                  "_losses", "_run", "_stability", "artifacts", "base_books", "entombed", "flips",
                  "foresight", "kept", "kept_cards", "keys", "lasts", "order", "rules", "shelf",
                  "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
@@ -313,7 +313,6 @@ class ShelfReading:
         if self.slow:
             self.value += self.artifacts
         self._gains: dict[Card, float] = {}
-        self._fixed: tuple[Any, ...] | None = None  # what ``_best_book_gain`` reads
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally | Card, float] = {}
         self._lifted: dict[Pos, ShelfReading] = {}
@@ -519,57 +518,43 @@ class ShelfReading:
         Each cell's value is worked out exactly as ``gain`` would (the same sums in the
         same order), with the books of the card pushing kept cards out read once for
         all the cells that push out the same ones."""
-        fixed = self._fixed
-        if fixed is None:
-            fixed = self._fixed = self._cells_weighed()
-        starts, flipping, keeping, cells, scale, mean, n, keys, tallies = fixed
+        cells = self._cells
+        if cells is None:
+            cells = self._cells = self._legal_cells()
         key = (card.letter, card.order)
+        foresight = self.foresight
         books = self.book_gain(card)
+        n = self.z_count
+        scale = foresight.layout * n / (n + 1)
+        mean = self.sum_z / n if n else 0.0
         shift = 3 * rank(card)
         target = shift + mean
+        share, flipped = foresight.flipped_stability, -foresight.per_flip
+        keys, _, tallies = self.run()
         end = bisect_right(keys, key)  # kept cards before the card's key
         # kept cards below the card's key: in a cell with more kept cards before it, the
         # last of them is not below the key, and A1 flips the card
         below = bisect_left(keys, key)
-        # the cells by how many kept cards come before them (``starts``, in order): where
-        # A1 flips the card, where it keeps it, where it pushes kept cards out
-        flip = bisect_right(starts, below)
-        keep = bisect_left(starts, end)
-        best = max([base - scale * (z - target) ** 2 for base, z in flipping[flip:]],
-                   default=float("-inf"))
-        if keep < flip:
-            best = max(best, *[books + stability - scale * (z - target) ** 2
-                               for stability, z in keeping[keep:flip]])
         pushing: dict[int, float] = {}  # by the first kept card pushed out: what is left
-        for start, z, stability in cells[bisect_left(starts, end - PUSHED_OUT):min(keep, flip)]:
-            left = pushing.get(start)  # ``_kept_gain``, cell by cell
-            if left is None:
-                left = pushing[start] = self._pushed_books(card, tallies[start], tallies[end])
-            layout = scale * (z - shift - mean) ** 2 if n else 0.0
-            value = (stability - layout + left - self.base_books
-                     - self.foresight.per_flip * (end - start))
+        best = float("-inf")
+        for start, z, stability in cells:
+            if start > below:
+                value = share * stability + flipped - scale * (z - target) ** 2
+            elif end <= start:
+                value = books + stability - scale * (z - target) ** 2
+            elif end - start <= PUSHED_OUT:  # ``_kept_gain``, cell by cell
+                left = pushing.get(start)
+                if left is None:
+                    left = pushing[start] = self._pushed_books(card, tallies[start],
+                                                               tallies[end])
+                layout = scale * (z - shift - mean) ** 2 if n else 0.0
+                value = (stability - layout + left - self.base_books
+                         - foresight.per_flip * (end - start))
+            else:
+                continue
             if value > best:
                 best = value
         return best
-
-    def _cells_weighed(self) -> tuple[Any, ...]:
-        """What ``_best_book_gain`` reads of this reading: the legal cells (in reading
-        order, so by how many kept cards come before them), each cell's figures where A1
-        flips a card there (B1's share less a flip) and where it keeps it (B1), the
-        layout's scale and mean, the kept cards' keys and prefix tallies."""
-        cells = self._cells
-        if cells is None:
-            cells = self._cells = self._legal_cells()
-        foresight = self.foresight
-        n = self.z_count
-        scale = foresight.layout * n / (n + 1)
-        mean = self.sum_z / n if n else 0.0
-        share, flipped = foresight.flipped_stability, -foresight.per_flip
-        keys, _, tallies = self.run()
-        return ([start for start, _, _ in cells],
-                [(share * stability + flipped, z) for _, z, stability in cells],
-                [(stability, z) for _, z, stability in cells],
-                cells, scale, mean, n, keys, tallies)
 
     def _pushed_books(self, card: BookCard, here: Tally, out: Tally) -> float:
         """The books A1 keeps when ``card`` goes in and pushes out the kept cards whose
