@@ -14,6 +14,7 @@ search is bounded.
 
 from __future__ import annotations
 
+import bisect
 import random
 import textwrap
 from typing import Any
@@ -22,7 +23,7 @@ import pytest
 
 from exlibris.agents import GreedyAgent
 from exlibris.agents.view import PlayerView, player_view
-from exlibris.agents.worth import Foresight, ShelfReading, Worth, rank
+from exlibris.agents.worth import PUSHED_OUT, Foresight, ShelfReading, Worth, rank
 from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.flow import new_game, play
@@ -244,6 +245,119 @@ def test_what_a_reading_shares_is_what_a_fresh_one_finds(seed: int) -> None:
         trial.remove(pos)
         assert reading.loss(slot.card) == reading.value - ShelfReading(trial, worth,
                                                                        Foresight()).value
+
+
+READ_FIELDS = ("order", "keys", "kept", "lasts", "starts", "kept_cards", "tally", "flips", "zs",
+               "z_count", "sum_z", "sum_zz", "slow", "stability", "entombed", "tombs", "artifacts",
+               "base_books", "value")
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_lifted_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
+    """The shelf without one card, read from the reading of the whole shelf (A1's pass
+    resumed at the card's cell), is exactly what reading it afresh finds, field by field:
+    for every cell, an entombed pair's (the card beneath stays, face down) and a cell
+    whose card may not leave (the shelf read in two parts) among them."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    for c in hand[:rng.randint(0, 3)]:  # entomb a few cards (LIB-MUMMY-5)
+        pos = rng.choice(shelf.positions()) if shelf.positions() else None
+        if pos is not None and shelf.at(pos).beneath is None:
+            slot = shelf.at(pos)
+            shelf = Shelf.from_slots({**shelf.snapshot(), pos: Slot(c, beneath=slot.card)},
+                                     check=False)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    foresight = rng.choice([Foresight(), Foresight(layout=0.5, flipped_stability=1.0)])
+    reading = ShelfReading(shelf, worth, foresight)
+    for pos, _ in shelf.items():
+        lifted = reading.lifted(pos)
+        fresh = ShelfReading(lifted.shelf, worth, foresight)
+        for name in READ_FIELDS:
+            assert getattr(lifted, name) == getattr(fresh, name), (pos, name)
+        for c in hand:
+            assert lifted.best_gain(c) == fresh.best_gain(c)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
+    """A shelf after a move (a card shelved, one face down, two swapped), another
+    player's shelf, or the same shelf, read from the last reading (``changed``: A1's pass
+    resumed at the first cell that differs) is exactly what reading it afresh finds,
+    field by field, for another worth and foresight too."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    other = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    reading = ShelfReading(shelf, worth, Foresight())
+    after = []
+    for c in hand:
+        grown = shelf.copy()
+        grown.shelve(c, rng.choice(grown.legal_cells()), face_down=rng.random() < 0.2)
+        after.append(grown)
+    cells = shelf.positions()
+    if len(cells) >= 2:
+        swapped = shelf.copy()
+        swapped.swap(*rng.sample(cells, 2))
+        after.append(swapped)
+    after += [shelf.copy(), random_shelf(rng)[0]]
+    for changed in after:
+        for read_with, foresight in ((worth, Foresight()),
+                                     (other, Foresight(layout=0.5, flipped_stability=1.0))):
+            again = reading.changed(changed, read_with, foresight)
+            fresh = ShelfReading(changed, read_with, foresight)
+            for name in READ_FIELDS:
+                assert getattr(again, name) == getattr(fresh, name), name
+            for c in hand:
+                assert again.best_gain(c) == fresh.best_gain(c)
+
+
+def best_by_cells(reading: ShelfReading, card: BookCard) -> float:
+    """``best_gain`` of a book card worked out cell by cell in reading order, each cell's
+    sum as ``_best_book_gain`` makes it (a reference for its cells taken by kind)."""
+    foresight, n = reading.foresight, reading.z_count
+    scale = foresight.layout * n / (n + 1)
+    mean = reading.sum_z / n if n else 0.0
+    shift = 3 * rank(card)
+    keys, _, tallies = reading.run()
+    key = (card.letter, card.order)
+    end, below = bisect.bisect_right(keys, key), bisect.bisect_left(keys, key)
+    best = float("-inf")
+    for start, z, stability in reading._legal_cells():
+        if start > below:
+            value = (foresight.flipped_stability * stability - foresight.per_flip
+                     - scale * (z - (shift + mean)) ** 2)
+        elif end <= start:
+            value = reading.book_gain(card) + stability - scale * (z - (shift + mean)) ** 2
+        elif end - start <= PUSHED_OUT:
+            left = reading._pushed_books(card, tallies[start], tallies[end])
+            layout = scale * (z - shift - mean) ** 2 if n else 0.0
+            value = (stability - layout + left - reading.base_books
+                     - foresight.per_flip * (end - start))
+        else:
+            continue
+        best = max(best, value)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_best_gain_is_the_best_cell_exactly(seed: int) -> None:
+    """``best_gain`` of a book card, its cells taken by kind (where A1 flips it, keeps
+    it, or pushes kept cards out), is exactly the best of its cells weighed one by one."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    cards = hand + [c for _, slot in shelf.items() if isinstance(c := slot.card, BookCard)]
+    cards += [BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(3)), 4)
+              for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for n in (1, 4)]  # every letter
+    # no cost a flip: a cell where the card pushes kept cards out may be the best
+    for foresight in (Foresight(), Foresight(layout=0.5, flipped_stability=1.0),
+                      Foresight(per_flip=0.0, layout=0.0)):
+        reading = ShelfReading(shelf, worth, foresight)
+        for c in cards:
+            assert reading.best_gain(c) == best_by_cells(reading, c), c
 
 
 def test_a_shelf_card_is_worth_what_it_holds_up() -> None:

@@ -119,8 +119,13 @@ class GreedyAgent:
         if worth is None:
             worth = Worth(view.scoring, view.focus, view.prominent, view.banned, read[4])
         foresight = LATE if view.final_round else EARLY
-        found = Kept(read, ShelfReading(shelf, worth, foresight) if same is None
-                     else same.reread(worth, foresight))  # the same shelf: its pass again
+        if same is not None:  # the same shelf: its pass again
+            reading = same.reread(worth, foresight)
+        elif kept:  # the last shelf read, changed (by a move, say): the pass from the change
+            reading = kept[0].reading.changed(shelf, worth, foresight)
+        else:
+            reading = ShelfReading(shelf, worth, foresight)
+        found = Kept(read, reading)
         kept.insert(0, found)
         del kept[READINGS_KEPT:]
         self._viewed = view
@@ -481,5 +486,6 @@ def _read(shelf: Shelf, like: ShelfReading) -> ShelfReading:
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:
     scores = list(scores)
     best = max(scores)
-    ties = [i for i, s in enumerate(scores) if s == best]
-    return ties[0] if len(ties) == 1 else rng.choice(ties)
+    if scores.count(best) == 1:  # one best: found in C
+        return scores.index(best)
+    return rng.choice([i for i, s in enumerate(scores) if s == best])

@@ -16,8 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
-from operator import add, itemgetter, sub
+from functools import cache, reduce
+from operator import add, is_not, itemgetter, mul, ne, or_, sub
 from typing import Any
 
 from exlibris.dsl import ast
@@ -216,10 +216,11 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses", "_run",
-                 "_stability", "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
-                 "kept_cards", "keys", "lasts", "order", "rules", "shelf", "slow", "stability",
-                 "starts", "sum_z", "sum_zz", "tally", "value", "worth", "z_count")
+    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted",
+                 "_losses", "_run", "_stability", "artifacts", "base_books", "entombed", "flips",
+                 "foresight", "kept", "kept_cards", "keys", "lasts", "order", "rules", "shelf",
+                 "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
+                 "worth", "z_count", "zs")
 
     def __init__(self, shelf: Shelf, worth: Worth, foresight: Foresight, *,
                  stability: int | None = None) -> None:
@@ -229,25 +230,28 @@ class ShelfReading:
         self.rules = worth.rules
         self.foresight = foresight
         self.order = shelf.positions()
-        keys: list[tuple[str, int] | None] = []
-        kept: list[bool] = []
-        lasts: list[tuple[str, int] | None] = []  # the last key kept before each cell
-        starts: list[int] = []  # how many cards A1 keeps before each cell
-        run: list[BookCard] = []  # the cards A1 keeps, in order
-        tally = [0] * len(CATEGORY_CODES)
-        last: tuple[str, int] | None = None
-        flips = entombed = 0
-        width = foresight.width
-        n, sz, szz = 0, 0.0, 0.0
+        self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES), None, 0,
+                   [], [])
+        self._finish(stability)
+
+    def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
+              kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
+              run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
+              zs: list[float], tombs: list[int]) -> None:
+        """A1's pass along the reading order from its ``i``-th cell on, from what it found
+        before that cell (each cell's key, whether A1 keeps it, the last key kept before
+        it, how many cards it keeps before it; the cards kept, their tally, the last key
+        kept, the cards flipped, the layout coordinates of the face-up cards, the cells
+        with a card entombed beneath)."""
+        width = self.foresight.width
         slow = False
-        slots = shelf.snapshot()  # read by the reading order (``items`` without its calls)
-        for pos in self.order:
+        for pos in self.order[i:]:
             slot = slots[pos]
             lasts.append(last)
             starts.append(len(run))
             card = slot.card
             if slot.beneath is not None:
-                entombed += 1
+                tombs.append(len(starts) - 1)
             if slot.face_down or not isinstance(card, BookCard):
                 slow = slow or isinstance(card, ArtifactCard)
                 keys.append(None)
@@ -255,14 +259,12 @@ class ShelfReading:
                 continue
             key = (card.letter, card.order)
             keys.append(key)
-            z = pos[0] + pos[1] / width - 3 * rank(card)
-            n, sz, szz = n + 1, sz + z, szz + z * z
+            zs.append(pos[0] + pos[1] / width - 3 * rank(card))
             if last is None or key > last:
                 last = key
                 kept.append(True)
                 run.append(card)
-                for code in card.books:
-                    tally[CODES[code]] += 1
+                tally = list(map(add, tally, book_vector(card)))
             else:
                 kept.append(False)
                 flips += 1
@@ -272,17 +274,27 @@ class ShelfReading:
         self.kept_cards = run
         self.tally = tuple(tally)
         self.flips = flips
-        self.z_count, self.sum_z, self.sum_zz = n, sz, szz
+        # the sums of the coordinates and their squares, added one by one in reading
+        # order (``reduce``: the loop's additions, in C)
+        self.zs = zs
+        self.z_count = len(zs)
+        self.sum_z = reduce(add, zs, 0.0)
+        self.sum_zz = reduce(add, map(mul, zs, zs), 0.0)
         self.slow = slow
+        self.tombs = tombs
+        self.entombed = len(tombs)
+
+    def _finish(self, stability: int | None) -> None:
+        """B1 (unless known), the entombed cards and the artifacts' points after the
+        pass; then ``value``."""
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
-        self.entombed = entombed
         self.artifacts = 0
-        if slow:
-            shown = steps.with_flips(shelf, steps.a1_alphabetical(shelf))
+        if self.slow:
+            shown = steps.with_flips(self.shelf, steps.a1_alphabetical(self.shelf))
             self.artifacts = shelf_artifact_points(shown, self.rules)
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[int, float, int]] | None = None
@@ -317,8 +329,10 @@ class ShelfReading:
         other.keys, other.kept, other.lasts, other.starts = (self.keys, self.kept, self.lasts,
                                                              self.starts)
         other.kept_cards, other.tally, other.flips = self.kept_cards, self.tally, self.flips
-        other.z_count, other.sum_z, other.sum_zz = self.z_count, self.sum_z, self.sum_zz
+        other.z_count, other.sum_z, other.sum_zz, other.zs = (self.z_count, self.sum_z,
+                                                              self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
+        other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
         other._run, other._cards = self._run, self._cards
@@ -573,8 +587,61 @@ class ShelfReading:
                 if beneath is not None:
                     slots[pos] = Slot(beneath, True)
                 shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
-            found = self._lifted[pos] = ShelfReading(shelf, self.worth, self.foresight)
+            found = self._lifted[pos] = (ShelfReading(shelf, self.worth, self.foresight)
+                                         if self.slow else self._without(shelf, pos))
         return found
+
+    def _without(self, shelf: Shelf, pos: Pos) -> ShelfReading:
+        """``shelf``, this shelf with the card at ``pos`` taken off, read from this
+        reading (``_resumed``: the cells before ``pos`` are the same)."""
+        i = bisect_left(self.order, pos)
+        if len(shelf.positions()) == len(self.order):  # the cell kept (a card entombed
+            other = self._resumed(shelf, i, self.worth, self.foresight, self.stability)
+            other._depths = self._depths  # beneath it): the same cells, the same B1
+            return other
+        return self._resumed(shelf, i, self.worth, self.foresight)
+
+    def changed(self, shelf: Shelf, worth: Worth, foresight: Foresight) -> ShelfReading:
+        """``shelf`` read with ``worth`` and ``foresight``, from this reading where they
+        share their first cells (in reading order): ``shelf`` is this shelf after a
+        move, say (``_resumed``). Read afresh where this reading cannot serve (artifacts
+        on this shelf, other scoring rules, another layout width)."""
+        if (self.slow or worth.rules is not self.rules
+                or foresight.width != self.foresight.width):
+            return ShelfReading(shelf, worth, foresight)
+        order, mine = shelf.positions(), self.order
+        # the first cell where the two shelves differ: its position, or its slot (the
+        # same slot, a copy's of an unchanged cell, is the same card, face and entombed
+        # card), compared in C
+        slots = shelf.snapshot()
+        differ = list(map(or_, map(ne, mine, order),
+                          map(is_not, map(self.shelf.snapshot().__getitem__, mine),
+                              map(slots.__getitem__, order))))
+        i = differ.index(True) if True in differ else len(differ)
+        return self._resumed(shelf, i, worth, foresight, slots=slots)
+
+    def _resumed(self, shelf: Shelf, i: int, worth: Worth, foresight: Foresight,
+                 stability: int | None = None, *, slots: dict[Pos, Slot] | None = None
+                 ) -> ShelfReading:
+        """``shelf``, whose first ``i`` cells in reading order are this shelf's, read with
+        ``worth`` and ``foresight`` (of this layout width and scoring rules, this shelf
+        without artifacts): A1's pass starts at the ``i``-th cell from what this one found
+        there, the same sums (the coordinates are added from the first again); B1 anew
+        unless ``stability`` says it."""
+        other = ShelfReading.__new__(ShelfReading)
+        other.shelf, other.worth, other.rules, other.foresight = (shelf, worth, worth.rules,
+                                                                  foresight)
+        other.order = shelf.positions()
+        keys = self.keys[:i]
+        start = self.starts[i]
+        face_up = i - keys.count(None)  # face-up book cards before the cell
+        tombs = self.tombs
+        other._pass(shelf.snapshot() if slots is None else slots, i, keys, self.kept[:i],
+                    self.lasts[:i], self.starts[:i], self.kept_cards[:start],
+                    list(self.run()[2][start]), self.lasts[i], face_up - start,
+                    self.zs[:face_up], tombs[:bisect_left(tombs, i)])
+        other._finish(stability)
+        return other
 
 
 # B1's rectangles by the standing columns, the smallest rectangle and the rows: a few
@@ -584,8 +651,9 @@ RECTANGLES_MOST = 8192
 
 
 def filled_rectangle(standing: dict[int, int], smallest: tuple[int, int], height: int) -> int:
-    """``steps.filled_rectangle``, kept by its arguments."""
-    key = (tuple(standing.items()), smallest, height)
+    """``steps.filled_rectangle``, kept by its arguments (the columns in order: a dict
+    of the same columns built in another order is the same shape)."""
+    key = (tuple(sorted(standing.items())), smallest, height)
     found = _RECTANGLES.get(key)
     if found is None:
         if len(_RECTANGLES) >= RECTANGLES_MOST:

@@ -83,7 +83,29 @@ def public_list(values: Sequence[Any]) -> list[Any]:
             break
     else:  # cards, numbers, names...: the options as they are
         return list(values)
+    if type(v) is tuple:  # placements: (assistant, target) pairs, each part kept
+        return _pairs(values)
     return [_describe(v) for v in values]
+
+
+def _pairs(values: Sequence[Any]) -> list[Any]:
+    """``public_list`` of options that are mostly pairs: a pair (an assistant and a
+    target) is the pair of its parts' descriptors, as ``_tuple`` makes it (the pair
+    itself when both parts are shown as they are), a kept part's looked up here at
+    once; any other value is described as ``_describe`` does."""
+    kept = _KEPT.get
+    described = []
+    for v in values:
+        if type(v) is not tuple or len(v) != 2:
+            described.append(_describe(v))
+            continue
+        a, b = v
+        found = kept(id(a))
+        shown_a = found[1] if found is not None and found[0] is a else _describe(a)
+        found = kept(id(b))
+        shown_b = found[1] if found is not None and found[0] is b else _describe(b)
+        described.append(v if shown_a is a and shown_b is b else (shown_a, shown_b))
+    return described
 
 
 # how each class of decision value is described, found once per class
@@ -144,9 +166,47 @@ def _tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(described)
 
 
+# descriptors by their values: a search's forks copy the engine's objects (new ids), and
+# a copy is described by the descriptor its original had; each by the ``id`` of a content
+# entry or of a descriptor it holds (checked: the same object), emptied at ``VALUES_MOST``
+_VALUES: dict[tuple[Any, ...], Any] = {}
+VALUES_MOST = 4096
+
+
+def _valued(key: tuple[Any, ...], made: Any) -> Any:
+    """``made``, the descriptor of ``key``, kept for the next object of that value."""
+    if len(_VALUES) >= VALUES_MOST:
+        _VALUES.clear()
+    _VALUES[key] = made
+    return made
+
+
+def _location(v: LocationState) -> PublicLocation:
+    spec = v.spec
+    key = ("location", v.id, v.number, v.instant, id(spec))
+    found = _VALUES.get(key)
+    if found is not None and found.spec is spec:
+        return found  # type: ignore[no-any-return]
+    return _valued(key, PublicLocation(v.id, v.number, spec.name, v.instant, spec))  # type: ignore[no-any-return]
+
+
+def _assistant(v: Assistant) -> PublicAssistant:
+    spec = v.spec
+    key = ("assistant", v.id, v.owner, v.kind, id(spec))
+    found = _VALUES.get(key)
+    if found is not None and found.spec is spec:
+        return found  # type: ignore[no-any-return]
+    return _valued(key, PublicAssistant(v.id, v.owner, v.kind, v.name, spec))  # type: ignore[no-any-return]
+
+
 def _target(v: Target) -> PublicTarget:
-    return PublicTarget(_describe(v.location) if v.location else None, v.space, v.bid,
-                        v.share, _describe(v.displaces) if v.displaces else None)
+    where = _describe(v.location) if v.location else None
+    displaces = _describe(v.displaces) if v.displaces else None
+    key = ("target", id(where), v.space, v.bid, v.share, id(displaces))
+    found = _VALUES.get(key)
+    if found is not None and found.location is where and found.displaces is displaces:
+        return found  # type: ignore[no-any-return]
+    return _valued(key, PublicTarget(where, v.space, v.bid, v.share, displaces))  # type: ignore[no-any-return]
 
 
 def _describer(cls: type) -> Describer:
@@ -162,9 +222,9 @@ def _describer(cls: type) -> Describer:
     if issubclass(cls, PlayerState):
         return _kept(lambda v: PublicPlayer(v.seat, v.name))
     if issubclass(cls, LocationState):
-        return _kept(lambda v: PublicLocation(v.id, v.number, v.spec.name, v.instant, v.spec))
+        return _kept(_location)
     if issubclass(cls, Assistant):
-        return _kept(lambda v: PublicAssistant(v.id, v.owner, v.kind, v.name, v.spec))
+        return _kept(_assistant)
     if issubclass(cls, Space):
         return _kept(lambda v: PublicSpace(_describe(v.location), v.index))
     if issubclass(cls, Target):  # the same targets come for each assistant offered

@@ -320,9 +320,9 @@ def _with_card(cards: list[tuple[Pos, BookCard]], plan: tuple[bool, ...], k: int
     cards out of order with it flipped."""
     if plan[k]:
         return (*plan[:k], False, *plan[k + 1:])
-    card = cards[k][1]
-    return tuple(j == k or (keep and (card.follows(cards[j][1]) if j < k
-                                      else cards[j][1].follows(card)))
+    key = cards[k][1].key  # ``follows`` by the cards' keys, each read once
+    keys = [card.key for _, card in cards]
+    return tuple(j == k or (keep and (key > keys[j] if j < k else keys[j] > key))
                  for j, keep in enumerate(plan))
 
 
@@ -332,13 +332,14 @@ def _heaviest_increasing(cards: list[tuple[Pos, BookCard]], weights: list[int]) 
     n = len(cards)
     best = [0] * n
     before = [-1] * n
-    for i, (_, card) in enumerate(cards):
+    keys = [card.key for _, card in cards]  # ``follows`` by the keys, each read once
+    for i, key in enumerate(keys):
         if weights[i] <= 0:
             best[i] = -1
             continue
         top, at = 0, -1
         for j in range(i):
-            if best[j] > top and card.follows(cards[j][1]):
+            if best[j] > top and key > keys[j]:
                 top, at = best[j], j
         best[i], before[i] = top + weights[i], at
     keep = [False] * n
@@ -353,15 +354,15 @@ def _heaviest_increasing(cards: list[tuple[Pos, BookCard]], weights: list[int]) 
 
 def _voluntary(cards: list[tuple[Pos, BookCard]], down: set[Pos]) -> list[Pos]:
     """The fewest voluntary flips that leave exactly ``down`` face down after A1."""
-    last: BookCard | None = None
+    last: tuple[str, int] | None = None  # the key of the last card left face up
     flips = []
     for pos, card in cards:
-        follows = last is None or card.follows(last)
+        key = card.key
         if pos in down:
-            if follows:
+            if last is None or key > last:  # ``card.follows`` the last one
                 flips.append(pos)
         else:
-            last = card
+            last = key
     return flips
 
 
