@@ -25,8 +25,8 @@ LEVELS = (
                                         "decision"),
     Level(3, "strong", "mcts:150/classic", "the search as first built, 150 iterations "
                                            "(the default search bot until 2026-12)"),
-    Level(4, "expert", "mcts:100", "today's search bot (sequential halving on common "
-                                   "deals, rollouts to the round's end), 100 iterations"),
+    Level(4, "expert", "mcts:300", "today's search bot (sequential halving on common "
+                                   "deals, rollouts to the round's end), 300 iterations"),
 )
 DEFAULT_LEVEL = 1
 
