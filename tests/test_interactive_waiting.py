@@ -16,7 +16,7 @@ import sys
 import termios
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -39,11 +39,18 @@ class Bot:
     def __init__(self) -> None:
         self.progress = (0, 0)
 
-    def think(self, seconds: float, budget: int = 1000) -> None:
-        """Busy on this thread for ``seconds`` (interruptible, as a search is)."""
-        end = time.monotonic() + seconds
+    def think(self, seconds: float, budget: int = 1000,
+              until: Callable[[], bool] | None = None, most: float = 20.0) -> None:
+        """Busy on this thread for ``seconds`` (interruptible, as a search is), and then
+        until ``until()`` holds, for ``most`` seconds at most: on a loaded machine the
+        waiting screen's thread may get little of the time the bot spins."""
+        started = time.monotonic()
         done = 0
-        while time.monotonic() < end:
+        while True:
+            now = time.monotonic()
+            if now - started >= seconds and (until is None or until()
+                                             or now - started >= most):
+                break
             self.progress = (done, budget)
             done = min(done + 1, budget)
 
@@ -140,13 +147,14 @@ def test_the_wait_shows_a_live_line_and_its_views_answer_keys(pty: Pty) -> None:
     term = Terminal(pty.stdin, pty.out, arrows=True)
     bot = Bot()
     timer = later(0.5, os.write, pty.master, b"x")
+    line = b"\x1b[2KMcts 2 is thinking"
     with Waits(session(), term, 0.05)(1, bot) as wait:
-        bot.think(1.5)
+        bot.think(1.5, until=lambda: pty.drain().count(line) >= 2)
     timer.join()
     term.leave()
     assert not waits_alive() and wait.error is None and wait.shown
     shown = pty.drain()
-    assert shown.count(b"\x1b[2KMcts 2 is thinking") >= 2  # rewritten in place
+    assert shown.count(line) >= 2  # rewritten in place
     assert b"Waiting for Mcts 2 to decide." in shown
 
 
