@@ -50,6 +50,15 @@ _BUILT_MODELS = (
     "               if c.__module__.startswith('exlibris') and c.__pydantic_complete__)\n")
 
 
+def _first_command_env(cache: Path) -> dict[str, str]:
+    """A subprocess's environment as after an install: no per-user cache (``cache``
+    its empty home), the package's prebuilt records on, this checkout imported."""
+    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "XDG_CACHE_HOME": str(cache),
+           "PYTHONPATH": str(ROOT)}
+    env.pop("EXLIBRIS_NO_PREBUILT", None)
+    return env
+
+
 def test_a_first_validate_with_no_cache_validates_no_shipped_model(tmp_path: Path) -> None:
     """The package vouches that every shipped file reads into its model: a first
     ``validate`` builds no pydantic validator (nor looks for pydantic's plugins), and
@@ -57,9 +66,7 @@ def test_a_first_validate_with_no_cache_validates_no_shipped_model(tmp_path: Pat
     if prebuilt.typed_key() != json.loads(prebuilt.FILE.read_bytes()).get("typed"):
         pytest.skip("prebuilt.json was written beside another pydantic: every file is "
                     "validated here (test_another_pydantic_validates_every_file)")
-    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "XDG_CACHE_HOME": str(tmp_path),
-           "PYTHONPATH": str(ROOT)}
-    env.pop("EXLIBRIS_NO_PREBUILT", None)
+    env = _first_command_env(tmp_path)
     script = ("import sys\nfrom click.testing import CliRunner\n"
               "from exlibris.cli.main import cli\n"
               "result = CliRunner().invoke(cli, ['validate'])\n"
@@ -174,9 +181,7 @@ def test_a_first_validate_reads_no_model_and_checks_no_effect(tmp_path: Path) ->
     ``validate`` with no cache imports neither the checker nor the models (nor
     pydantic), and says what a checking one says."""
     files = _vouched()
-    env = {**os.environ, "EXLIBRIS_NO_CACHE": "1", "XDG_CACHE_HOME": str(tmp_path),
-           "PYTHONPATH": str(ROOT)}
-    env.pop("EXLIBRIS_NO_PREBUILT", None)
+    env = _first_command_env(tmp_path)
     script = ("import json, sys\nfrom click.testing import CliRunner\n"
               "from exlibris.cli.main import cli\n"
               "result = CliRunner().invoke(cli, sys.argv[1:])\n"
