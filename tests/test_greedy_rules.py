@@ -281,8 +281,9 @@ def test_a_lifted_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(25))
 def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
-    """A shelf after a move (a card shelved, one face down, two swapped), another
-    player's shelf, or the same shelf, read from the last reading (``changed``: A1's pass
+    """A shelf after a move (a card shelved, one face down, two swapped, part of a row
+    shifted), another player's shelf, or the same shelf, read from the last reading
+    (``changed``: A1's pass
     resumed at the first cell that differs) is exactly what reading it afresh finds,
     field by field, for another worth and foresight too."""
     rng = random.Random(seed)
@@ -301,6 +302,13 @@ def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
         swapped = shelf.copy()
         swapped.swap(*rng.sample(cells, 2))
         after.append(swapped)
+    for row, col in cells:  # each card alone, shifted as far as it may go either way
+        for sign in (-1, 1):
+            reach = shelf.shift_reach(row, col, col, sign, 4)
+            if reach:
+                shifted = shelf.copy()
+                shifted.shift_run(row, col, col, sign * reach, legal=True)
+                after.append(shifted)
     after += [shelf.copy(), random_shelf(rng)[0]]
     for changed in after:
         for read_with, foresight in ((worth, Foresight()),

@@ -353,6 +353,11 @@ def test_shift_reach_is_the_longest_shift_shift_run_allows(
         except ShelfError:
             continue
         allowed.append(distance)
+        # a shift known legal (the greedy bot's trials of the engine's options) is
+        # applied unchecked, to the same shelf
+        unchecked = shelf.copy()
+        unchecked.shift_run(row, first, last, sign * distance, legal=True)
+        assert unchecked.snapshot() == trial.snapshot()
     reach = shelf.shift_reach(row, first, last, sign, 8)
     assert allowed == list(range(1, reach + 1))
 

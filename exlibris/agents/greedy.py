@@ -308,11 +308,13 @@ class GreedyAgent:
     def _shift(self, view: PlayerView, decision: Decision) -> int:
         """Shift part of a row where the shelf is worth most afterwards."""
         reading = self.reading(view)
+        changed = reading.changed
         scores = []
-        for move in decision.values:
+        for move in decision.values:  # the engine's legal shifts: not walked again
             shelf = view.shelf.copy()
-            shelf.shift_run(*move)
-            scores.append(_read(shelf, reading).value)
+            shelf.shift_run(*move, legal=True)
+            # read from the first cell the shift changed (the same value as afresh)
+            scores.append(changed(shelf, reading.worth, reading.foresight).value)
         return _argmax(scores, self.rng)
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
@@ -476,11 +478,6 @@ def best_flip_plan(view: PlayerView) -> set[str]:
 def _books(reading: ShelfReading, card: Card) -> float:
     """What a card's books would add to the shelf's tally (0 for other cards)."""
     return reading.book_gain(card) if isinstance(card, BookCard) else 0.0
-
-
-def _read(shelf: Shelf, like: ShelfReading) -> ShelfReading:
-    """``shelf`` read as ``like`` was (the same worth and foresight)."""
-    return ShelfReading(shelf, like.worth, like.foresight)
 
 
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:

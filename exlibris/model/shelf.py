@@ -563,26 +563,30 @@ class Shelf:
         return found
 
     # ---------------------------------------------------- Shelfmasons Guild
-    def shift_run(self, row: int, first: int, last: int, distance: int) -> None:
+    def shift_run(self, row: int, first: int, last: int, distance: int, *,
+                  legal: bool = False) -> None:
         """Slide the touching cards of ``row`` from column ``first`` to ``last``
         ``distance`` cells sideways (negative = left), one cell at a time.
 
         Every intermediate step must keep the shelf connected, and the run may not
         pass through other cards (clauses LOC-18-1, LOC-18-2; LOC-18-3 reading (a)).
+        ``legal``: the shift is one this shelf's ``shift_reach`` allowed (an option the
+        engine offered, tried on a copy), so its steps are not walked again.
         """
         if first > last:
             first, last = last, first
-        run = [(row, c) for c in range(first, last + 1)]
-        for pos in run:
-            if pos not in self._slots:
-                raise ShiftError(
-                    f"cannot shift row {row} columns {first}..{last}: {where(pos)} is empty; "
-                    "the run must be touching cards", pos=pos)
-        if distance == 0:
-            raise ShiftError("a shift must move the cards at least one cell", pos=run[0])
-        _, refusal = self._slide(row, first, last, distance)
-        if refusal is not None:
-            raise refusal
+        if not legal:
+            run = [(row, c) for c in range(first, last + 1)]
+            for pos in run:
+                if pos not in self._slots:
+                    raise ShiftError(
+                        f"cannot shift row {row} columns {first}..{last}: {where(pos)} is "
+                        "empty; the run must be touching cards", pos=pos)
+            if distance == 0:
+                raise ShiftError("a shift must move the cards at least one cell", pos=run[0])
+            _, refusal = self._slide(row, first, last, distance)
+            if refusal is not None:
+                raise refusal
         moved = {(row, c): self._slots[(row, c)] for c in range(first, last + 1)}
         cells_map = {p: s for p, s in self._slots.items() if p not in moved}
         for (r, c), slot in moved.items():
@@ -605,7 +609,9 @@ class Shelf:
         step = 1 if distance > 0 else -1
         cells = set(self._slots)
         lo, hi = first, last
-        joined = False  # whether the shelf before this step is known to be one group
+        # whether the shelf before this step is known to be one group (its articulation
+        # points are kept with its cells, so the walks of one shelf check it once)
+        joined = self._articulation() is not None
         for n in range(1, abs(distance) + 1):
             ahead = (row, hi + 1) if step > 0 else (row, lo - 1)
             if ahead in cells:
