@@ -50,9 +50,9 @@ READINGS_KEPT = 8  # shelves kept read (a search's rollout policy plays every se
 class Kept:
     """A shelf read for a player (``read``: the scoring rules, focus, prominent and
     banned categories, rivals' tallies and final round it was read for), with what the
-    bot worked out from it: cards' worth and the best gain of a hand."""
+    bot worked out from it: cards' worth, the best gain of a hand, the moves' worth."""
 
-    __slots__ = ("hand", "hand_gain", "offers", "read", "reading", "values")
+    __slots__ = ("hand", "hand_gain", "moves", "offers", "read", "reading", "values")
 
     def __init__(self, read: tuple[Any, ...], reading: ShelfReading) -> None:
         self.read = read
@@ -63,6 +63,10 @@ class Kept:
         # by location: its card area and what the view said of hires and the artifact
         # deck when its offer was weighed, and the offer
         self.offers: dict[str, tuple[Any, tuple[str, float]]] = {}
+        # what each move of the shelf's cards is worth, by the option: a shift of part of
+        # a row (the Shelfmasons Guild's), a rework (swaps and moves): a search's
+        # rollouts weigh the same shelf's moves again and again
+        self.moves: dict[tuple[Any, ...], float] = {}
 
 
 class GreedyAgent:
@@ -271,11 +275,24 @@ class GreedyAgent:
         shelf worth most. A card goes up in a cell by its gain on the shelf without the
         cell's card; swaps of two cards are weighed only where one of them is out of
         order (A1 flips it), which keeps the search short."""
-        reading = self.reading(view)
+        kept = self.kept(view)
+        known = kept.moves
+        options = decision.values
+        scores = [known.get(option) for option in options]
+        if None in scores:  # weighed once a shelf (the same for the same shelf and hand)
+            for option, score in zip(options, self._reworks(view, kept.reading, options),
+                                     strict=True):
+                known[option] = score
+            scores = [known[option] for option in options]
+        return _argmax(scores, self.rng)
+
+    def _reworks(self, view: PlayerView, reading: ShelfReading,
+                 options: list[Any]) -> list[float]:
+        """``_rearrange``'s score of each option: the shelf's worth after it, less now."""
         flipped = {pos for pos, key, kept in zip(reading.order, reading.keys, reading.kept,
                                                  strict=True) if key is not None and not kept}
         scores = []
-        for kind, a, b in decision.values:
+        for kind, a, b in options:
             if kind == "swap":
                 if a not in flipped and b not in flipped:
                     scores.append(float("-inf"))
@@ -303,18 +320,22 @@ class GreedyAgent:
             else:
                 lifted = reading.lifted(a)
                 scores.append(lifted.value + lifted.gain(card, b) - reading.value)
-        return _argmax(scores, self.rng)
+        return scores
 
     def _shift(self, view: PlayerView, decision: Decision) -> int:
         """Shift part of a row where the shelf is worth most afterwards."""
-        reading = self.reading(view)
-        changed = reading.changed
+        kept = self.kept(view)
+        reading, known = kept.reading, kept.moves
         scores = []
         for move in decision.values:  # the engine's legal shifts: not walked again
-            shelf = view.shelf.copy()
-            shelf.shift_run(*move, legal=True)
-            # read from the first cell the shift changed (the same value as afresh)
-            scores.append(changed(shelf, reading.worth, reading.foresight).value)
+            value = known.get(move)
+            if value is None:
+                shelf = view.shelf.copy()
+                shelf.shift_run(*move, legal=True)
+                # read from the first cell the shift changed (the same value as afresh)
+                value = known[move] = reading.changed(shelf, reading.worth,
+                                                      reading.foresight).value
+            scores.append(value)
         return _argmax(scores, self.rng)
 
     def _place(self, view: PlayerView, decision: Decision) -> int:
