@@ -44,9 +44,11 @@ class Counting:
         return index
 
 
-def mcts_game(variant: str, players: int, seed: int, iterations: int = 3):  # type: ignore[no-untyped-def]
+def mcts_game(variant: str, players: int, seed: int, iterations: int = 3,  # type: ignore[no-untyped-def]
+              root: str = "halving"):
     settings = resolve_settings(variant, CATALOG.variants)
-    searcher = Counting(MctsAgent(seed, iterations=iterations, horizon=4, rollout="random"))
+    searcher = Counting(MctsAgent(seed, iterations=iterations, horizon=4, rollout="random",
+                                  root=root))
     agents = [searcher, *[GreedyAgent(seed + i) for i in range(1, players)]]
     game = new_game(CATALOG, settings, agents, seed=seed, views=player_view, variant=variant)
     outcome = play(game)
@@ -227,9 +229,43 @@ def test_a_solo_decision_of_few_options_gets_at_least_half_the_budget() -> None:
 
 
 def test_solo_searches_explore_by_their_own_constant(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``SOLO_EXPLORATION`` steers solo searches only (docs/bots.md: 0.4 won more solo
-    games than the multiplayer 0.2)."""
-    solo, duo = mcts_game("solo", 1, 5)[2], mcts_game("standard", 2, 5)[2]
+    """``SOLO_EXPLORATION`` steers UCB's solo searches only (docs/bots.md: 0.4 won more
+    solo games than the multiplayer 0.2); the halving root has no constant."""
+    def answers(variant: str, players: int, root: str) -> list[int]:
+        return mcts_game(variant, players, 5, root=root)[2]  # type: ignore[no-any-return]
+
+    solo, duo, halved = answers("solo", 1, "ucb"), answers("standard", 2, "ucb"), \
+        answers("solo", 1, "halving")
     monkeypatch.setattr(mcts, "SOLO_EXPLORATION", 50.0)
-    assert mcts_game("solo", 1, 5)[2] != solo
-    assert mcts_game("standard", 2, 5)[2] == duo
+    assert answers("solo", 1, "ucb") != solo
+    assert answers("standard", 2, "ucb") == duo
+    assert answers("solo", 1, "halving") == halved
+
+
+def test_solo_searches_halve_on_common_deals_and_value_the_margins_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In solo the halving root plays each option out as at two or more players, and
+    values a play-out by the margin's change from the determinization it starts from
+    (the player is mostly behind the public library mid-game, where the squashed
+    margin itself is flat); at two players the margin itself."""
+    halvings: list[int] = []
+    baselines: dict[str, list[object]] = {"solo": [], "standard": []}
+    variant = ["solo"]
+    halve, values = MctsAgent._halve, mcts.seat_values
+
+    def counted(self: MctsAgent, *args: object) -> int:
+        halvings.append(1)
+        return halve(self, *args)  # type: ignore[arg-type]
+
+    def seen(inspection: object, baseline: object = None, credit: object = None) -> list[float]:
+        baselines[variant[0]].append(baseline)
+        return values(inspection, baseline, credit)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MctsAgent, "_halve", counted)
+    monkeypatch.setattr(mcts, "seat_values", seen)
+    mcts_game("solo", 1, 5)
+    assert halvings and baselines["solo"]
+    assert all(isinstance(b, list) and len(b) == 1 for b in baselines["solo"])
+    variant[0] = "standard"
+    mcts_game("standard", 2, 5)
+    assert baselines["standard"] and all(b is None for b in baselines["standard"])

@@ -17,22 +17,27 @@ weaker). The position reached is valued by the Official Library Inspection Form
 under the game's own rules and settings (``game.scoring``: a house rule's scoring
 changes what the search wants), as each seat's margin over its best opponent (in
 solo, over the public library), squashed into 0..1. The option chosen is the one
-visited most.
+visited most. That is the tree search (``root="ucb"``: the first search, as
+``mcts:N/classic``); by default the root instead compares its options by sequential
+halving on common deals (``_halve``: each option played out from the same
+determinizations, the better half kept), at every table size, solo included.
 
-Solo differs in five ways, and its rollouts keep one plain greedy agent (the solo
-figures of ``docs/bots.md`` were measured so). It searches every decision of more
-than one option before the inspection (``SOLO_SEARCHED``), not only the placements:
-with one player there are few decisions, and which card is taken, kept or shelved
-where decides what feeds the public library. Its rollouts go on to the end of the
-round (at most ``SOLO_HORIZON`` decisions; from the cleanup's eliminations, to the
-end of the next round): only then has the resolution discarded what the tiles kept,
-and the public library's growth counts. And its values are the margin's change from
-the position searched (read in the iteration's own determinization: the true game's
-would tell the public library's hidden cards), not the margin itself: the player is
-mostly behind the public library in mid-game, where the squashed margin is flat and
-tells the options apart poorly. Its search explores more (``SOLO_EXPLORATION``),
-those changes lying close together. And a small decision gets at least half the
-budget (``SOLO_MIN_SHARE``): a solo game has few decisions.
+Solo differs in four ways (five under UCB), and its rollouts keep one plain greedy
+agent (the solo figures of ``docs/bots.md`` were measured so). It searches every
+decision of more than one option before the inspection (``SOLO_SEARCHED``), not only
+the placements: with one player there are few decisions, and which card is taken,
+kept or shelved where decides what feeds the public library. Its rollouts go on to
+the end of the round (at most ``SOLO_HORIZON`` decisions; from the cleanup's
+eliminations, to the end of the next round): only then has the resolution discarded
+what the tiles kept, and the public library's growth counts. Its values are the
+margin's change from the position searched (read in each play-out's own
+determinization: the true game's would tell the public library's hidden cards), not
+the margin itself: the player is mostly behind the public library in mid-game, where
+the squashed margin is flat and tells the options apart poorly. A small decision gets
+at least half the budget (``SOLO_MIN_SHARE``): a solo game has few decisions. And a
+UCB search (``root="ucb"``, as ``mcts:N/classic``) explores more
+(``SOLO_EXPLORATION``), those changes lying close together; the halving root, the
+default at every table size, has no such constant.
 
 Two settings of the benchmarks were measured and are not the default (``docs/bots.md``,
 "The search, third pass"): ``below="tree"``, a tree of the seat's own later placements
@@ -170,7 +175,7 @@ class MctsAgent:
             return self.fallback.decide(view, decision)
         self._seed_policy(seed + 1, search=True)
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
-        if self.root == "halving" and game.solo is None:
+        if self.root == "halving":
             self.progress = (0, budget)
             return self._halve(game, decision, budget, seed)
         rng = random.Random(seed)
@@ -232,9 +237,14 @@ class MctsAgent:
                          owner=(seat, self.searched) if tree is not None else None)
         walker.node = tree  # None: straight to the rollout once the option is taken
 
+        solo = game.solo is not None
+        baseline: list[list[float]] = []  # solo: the margins at the decision, as dealt
+
         def arrived(fork: Game, _: Decision) -> None:
             forward.determinize(fork, seat, rng)
             walker.game = fork
+            if solo:  # as ``_iterate`` reads it
+                baseline.append(margins(position_value(fork)))
 
         players = len(game.state.players)
         opening = _Opening(branch.game, option, walker)
@@ -243,11 +253,11 @@ class MctsAgent:
             inspection = outcome.inspection
         except Horizon:
             inspection = position_value(branch.game)
-            value = seat_values(inspection, credit=[
+            value = seat_values(inspection, baseline[0] if baseline else None, credit=[
                 self.hand * len(p.hand.cards) for p in branch.game.state.players]
                 if self.hand else None)[seat]
         else:
-            value = seat_values(inspection)[seat]
+            value = seat_values(inspection, baseline[0] if baseline else None)[seat]
         self.played += horizon - walker.horizon
         for node, _ in walker.path:
             node.visits += 1
