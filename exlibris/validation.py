@@ -98,11 +98,15 @@ def validate(paths: Iterable[Path] | None = None) -> Report:
     ids = {**(shipped.ids() if shipped else {}), **catalog.ids()}
     variants = {**(shipped.variants if shipped else {}), **catalog.variants}
     base = variants.get("standard")
-    rulings = frozenset(base.overlay.get("rulings", {})) if base is not None else frozenset()
+    # the base rules' rulings, by name (a file's own ``rulings:`` that is not a mapping
+    # is its own problem, reported where that file is checked)
+    found = base.overlay.get("rulings") if base is not None else None
+    base_rulings: dict[str, Any] = found if isinstance(found, dict) else {}
+    rulings = frozenset(base_rulings)
     codes = {c.code: c.id for c in [*(shipped.categories if shipped else []),
                                     *catalog.categories]}
     standard = base.overlay if base is not None else {}
-    kinds = {name: _kind_of(value) for name, value in standard.get("rulings", {}).items()}
+    kinds = {name: _kind_of(value) for name, value in base_rulings.items()}
     steps = standard.get("max_steps")
     id_catalog = IdCatalog(ids, rulings, codes, kinds, steps if isinstance(steps, int) else None)
     for entry in catalog.entries:

@@ -36,6 +36,10 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals only")]
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A subprocess on a pseudo-terminal (120 columns by 40 rows unless told)."""
 
@@ -44,8 +48,11 @@ class Terminal:
         master, slave = os.openpty()
         columns, rows = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        # Ctrl-C as at a person's terminal, even when the tests run where it is ignored
+        # (a background job of a shell ignores it, and its children inherit that)
         self.proc = subprocess.Popen([sys.executable, "-m", "exlibris", *args], stdin=slave,
-                                     stdout=slave, stderr=slave, env=env, cwd=ROOT)
+                                     stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                     preexec_fn=_ctrl_c_as_at_a_terminal)
         os.close(slave)
         self.master = master
         self.output = b""

@@ -437,3 +437,11 @@ def test_the_mutator_is_deterministic() -> None:
     data = CONTENT_FILES[0].read_bytes()
     assert mutate(data, random.Random(7)) == mutate(data, random.Random(7))
     assert any(mutate(data, random.Random(s)) != data for s in range(5))
+
+
+def test_standard_rules_of_ones_own_with_empty_rulings_are_checked_not_a_crash() -> None:
+    """Found by the long content fuzz: a rules file taking the id ``standard`` whose
+    ``rulings:`` is empty (null) stopped ``validate`` with a TypeError."""
+    check_content(b"kind: variant\nid: standard\nname: Mine\ntext: A\nsettings:\n"
+                  b"  players: [1]\n  modules: []\n  rulings:\n")
+    check_content(b"kind: variant\nid: standard\nname: Mine\ntext: A\nrulings:\n")
