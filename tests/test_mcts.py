@@ -7,6 +7,8 @@ fast; what a budget buys is measured by ``bench/bot_ladder.py``, not here.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from click.testing import CliRunner
 
@@ -15,6 +17,7 @@ from exlibris.agents.mcts import seat_values
 from exlibris.agents.view import player_view
 from exlibris.catalog import load_catalog
 from exlibris.cli.main import cli
+from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.digest import state_digest
 from exlibris.engine.flow import new_game, play
 from exlibris.simulate import rows
@@ -269,3 +272,87 @@ def test_solo_searches_halve_on_common_deals_and_value_the_margins_change(
     variant[0] = "standard"
     mcts_game("standard", 2, 5)
     assert baselines["standard"] and all(b is None for b in baselines["standard"])
+
+
+def solo_reach(monkeypatch: pytest.MonkeyPatch, bot: MctsAgent) -> set[tuple[int, int]]:
+    """(round of a placement searched, round its play-out's rollout reached) of a
+    solo game of ``bot``, counting only the rollout decisions actually played."""
+    reached: set[tuple[int, int]] = set()
+    placing: list[int | None] = [None]
+    decide, roll = MctsAgent.decide, mcts._Walker._roll
+
+    def deciding(self: MctsAgent, view: object, decision: object) -> int:
+        kind = decision.kind  # type: ignore[attr-defined]
+        placing[0] = self.game.state.round if kind is DecisionKind.PLACE else None  # type: ignore[union-attr]
+        return decide(self, view, decision)  # type: ignore[arg-type]
+
+    def rolled(self: object, decision: object) -> int:
+        index = roll(self, decision)  # type: ignore[arg-type]
+        if placing[0] is not None:
+            reached.add((placing[0], self.game.state.round))  # type: ignore[attr-defined]
+        return index
+
+    monkeypatch.setattr(MctsAgent, "decide", deciding)
+    monkeypatch.setattr(mcts._Walker, "_roll", rolled)
+    settings = resolve_settings("solo", CATALOG.variants)
+    game = new_game(CATALOG, settings, [bot], seed=3, views=player_view, variant="solo")
+    play(game)
+    return reached
+
+
+def test_solo_play_outs_run_to_the_end_of_the_next_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solo placement's play-outs go on through the next round (``SOLO_ROUNDS``: a
+    card taken now is mostly shelved then), and never past it; the first search
+    (``classic``, levels 2 and 3) stops at the end of the round, as measured."""
+    deep = solo_reach(monkeypatch, MctsAgent(3, iterations=4, rollout="random"))
+    assert any(seen == placed + 1 for placed, seen in deep)
+    assert all(placed <= seen <= placed + 1 for placed, seen in deep)
+    monkeypatch.undo()
+    classic = solo_reach(monkeypatch, make_bot("mcts:4/classic", 3))
+    assert classic and all(seen == placed for placed, seen in classic)
+
+
+def test_a_solo_decision_of_more_options_than_its_budget_plays_is_searched_over_a_sample(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a solo decision offers more options than the halving plays once each in
+    its rounds (a rework of hundreds), the search compares the greedy bot's choice and
+    a sample of the others, as many as fit (``fits``), so level 4 stays near its 3 s;
+    at two players every placement's options are compared however many."""
+    seen: list[tuple[int, int, list[int], int]] = []
+    greedy_answers: list[int] = []
+    shortlist, greedy_decide = MctsAgent._shortlist, GreedyAgent.decide
+
+    def answered(self: GreedyAgent, view: object, decision: object) -> int:
+        greedy_answers.append(greedy_decide(self, view, decision))  # type: ignore[arg-type]
+        return greedy_answers[-1]
+
+    def listed(self: MctsAgent, view: object, decision: object, budget: int, seed: int,
+               game: object) -> list[int]:
+        options = shortlist(self, view, decision, budget, seed, game)  # type: ignore[arg-type]
+        last = greedy_answers[-1] if greedy_answers else -1
+        seen.append((decision.size, budget, options, last))  # type: ignore[attr-defined]
+        return options
+
+    monkeypatch.setattr(GreedyAgent, "decide", answered)
+    monkeypatch.setattr(MctsAgent, "_shortlist", listed)
+    mcts_game("solo", 1, 5)
+    cut = [s for s in seen if s[0] > mcts.fits(s[1])]
+    assert cut and any(s[0] <= mcts.fits(s[1]) for s in seen)
+    for size, budget, options, greedy in seen:
+        if size <= mcts.fits(budget):
+            assert options == list(range(size))
+        else:
+            assert len(options) == mcts.fits(budget) == len(set(options))
+            assert greedy in options and all(0 <= o < size for o in options)
+    seen.clear()
+    mcts_game("standard", 2, 5)
+    assert any(size > mcts.fits(budget) for size, budget, _, _ in seen)
+    assert all(options == list(range(size)) for size, _, options, _ in seen)
+
+
+def test_fits_is_the_most_options_halving_plays_once_a_round() -> None:
+    for budget in (1, 24, 75, 150, 300, 600):
+        n = mcts.fits(budget)
+        assert n == 2 or n * math.ceil(math.log2(n)) <= budget
+        assert (n + 1) * math.ceil(math.log2(n + 1)) > budget

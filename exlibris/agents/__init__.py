@@ -16,8 +16,9 @@ BOTS = {"random": ("exlibris.agents.random_agent", "RandomAgent"),
 MAX_ITERATIONS = 100_000  # of ``mcts:N``
 # ``mcts[:N]/NAME``: the search bot with other settings (``MctsAgent``'s keywords)
 SEARCHES: dict[str, dict[str, Any]] = {
-    # as first built: UCB over the observer's tree, greedy rollouts of 10 decisions
-    "classic": {"root": "ucb", "round_end": False, "rollout": "greedy"},
+    # as first built: UCB over the observer's tree, greedy rollouts of 10 decisions (in
+    # solo, to the end of the round)
+    "classic": {"root": "ucb", "round_end": False, "rollout": "greedy", "rounds": 1},
 }
 
 

@@ -27,9 +27,11 @@ agent (the solo figures of ``docs/bots.md`` were measured so). It searches every
 decision of more than one option before the inspection (``SOLO_SEARCHED``), not only
 the placements: with one player there are few decisions, and which card is taken,
 kept or shelved where decides what feeds the public library. Its rollouts go on to
-the end of the round (at most ``SOLO_HORIZON`` decisions; from the cleanup's
-eliminations, to the end of the next round): only then has the resolution discarded
-what the tiles kept, and the public library's growth counts. Its values are the
+the end of the next round (``SOLO_ROUNDS`` rounds' ends, at most ``SOLO_HORIZON``
+decisions a round; from the cleanup's eliminations, to the end of the round after
+the next; the game's end stops them sooner): only at a round's end has the
+resolution discarded what the tiles kept, and the public library's growth counts,
+and a card taken this round is mostly shelved in the next. Its values are the
 margin's change from the position searched (read in each play-out's own
 determinization: the true game's would tell the public library's hidden cards), not
 the margin itself: the player is mostly behind the public library in mid-game, where
@@ -79,7 +81,11 @@ MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
 SOLO_MIN_SHARE = 0.5  # in solo, the smallest decision gets this share of the budget
 HORIZON = 10  # rollout decisions before the position is valued (with ``round_end=False``)
 ROUND_HORIZON = 200  # a rollout to the round's end stops here all the same
-SOLO_HORIZON = 40  # in solo: to the end of the round, at most this many decisions
+SOLO_HORIZON = 40  # in solo: at most this many rollout decisions a round played to
+# in solo, rollouts play to the end of this many rounds (the one under way first):
+# with two, level 4 won 31 of 50 solo games at difficulty 4 where one round won 25
+# (docs/bots.md, "Two rounds ahead in solo")
+SOLO_ROUNDS = 2
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
 SOLO_EXPLORATION = 0.4  # in solo, whose values (a margin's change) lie closer together
 MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
@@ -124,7 +130,7 @@ class MctsAgent:
     def __init__(self, seed: int = 0, iterations: int = DEFAULT_ITERATIONS,
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
-                 root: str = "halving", rounds: int = 1, below: str = "rollout",
+                 root: str = "halving", rounds: int | None = None, below: str = "rollout",
                  hand: float = 0.0, work: int = WORK_PER_ITERATION) -> None:
         self.seed = seed
         # halving: at most ``work`` rollout decisions an iteration of the budget, so a
@@ -140,7 +146,9 @@ class MctsAgent:
         # grown by progressive widening, ``_Walker._widen``; the rollout after its
         # first new node)
         self.below = below
-        self.rounds = rounds  # the rounds whose ends a rollout plays to (with round_end)
+        # the rounds whose ends a rollout plays to (with round_end; in solo always);
+        # None: the table's own, ``SOLO_ROUNDS`` in solo and one at two or more players
+        self.rounds = rounds
         self.round_end = round_end  # rollouts to the end of the round, not ``horizon``
         self.iterations = iterations
         self.horizon = horizon
@@ -177,7 +185,8 @@ class MctsAgent:
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving":
             self.progress = (0, budget)
-            return self._halve(game, decision, budget, seed)
+            return self._halve(game, decision, budget, seed,
+                               self._shortlist(view, decision, budget, seed, game))
         rng = random.Random(seed)
         root = Node()
         for done in range(budget):
@@ -188,15 +197,33 @@ class MctsAgent:
         visits = [(child.visits, child.value, -i) for i, child in root.children.items()]
         return -max(visits)[2]
 
-    def _halve(self, game: Game, decision: Decision, budget: int, seed: int) -> int:
-        """Sequential halving over the options (Karnin, Koren and Somekh 2013): in each
+    def _shortlist(self, view: Any, decision: Decision, budget: int, seed: int,
+                   game: Game) -> list[int]:
+        """The options a halving search compares. In solo, where every decision is
+        searched, a rework of the shelf may offer hundreds, more than the budget plays
+        once each in a round of the halving (``fits``), and playing them all took
+        level 4 past its 3 s; such a decision is searched over the greedy bot's
+        choice and a seeded sample of the other options, as many as fit. Elsewhere
+        (the placements at two or more players) every option is compared, as
+        measured."""
+        options = list(range(decision.size))
+        most = fits(budget)
+        if game.solo is None or len(options) <= most:
+            return options
+        chosen = self.fallback.decide(view, decision)
+        others = [o for o in options if o != chosen]
+        return sorted([chosen, *random.Random(seed).sample(others, most - 1)])
+
+    def _halve(self, game: Game, decision: Decision, budget: int, seed: int,
+               options: list[int]) -> int:
+        """Sequential halving over ``options`` (Karnin, Koren and Somekh 2013): in each
         of its rounds every option left is played out from the same determinizations
         (common random numbers: the options are compared on the same deals), and the
         better half by mean value goes on."""
-        options = list(range(decision.size))
+        options = list(options)
         rounds = max(1, math.ceil(math.log2(len(options))))
         sums = [0.0] * decision.size
-        trees = [Node() for _ in options] if self.below == "tree" else None
+        trees = [Node() for _ in range(decision.size)] if self.below == "tree" else None
         deal = 0
         used = 0
         self.played = 0
@@ -310,9 +337,10 @@ class MctsAgent:
         """How far a rollout from ``decision`` goes: at most so many decisions, and no
         further than the end of which round (None: the decisions alone count)."""
         if game.solo is not None:
-            return SOLO_HORIZON, last_round(game, decision)
+            rounds = self.rounds or SOLO_ROUNDS
+            return SOLO_HORIZON * rounds, last_round(game, decision) + rounds - 1
         if self.round_end:
-            return ROUND_HORIZON, last_round(game, decision) + self.rounds - 1
+            return ROUND_HORIZON, last_round(game, decision) + (self.rounds or 1) - 1
         return self.horizon, None
 
     def _iterate(self, game: Game, decision: Decision, root: Node,
@@ -473,6 +501,15 @@ class _Walker:
         if policy is None:
             return below(self.rng, decision.size)
         return policy.decide(player_view(self.game, decision.seat), decision)
+
+
+def fits(budget: int) -> int:
+    """The most options sequential halving plays once each in each of its rounds
+    within ``budget``: the largest n with n * ceil(log2 n) <= budget (at least 2)."""
+    n = 2
+    while (n + 1) * math.ceil(math.log2(n + 1)) <= budget:
+        n += 1
+    return n
 
 
 def position_value(game: Game) -> Inspection:
