@@ -3,7 +3,8 @@ difficulty, with a Wilson 95% interval.
 
 Not a test. Plays seeded solo games in-process, exactly as
 ``exlibris play --players 1 --seats greedy --difficulty D --seed S`` does (the same
-rules, the same bot seed), and counts wins (a tie is a loss, SOLO-02).
+rules, the same bot seed), and counts wins (a tie is a loss, SOLO-02); beside them
+the bot's CPU seconds a decision, mean and slowest (these hang on the machine's load).
 
     python bench/solo_winrate.py                    # 200 games per level, seeds 0..199
     python bench/solo_winrate.py --games 500 --levels 1,2,3
@@ -17,6 +18,7 @@ import json
 import math
 import statistics
 import sys
+import time
 from dataclasses import asdict, dataclass
 
 from exlibris.agents import bot_kind, make_bot
@@ -40,6 +42,28 @@ class Level:
     high: float
     mean_player: float
     mean_library: float
+    mean_seconds: float  # the bot's CPU seconds a decision (``time.process_time``)
+    slowest_seconds: float
+
+
+class Timed:
+    """A bot whose decisions' CPU seconds are kept (the wins do not depend on them)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.needs_view = getattr(inner, "needs_view", False)
+        self.seconds: list[float] = []
+
+    def sit_at(self, game: object) -> None:
+        sit_at = getattr(self.inner, "sit_at", None)
+        if sit_at is not None:
+            sit_at(game)
+
+    def decide(self, view: object, decision: object) -> int:
+        start = time.process_time()
+        index = self.inner.decide(view, decision)  # type: ignore[attr-defined]
+        self.seconds.append(time.process_time() - start)
+        return index
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -58,11 +82,12 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
     wins = 0
     mine: list[int] = []
     theirs: list[int] = []
+    seconds: list[float] = []
     for seed in seeds:
         record = SaveRecord(seed=seed, seats=[bot], names=["Solo"], variant=variant,
                             difficulty=difficulty)
         settings = settings_for(record, catalog)  # type: ignore[arg-type]
-        agent = make_bot(bot, bot_seed(seed, 0))
+        agent = Timed(make_bot(bot, bot_seed(seed, 0)))
         from exlibris.agents.view import player_view
 
         game = new_game(catalog, settings, [agent], seed=seed,  # type: ignore[arg-type]
@@ -72,10 +97,12 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         wins += bool(inspection.win)
         mine.append(inspection.forms[0].total)
         theirs.append(inspection.public_library.total)
+        seconds.extend(agent.seconds)
     games = len(seeds)
     low, high = wilson(wins, games)
     return Level(difficulty, games, wins, wins / games if games else 0.0, low, high,
-                 statistics.fmean(mine), statistics.fmean(theirs))
+                 statistics.fmean(mine), statistics.fmean(theirs),
+                 statistics.fmean(seconds), max(seconds))
 
 
 def _bot(name: str) -> str:
@@ -104,7 +131,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(f"difficulty {level.difficulty}: {level.wins}/{level.games} won = "
                   f"{level.rate:.1%} (95% CI {level.low:.1%}-{level.high:.1%}); mean "
-                  f"{level.mean_player:.1f} against {level.mean_library:.1f}", flush=True)
+                  f"{level.mean_player:.1f} against {level.mean_library:.1f}; the bot's "
+                  f"CPU seconds a decision: mean {level.mean_seconds:.3f}, slowest "
+                  f"{level.slowest_seconds:.2f}", flush=True)
     if args.json:
         print(json.dumps({"variant": args.variant, "bot": args.bot, "seeds":
                           [seeds.start, seeds.stop - 1],

@@ -26,7 +26,8 @@ LEVELS = (
     Level(3, "strong", "mcts:150/classic", "the search as first built, 150 iterations "
                                            "(the default search bot until 2026-12)"),
     Level(4, "expert", "mcts:300", "today's search bot (sequential halving on common "
-                                   "deals, rollouts to the round's end), 300 iterations"),
+                                   "deals, rollouts to the round's end, in solo to the "
+                                   "next round's), 300 iterations"),
 )
 DEFAULT_LEVEL = 1
 

@@ -83,7 +83,7 @@ HORIZON = 10  # rollout decisions before the position is valued (with ``round_en
 ROUND_HORIZON = 200  # a rollout to the round's end stops here all the same
 SOLO_HORIZON = 40  # in solo: at most this many rollout decisions a round played to
 # in solo, rollouts play to the end of this many rounds (the one under way first):
-# with two, level 4 won 31 of 50 solo games at difficulty 4 where one round won 25
+# with two, level 4 won 32 of 50 solo games at difficulty 4 where one round won 25
 # (docs/bots.md, "Two rounds ahead in solo")
 SOLO_ROUNDS = 2
 EXPLORATION = 0.2  # UCB's constant, for values in 0..1 (0.7 spread visits evenly)
