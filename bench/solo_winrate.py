@@ -18,8 +18,12 @@ import json
 import math
 import statistics
 import sys
-import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bot_ladder import Timed
 
 from exlibris.agents import bot_kind, make_bot
 from exlibris.catalog import load_catalog
@@ -42,28 +46,8 @@ class Level:
     high: float
     mean_player: float
     mean_library: float
-    mean_seconds: float  # the bot's CPU seconds a decision (``time.process_time``)
+    mean_seconds: float  # the bot's CPU seconds a decision (``bot_ladder.Timed``)
     slowest_seconds: float
-
-
-class Timed:
-    """A bot whose decisions' CPU seconds are kept (the wins do not depend on them)."""
-
-    def __init__(self, inner: object) -> None:
-        self.inner = inner
-        self.needs_view = getattr(inner, "needs_view", False)
-        self.seconds: list[float] = []
-
-    def sit_at(self, game: object) -> None:
-        sit_at = getattr(self.inner, "sit_at", None)
-        if sit_at is not None:
-            sit_at(game)
-
-    def decide(self, view: object, decision: object) -> int:
-        start = time.process_time()
-        index = self.inner.decide(view, decision)  # type: ignore[attr-defined]
-        self.seconds.append(time.process_time() - start)
-        return index
 
 
 def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
@@ -87,7 +71,7 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         record = SaveRecord(seed=seed, seats=[bot], names=["Solo"], variant=variant,
                             difficulty=difficulty)
         settings = settings_for(record, catalog)  # type: ignore[arg-type]
-        agent = Timed(make_bot(bot, bot_seed(seed, 0)))
+        agent = Timed(make_bot(bot, bot_seed(seed, 0)), [], [], cpu=seconds)
         from exlibris.agents.view import player_view
 
         game = new_game(catalog, settings, [agent], seed=seed,  # type: ignore[arg-type]
@@ -97,7 +81,6 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         wins += bool(inspection.win)
         mine.append(inspection.forms[0].total)
         theirs.append(inspection.public_library.total)
-        seconds.extend(agent.seconds)
     games = len(seeds)
     low, high = wilson(wins, games)
     return Level(difficulty, games, wins, wins / games if games else 0.0, low, high,

@@ -317,8 +317,8 @@ def test_a_solo_decision_of_more_options_than_its_budget_plays_is_searched_over_
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Where a solo decision offers more options than the halving plays once each in
     its rounds (a rework of hundreds), the search compares the greedy bot's choice and
-    a sample of the others, as many as fit (``fits``), so level 4 stays near its 3 s;
-    at two players every placement's options are compared however many."""
+    a sample of the others, as many as fit (``fits``), so its play-outs stay within
+    the budget; at two players every placement's options are compared however many."""
     seen: list[tuple[int, int, list[int], int]] = []
     greedy_answers: list[int] = []
     shortlist, greedy_decide = MctsAgent._shortlist, GreedyAgent.decide

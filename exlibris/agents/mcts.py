@@ -202,13 +202,12 @@ class MctsAgent:
         """The options a halving search compares. In solo, where every decision is
         searched, a rework of the shelf may offer hundreds, more than the budget plays
         once each in a round of the halving (``fits``; playing all 280 of one took
-        level 4 to 420 play-outs and 4 s); such a decision is searched over the greedy bot's
-        choice and a seeded sample of the other options, as many as fit. Elsewhere
+        level 4 to 420 play-outs and 4 s); such a decision is searched over the greedy
+        bot's choice and a seeded sample of the other options, as many as fit. Elsewhere
         (the placements at two or more players) every option is compared, as
         measured."""
         options = list(range(decision.size))
-        most = fits(budget)
-        if game.solo is None or len(options) <= most:
+        if game.solo is None or decision.size <= (most := fits(budget)):
             return options
         chosen = self.fallback.decide(view, decision)
         others = [o for o in options if o != chosen]
