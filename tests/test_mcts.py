@@ -274,9 +274,11 @@ def test_solo_searches_halve_on_common_deals_and_value_the_margins_change(
     assert baselines["standard"] and all(b is None for b in baselines["standard"])
 
 
-def solo_reach(monkeypatch: pytest.MonkeyPatch, bot: MctsAgent) -> set[tuple[int, int]]:
+def reach(monkeypatch: pytest.MonkeyPatch, bot: MctsAgent, variant: str = "solo",
+          players: int = 1) -> set[tuple[int, int]]:
     """(round of a placement searched, round its play-out's rollout reached) of a
-    solo game of ``bot``, counting only the rollout decisions actually played."""
+    game of ``bot`` (seat 0; greedy bots in the other seats), counting only the
+    rollout decisions actually played."""
     reached: set[tuple[int, int]] = set()
     placing: list[int | None] = [None]
     decide, roll = MctsAgent.decide, mcts._Walker._roll
@@ -294,8 +296,9 @@ def solo_reach(monkeypatch: pytest.MonkeyPatch, bot: MctsAgent) -> set[tuple[int
 
     monkeypatch.setattr(MctsAgent, "decide", deciding)
     monkeypatch.setattr(mcts._Walker, "_roll", rolled)
-    settings = resolve_settings("solo", CATALOG.variants)
-    game = new_game(CATALOG, settings, [bot], seed=3, views=player_view, variant="solo")
+    settings = resolve_settings(variant, CATALOG.variants)
+    agents = [bot, *[GreedyAgent(3 + i) for i in range(1, players)]]
+    game = new_game(CATALOG, settings, agents, seed=3, views=player_view, variant=variant)
     play(game)
     return reached
 
@@ -305,12 +308,40 @@ def test_solo_play_outs_run_to_the_end_of_the_next_round(
     """A solo placement's play-outs go on through the next round (``SOLO_ROUNDS``: a
     card taken now is mostly shelved then), and never past it; the first search
     (``classic``, levels 2 and 3) stops at the end of the round, as measured."""
-    deep = solo_reach(monkeypatch, MctsAgent(3, iterations=4, rollout="random"))
+    deep = reach(monkeypatch, MctsAgent(3, iterations=4, rollout="random"))
     assert any(seen == placed + 1 for placed, seen in deep)
     assert all(placed <= seen <= placed + 1 for placed, seen in deep)
     monkeypatch.undo()
-    classic = solo_reach(monkeypatch, make_bot("mcts:4/classic", 3))
+    classic = reach(monkeypatch, make_bot("mcts:4/classic", 3))
     assert classic and all(seen == placed for placed, seen in classic)
+
+
+def test_a_deepening_search_sees_a_round_more_each_fourfold_budget() -> None:
+    assert [mcts.deepened_rounds(n) for n in (1, 25, 99, 100, 399, 400, 1599, 1600, 6400)] \
+        == [1, 1, 1, 2, 2, 3, 3, 4, 5]
+
+
+def test_a_deepening_search_s_play_outs_reach_the_rounds_its_budget_buys(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``deepen``, a two-player placement's play-outs go on through as many
+    rounds as ``deepened_rounds`` gives its budget, and never further; without it,
+    to the end of the round. (The base is made 1 so that 4 iterations see two rounds
+    and 16 three.)"""
+    monkeypatch.setattr(mcts, "DEEPEN_BASE", 1)
+
+    def seen(iterations: int, deepen: bool) -> set[tuple[int, int]]:
+        found = reach(monkeypatch, MctsAgent(3, iterations=iterations, rollout="random",
+                                             deepen=deepen), "standard", 2)
+        monkeypatch.undo()
+        monkeypatch.setattr(mcts, "DEEPEN_BASE", 1)
+        return found
+
+    for iterations, rounds in ((4, 2), (16, 3)):
+        deep = seen(iterations, True)
+        assert any(last == placed + rounds - 1 for placed, last in deep)
+        assert all(placed <= last <= placed + rounds - 1 for placed, last in deep)
+    plain = seen(4, False)
+    assert plain and all(last == placed for placed, last in plain)
 
 
 def test_a_solo_decision_of_more_options_than_its_budget_plays_is_searched_over_a_sample(

@@ -44,7 +44,10 @@ default at every table size, has no such constant.
 Two settings of the benchmarks were measured and are not the default (``docs/bots.md``,
 "The search, third pass"): ``below="tree"``, a tree of the seat's own later placements
 of the round below each option of the halving root, and ``hand``, points a card in
-hand adds to a total where a play-out stops before the inspection.
+hand adds to a total where a play-out stops before the inspection. A third,
+``deepen`` ("The search, fifth pass"), lets a larger budget buy longer play-outs at
+two or more players: one round more each fourfold budget over ``DEEPEN_BASE``
+(``deepened_rounds``), with the cap on play (below) growing in step.
 
 The tree is the observer's: every seat's decisions below the root are nodes, found
 by the option's label (so options that name cards the observer cannot see make nodes
@@ -93,6 +96,9 @@ MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 # budget (a two-player play-out averages about 17; a four-player one from early in a
 # round 40 to 55, which made its slowest decisions twice as slow)
 WORK_PER_ITERATION = 30
+# ``deepen``: a budget of this many iterations sees one round; each fourfold budget
+# over it, one round more (``deepened_rounds``)
+DEEPEN_BASE = 25
 
 
 # The decisions searched by default: the placements (and bids), where the greedy bot's
@@ -131,8 +137,12 @@ class MctsAgent:
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
                  root: str = "halving", rounds: int | None = None, below: str = "rollout",
-                 hand: float = 0.0, work: int = WORK_PER_ITERATION) -> None:
+                 hand: float = 0.0, work: int = WORK_PER_ITERATION, deepen: bool = False
+                 ) -> None:
         self.seed = seed
+        # at two or more players, play-outs see more rounds the larger the budget
+        # (``deepened_rounds``), the cap on play growing with them; solo keeps its own
+        self.deepen = bool(deepen)
         # halving: at most ``work`` rollout decisions an iteration of the budget, so a
         # decision's play is bounded at any table size (0: iterations alone count)
         self.work = work
@@ -226,7 +236,7 @@ class MctsAgent:
         deal = 0
         used = 0
         self.played = 0
-        cap = budget * self.work  # rollout decisions in all (0: no cap)
+        cap = budget * self.work * self._deepened(game)  # rollout decisions (0: no cap)
         while len(options) > 1 and used < budget:
             each = max(1, (budget // rounds) // len(options))
             # this round's share of the play left, counted in decisions (deterministic)
@@ -339,8 +349,16 @@ class MctsAgent:
             rounds = self.rounds or SOLO_ROUNDS
             return SOLO_HORIZON * rounds, last_round(game, decision) + rounds - 1
         if self.round_end:
-            return ROUND_HORIZON, last_round(game, decision) + (self.rounds or 1) - 1
+            rounds = self.rounds or self._deepened(game)
+            return ROUND_HORIZON, last_round(game, decision) + rounds - 1
         return self.horizon, None
+
+    def _deepened(self, game: Game) -> int:
+        """The rounds a play-out sees by ``deepen`` (one unless it deepens: at two or
+        more players, with no ``rounds`` given)."""
+        if not self.deepen or self.rounds or game.solo is not None:
+            return 1
+        return deepened_rounds(self.iterations)
 
     def _iterate(self, game: Game, decision: Decision, root: Node,
                  rng: random.Random) -> None:
@@ -500,6 +518,16 @@ class _Walker:
         if policy is None:
             return below(self.rng, decision.size)
         return policy.decide(player_view(self.game, decision.seat), decision)
+
+
+def deepened_rounds(iterations: int) -> int:
+    """The rounds a deepening search's play-outs see at a budget of ``iterations``: one
+    up to ``DEEPEN_BASE`` times four, then one more each fourfold budget (25 and 99:
+    one; 100: two; 400: three; 1,600: four)."""
+    rounds = 1
+    while iterations >= DEEPEN_BASE * 4 ** rounds:
+        rounds += 1
+    return rounds
 
 
 def fits(budget: int) -> int:
