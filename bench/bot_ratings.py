@@ -20,6 +20,15 @@ first bot named (``--anchor`` to choose another), fitted by
 games, wins and ratings do not depend on ``--workers``: each game is played from its
 seed alone and the results are taken in order; only the seconds do (they are wall
 seconds of each answer, with ``--workers`` games thinking at once on the machine).
+
+A run longer than a sitting can be played in parts: ``--record FILE`` appends each
+game to FILE as a JSON line as it ends, and a later run with the same FILE plays only
+the games of its schedule that FILE does not hold, then rates them all (a game is
+known by its seats, seed and variant; its result comes from its seed alone, so the
+parts give the games one run would):
+
+    python bench/bot_ratings.py mcts:1600/deepen=1 mcts:400/deepen=1 --games 100 \
+        --seed 42000 --record ladder-1600.jsonl
 """
 
 from __future__ import annotations
@@ -67,7 +76,7 @@ def play_one(job: tuple[list[str], int, str]) -> dict[str, Any]:
     inspection = outcome.inspection
     ranking = list(inspection.ranking)
     winners = inspection.winners
-    return {"seats": seats, "seed": seed,
+    return {"seats": seats, "seed": seed, "variant": variant,
             "ranks": [ranking.index(name) + 1 for name in names],
             "won": [1 / len(winners) if name in winners else 0.0 for name in names],
             "totals": [form.total for form in inspection.forms],
@@ -75,15 +84,56 @@ def play_one(job: tuple[list[str], int, str]) -> dict[str, Any]:
                         for kind, spent in times.items() if spent}}
 
 
-def results(bots: Sequence[str], games: int, seed: int, variant: str, workers: int
+def results(bots: Sequence[str], games: int, seed: int, variant: str, workers: int,
+            known: dict[tuple[Any, ...], dict[str, Any]] | None = None
             ) -> Iterator[dict[str, Any]]:
-    """Every game's result, in the order of :func:`schedule` whatever ``workers``."""
+    """Every game's result, in the order of :func:`schedule` whatever ``workers``; a
+    game in ``known`` (by :func:`game_key`) is taken from there, not played."""
+    known = known or {}
     jobs = [(seats, game_seed, variant) for seats, game_seed in schedule(bots, games, seed)]
-    if workers <= 1:
-        yield from map(play_one, jobs)
+    wanted = [job for job in jobs if game_key(*job) not in known]
+    if workers <= 1 or len(wanted) <= 1:
+        played: Iterator[dict[str, Any]] = map(play_one, wanted)
+        yield from _in_order(jobs, known, played)
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(play_one, jobs)
+        yield from _in_order(jobs, known, pool.imap(play_one, wanted))
+
+
+def _in_order(jobs: list[tuple[list[str], int, str]],
+              known: dict[tuple[Any, ...], dict[str, Any]],
+              played: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for job in jobs:
+        found = known.get(game_key(*job))
+        yield found if found is not None else next(played)
+
+
+def game_key(seats: Sequence[str], seed: int, variant: str) -> tuple[Any, ...]:
+    """What names a game of a round robin: its seats in order, its seed, its variant."""
+    return (*seats, seed, variant)
+
+
+def read_record(path: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The games a ``--record`` file holds, by :func:`game_key` (none if it does not
+    exist). A line that is not such a game is a ValueError naming the line."""
+    known: dict[tuple[Any, ...], dict[str, Any]] = {}
+    if not path.exists():
+        return known
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                game = json.loads(line)
+                key = game_key(game["seats"], game["seed"], game["variant"])
+                if not (isinstance(game["ranks"], list) and isinstance(game["won"], list)
+                        and isinstance(game["thought"], dict)):
+                    raise TypeError("ranks, won and thought")
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{path}:{number}: not a game of a round robin ({exc})"
+                                 ) from None
+            known[key] = game
+    return known
 
 
 def summary(bots: Sequence[str], played: Iterable[dict[str, Any]], anchor: str
@@ -171,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing games")
     parser.add_argument("--anchor", help="the bot rated 0 (default: the first named)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--record", type=Path, help="append each game to this file (JSON "
+                        "lines) and play only the games it does not hold")
     args = parser.parse_args(argv)
     if args.levels:
         args.bots += [level.seat for level in LEVELS if level.seat not in args.bots]
@@ -185,14 +237,28 @@ def main(argv: list[str] | None = None) -> int:
     if anchor not in args.bots:
         parser.error(f"--anchor {anchor!r} is not one of the bots")
 
+    try:
+        known = read_record(args.record) if args.record else {}
+    except (OSError, ValueError) as exc:
+        parser.error(str(exc))
+    record = args.record.open("a", encoding="utf-8") if args.record else None
+
     def told(played: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         for game in played:
-            print(f"seed {game['seed']}: {','.join(game['seats'])} {game['totals']}",
-                  file=sys.stderr, flush=True)
+            new = game_key(game["seats"], game["seed"], game["variant"]) not in known
+            if record is not None and new:
+                record.write(json.dumps(game) + "\n")
+                record.flush()
+            print(f"seed {game['seed']}: {','.join(game['seats'])} {game['totals']}"
+                  f"{'' if new else ' (recorded)'}", file=sys.stderr, flush=True)
             yield game
 
-    found = summary(args.bots, told(results(args.bots, args.games, args.seed, args.variant,
-                                            args.workers)), anchor)
+    try:
+        found = summary(args.bots, told(results(args.bots, args.games, args.seed,
+                                                args.variant, args.workers, known)), anchor)
+    finally:
+        if record is not None:
+            record.close()
     command = shlex.join(["python", "bench/bot_ratings.py",
                           *(sys.argv[1:] if argv is None else argv)])
     if args.json:

@@ -138,10 +138,12 @@ def test_levels_rates_the_seats_of_the_play_levels(capsys: Any, monkeypatch: Any
     ratings = bench_module()
     from exlibris.agents.levels import LEVELS
 
-    def played(bots: list[str], games: int, seed: int, variant: str, workers: int) -> Any:
+    def played(bots: list[str], games: int, seed: int, variant: str, workers: int,
+               known: object = None) -> Any:
         for seats, game_seed in ratings.schedule(bots, games, seed):
             stronger = bots.index(seats[0]) > bots.index(seats[1])  # later levels win
-            yield {"seats": seats, "seed": game_seed, "ranks": [1, 2] if stronger else [2, 1],
+            yield {"seats": seats, "seed": game_seed, "variant": variant,
+                   "ranks": [1, 2] if stronger else [2, 1],
                    "won": [1.0, 0.0] if stronger else [0.0, 1.0], "totals": [1, 0],
                    "thought": {}}
 
@@ -151,3 +153,38 @@ def test_levels_rates_the_seats_of_the_play_levels(capsys: Any, monkeypatch: Any
     seats = [level.seat for level in LEVELS]
     assert [b["bot"] for b in found["bots"]] == seats[::-1]  # rated strongest first
     assert found["anchor"] == seats[0]
+
+
+def test_a_recorded_run_plays_only_the_games_its_record_lacks(
+        tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--record``: a run in two parts plays each game once and rates the games one
+    run would; a record line that is not a game stops the run with its line named."""
+    ratings = bench_module()
+    record = tmp_path / "games.jsonl"
+    argv = ["random", "greedy", "--seed", "5", "--json", "--record", str(record)]
+    played: list[int] = []
+    play_one = ratings.play_one
+
+    def counted(job: Any) -> dict[str, Any]:
+        played.append(job[1])
+        return play_one(job)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(ratings, "play_one", counted)
+    assert ratings.main([*argv, "--games", "2"]) == 0
+    assert played == [5, 6] and len(record.read_text().splitlines()) == 2
+    capsys.readouterr()
+    assert ratings.main([*argv, "--games", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert played == [5, 6, 7] and len(record.read_text().splitlines()) == 3
+    assert err.count("(recorded)") == 2
+    whole = json.loads(out)
+    assert ratings.main(["random", "greedy", "--seed", "5", "--json", "--games", "3"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert [(b["bot"], b["wins"], b["elo"]) for b in whole["bots"]] == \
+        [(b["bot"], b["wins"], b["elo"]) for b in fresh["bots"]]
+    assert whole["pairs"] == fresh["pairs"]
+    with record.open("a") as more:
+        more.write('{"seats": ["random"]}\n')
+    with pytest.raises(SystemExit) as stopped:
+        ratings.main([*argv, "--games", "3"])
+    assert stopped.value.code == 2 and f"{record}:4:" in capsys.readouterr().err
