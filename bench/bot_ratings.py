@@ -37,6 +37,7 @@ import argparse
 import itertools
 import json
 import multiprocessing
+import os
 import shlex
 import sys
 from collections import defaultdict
@@ -241,14 +242,15 @@ def main(argv: list[str] | None = None) -> int:
         known = read_record(args.record) if args.record else {}
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    record = args.record.open("a", encoding="utf-8") if args.record else None
+    # one write a game, appended: a run stopped between games leaves whole lines
+    record = os.open(args.record, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) \
+        if args.record else None
 
     def told(played: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         for game in played:
             new = game_key(game["seats"], game["seed"], game["variant"]) not in known
             if record is not None and new:
-                record.write(json.dumps(game) + "\n")
-                record.flush()
+                os.write(record, (json.dumps(game) + "\n").encode())
             print(f"seed {game['seed']}: {','.join(game['seats'])} {game['totals']}"
                   f"{'' if new else ' (recorded)'}", file=sys.stderr, flush=True)
             yield game
@@ -258,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
                                                 args.variant, args.workers, known)), anchor)
     finally:
         if record is not None:
-            record.close()
+            os.close(record)
     command = shlex.join(["python", "bench/bot_ratings.py",
                           *(sys.argv[1:] if argv is None else argv)])
     if args.json:
