@@ -316,24 +316,27 @@ def test_solo_play_outs_run_to_the_end_of_the_next_round(
     assert classic and all(seen == placed for placed, seen in classic)
 
 
-def test_a_deepening_search_sees_a_round_more_each_fourfold_budget() -> None:
-    assert [mcts.deepened_rounds(n) for n in (1, 25, 99, 100, 399, 400, 1599, 1600, 6400)] \
-        == [1, 1, 1, 2, 2, 3, 3, 4, 5]
+def test_a_deepening_search_sees_a_round_more_each_fourfold_budget_to_the_deepest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    budgets = (1, 25, 99, 100, 399, 400, 1599, 1600, 6400)
+    assert [mcts.deepened_rounds(n) for n in budgets] == [1, 1, 1, 2, 2, 2, 2, 2, 2]
+    monkeypatch.setattr(mcts, "DEEPEST", 4)
+    assert [mcts.deepened_rounds(n) for n in budgets] == [1, 1, 1, 2, 2, 3, 3, 4, 4]
 
 
 def test_a_deepening_search_s_play_outs_reach_the_rounds_its_budget_buys(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``deepen``, a two-player placement's play-outs go on through as many
     rounds as ``deepened_rounds`` gives its budget, and never further; without it,
-    to the end of the round. (The base is made 1 so that 4 iterations see two rounds
-    and 16 three.)"""
-    monkeypatch.setattr(mcts, "DEEPEN_BASE", 1)
+    to the end of the round. (The base is made 1 and the deepest 3, so that 4
+    iterations see two rounds and 16 three.)"""
 
     def seen(iterations: int, deepen: bool) -> set[tuple[int, int]]:
+        monkeypatch.setattr(mcts, "DEEPEN_BASE", 1)
+        monkeypatch.setattr(mcts, "DEEPEST", 3)
         found = reach(monkeypatch, MctsAgent(3, iterations=iterations, rollout="random",
                                              deepen=deepen), "standard", 2)
         monkeypatch.undo()
-        monkeypatch.setattr(mcts, "DEEPEN_BASE", 1)
         return found
 
     for iterations, rounds in ((4, 2), (16, 3)):

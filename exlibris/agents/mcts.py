@@ -46,8 +46,9 @@ Two settings of the benchmarks were measured and are not the default (``docs/bot
 of the round below each option of the halving root, and ``hand``, points a card in
 hand adds to a total where a play-out stops before the inspection. A third,
 ``deepen`` ("The search, fifth pass"), lets a larger budget buy longer play-outs at
-two or more players: one round more each fourfold budget over ``DEEPEN_BASE``
-(``deepened_rounds``), with the cap on play (below) growing in step.
+two or more players: one round more each fourfold budget over ``DEEPEN_BASE``, up to
+``DEEPEST`` (``deepened_rounds``: two rounds from 100 iterations), with the cap on
+play (below) growing in step.
 
 The tree is the observer's: every seat's decisions below the root are nodes, found
 by the option's label (so options that name cards the observer cannot see make nodes
@@ -97,8 +98,11 @@ MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 # round 40 to 55, which made its slowest decisions twice as slow)
 WORK_PER_ITERATION = 30
 # ``deepen``: a budget of this many iterations sees one round; each fourfold budget
-# over it, one round more (``deepened_rounds``)
+# over it, one round more (``deepened_rounds``), up to ``DEEPEST`` rounds: against two
+# rounds at 100 iterations, three at 400 won 16 of 39 games, two at 400 won 56 of 100
+# (docs/bots.md, "The search, fifth pass")
 DEEPEN_BASE = 25
+DEEPEST = 2
 
 
 # The decisions searched by default: the placements (and bids), where the greedy bot's
@@ -522,10 +526,10 @@ class _Walker:
 
 def deepened_rounds(iterations: int) -> int:
     """The rounds a deepening search's play-outs see at a budget of ``iterations``: one
-    up to ``DEEPEN_BASE`` times four, then one more each fourfold budget (25 and 99:
-    one; 100: two; 400: three; 1,600: four)."""
+    below ``DEEPEN_BASE`` times four, then one more each fourfold budget, at most
+    ``DEEPEST`` (25 and 99: one; 100 and more: two)."""
     rounds = 1
-    while iterations >= DEEPEN_BASE * 4 ** rounds:
+    while rounds < DEEPEST and iterations >= DEEPEN_BASE * 4 ** rounds:
         rounds += 1
     return rounds
 
