@@ -4,7 +4,7 @@ search bot after slashes, for measuring what each setting gives:
     mcts:100/root=halving            sequential halving at the root (the default: ucb)
     mcts:150/round_end=0/rollout=greedy   the first search (10-decision greedy rollouts)
     mcts:100/rounds=2                rollouts to the end of the next round
-    mcts:400/deepen=1                rollouts see a round more each fourfold budget over 25
+    mcts:400/deepen=1                rollouts see more rounds the larger the budget (two from 100)
     mcts:100/searched=all            search every decision kind but the flips (solo's set)
 
 Each setting is a keyword of ``MctsAgent``; whole numbers are read as numbers.
