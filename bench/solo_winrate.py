@@ -9,6 +9,11 @@ the bot's CPU seconds a decision, mean and slowest (these hang on the machine's 
     python bench/solo_winrate.py                    # 200 games per level, seeds 0..199
     python bench/solo_winrate.py --games 500 --levels 1,2,3
     python bench/solo_winrate.py --variant solo --json
+    PYTHONPATH=. python bench/solo_winrate.py --bot mcts:300/sample=24 --levels 4 --each
+
+``--bot`` takes a seat name or a benchmark's bot (``bench/bot_specs.py``: the search
+with settings after slashes); ``--each`` prints a line a game (for pairing two runs'
+games seed by seed).
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bot_ladder import Timed
+from bot_specs import make_spec, spec_problem
 
-from exlibris.agents import bot_kind, make_bot
 from exlibris.catalog import load_catalog
 from exlibris.engine.flow import new_game, play
 from exlibris.interactive.record import SaveRecord
@@ -62,16 +67,17 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
 
 
 def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
-              bot: str) -> Level:
+              bot: str, each: bool = False) -> Level:
     wins = 0
     mine: list[int] = []
     theirs: list[int] = []
     seconds: list[float] = []
     for seed in seeds:
-        record = SaveRecord(seed=seed, seats=[bot], names=["Solo"], variant=variant,
-                            difficulty=difficulty)
+        record = SaveRecord(seed=seed, seats=[bot.partition("/")[0]], names=["Solo"],
+                            variant=variant, difficulty=difficulty)
         settings = settings_for(record, catalog)  # type: ignore[arg-type]
-        agent = Timed(make_bot(bot, bot_seed(seed, 0)), [], [], cpu=seconds)
+        own: list[float] = []
+        agent = Timed(make_spec(bot, bot_seed(seed, 0)), [], [], cpu=own)
         from exlibris.agents.view import player_view
 
         game = new_game(catalog, settings, [agent], seed=seed,  # type: ignore[arg-type]
@@ -81,6 +87,10 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         wins += bool(inspection.win)
         mine.append(inspection.forms[0].total)
         theirs.append(inspection.public_library.total)
+        seconds.extend(own)
+        if each:
+            print(f"seed {seed}: {'won' if inspection.win else 'lost'}, {mine[-1]} against "
+                  f"{theirs[-1]}; slowest {max(own, default=0.0):.2f} s", flush=True)
     games = len(seeds)
     low, high = wilson(wins, games)
     return Level(difficulty, games, wins, wins / games if games else 0.0, low, high,
@@ -89,7 +99,7 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
 
 
 def _bot(name: str) -> str:
-    wrong = bot_kind(name)
+    wrong = spec_problem(name)
     if wrong is not None:
         raise argparse.ArgumentTypeError(wrong)
     return name
@@ -102,14 +112,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="1,2,3,4,5,6,7", help="difficulties to play")
     parser.add_argument("--variant", default="solo", help="a solo rules id")
     parser.add_argument("--bot", default="greedy", type=_bot,
-                        help="random, greedy, mcts or mcts:N")
+                        help="random, greedy, mcts or mcts:N, with settings as "
+                             "bench/bot_specs.py reads them (mcts:300/sample=24)")
+    parser.add_argument("--each", action="store_true", help="print a line a game")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     seeds = range(args.seed, args.seed + args.games)
     levels = []
     for text in args.levels.split(","):
-        level = run_level(catalog, args.variant, int(text), seeds, args.bot)
+        level = run_level(catalog, args.variant, int(text), seeds, args.bot,
+                          args.each and not args.json)
         levels.append(level)
         if not args.json:
             print(f"difficulty {level.difficulty}: {level.wins}/{level.games} won = "

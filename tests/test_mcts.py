@@ -316,6 +316,64 @@ def test_solo_play_outs_run_to_the_end_of_the_next_round(
     assert classic and all(seen == placed for placed, seen in classic)
 
 
+def test_solo_rollouts_weigh_a_sample_of_a_large_rework_or_shift(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In solo, the search's rollout policy weighs ``sample`` options of a rework or a
+    shift that offers more (the weighing of them all was most of level 4's slowest
+    decisions); plain greedy rollouts (the first search's, ``classic``) and the
+    setting ``sample=0`` weigh them all. Asked at the large reworks and shifts of
+    greedy solo games."""
+    from exlibris.agents import greedy
+
+    limit = 12  # ``SOLO_SAMPLE`` (128) is more than most reworks offer
+    bots = {"sampled": MctsAgent(3, iterations=4, sample=limit),
+            "every": MctsAgent(3, iterations=4, sample=0),
+            # plain greedy rollouts, as ``classic``'s (``SEARCHES``), whatever the sample
+            "classic": MctsAgent(3, iterations=4, rollout="greedy", sample=limit)}
+    settings = resolve_settings("solo", CATALOG.variants)
+    for bot in bots.values():  # each takes its solo rollout policy
+        bot.sit_at(new_game(CATALOG, settings, [bot], seed=1, views=player_view,
+                            variant="solo"))
+    weighed: list[int] = []
+
+    def counting(name: str, kind: DecisionKind) -> None:
+        weigh = getattr(GreedyAgent, name)
+
+        def counted(self: GreedyAgent, view: object, decision: object) -> int:
+            weighed.append(len(decision.values))  # type: ignore[attr-defined]
+            return weigh(self, view, decision)  # type: ignore[no-any-return]
+        monkeypatch.setattr(GreedyAgent, name, counted)
+        monkeypatch.setitem(greedy._HANDLERS, kind, counted)  # plain greedy's
+
+    counting("_rearrange", DecisionKind.REARRANGE)
+    counting("_shift", DecisionKind.SHIFT)
+    asked: dict[DecisionKind, list[tuple[str, int, int]]] = {}
+
+    class Probe(GreedyAgent):
+        """Greedy play; at a large rework or shift, each bot's policy is asked it."""
+
+        def decide(self, view: object, decision: object) -> int:
+            kind, size = decision.kind, len(decision)  # type: ignore[attr-defined,arg-type]
+            if kind in (DecisionKind.REARRANGE, DecisionKind.SHIFT) and size > limit:
+                for name, bot in bots.items():
+                    weighed.clear()
+                    bot.policy.decide(view, decision)
+                    asked.setdefault(kind, []).append((name, size, *weighed))
+            weighed.clear()
+            return super().decide(view, decision)  # type: ignore[arg-type]
+
+    for seed in range(40):
+        game = new_game(CATALOG, settings, [Probe(seed)], seed=seed, views=player_view,
+                        variant="solo")
+        play(game)
+        if len(asked) == 2:
+            break
+    assert set(asked) == {DecisionKind.REARRANGE, DecisionKind.SHIFT}
+    for found in asked.values():
+        for name, size, count in found:
+            assert count == (limit if name == "sampled" else size), (name, size, count)
+
+
 def test_a_deepening_search_sees_a_round_more_each_fourfold_budget_to_the_deepest(
         monkeypatch: pytest.MonkeyPatch) -> None:
     budgets = (1, 25, 99, 100, 399, 400, 1599, 1600, 6400)

@@ -22,8 +22,10 @@ visited most. That is the tree search (``root="ucb"``: the first search, as
 halving on common deals (``_halve``: each option played out from the same
 determinizations, the better half kept), at every table size, solo included.
 
-Solo differs in four ways (five under UCB), and its rollouts keep one plain greedy
-agent (the solo figures of ``docs/bots.md`` were measured so). It searches every
+Solo differs in four ways (five under UCB), and its rollouts keep one greedy agent
+that weighs a sample of a large rework or shift (``SamplingGreedy``; the first search,
+``classic``, keeps the plain greedy agent its solo figures were measured with). It
+searches every
 decision of more than one option before the inspection (``SOLO_SEARCHED``), not only
 the placements: with one player there are few decisions, and which card is taken,
 kept or shelved where decides what feeds the public library. Its rollouts go on to
@@ -71,7 +73,7 @@ import random
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent
-from exlibris.agents.rollout import RolloutPolicy, ranking
+from exlibris.agents.rollout import SOLO_SAMPLE, RolloutPolicy, SamplingGreedy, ranking
 from exlibris.agents.view import player_view
 from exlibris.draws import below
 from exlibris.engine import forward
@@ -141,9 +143,11 @@ class MctsAgent:
                  horizon: int = HORIZON, rollout: str = "remembering",
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
                  root: str = "halving", rounds: int | None = None, below: str = "rollout",
-                 hand: float = 0.0, work: int = WORK_PER_ITERATION, deepen: bool = False
-                 ) -> None:
+                 hand: float = 0.0, work: int = WORK_PER_ITERATION, deepen: bool = False,
+                 sample: int = SOLO_SAMPLE) -> None:
         self.seed = seed
+        # solo rollouts weigh at most this many options of a rework or shift (0: all)
+        self.sample = sample
         # at two or more players, play-outs see more rounds the larger the budget
         # (``deepened_rounds``), the cap on play growing with them; solo keeps its own
         self.deepen = bool(deepen)
@@ -182,6 +186,8 @@ class MctsAgent:
         self.game = game
         if self.rollout == "remembering" and game.solo is None:
             self.policy = RolloutPolicy(self.seed + 1, len(game.state.players))
+        elif self.rollout == "remembering":  # solo: large reworks and shifts sampled
+            self.policy = SamplingGreedy(self.seed + 1, self.sample)
         forward.record(game)
 
     # ------------------------------------------------------------------ deciding

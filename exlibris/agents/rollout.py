@@ -19,6 +19,11 @@ bot. Three things make that cheaper without changing what a rollout is for:
   costliest decision of all; in a rollout it weighs ``REWORK_SAMPLE`` of them,
   drawn by its own generator.
 
+In solo the search's rollouts are played by one greedy agent, ``SamplingGreedy``,
+which weighs ``SOLO_SAMPLE`` options of a large rework or shift in the same way: the
+greedy weighing of every option of those two took two thirds of level 4's slowest
+solo decisions (``docs/bots.md``, "Two rounds ahead in solo").
+
 ``start`` begins a search: it seeds each seat's agent and forgets what the last
 search remembered.
 """
@@ -34,6 +39,8 @@ from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.model.cards import Card
 
 REWORK_SAMPLE = 12  # the options of a shelf's rework a rollout weighs
+SOLO_SAMPLE = 128  # the options of a rework or shift a solo rollout weighs
+SAMPLED = (DecisionKind.REARRANGE, DecisionKind.SHIFT)
 
 
 class RememberingGreedy(GreedyAgent):
@@ -101,9 +108,31 @@ class RolloutPolicy:
         agent = self.agents[decision.seat]
         if decision.kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:
             return agent.decide(view, decision)
-        chosen = sorted(agent.rng.sample(range(len(decision)), REWORK_SAMPLE))
-        sample = _Options([decision.values[i] for i in chosen])
-        return chosen[agent._rearrange(view, sample)]  # type: ignore[arg-type]
+        return weigh_sample(agent, view, decision, REWORK_SAMPLE)
+
+
+class SamplingGreedy(GreedyAgent):
+    """The solo search's rollout policy: the greedy bot, weighing ``sample`` options of
+    a rework or shift that offers more (see the module; 0: all of them)."""
+
+    def __init__(self, seed: int = 0, sample: int = SOLO_SAMPLE) -> None:
+        super().__init__(seed)
+        self.sample = sample
+
+    def decide(self, view: PlayerView, decision: Decision) -> int:
+        if decision.kind in SAMPLED and 0 < self.sample < len(decision):
+            return weigh_sample(self, view, decision, self.sample)
+        return super().decide(view, decision)
+
+
+def weigh_sample(agent: GreedyAgent, view: PlayerView, decision: Decision,
+                 size: int) -> int:
+    """``agent``'s choice of a rework or shift among ``size`` of ``decision``'s
+    options, drawn by its own generator."""
+    chosen = sorted(agent.rng.sample(range(len(decision)), size))
+    sample = _Options([decision.values[i] for i in chosen])
+    weigh = agent._shift if decision.kind is DecisionKind.SHIFT else agent._rearrange
+    return chosen[weigh(view, sample)]  # type: ignore[arg-type]
 
 
 def ranking(agent: GreedyAgent, view: PlayerView, decision: Decision,
