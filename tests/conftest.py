@@ -20,7 +20,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     suite's time is spent waiting on the commands, terminals and clusters it drives,
     which other workers' tests fill (README, "Set-up": the whole suite's minutes on
     2 cores with 4 workers and with 2)."""
-    cores = os.cpu_count() or 1
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
     return cores + min(cores, 4)
 
 

@@ -22,24 +22,23 @@ visited most. That is the tree search (``root="ucb"``: the first search, as
 halving on common deals (``_halve``: each option played out from the same
 determinizations, the better half kept), at every table size, solo included.
 
-Solo differs in four ways (five under UCB), and its rollouts keep one greedy agent
-that weighs a sample of a large rework or shift (``SamplingGreedy``; the first search,
-``classic``, keeps the plain greedy agent its solo figures were measured with). It
-searches every
-decision of more than one option before the inspection (``SOLO_SEARCHED``), not only
-the placements: with one player there are few decisions, and which card is taken,
-kept or shelved where decides what feeds the public library. Its rollouts go on to
-the end of the next round (``SOLO_ROUNDS`` rounds' ends, at most ``SOLO_HORIZON``
-decisions a round; from the cleanup's eliminations, to the end of the round after
-the next; the game's end stops them sooner): only at a round's end has the
-resolution discarded what the tiles kept, and the public library's growth counts,
-and a card taken this round is mostly shelved in the next. Its values are the
-margin's change from the position searched (read in each play-out's own
-determinization: the true game's would tell the public library's hidden cards), not
-the margin itself: the player is mostly behind the public library in mid-game, where
-the squashed margin is flat and tells the options apart poorly. A small decision gets
-at least half the budget (``SOLO_MIN_SHARE``): a solo game has few decisions. And a
-UCB search (``root="ucb"``, as ``mcts:N/classic``) explores more
+Solo differs in four ways (five under UCB), and its rollouts are played by one greedy
+agent that weighs a sample of a large rework or shift (``SamplingGreedy``, ``sample``;
+the first search, ``classic``, keeps the plain greedy agent its solo figures were
+measured with). It searches every decision of more than one option before the
+inspection (``SOLO_SEARCHED``), not only the placements: with one player there are few
+decisions, and which card is taken, kept or shelved where decides what feeds the
+public library. Its rollouts go on to the end of the next round (``SOLO_ROUNDS``
+rounds' ends, at most ``SOLO_HORIZON`` decisions a round; from the cleanup's
+eliminations, to the end of the round after the next; the game's end stops them
+sooner): only at a round's end has the resolution discarded what the tiles kept, and
+the public library's growth counts, and a card taken this round is mostly shelved in
+the next. Its values are the margin's change from the position searched (read in each
+play-out's own determinization: the true game's would tell the public library's hidden
+cards), not the margin itself: the player is mostly behind the public library in
+mid-game, where the squashed margin is flat and tells the options apart poorly. A
+small decision gets at least half the budget (``SOLO_MIN_SHARE``): a solo game has few
+decisions. And a UCB search (``root="ucb"``, as ``mcts:N/classic``) explores more
 (``SOLO_EXPLORATION``), those changes lying close together; the halving root, the
 default at every table size, has no such constant.
 
