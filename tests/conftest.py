@@ -16,7 +16,7 @@ AUTHOR_ENVIRONMENT = ("EXLIBRIS_CONTENT",)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``'s workers: twice the cores, four more at most. A third of the
+    """``-n auto``'s workers: twice the cores, four more at most. A fifth of the
     suite's time is spent waiting on the commands, terminals and clusters it drives,
     which other workers' tests fill (README, "Set-up": the whole suite's minutes on
     2 cores with 4 workers and with 2)."""
