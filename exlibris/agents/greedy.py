@@ -13,7 +13,7 @@ Placements are weighed by a heuristic of what the location can give.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -343,9 +343,16 @@ class GreedyAgent:
 
     def place_scores(self, view: PlayerView, decision: Decision) -> list[float]:
         """Each placement's worth (``place_value``), in the decision's order."""
+        return self.placements_scored(view, decision.values)
+
+    def placements_scored(self, view: PlayerView, options: Sequence[Any]) -> list[float]:
+        """``place_scores`` of these placements: pairs of an assistant and a target, read
+        for the target's ``location`` (its ``id`` and ``spec``), ``bid`` and ``share``
+        alone, so the engine's own pairs give the same worths as their descriptors
+        (``rollout.py`` scores a fork's placements so)."""
         hand_gain = self.hand_gain(view)
         offers: dict[str, tuple[str, float]] = {}
-        return [self.place_value(view, option, hand_gain, offers) for option in decision.values]
+        return [self.place_value(view, option, hand_gain, offers) for option in options]
 
     def place_value(self, view: PlayerView, option: Any, hand_gain: float,
                     offers: dict[str, tuple[str, float]] | None = None) -> float:

@@ -17,7 +17,11 @@ bot. Three things make that cheaper without changing what a rollout is for:
 * **a rework of the shelf weighed on a sample** (``DecisionKind.REARRANGE``): the
   greedy bot weighs every swap and move of the shelf, hundreds of options and the
   costliest decision of all; in a rollout it weighs ``REWORK_SAMPLE`` of them,
-  drawn by its own generator.
+  drawn by its own generator;
+* **a fork's own options read**: a placement is scored on the engine's pairs of an
+  assistant and a target (``place``) and a rework's sample is described alone, the
+  same worths as the descriptors give (``tests/test_rollout_policy.py``), without
+  describing the new objects of every fork at every decision.
 
 In solo the search's rollouts are played by one greedy agent, ``SamplingGreedy``,
 which weighs ``SOLO_SAMPLE`` options of a large rework or shift in the same way: the
@@ -36,6 +40,7 @@ from typing import Any
 from exlibris.agents.greedy import GreedyAgent, _argmax
 from exlibris.agents.view import PlayerView
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
+from exlibris.engine.public import public_list
 from exlibris.model.cards import Card
 
 REWORK_SAMPLE = 12  # the options of a shelf's rework a rollout weighs
@@ -106,7 +111,10 @@ class RolloutPolicy:
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
         agent = self.agents[decision.seat]
-        if decision.kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:
+        kind = decision.kind
+        if kind is DecisionKind.PLACE:
+            return place(agent, view, decision)
+        if kind is not DecisionKind.REARRANGE or len(decision) <= REWORK_SAMPLE:
             return agent.decide(view, decision)
         return weigh_sample(agent, view, decision, REWORK_SAMPLE)
 
@@ -120,9 +128,19 @@ class SamplingGreedy(GreedyAgent):
         self.sample = sample
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
+        if decision.kind is DecisionKind.PLACE:
+            return place(self, view, decision)
         if decision.kind in SAMPLED and 0 < self.sample < len(decision):
             return weigh_sample(self, view, decision, self.sample)
         return super().decide(view, decision)
+
+
+def place(agent: GreedyAgent, view: PlayerView, decision: Decision) -> int:
+    """``agent``'s placement, its options scored as the engine's own pairs (the fork's:
+    the search plays its own copies of the game): the worths, and so the choice, are
+    those of their descriptors (``GreedyAgent.placements_scored``), without making
+    the descriptors of a fork's new objects at every placement of every rollout."""
+    return _argmax(agent.placements_scored(view, decision.handles), agent.rng)
 
 
 def weigh_sample(agent: GreedyAgent, view: PlayerView, decision: Decision,
@@ -130,7 +148,8 @@ def weigh_sample(agent: GreedyAgent, view: PlayerView, decision: Decision,
     """``agent``'s choice of a rework or shift among ``size`` of ``decision``'s
     options, drawn by its own generator."""
     chosen = sorted(agent.rng.sample(range(len(decision)), size))
-    sample = _Options([decision.values[i] for i in chosen])
+    handles = decision.handles  # only the sample described
+    sample = _Options(public_list([handles[i] for i in chosen]))
     weigh = agent._shift if decision.kind is DecisionKind.SHIFT else agent._rearrange
     return chosen[weigh(view, sample)]  # type: ignore[arg-type]
 
@@ -141,7 +160,7 @@ def ranking(agent: GreedyAgent, view: PlayerView, decision: Decision,
     (``GreedyAgent.place_scores``, ties in the options' order); another decision's
     answer (``decide``, else the agent's) first, then the rest in order."""
     if decision.kind is DecisionKind.PLACE:
-        scores = agent.place_scores(view, decision)
+        scores = agent.placements_scored(view, decision.handles)
         return sorted(range(len(scores)), key=lambda i: -scores[i])
     first = (decide or agent.decide)(view, decision)
     return [first, *(i for i in range(decision.size) if i != first)]

@@ -94,12 +94,16 @@ def _pairs(values: Sequence[Any]) -> list[Any]:
     itself when both parts are shown as they are), a kept part's looked up here at
     once; any other value is described as ``_describe`` does."""
     kept = _KEPT.get
+    plain = _PLAIN
     described = []
     for v in values:
         if type(v) is not tuple or len(v) != 2:
             described.append(_describe(v))
             continue
         a, b = v
+        if type(a) in plain and type(b) in plain:  # a cell, say: its own descriptor
+            described.append(v)
+            continue
         found = kept(id(a))
         shown_a = found[1] if found is not None and found[0] is a else _describe(a)
         found = kept(id(b))
