@@ -2,6 +2,8 @@
 # extension types whose methods read their own attributes directly. The attributes
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
+cimport cython
+
 cdef class Worth:
     cdef public object _smallest, banned, focus, per_prominent, prominent, rivals, rules, solo
     cdef public object variety
@@ -15,3 +17,12 @@ cdef class ShelfReading:
     cdef public list keys, kept, kept_cards, lasts, starts, tombs, zs
     cdef public tuple tally
     cdef public Worth worth
+
+    # the greedy bot's costliest loop, its numbers as C's: the same IEEE doubles and the
+    # same operations in the same order as the plain module's floats, so the same worths
+    # (tests/test_compiled_engine.py plays the same games compiled)
+    @cython.locals(n=Py_ssize_t, scale=double, mean=double, shift=double, target=double,
+                   share=double, flipped=double, books=double, best=double, value=double,
+                   z=double, layout=double, start=Py_ssize_t, end=Py_ssize_t,
+                   below=Py_ssize_t, stability=long)
+    cpdef double _best_book_gain(self, card)
