@@ -87,19 +87,28 @@ class OwnTotal:
         self.library_counts = ({code: library.tally[code] for code in self.codes}
                                if library is not None else None)
         self._partials: dict[tuple[int, ...], int] = {}
+        self._awards: dict[tuple[str, int], int] = {}  # by category and this player's count
 
     def award(self, tally: dict[str, int]) -> int:
-        """B2 for a tally of this player's, summed over the prominent categories."""
-        rules = self.inspection.rules
+        """B2 for a tally of this player's, summed over the prominent categories (each
+        category's award kept by the player's count in it: the others' are fixed)."""
         total = 0
         for code in self.codes:
-            if self.library_counts is not None:
-                total += steps.b2_solo(tally[code], self.library_counts[code], rules)[0]
-                continue
-            counts = list(self.counts[code])
-            counts[self.index] = tally[code]
-            total += steps.b2_prominent(counts, rules)[self.index]
+            key = (code, tally[code])
+            found = self._awards.get(key)
+            if found is None:
+                found = self._awards[key] = self._award(code, tally[code])
+            total += found
         return total
+
+    def _award(self, code: str, count: int) -> int:
+        """B2 in one prominent category for a count of this player's."""
+        rules = self.inspection.rules
+        if self.library_counts is not None:
+            return steps.b2_solo(count, self.library_counts[code], rules)[0]
+        counts = list(self.counts[code])
+        counts[self.index] = count
+        return steps.b2_prominent(counts, rules)[self.index]
 
     def form(self, shelf: Shelf) -> Form:
         player = replace(self.player, shelf=shelf)
