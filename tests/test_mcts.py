@@ -448,3 +448,49 @@ def test_fits_is_the_most_options_halving_plays_once_a_round() -> None:
         n = mcts.fits(budget)
         assert n == 2 or n * math.ceil(math.log2(n)) <= budget
         assert (n + 1) * math.ceil(math.log2(n + 1)) > budget
+
+
+def test_a_search_sets_the_heap_before_it_aside_and_puts_it_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the bot searches, what was made before the search is out of the garbage
+    collector's walks (``gc.freeze``); after it, even one stopped by Ctrl-C, the
+    collector is as it was."""
+    import gc
+
+    frozen: list[int] = []
+    value = mcts.position_value
+
+    def counted(game):  # type: ignore[no-untyped-def]
+        frozen.append(gc.get_freeze_count())
+        return value(game)
+
+    monkeypatch.setattr(mcts, "position_value", counted)
+    settings = resolve_settings("standard", CATALOG.variants)
+    bot = MctsAgent(2, iterations=4)
+
+    class Probe(GreedyAgent):
+        """Greedy play; the search bot is asked each placement (and then Ctrl-C)."""
+
+        interrupt = False
+
+        def decide(self, view: object, decision: object) -> int:
+            if decision.kind is DecisionKind.PLACE:  # type: ignore[attr-defined]
+                before = len(frozen)
+                bot.decide(view, decision)
+                assert len(frozen) > before and gc.get_freeze_count() == 0
+                if self.interrupt:
+                    def stop(game):  # type: ignore[no-untyped-def]
+                        raise KeyboardInterrupt
+                    monkeypatch.setattr(mcts, "position_value", stop)
+                    with pytest.raises(KeyboardInterrupt):
+                        bot.decide(view, decision)
+                    assert gc.get_freeze_count() == 0
+                    monkeypatch.setattr(mcts, "position_value", counted)
+            return super().decide(view, decision)  # type: ignore[arg-type]
+
+    probe = Probe(1)
+    game = new_game(CATALOG, settings, [probe, GreedyAgent(3)], seed=6, views=player_view)
+    bot.sit_at(game)
+    probe.interrupt = True
+    play(game)
+    assert frozen and min(frozen) > 1000  # the catalog and the game, at least

@@ -67,8 +67,11 @@ chooses as the greedy bot does.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from exlibris.agents.greedy import GreedyAgent
@@ -200,6 +203,11 @@ class MctsAgent:
         if game is None or not self.searches(game, decision):
             self.last_iterations, self.progress = 0, (0, 0)
             return self.fallback.decide(view, decision)
+        with heap_set_aside():
+            return self._search(view, decision, game, seed)
+
+    def _search(self, view: Any, decision: Decision, game: Game, seed: int) -> int:
+        """The search of ``decision`` (``decide``, once it is one the bot searches)."""
         self._seed_policy(seed + 1, search=True)
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving":
@@ -527,6 +535,22 @@ class _Walker:
         if policy is None:
             return below(self.rng, decision.size)
         return policy.decide(player_view(self.game, decision.seat), decision)
+
+
+@contextmanager
+def heap_set_aside() -> Iterator[None]:
+    """A search with every object made before it set aside from the cyclic garbage
+    collector (``gc.freeze``), and put back after (``gc.unfreeze``; both move whole lists,
+    whatever the heap's size). A search makes and drops a fork's worth of objects each
+    play-out; the collections that this sets off, its oldest generation's among them,
+    walk only what the search made, not the catalog, the game and the screens. What
+    is collected, and when, changes nothing a search computes (its caches keep what
+    they name alive): the same games (``bench/same_games.py --search``)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def deepened_rounds(iterations: int) -> int:
