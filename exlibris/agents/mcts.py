@@ -545,7 +545,9 @@ def heap_set_aside() -> Iterator[None]:
     play-out; the collections that this sets off, its oldest generation's among them,
     walk only what the search made, not the catalog, the game and the screens. What
     is collected, and when, changes nothing a search computes (its caches keep what
-    they name alive): the same games (``bench/same_games.py --search``)."""
+    they name alive): the same games (``bench/same_games.py --search``). Nothing else in
+    exlibris freezes the heap; objects frozen by a program that embeds it would be
+    unfrozen by a search."""
     gc.freeze()
     try:
         yield
