@@ -157,8 +157,9 @@ def weigh_sample(agent: GreedyAgent, view: PlayerView, decision: Decision,
 def ranking(agent: GreedyAgent, view: PlayerView, decision: Decision,
             decide: Callable[[PlayerView, Decision], int] | None = None) -> list[int]:
     """``decision``'s options best first by ``agent``: a placement's by its worth
-    (``GreedyAgent.place_scores``, ties in the options' order); another decision's
-    answer (``decide``, else the agent's) first, then the rest in order."""
+    (``GreedyAgent.placements_scored`` of the engine's pairs, as ``place`` reads them;
+    ties in the options' order); another decision's answer (``decide``, else the
+    agent's) first, then the rest in order."""
     if decision.kind is DecisionKind.PLACE:
         scores = agent.placements_scored(view, decision.handles)
         return sorted(range(len(scores)), key=lambda i: -scores[i])
