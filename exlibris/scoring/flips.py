@@ -94,10 +94,10 @@ class OwnTotal:
         category's award kept by the player's count in it: the others' are fixed)."""
         total = 0
         for code in self.codes:
-            key = (code, tally[code])
-            found = self._awards.get(key)
+            count = tally[code]
+            found = self._awards.get((code, count))
             if found is None:
-                found = self._awards[key] = self._award(code, tally[code])
+                found = self._awards[code, count] = self._award(code, count)
             total += found
         return total
 
