@@ -20,6 +20,7 @@ from exlibris.cli.main import cli
 from exlibris.engine.decisions import DecisionKind
 from exlibris.engine.digest import state_digest
 from exlibris.engine.flow import new_game, play
+from exlibris.scoring.inspection import table_key
 from exlibris.simulate import rows
 from exlibris.simulate.plan import Cell
 from exlibris.simulate.runner import RunConfig, simulate
@@ -254,18 +255,18 @@ def test_solo_searches_halve_on_common_deals_and_value_the_margins_change(
     halvings: list[int] = []
     baselines: dict[str, list[object]] = {"solo": [], "standard": []}
     variant = ["solo"]
-    halve, values = MctsAgent._halve, mcts.seat_values
+    halve, values = MctsAgent._halve, mcts.squashed
 
     def counted(self: MctsAgent, *args: object) -> int:
         halvings.append(1)
         return halve(self, *args)  # type: ignore[arg-type]
 
-    def seen(inspection: object, baseline: object = None, credit: object = None) -> list[float]:
+    def seen(margins: list[float], baseline: object = None) -> list[float]:
         baselines[variant[0]].append(baseline)
-        return values(inspection, baseline, credit)  # type: ignore[arg-type]
+        return values(margins, baseline)  # type: ignore[arg-type]
 
     monkeypatch.setattr(MctsAgent, "_halve", counted)
-    monkeypatch.setattr(mcts, "seat_values", seen)
+    monkeypatch.setattr(mcts, "squashed", seen)
     mcts_game("solo", 1, 5)
     assert halvings and baselines["solo"]
     assert all(isinstance(b, list) and len(b) == 1 for b in baselines["solo"])
@@ -460,14 +461,14 @@ def test_a_search_sets_the_heap_before_it_aside_and_puts_it_back(
     # the objects set aside, counted at the first play-out only (``get_freeze_count``
     # walks them all: in a worker that has run many tests, millions)
     frozen: list[int] = []
-    plays: list[int] = []  # a play-out's value read, one each
+    plays: list[int] = []  # a table inspected at a play-out's end, one each
     value = mcts.position_value
 
-    def counted(game):  # type: ignore[no-untyped-def]
+    def counted(game, *table):  # type: ignore[no-untyped-def]
         if not frozen:
             frozen.append(gc.get_freeze_count())
         plays.append(1)
-        return value(game)
+        return value(game, *table)
 
     monkeypatch.setattr(mcts, "position_value", counted)
     settings = resolve_settings("standard", CATALOG.variants)
@@ -484,7 +485,7 @@ def test_a_search_sets_the_heap_before_it_aside_and_puts_it_back(
                 bot.decide(view, decision)
                 assert len(plays) > before and gc.get_freeze_count() == 0
                 if self.interrupt:
-                    def stop(game):  # type: ignore[no-untyped-def]
+                    def stop(game, *table):  # type: ignore[no-untyped-def]
                         raise KeyboardInterrupt
                     monkeypatch.setattr(mcts, "position_value", stop)
                     with pytest.raises(KeyboardInterrupt):
@@ -499,3 +500,74 @@ def test_a_search_sets_the_heap_before_it_aside_and_puts_it_back(
     probe.interrupt = True
     play(game)
     assert frozen[0] > 1000  # the catalog and the game, at least
+
+
+@pytest.mark.parametrize(("variant", "players"), [
+    ("standard", 2), ("artifactorium", 3), ("solo", 1), ("harvest-rules", 2)])
+def test_the_totals_kept_by_a_search_are_the_tables_own(
+        monkeypatch: pytest.MonkeyPatch, variant: str, players: int) -> None:
+    """Every play-out's end valued by the totals a search kept (``position_totals``) is
+    valued as an inspection made afresh would value it, and some of them are found
+    again (a play-out ending at a table an earlier one reached); with artifacts, in
+    solo, and with a house rule's scoring line (the example author's variant)."""
+    from pathlib import Path
+
+    from exlibris.engine.flow import table_of
+
+    catalog = CATALOG
+    if variant == "harvest-rules":
+        catalog = load_catalog([Path(__file__).resolve().parents[1] / "examples" / "authoring"])
+
+    kept_totals = mcts.position_totals
+    found_again: list[bool] = []
+
+    def checked(game, kept):  # type: ignore[no-untyped-def]
+        found_again.append(table_key(table_of(game)) in kept)
+        totals = kept_totals(game, kept)
+        assert totals == mcts.totals_of(mcts.position_value(game))
+        return totals
+
+    monkeypatch.setattr(mcts, "position_totals", checked)
+    settings = resolve_settings(variant, catalog.variants)
+    bot = MctsAgent(4, iterations=24)
+    agents = [bot, *[GreedyAgent(i) for i in range(1, players)]]
+    game = new_game(catalog, settings, agents, seed=8, views=player_view, variant=variant)
+    play(game)
+    assert any(found_again) and not all(found_again)
+    assert variant != "harvest-rules" or game.scoring.has_house_line  # type: ignore[union-attr]
+
+
+def test_a_table_key_tells_apart_what_the_inspection_reads() -> None:
+    """Tables that differ in any one thing the form reads have different keys; a table
+    whose shelves are other objects holding the same cells has the same key."""
+    from dataclasses import replace
+
+    from exlibris.engine.flow import table_of
+
+    settings = resolve_settings("standard", CATALOG.variants)
+    game = new_game(CATALOG, settings, [GreedyAgent(1), GreedyAgent(2)], seed=3,
+                    views=player_view)
+    play(game)
+    table = table_of(game)
+    one, other = table.players
+    assert one.shelf.card_count() > 1
+    same = replace(table, players=(replace(one, shelf=one.shelf.copy()), other))
+    assert table_key(same) == table_key(table)
+    smaller = one.shelf.copy()
+    smaller.flip(one.shelf.positions()[0])
+    changed = [
+        replace(table, players=(replace(one, shelf=smaller), other)),
+        replace(table, players=(replace(one, focus=other.focus if other.focus != one.focus
+                                        else "C" if one.focus != "C" else "F"), other)),
+        replace(table, players=(replace(one, hand=one.hand + 1), other)),
+        replace(table, players=(replace(one, name="someone else"), other)),
+        replace(table, players=(replace(one, assistants=("the-mummy",)), other)),
+        replace(table, players=(other, one)),
+        replace(table, prominent="C" if table.prominent != "C" else "F"),
+        replace(table, banned=None),
+        replace(table, variant="friendlier"),
+        replace(table, difficulty=3),
+        replace(table, also_prominent="M"),
+    ]
+    keys = {table_key(t) for t in changed}
+    assert len(keys) == len(changed) and table_key(table) not in keys

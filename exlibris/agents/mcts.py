@@ -82,7 +82,7 @@ from exlibris.engine import forward
 from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.flow import table_of
 from exlibris.engine.game import Game
-from exlibris.scoring.inspection import Inspection, inspect_table
+from exlibris.scoring.inspection import Inspection, Table, inspect_table, table_key
 
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
 MIN_ITERATIONS = 24  # what the smallest decision (two options) gets
@@ -107,6 +107,9 @@ WORK_PER_ITERATION = 30
 # (docs/bots.md, "The search, fifth pass")
 DEEPEN_BASE = 25
 DEEPEST = 2
+# the tables whose totals one search keeps (``position_totals``): about half of a
+# two-player search's play-outs end at a table an earlier one of it reached
+TOTALS_KEPT = 4096
 
 
 # The decisions searched by default: the placements (and bids), where the greedy bot's
@@ -183,6 +186,8 @@ class MctsAgent:
         # (iterations done, budget) of the search under way, read by the terminal's
         # live line from another thread; never read by the search itself
         self.progress = (0, 0)
+        # the totals of the tables the search under way reached, by what they hold
+        self.totals: dict[Any, Totals] = {}
 
     def sit_at(self, game: Game) -> None:
         self.game = game
@@ -209,6 +214,7 @@ class MctsAgent:
     def _search(self, view: Any, decision: Decision, game: Game, seed: int) -> int:
         """The search of ``decision`` (``decide``, once it is one the bot searches)."""
         self._seed_policy(seed + 1, search=True)
+        self.totals.clear()
         budget = self.iterations_for(decision.size, solo=game.solo is not None)
         if self.root == "halving":
             self.progress = (0, budget)
@@ -297,7 +303,7 @@ class MctsAgent:
             forward.determinize(fork, seat, rng)
             walker.game = fork
             if solo:  # as ``_iterate`` reads it
-                baseline.append(margins(position_value(fork)))
+                baseline.append(margins_of(position_totals(fork, self.totals)))
 
         players = len(game.state.players)
         opening = _Opening(branch.game, option, walker)
@@ -305,10 +311,10 @@ class MctsAgent:
             outcome = branch.play([opening] * players, arrived=arrived)
             inspection = outcome.inspection
         except Horizon:
-            inspection = position_value(branch.game)
-            value = seat_values(inspection, baseline[0] if baseline else None, credit=[
+            found = margins_of(position_totals(branch.game, self.totals), credit=[
                 self.hand * len(p.hand.cards) for p in branch.game.state.players]
-                if self.hand else None)[seat]
+                if self.hand else None)
+            value = squashed(found, baseline[0] if baseline else None)[seat]
         else:
             value = seat_values(inspection, baseline[0] if baseline else None)[seat]
         self.played += horizon - walker.horizon
@@ -393,14 +399,14 @@ class MctsAgent:
             walker.game = fork
             if solo:  # read in the determinization: the true game's would tell the
                 # public library's hidden cards (SOLO-11)
-                baseline.append(margins(position_value(fork)))
+                baseline.append(margins_of(position_totals(fork, self.totals)))
 
         try:
             outcome = branch.play([walker] * players, arrived=arrived)
-            inspection = outcome.inspection
+            values = seat_values(outcome.inspection, baseline[0] if baseline else None)
         except Horizon:
-            inspection = position_value(branch.game)
-        values = seat_values(inspection, baseline[0] if baseline else None)
+            values = squashed(margins_of(position_totals(branch.game, self.totals)),
+                              baseline[0] if baseline else None)
         for node, chooser in walker.path:
             node.visits += 1
             node.value += values[chooser]
@@ -574,25 +580,55 @@ def fits(budget: int) -> int:
     return n
 
 
-def position_value(game: Game) -> Inspection:
-    """The inspection of the table as it stands, under the game's rules (no voluntary
-    flips: the form's own steps only)."""
-    return inspect_table(table_of(game), game.scoring)
+def position_value(game: Game, table: Table | None = None) -> Inspection:
+    """The inspection of the table as it stands (``table``: ``table_of(game)`` if
+    made already), under the game's rules (no voluntary flips: the form's own steps
+    only)."""
+    return inspect_table(table_of(game) if table is None else table, game.scoring)
+
+
+# each seat's total and the public library's (solo; else None)
+Totals = tuple[tuple[int, ...], int | None]
+
+
+def totals_of(inspection: Inspection) -> Totals:
+    """An inspection's ``Totals``."""
+    library = inspection.public_library
+    return (tuple(form.total for form in inspection.forms),
+            None if library is None else library.total)
+
+
+def position_totals(game: Game, kept: dict[Any, Totals]) -> Totals:
+    """The totals of ``position_value``, kept in ``kept`` by what the table holds
+    (``table_key``; at most ``TOTALS_KEPT`` tables): the inspection is the same for a
+    table that holds the same, and play-outs of one search often end at one."""
+    table = table_of(game)
+    key = table_key(table)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= TOTALS_KEPT:
+            kept.clear()
+        found = kept[key] = totals_of(position_value(game, table))
+    return found
 
 
 def margins(inspection: Inspection, credit: list[float] | None = None) -> list[float]:
     """Each seat's total less the best other total (in solo, the public library's),
     each total with its ``credit`` added if given."""
-    totals = [form.total for form in inspection.forms]
+    return margins_of(totals_of(inspection), credit)
+
+
+def margins_of(totals: Totals, credit: list[float] | None = None) -> list[float]:
+    """``margins`` from the totals alone."""
+    seats, library = totals
     if credit is not None:
-        totals = [t + c for t, c in zip(totals, credit, strict=True)]
-    library = inspection.public_library
+        seats = tuple(t + c for t, c in zip(seats, credit, strict=True))
     found = []
-    for seat, total in enumerate(totals):
+    for seat, total in enumerate(seats):
         if library is not None:
-            best = library.total
+            best = library
         else:
-            best = max((t for i, t in enumerate(totals) if i != seat), default=total)
+            best = max((t for i, t in enumerate(seats) if i != seat), default=total)
         found.append(float(total - best))
     return found
 
@@ -601,7 +637,12 @@ def seat_values(inspection: Inspection, baseline: list[float] | None = None,
                 credit: list[float] | None = None) -> list[float]:
     """Each seat's value in 0..1: its margin (``margins``, with ``credit``), less its
     margin in ``baseline`` if given, squashed by ``tanh``."""
-    found = margins(inspection, credit)
+    return squashed(margins(inspection, credit), baseline)
+
+
+def squashed(found: list[float], baseline: list[float] | None = None) -> list[float]:
+    """Margins as values in 0..1 (``seat_values``), each less its margin in
+    ``baseline`` if given."""
     if baseline is not None:
         found = [m - b for m, b in zip(found, baseline, strict=True)]
     return [0.5 + 0.5 * math.tanh(m / MARGIN_SCALE) for m in found]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import count
+from typing import Any
 
 from exlibris.engine.context import AbilityUse, EffectContext
 from exlibris.engine.decisions import Agent
@@ -34,6 +35,12 @@ from exlibris.engine.state import (
 from exlibris.engine.zones import ShelfZone, Zone, copy_zone
 
 _VERSIONS = count(-1, -1)  # copied locations' ``version``: never one a process used before
+
+
+def _new_random() -> random.Random:
+    """A generator for ``setstate`` to fill: ``random.Random()`` would first seed itself
+    from the system's entropy (a system call, about 8 µs), for nothing."""
+    return random.Random.__new__(random.Random)
 
 
 class _Copier:
@@ -112,10 +119,12 @@ class _Copier:
         return {(key, self.carrier(carrier)) for key, carrier in found}
 
 
-def copy_state(state: GameState, copier: _Copier) -> GameState:
-    """A copy of ``state`` whose objects are ``copier``'s."""
-    rng = random.Random()
-    rng.setstate(state.rng.getstate())
+def copy_state(state: GameState, copier: _Copier,
+               rng_state: tuple[Any, ...] | None = None) -> GameState:
+    """A copy of ``state`` whose objects are ``copier``'s; ``rng_state``, if given, is
+    ``state.rng.getstate()`` already read (a snapshot copied again and again)."""
+    rng = _new_random()
+    rng.setstate(state.rng.getstate() if rng_state is None else rng_state)
     new = GameState([copier.player(p) for p in state.players], rng)
     for name in ("deck", "discard", "assistant_deck", "artifact_deck"):
         setattr(new, name, copier.zone(getattr(state, name)))
@@ -159,12 +168,14 @@ def copy_context(old: EffectContext, new: EffectContext, copier: _Copier) -> Non
     new.stand_ins = dict(old.stand_ins)
 
 
-def copy_game(game: Game, agents: Sequence[Agent]) -> Game:
-    """An independent copy of ``game`` played by ``agents``, with its event log off.
+def copy_game(game: Game, agents: Sequence[Agent],
+              rng_state: tuple[Any, ...] | None = None) -> Game:
+    """An independent copy of ``game`` played by ``agents``, with its event log off
+    (``rng_state``: as ``copy_state`` takes it).
 
     Playing on the copy never changes the original, nor the original the copy."""
     copier = _Copier()
-    state = copy_state(game.state, copier)
+    state = copy_state(game.state, copier, rng_state)
     new = Game(state, game.settings, agents, game.categories, views=game.views,
                log=EventLog())
     copy_context(game.ctx, new.ctx, copier)

@@ -56,15 +56,19 @@ class Recorder:
     """What a forked game keeps (``game.forward``): a copy of it at its last
     checkpoint and the answers its agents gave since."""
 
-    __slots__ = ("answers", "snapshot")
+    __slots__ = ("answers", "rng_state", "snapshot")
 
     def __init__(self) -> None:
         self.snapshot: Game | None = None
         self.answers: list[int] = []
+        # the snapshot's generator's state, read at its first fork (it never moves: a
+        # snapshot is only copied), for every later fork of it
+        self.rng_state: tuple[Any, ...] | None = None
 
     def checkpoint(self, game: Game) -> None:
         self.snapshot = copy_game(game, ())
         self.answers = []
+        self.rng_state = None
 
 
 def record(game: Game) -> Recorder:
@@ -86,7 +90,10 @@ def fork(game: Game) -> Branch:
     if recorder is None or recorder.snapshot is None:
         raise NotForkable("this game is not at a forkable decision (it records from its "
                           "first checkpoint: forward.record)")
-    return Branch(copy_game(recorder.snapshot, ()), tuple(recorder.answers))
+    snapshot = recorder.snapshot
+    if recorder.rng_state is None:
+        recorder.rng_state = snapshot.state.rng.getstate()
+    return Branch(copy_game(snapshot, (), recorder.rng_state), tuple(recorder.answers))
 
 
 class Branch:

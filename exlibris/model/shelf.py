@@ -207,6 +207,10 @@ class Shelf:
         """The cells as a plain dict, for comparing states."""
         return dict(self._slots)
 
+    def key(self) -> frozenset[tuple[Pos, Slot]]:
+        """The cells as one hashable value: equal shelves (``==``) have equal keys."""
+        return frozenset(self._slots.items())
+
     # ------------------------------------------------------------ reading it
     def positions(self) -> tuple[Pos, ...]:
         """Occupied cells in reading order: top row first, left to right."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from exlibris.model.cards import BookCard
 from exlibris.model.shelf import Shelf
@@ -223,6 +224,16 @@ def rank_key(form: Form, rules: ScoringRules) -> tuple[int, ...]:
         elif name == "banned":
             key.append(form.banned_books)
     return tuple(key)
+
+
+def table_key(table: Table) -> tuple[Any, ...]:
+    """All that ``inspect_table`` reads of ``table``, as one hashable value: tables with
+    equal keys are inspected alike under the same rules, whatever shelf objects hold
+    their cells (a file's ``origins`` are left out: they only place its errors)."""
+    return (tuple((p.name, p.focus, p.shelf.key(), p.hand, p.assistants)
+                  for p in table.players),
+            table.prominent, table.banned, table.variant, table.difficulty,
+            table.public_library, table.also_prominent)
 
 
 def inspect_table(
