@@ -67,3 +67,67 @@ def test_rollouts_weigh_the_engine_s_options_as_the_greedy_bot_their_descriptors
     if variant == "standard" and players == 4:
         assert reworks  # the Librarians' Lodge, say
 
+
+
+@pytest.mark.parametrize(("variant", "players"), [("standard", 2), ("artifactorium", 3)])
+def test_a_cell_the_rollouts_remember_is_the_greedy_bot_s_cell(
+        monkeypatch: pytest.MonkeyPatch, variant: str, players: int) -> None:
+    """At every card a search's rollouts shelve, the cell the rollout policy gives,
+    remembered or not, is the greedy bot's choice made afresh from the same generator
+    state, which it leaves as the greedy bot does; and the play-outs meet some of those
+    shelves again (the cell is then remembered, not weighed)."""
+    from exlibris.agents import MctsAgent
+    from exlibris.agents.rollout import RememberingGreedy
+
+    position = RememberingGreedy.position
+    met: list[bool] = []
+
+    def checked(self: RememberingGreedy, view: Any, decision: Decision) -> int:
+        state = self.rng.getstate()
+        fresh = GreedyAgent._position(self, view, decision)
+        after = self.rng.getstate()
+        self.rng.setstate(state)
+        remembered = len(self.cells)
+        chosen = position(self, view, decision)
+        met.append(len(self.cells) == remembered)
+        assert chosen == fresh and self.rng.getstate() == after
+        return chosen
+
+    monkeypatch.setattr(RememberingGreedy, "position", checked)
+    settings = resolve_settings(variant, CATALOG.variants)
+    seats = [MctsAgent(3, iterations=24), *[GreedyAgent(i) for i in range(1, players)]]
+    play(new_game(CATALOG, settings, seats, seed=4, views=player_view, variant=variant))
+    assert any(met) and not all(met)
+
+
+def test_a_cell_is_remembered_apart_for_each_way_the_shelf_is_read() -> None:
+    """The same shelf, card and cells read for another focus, prominent category or
+    round is another question: the cell given for each is the greedy bot's for it (in
+    these games each of the three changes the greedy bot's cell somewhere)."""
+    from dataclasses import replace
+
+    from exlibris.agents.rollout import RememberingGreedy
+
+    ways = {"focus": tuple("CFHMRS"), "prominent": tuple("CFHMRS"),
+            "final_round": (False, True)}
+    differed = dict.fromkeys(ways, 0)
+
+    class Asker(GreedyAgent):
+        def decide(self, view: Any, decision: Decision) -> int:
+            if decision.kind is DecisionKind.POSITION and len(decision) > 2:
+                for field, values in ways.items():
+                    policy, greedy = RememberingGreedy(1), GreedyAgent(1)
+                    cells = set()
+                    for value in values:
+                        other = replace(view, **{field: value})
+                        greedy.rng.setstate(policy.rng.getstate())  # a tie: the same draw
+                        fresh = greedy._position(other, decision)
+                        assert policy.position(other, decision) == fresh, field
+                        cells.add(fresh)
+                    differed[field] += len(cells) > 1
+            return super().decide(view, decision)
+
+    settings = resolve_settings("standard", CATALOG.variants)
+    for seed in range(6):
+        play(new_game(CATALOG, settings, [Asker(1), Asker(2)], seed=seed, views=player_view))
+    assert all(differed.values()), differed

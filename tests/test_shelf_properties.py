@@ -262,20 +262,21 @@ def fresh_answers(shelf: Shelf) -> tuple:
     """What a shelf says about itself, read from a fresh copy with nothing kept."""
     other = Shelf.from_slots(shelf.snapshot(), shelf.rules, check=False)
     return (other.positions(), other.legal_positions(), other.legal_cells(),
-            other.removable_positions(), other.removable_cards())
+            other.removable_positions(), other.removable_cards(), other.key())
 
 
 def kept_answers(shelf: Shelf) -> tuple:
     return (shelf.positions(), shelf.legal_positions(), shelf.legal_cells(),
-            shelf.removable_positions(), shelf.removable_cards())
+            shelf.removable_positions(), shelf.removable_cards(), shelf.key())
 
 
 @SETTINGS
 @given(OPS)
 def test_what_a_shelf_keeps_is_what_a_fresh_computation_gives(ops: list[tuple]) -> None:
-    """Legal cells, reading order, articulation points and removable cells are kept and
-    updated in place as cards are shelved: after every operation they equal a fresh
-    computation, and the removable cells are those whose removal keeps one group."""
+    """Legal cells, reading order, articulation points, removable cells and the cells'
+    key are kept and updated in place as cards are shelved: after every operation they
+    equal a fresh computation, and the removable cells are those whose removal keeps
+    one group."""
     shelf, deck = Shelf(), Deck()
     for op in ops:
         kept_answers(shelf)  # fill what is kept, so that the operation updates it

@@ -3,5 +3,5 @@
 # are exactly each class's __slots__ (tests/test_pxd_declarations.py).
 
 cdef class Shelf:
-    cdef public object rules, _legal, _legal_order, _order, _joints, _removable, _removable_cards
+    cdef public object rules, _legal, _legal_order, _order, _joints, _removable, _removable_cards, _key
     cdef public dict _slots, _rows

@@ -161,7 +161,7 @@ def components(cells: Iterable[Pos]) -> list[list[Pos]]:
 class Shelf:
     """A bookshelf: occupied cells mapped to :class:`Slot`."""
 
-    __slots__ = ("_joints", "_legal", "_legal_order", "_order", "_removable",
+    __slots__ = ("_joints", "_key", "_legal", "_legal_order", "_order", "_removable",
                  "_removable_cards", "_rows", "_slots", "rules")
 
     def __init__(self, rules: ShelfRules = DEFAULT_RULES) -> None:
@@ -176,6 +176,7 @@ class Shelf:
         # kept while no cell changes
         self._removable: frozenset[Pos] | None = None
         self._removable_cards: frozenset[Card] | None = None
+        self._key: frozenset[tuple[Pos, Slot]] | None = None
 
     # ----------------------------------------------------------------- building
     @classmethod
@@ -201,6 +202,7 @@ class Shelf:
         other._joints = self._joints
         other._removable = self._removable
         other._removable_cards = self._removable_cards
+        other._key = self._key
         return other
 
     def snapshot(self) -> dict[Pos, Slot]:
@@ -208,8 +210,12 @@ class Shelf:
         return dict(self._slots)
 
     def key(self) -> frozenset[tuple[Pos, Slot]]:
-        """The cells as one hashable value: equal shelves (``==``) have equal keys."""
-        return frozenset(self._slots.items())
+        """The cells as one hashable value: equal shelves (``==``) have equal keys (kept
+        while no cell changes)."""
+        key = self._key
+        if key is None:
+            key = self._key = frozenset(self._slots.items())
+        return key
 
     # ------------------------------------------------------------ reading it
     def positions(self) -> tuple[Pos, ...]:
@@ -850,6 +856,7 @@ class Shelf:
         """The same cells hold other slots: forget what depends on the cards."""
         self._removable = None
         self._removable_cards = None
+        self._key = None
 
     def _shrunk(self, pos: Pos) -> None:
         """The card at ``pos`` left and its cell is empty (already out of ``_slots`` and
@@ -884,7 +891,7 @@ class Shelf:
         """A card went into the empty cell ``pos`` (already in ``_slots`` and ``_rows``):
         update what is kept rather than forget it (each update is what a fresh
         computation would give; ``tests/test_shelf_properties.py`` checks it)."""
-        self._removable = self._removable_cards = self._legal_order = None
+        self._removable = self._removable_cards = self._legal_order = self._key = None
         slots = self._slots
         if len(slots) == 1:
             self._legal = self._order = None
