@@ -66,15 +66,14 @@ def player_view(game: Any, seat: int) -> PlayerView:
     state = game.state
     me = state.players[seat]
     solo = solo_view(game)
-    discard = tuple(state.discard.cards)
-    if solo is not None:
-        discard = discard[-1:]
+    discard = state.discard.cards
+    discard = tuple(discard) if solo is None else tuple(discard[-1:])
     opponents = []
     for p in state.players:
         if p.seat != seat:
             other = _NEW(OpponentView)
             other.__dict__.update(seat=p.seat, name=p.name, shelf=shelf_copy(p.shelf),
-                                  hand_size=len(p.hand))
+                                  hand_size=len(p.hand.cards))
             opponents.append(other)
     view = _NEW(PlayerView)
     view.__dict__.update(
@@ -87,12 +86,12 @@ def player_view(game: Any, seat: int) -> PlayerView:
         opponents=tuple(opponents),
         areas={loc.id: (None,) * len(loc.area.cards) if loc.area.face_down
                else tuple(loc.area.cards) for loc in state.in_play},  # None: face down
-        deck_size=len(state.deck),
+        deck_size=len(state.deck.cards),  # a zone's cards counted without its __len__
         discard=discard,
         round=state.round,
         final_round=state.final_round,
         solo=solo,
-        artifact_deck_size=len(state.artifact_deck),
+        artifact_deck_size=len(state.artifact_deck.cards),
         assistant_cards=game.assistant_cards,
         hired=me.hired,
         scoring=game.scoring if game.scoring is not None
