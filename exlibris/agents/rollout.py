@@ -1,7 +1,7 @@
 """The search bot's rollout policy: the greedy bot's choices, made cheaper for rollouts.
 
 A search plays thousands of short games from one decision, every seat as the greedy
-bot. Three things make that cheaper without changing what a rollout is for:
+bot. These make that cheaper without changing what a rollout is for:
 
 * **one greedy agent a seat**, so each keeps the reading of its own shelf from one
   decision to the next (a single agent for all seats read every shelf afresh, its
