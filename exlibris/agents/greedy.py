@@ -102,8 +102,7 @@ class GreedyAgent:
         if view is self._viewed:
             return kept[0]
         shelf = view.shelf
-        read = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
-                view.final_round)
+        read = self.read_of(view)
         worth = None
         same: ShelfReading | None = None  # a reading of this shelf for another read
         for i, found in enumerate(kept):
@@ -134,6 +133,12 @@ class GreedyAgent:
         del kept[READINGS_KEPT:]
         self._viewed = view
         return found
+
+    def read_of(self, view: PlayerView) -> tuple[Any, ...]:
+        """How this view's shelf is read: the scoring rules, focus, prominent and banned
+        categories, rivals' tallies and final round (a ``Kept``'s ``read``)."""
+        return (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
+                view.final_round)
 
     def rivals(self, view: PlayerView) -> tuple[int, ...]:
         """The others' prominent tallies as B2 would count them now."""
@@ -510,7 +515,14 @@ def _books(reading: ShelfReading, card: Card) -> float:
 
 def _argmax(scores: Iterable[float], rng: random.Random) -> int:
     scores = list(scores)
+    found = _one_best(scores)
+    if found is not None:
+        return found
     best = max(scores)
-    if scores.count(best) == 1:  # one best: found in C
-        return scores.index(best)
     return rng.choice([i for i, s in enumerate(scores) if s == best])
+
+
+def _one_best(scores: list[float]) -> int | None:
+    """The index of the best score when no other is as good (found in C), else None."""
+    best = max(scores)
+    return scores.index(best) if scores.count(best) == 1 else None

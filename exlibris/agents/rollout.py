@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exlibris.agents.greedy import SHELVED, GreedyAgent, _argmax
+from exlibris.agents.greedy import SHELVED, GreedyAgent, _argmax, _one_best
 from exlibris.agents.view import PlayerView
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.public import public_list
@@ -84,17 +84,16 @@ class RememberingGreedy(GreedyAgent):
         """The greedy bot's cell for the card of a ``position`` decision (its
         ``_position``), remembered when it was the one best (see the module)."""
         card = decision.card
-        key = (view.scoring, view.focus, view.prominent, view.banned, self.rivals(view),
-               view.final_round, view.shelf.key(), card, tuple(decision.handles))
+        key = (self.read_of(view), view.shelf.key(), card, tuple(decision.handles))
         found = self.cells.get(key)
         if found is not None:
             return found
-        scores = self.reading(view).gains(card, decision.values)  # ``_argmax``, inlined
-        best = max(scores)
-        if scores.count(best) == 1:
-            found = self.cells[key] = scores.index(best)
-            return found
-        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
+        scores = self.reading(view).gains(card, decision.values)
+        found = _one_best(scores)
+        if found is None:  # a tie: drawn each time
+            return _argmax(scores, self.rng)
+        self.cells[key] = found
+        return found
 
     def hand_gain(self, view: PlayerView) -> float:
         key = (view.hand, view.focus)

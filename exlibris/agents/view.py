@@ -66,8 +66,8 @@ def player_view(game: Any, seat: int) -> PlayerView:
     state = game.state
     me = state.players[seat]
     solo = solo_view(game)
-    discard = state.discard.cards
-    discard = tuple(discard) if solo is None else tuple(discard[-1:])
+    pile = state.discard.cards
+    discard = tuple(pile) if solo is None else tuple(pile[-1:])
     opponents = []
     for p in state.players:
         if p.seat != seat:
