@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exlibris.catalog import load_catalog
-from exlibris.engine.decisions import Decision
+from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.table_out import table_text
 from exlibris.interactive import record as saves
 from exlibris.interactive.human import parse_answer
-from exlibris.interactive.record import Entry, SaveError, SaveRecord
+from exlibris.interactive.record import Entry, Failure, SaveError, SaveRecord
 from exlibris.interactive.session import Session, UndoRequest
 
 
@@ -131,6 +133,34 @@ def test_bad_records_are_refused(tmp_path: Path, change: Any, code: str) -> None
     with pytest.raises(SaveError) as caught:
         saves.load(path)
     assert caught.value.code == code
+
+
+entries = st.builds(Entry, st.integers(0, 4), st.sampled_from(list(DecisionKind)),
+                    st.integers(0, 300), st.text(max_size=12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.one_of(entries, st.integers(0, 40), st.just("failure")),
+                      max_size=30),
+       names=st.lists(st.text(max_size=8), min_size=1, max_size=3))
+def test_a_save_s_text_is_its_json_whatever_came_before(steps: list[Any],
+                                                        names: list[str]) -> None:
+    """A game's save text (``SaveText``) is ``json.dumps`` of its record at every save,
+    its decisions' texts kept from the save before: decisions added, taken back (a
+    number: the record cut to that length, then one added again), a failure set."""
+    record = SaveRecord(seed=3, seats=["human"] * len(names), names=names)
+    text = saves.SaveText()
+    for step in steps:
+        if isinstance(step, Entry):
+            record.decisions.append(step)
+        elif step == "failure":
+            record.failure = Failure(len(record.decisions), "engine/x", "stopped \u00e9")
+        else:
+            del record.decisions[step:]
+            record.decisions.append(Entry(0, DecisionKind.PLACE, step, "again"))
+        assert text.of(record) == json.dumps(record.to_json(), indent=1)
+    record.decisions = []
+    assert text.of(record) == json.dumps(record.to_json(), indent=1)
 
 
 def test_bots_answer_quickly() -> None:

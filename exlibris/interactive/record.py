@@ -110,7 +110,16 @@ class SaveRecord:
         return [Path(item["path"]) for item in self.own_content]
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        data = self._head()
+        data["decisions"] = [asdict(e) for e in self.decisions]
+        if self.failure is not None:  # written only when set: older builds read the rest
+            data["failure"] = asdict(self.failure)
+        return data
+
+    def _head(self) -> dict[str, Any]:
+        """The record's fields before its decisions, as ``to_json`` has them (and
+        ``SaveText`` writes them)."""
+        return {
             "format": FORMAT,
             "version": VERSION,
             "exlibris": self.exlibris,
@@ -125,11 +134,7 @@ class SaveRecord:
             "seats": self.seats,
             "names": self.names,
             "finished": self.finished,
-            "decisions": [asdict(e) for e in self.decisions],
         }
-        if self.failure is not None:  # written only when set: older builds read the rest
-            data["failure"] = asdict(self.failure)
-        return data
 
     @classmethod
     def from_json(cls, data: Any) -> SaveRecord:
@@ -397,10 +402,47 @@ def keep_previous(path: Path) -> Path:
                     "resume or remove one, or choose another file with --save")
 
 
-def save(record: SaveRecord, path: Path) -> None:
-    """Write ``record`` to ``path`` (``safefile.write_output``: never through a link);
-    :class:`FileRefused` if it cannot be written."""
-    write_output(path, json.dumps(record.to_json(), indent=1) + "\n")
+class SaveText:
+    """The text of one game's save, ``json.dumps(record.to_json(), indent=1)``, with each
+    decision's part kept from the save before: a game is saved at every decision, and
+    its record grows by one (or is cut back, by a take-back) between two saves."""
+
+    def __init__(self) -> None:
+        self._written: list[tuple[Entry, str]] = []  # each decision written, and its text
+
+    def of(self, record: SaveRecord) -> str:
+        head = json.dumps(record._head(), indent=1)  # "{...\n}": the fields before these
+        parts = [head[:-2], ',\n "decisions": ', self._decisions(record.decisions)]
+        if record.failure is not None:
+            parts += [',\n "failure": ', _nested(asdict(record.failure), 1)]
+        parts.append("\n}")
+        return "".join(parts)
+
+    def _decisions(self, decisions: list[Entry]) -> str:
+        """The decisions as ``json.dumps`` writes them at the second level of a save."""
+        written = self._written
+        same = 0
+        for (entry, _), now in zip(written, decisions, strict=False):
+            if entry is not now:  # frozen: the same object has the same fields
+                break
+            same += 1
+        del written[same:]
+        written += [(e, "  " + _nested(asdict(e), 2)) for e in decisions[same:]]
+        if not written:
+            return "[]"
+        return "[\n" + ",\n".join([text for _, text in written]) + "\n ]"
+
+
+def _nested(value: dict[str, Any], level: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1)`` writes it ``level`` deep in a document."""
+    return json.dumps(value, indent=1).replace("\n", "\n" + " " * level)
+
+
+def save(record: SaveRecord, path: Path, text: SaveText | None = None) -> None:
+    """Write ``record`` to ``path`` (``safefile.write_output``: never through a link),
+    by ``text`` if given (the same game's saves, one after another); :class:`FileRefused`
+    if it cannot be written."""
+    write_output(path, (text or SaveText()).of(record) + "\n")
 
 
 def default_path() -> Path:

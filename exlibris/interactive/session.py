@@ -107,6 +107,8 @@ class Session:
     # after an engine error, with a decision of a person's to take back: True takes
     # it back and the game goes on (``take_back.offer``); None, or False: it stops
     offer: Callable[[Session, Exception], bool] | None = None
+    # the save's text, each decision's part kept from one autosave to the next
+    save_text: saves.SaveText = field(default_factory=saves.SaveText, repr=False)
 
     # ------------------------------------------------------------------ running
     def run(self) -> Outcome:
@@ -239,7 +241,7 @@ class Session:
         """Autosave; ``save/unwritable`` if the file cannot be written (a full disk):
         the file then holds the game as it was last saved."""
         if self.save_path is not None:
-            write_save(self.record, self.save_path)
+            write_save(self.record, self.save_path, self.save_text)
         return self.save_path
 
     def save_to(self, path: Path) -> str:
@@ -256,17 +258,18 @@ class Session:
         save_target.check_folder(path, default=False)
         with save_lock.holding(path):
             kept = save_target.make_room(path, self.record, new_game=False)
-            write_save(self.record, path)
+            write_save(self.record, path, self.save_text)
         return str(path) if kept is None else \
             f"{path} (the unfinished game saved there was kept as {kept})"
 
 
-def write_save(record: SaveRecord, path: Path) -> None:
-    """Write ``record`` to ``path`` atomically; ``save/unwritable`` says why it failed."""
+def write_save(record: SaveRecord, path: Path, text: saves.SaveText | None = None) -> None:
+    """Write ``record`` to ``path`` atomically (by ``text``, a game's saves one after
+    another); ``save/unwritable`` says why it failed."""
     from exlibris.safefile import FileRefused
 
     try:
-        saves.save(record, path)
+        saves.save(record, path, text)
     except FileRefused as exc:
         raise SaveError("save/unwritable", f"cannot write the save ({exc.reason}); "
                         "the file keeps the game as it was last saved") from None
