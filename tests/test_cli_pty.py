@@ -101,14 +101,21 @@ class Terminal:
         return code
 
     def _drain(self) -> None:
-        while select.select([self.master], [], [], 0.05)[0]:
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.output += data
+        """Read until the output pauses for 50 ms."""
+        while self.read_some():
+            pass
+
+    def read_some(self, timeout: float = 0.05) -> bool:
+        """Read what the process has written within ``timeout``, if anything; whether
+        anything was read."""
+        if not select.select([self.master], [], [], timeout)[0]:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return False
+        self.output += data
+        return bool(data)
 
 
 def environment(tmp_path: Path) -> dict[str, str]:
@@ -278,7 +285,7 @@ def play_through(term: Terminal, size: tuple[int, int], limit: int | None = None
         end = time.monotonic() + 30
         while term.frames() == seen and LEAVE not in term.output:
             assert time.monotonic() < end
-            term._drain()
+            term.read_some()
         if LEAVE in term.output:
             break
     return pressed
@@ -353,7 +360,7 @@ def play_to_the_end(args: list[str], tmp_path: Path, limit: float = 60) -> tuple
         term.send(b"\r")
         wait = time.monotonic() + 10
         while term.frames() <= seen and term.proc.poll() is None and time.monotonic() < wait:
-            term._drain()
+            term.read_some()  # on at the frame's end, not after a pause in the output
     assert term.finish() == 0
     return term.output.decode(errors="replace"), table
 
@@ -597,7 +604,7 @@ def test_solo_shows_the_license_form_and_the_public_library_at_a_terminal(
         end = time.monotonic() + 30
         while term.frames() == seen and LEAVE not in term.output:
             assert time.monotonic() < end
-            term._drain()
+            term.read_some()
     assert "You, which location do you eliminate?" in prompts  # not "You, Which"
     assert term.finish() == 0
     out = visible(term.output.decode(errors="replace"))
@@ -625,7 +632,7 @@ def wait_for(term: Terminal, marker: bytes, count: int = 1) -> None:
     end = time.monotonic() + PATIENCE
     while term.output.rfind(FRAME) < term.output.rfind(marker):
         assert time.monotonic() < end, term.output[-2000:].decode(errors="replace")
-        term._drain()
+        term.read_some()
 
 
 def screen_text(term: Terminal) -> str:
@@ -727,7 +734,7 @@ def enter_until(term: Terminal, seen_in: str, limit: int = 200) -> list[str]:
         end = time.monotonic() + 30
         while term.frames() == seen:
             assert time.monotonic() < end and LEAVE not in term.output, "\n".join(lines)
-            term._drain()
+            term.read_some()
     raise AssertionError(f"no frame showed {seen_in!r}")
 
 
