@@ -6,8 +6,9 @@ search bot after slashes, for measuring what each setting gives:
     mcts:100/rounds=2                rollouts to the end of the next round
     mcts:400/deepen=1                rollouts see more rounds the larger the budget (two from 100)
     mcts:100/searched=all            search every decision kind but the flips (solo's set)
+    mcts:100/deepen=1/held=0.5       a hand's cards credited at half their best gain
 
-Each setting is a keyword of ``MctsAgent``; whole numbers are read as numbers.
+Each setting is a keyword of ``MctsAgent``; numbers are read as numbers.
 """
 
 from __future__ import annotations
@@ -50,5 +51,13 @@ def make_spec(spec: str, seed: int) -> Any:
     for setting in settings:
         key, _, value = setting.partition("=")
         kwargs[key] = SEARCHED_SETS[value] if key == "searched" else \
-            int(value) if value.lstrip("-").isdigit() else value
+            int(value) if value.lstrip("-").isdigit() else _number(value)
     return MctsAgent(seed, **kwargs)
+
+
+def _number(value: str) -> Any:
+    """``value`` as a float if it reads as one, else as written."""
+    try:
+        return float(value)
+    except ValueError:
+        return value

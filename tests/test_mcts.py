@@ -583,3 +583,44 @@ def test_a_table_key_tells_apart_what_the_inspection_reads() -> None:
     ]
     keys = {table_key(t) for t in changed}
     assert len(keys) == len(changed) and table_key(table) not in keys
+
+
+class _StopAt:
+    """A greedy seat that stops the game at its ``at``-th decision."""
+
+    needs_view = True
+
+    def __init__(self, seed: int, at: int) -> None:
+        self.inner = GreedyAgent(seed)
+        self.left = at
+
+    def decide(self, view: object, decision: object) -> int:
+        self.left -= 1
+        if self.left < 0:
+            raise Enough
+        return self.inner.decide(view, decision)  # type: ignore[arg-type]
+
+
+def test_a_credit_for_the_hand_is_each_card_s_best_gain_on_its_seat_s_shelf() -> None:
+    """``held``: where a play-out stops before the inspection, each card in a seat's
+    hand adds that share of its best gain on the seat's shelf (the greedy bot's reading,
+    never less than nothing); ``hand`` adds its points a card; neither set, no credit."""
+    from exlibris.model.cards import ArtifactCard, BookCard
+
+    settings = resolve_settings("standard", CATALOG.variants)
+    game = new_game(CATALOG, settings, [_StopAt(1, 30), _StopAt(2, 30)], seed=5,
+                    views=player_view)
+    with contextlib.suppress(Enough):
+        play(game)
+    bot = MctsAgent(3, held=0.5, hand=1.0)
+    bot.sit_at(game)
+    expected = []
+    for player in game.state.players:
+        reading = GreedyAgent(9).reading(player_view(game, player.seat))
+        gains = [max(0.0, reading.best_gain(card)) for card in player.hand.cards
+                 if isinstance(card, (BookCard, ArtifactCard))]
+        expected.append(len(player.hand.cards) + 0.5 * sum(gains))
+    assert bot._credit(game) == pytest.approx(expected)
+    assert any(c > len(p.hand.cards) for c, p in zip(expected, game.state.players,
+                                                      strict=True))
+    assert MctsAgent(3)._credit(game) is None

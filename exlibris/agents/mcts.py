@@ -45,7 +45,9 @@ default at every table size, has no such constant.
 Two settings of the benchmarks were measured and are not the default (``docs/bots.md``,
 "The search, third pass"): ``below="tree"``, a tree of the seat's own later placements
 of the round below each option of the halving root, and ``hand``, points a card in
-hand adds to a total where a play-out stops before the inspection. A third,
+hand adds to a total where a play-out stops before the inspection (``held``, a share
+of each card's best gain on its seat's shelf as the greedy bot reads it, was measured
+in "The search, sixth pass"). A third,
 ``deepen`` ("The search, fifth pass"), lets a larger budget buy longer play-outs at
 two or more players: one round more each fourfold budget over ``DEEPEN_BASE``, up to
 ``DEEPEST`` (``deepened_rounds``: two rounds from 100 iterations), with the cap on
@@ -74,7 +76,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from exlibris.agents.greedy import GreedyAgent
+from exlibris.agents.greedy import SHELVED, GreedyAgent
 from exlibris.agents.rollout import SOLO_SAMPLE, RolloutPolicy, SamplingGreedy, ranking
 from exlibris.agents.view import player_view
 from exlibris.draws import below
@@ -149,7 +151,7 @@ class MctsAgent:
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
                  root: str = "halving", rounds: int | None = None, below: str = "rollout",
                  hand: float = 0.0, work: int = WORK_PER_ITERATION, deepen: bool = False,
-                 sample: int = SOLO_SAMPLE) -> None:
+                 sample: int = SOLO_SAMPLE, held: float = 0.0) -> None:
         self.seed = seed
         # solo rollouts weigh at most this many options of a rework or shift (0: all)
         self.sample = sample
@@ -163,6 +165,10 @@ class MctsAgent:
         # points a card in hand adds to a seat's total where a play-out stops before the
         # inspection (halving only; 0: the table alone is valued)
         self.hand = hand
+        # the share of each card in hand's best gain on its seat's shelf (the greedy
+        # bot's reading) added to the seat's total where a play-out stops before the
+        # inspection (halving only; 0: none)
+        self.held = float(held)
         self.root = root
         # below the halving root: "rollout" (the policy plays on at once) or "tree"
         # (a tree an option of the seat's own later searched decisions of the round,
@@ -311,9 +317,8 @@ class MctsAgent:
             outcome = branch.play([opening] * players, arrived=arrived)
             inspection = outcome.inspection
         except Horizon:
-            found = margins_of(position_totals(branch.game, self.totals), credit=[
-                self.hand * len(p.hand.cards) for p in branch.game.state.players]
-                if self.hand else None)
+            found = margins_of(position_totals(branch.game, self.totals),
+                               credit=self._credit(branch.game))
             value = squashed(found, baseline[0] if baseline else None)[seat]
         else:
             value = seat_values(inspection, baseline[0] if baseline else None)[seat]
@@ -322,6 +327,29 @@ class MctsAgent:
             node.visits += 1
             node.value += value
         return value
+
+    def _credit(self, game: Game) -> list[float] | None:
+        """Points each seat's hand adds to its total where a play-out stops before the
+        inspection: ``hand`` a card, and ``held`` of each card's best gain on the
+        seat's shelf as the greedy bot reads it (None: neither is set)."""
+        if not (self.hand or self.held):
+            return None
+        credit = []
+        for player in game.state.players:
+            cards = player.hand.cards
+            points = self.hand * len(cards)
+            if self.held and cards:
+                reader = self._reader(player.seat)
+                reading = reader.reading(player_view(game, player.seat))
+                points += self.held * sum(max(0.0, reading.best_gain(card))
+                                          for card in cards if isinstance(card, SHELVED))
+            credit.append(points)
+        return credit
+
+    def _reader(self, seat: int) -> GreedyAgent:
+        """The greedy agent whose readings of ``seat``'s shelf value its hand."""
+        policy = self.policy
+        return policy.agents[seat] if isinstance(policy, RolloutPolicy) else policy
 
     def searches(self, game: Game, decision: Decision) -> bool:
         """Whether ``decision`` is searched (else the greedy bot's choice is made)."""
