@@ -12,20 +12,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from exlibris.agents import RandomAgent
 from exlibris.catalog import load_catalog
 from exlibris.dsl.parser import parse_rule
 from exlibris.engine import flow
-from exlibris.engine.abilities import _placing_is_this
+from exlibris.engine.abilities import _placing_is_this, abilities_of
+from exlibris.engine.decisions import Decision
 from exlibris.engine.game import Game
 from exlibris.engine.placement import targets_at
 from exlibris.engine.rule_parts import LOCATION, SPACE, TURN, rule_parts
 from exlibris.engine.solo import blocked as solo_blocked
 from exlibris.engine.state import Assistant, LocationState, Space
 from exlibris.engine.targets import Target
-from exlibris.model.cards import BookCard
+from exlibris.engine.triggers import Triggers
+from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.shelf import Shelf, Slot
 from exlibris.model.shelf_errors import ShelfError
 from exlibris.validation import resolve_settings
@@ -225,3 +229,78 @@ def test_kept_bids_follow_the_display_of_a_capacity_auction() -> None:
         seen.append(kept)
         game.state.cards.move(game.state.assistant_deck.cards[-1], loc.area)
     assert seen[0] != seen[1]
+
+
+class _CheckingCarriers:
+    """A random seat that, at each of its decisions, holds the game's triggers to what
+    they keep for speed: the carriers other than special assistants to those a fresh
+    ``Triggers`` of the same game finds (its keeps empty), the abilities each event
+    wakes to those the carriers give, and ``heard`` to every carrier's events."""
+
+    def __init__(self, seed: int, game_ref: list[Game], checks: list[int]) -> None:
+        self.inner = RandomAgent(seed)
+        self.game_ref = game_ref
+        self.checks = checks
+
+    def decide(self, view: object, decision: Decision) -> int:
+        if not self.game_ref:  # set-up, inside ``new_game``
+            return self.inner.decide(view, decision)  # type: ignore[arg-type]
+        game = self.game_ref[0]
+        kept = game.triggers
+        carriers = kept.sources()
+        # the special assistants in the order of the turn's sort (``sources``)
+        assert [s for s in carriers if isinstance(s.this, Assistant)] == kept._specials
+        others = [s for s in carriers if not isinstance(s.this, Assistant)]
+        fresh = [s for s in Triggers(game).sources() if not isinstance(s.this, Assistant)]
+        assert _described(others) == _described(fresh)
+        keys = {(ability.trigger.event, ability.trigger.mode)
+                for spec in game.artifact_specs.values()
+                for ability in abilities_of(spec.id, spec.abilities)
+                if ability.trigger is not None}
+        keys |= {key for source in carriers for key in source.wakes}
+        keys |= {("no-such-event", "after"), ("placed", "instead"), ("take", "modify")}
+        for event, mode in sorted(keys):
+            listening = [s for s in carriers if (event, mode) in s.wakes]
+            assert kept.heard(event, mode) or not listening
+            if listening:
+                expected = [(a, s) for s in listening for a in s.wakes[(event, mode)]
+                            if kept._fits(a, s, actor=decision.seat, location=None,
+                                          names=None)]
+                assert _woken(kept.listeners(event, mode, actor=decision.seat)) == \
+                    _woken(expected)
+        self.checks.append(sum(isinstance(s.this, ArtifactCard) for s in carriers))
+        return self.inner.decide(view, decision)  # type: ignore[arg-type]
+
+
+def _described(carriers: list[Any]) -> list[tuple[int, int, int, list[Any]]]:
+    return [(s.owner, id(s.this), s.order, sorted(s.wakes)) for s in carriers]
+
+
+def _woken(found: list[Any]) -> list[tuple[str, int]]:
+    return [(ability.key, id(source.this)) for ability, source in found]
+
+
+@pytest.mark.parametrize("variant, players, seed", [
+    ("expanded", 4, 1), ("artifactorium", 3, 2), ("solo-expanded", 1, 4)])
+def test_kept_carriers_are_the_ones_found_afresh(variant: str, players: int,
+                                                 seed: int) -> None:
+    """With artifacts in the game, at every decision of a whole game: the carriers in
+    priority order (special assistants, each shelf's face-up artifacts, the house
+    rules) and the abilities each event wakes are those a fresh ``Triggers`` finds;
+    an event it says none hears wakes none afresh; and checking changes no game."""
+    from exlibris.engine.digest import state_digest
+
+    catalog = load_catalog()
+    settings = resolve_settings(variant, catalog.variants)
+    digests = []
+    checks: list[int] = []
+    for checking in (False, True):
+        ref: list[Game] = []
+        agents: list[Any] = [_CheckingCarriers(seed * 10 + i, ref, checks) if checking
+                             else RandomAgent(seed * 10 + i) for i in range(players)]
+        game = flow.new_game(catalog, settings, agents, seed=seed, variant=variant)
+        ref.append(game)
+        flow.play(game)
+        digests.append(state_digest(game))
+    assert digests[0] == digests[1]
+    assert checks and max(checks) >= 1  # artifacts came to a shelf

@@ -7,8 +7,8 @@ from exlibris.engine.context cimport EffectContext
 from exlibris.engine.state cimport Assistant, GameState, LocationState
 
 cdef class Triggers:
-    cdef public object game, _specials, _wakes, _sorted_at
+    cdef public object game, _specials, _wakes, _sorted_at, _carriers
     cdef public EffectContext ctx
     cdef public GameState state
     cdef public list _ruling, _house
-    cdef public dict _after_modes, _listening
+    cdef public dict _after_modes, _listening, _shelved

@@ -6,14 +6,16 @@ A game's special assistants and face-up artifacts carry abilities
 wakes (``after``, ``before``, ``instead``, ``modify``) in the rulebooks' order of
 priority: assistants by arrival, longest present first, then artifacts (TIME-01),
 and runs them with the effect runtime. What it keeps only to go faster (the
-special assistants as carriers, sorted by arrival; the (event, mode) pairs they
-listen to) is built again from the game's state when it is needed: a copy of the
-game (``copying.py``) starts with none of it.
+special assistants as carriers, sorted by arrival; the face-up artifacts of each
+shelf as carriers, while the shelf's cells hold the same; the (event, mode) pairs
+they, the house rules and any artifact of the game listen to) is built again from
+the game's state when it is needed: a copy of the game (``copying.py``) starts with
+none of it.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from exlibris.dsl.compiler import Env
@@ -34,8 +36,8 @@ _ORDER = attrgetter("order")  # of a Source: its priority
 class Triggers:
     """The abilities of one game's carriers, woken by its events (``game.triggers``)."""
 
-    __slots__ = ("_after_modes", "_house", "_listening", "_ruling", "_sorted_at", "_specials",
-                 "_wakes", "ctx", "game", "state")
+    __slots__ = ("_after_modes", "_carriers", "_house", "_listening", "_ruling", "_shelved",
+                 "_sorted_at", "_specials", "_wakes", "ctx", "game", "state")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -48,8 +50,14 @@ class Triggers:
         self._after_modes: dict[str, tuple[str, ...]] = {}  # by event: on / after, if any
         self._sorted_at = -1
         # by (event, mode): the carriers that listen to it, in the order of ``sources``
-        # as last sorted (without artifacts, whose carriers ``sources`` makes anew)
+        # as it last returned them
         self._listening: dict[tuple[str, str], list[Source]] = {}
+        # by seat: the face-up artifacts on its shelf as carriers, with the shelf's key
+        # (``Shelf.key``, made anew whenever a cell changes) they were read from
+        self._shelved: dict[int, tuple[Any, list[Source]]] = {}
+        # with artifacts in the game: every carrier in order, with each seat's shelf key
+        # it was made from (None: not made since the last sort)
+        self._carriers: tuple[list[Any], list[Source]] | None = None
 
     def specials(self) -> list[Source]:
         """The special assistants of every player (built once; see ``assistants_changed``)."""
@@ -62,13 +70,24 @@ class Triggers:
                 if assistant.spec is not None]
             self._house = self._house_rules()
             self._wakes = frozenset(key for source in (*self._specials, *self._house)
-                                    for key in source.wakes)
+                                    for key in source.wakes) | self._artifact_wakes()
             self._after_modes = {event: modes for event, _ in self._wakes if (modes := tuple(
                 mode for mode in _AFTER_MODES if (event, mode) in self._wakes))}
             self._ruling = [source for source in (*self._specials, *self._house)
                             if source.has_rules]
             self._sorted_at = -1
         return self._specials
+
+    def _artifact_wakes(self) -> frozenset[tuple[str, str]]:
+        """The (event, mode) pairs an ability of some artifact of the game listens to:
+        any of them may come to a shelf."""
+        game = self.game
+        if not game.has_artifacts:
+            return frozenset()
+        return frozenset((ability.trigger.event, ability.trigger.mode)
+                         for spec in game.artifact_specs.values()
+                         for ability in abilities_of(spec.id, spec.abilities)
+                         if ability.trigger is not None)
 
     def _house_rules(self) -> list[Source]:
         """The variant's own abilities, carried by every seat (``house_rules.py``)."""
@@ -97,18 +116,40 @@ class Triggers:
             found.sort(key=_ORDER)
             self._sorted_at = self.state.placement_counter + self.state.returns
             self._listening = {}  # its lists follow the order before this sort
+            self._carriers = None
         if not self.game.has_artifacts:
             return found + self._house if self._house else found
+        players = self.state.players
+        keys = [player.shelf.key() for player in players]
+        kept = self._carriers
+        if kept is not None and all(map(is_, keys, kept[0])):
+            return kept[1]
         found = list(found)
-        for player in self.state.players:
-            for pos in player.shelf.positions():
-                slot = player.shelf.at(pos)
-                if slot is not None and isinstance(slot.card, ArtifactCard) and not slot.face_down:
-                    spec = self.game.artifact_specs.get(slot.card.artifact_id)
-                    if spec is not None:
-                        found.append(Source.of(player.seat, slot.card,
-                                               abilities_of(spec.id, spec.abilities), 10**9 + 1))
-        return found + self._house if self._house else found
+        for player in players:
+            found += self._shelved_by(player.seat, player.shelf)
+        if self._house:
+            found += self._house
+        self._carriers = (keys, found)
+        self._listening = {}  # its lists follow the carriers before this change
+        return found
+
+    def _shelved_by(self, seat: int, shelf: Any) -> list[Source]:
+        """The face-up artifacts on ``seat``'s shelf as carriers, in reading order (kept
+        while the shelf's cells hold the same: its ``key`` is the same object)."""
+        key = shelf.key()
+        kept = self._shelved.get(seat)
+        if kept is not None and kept[0] is key:
+            return kept[1]
+        found = []
+        for pos in shelf.positions():
+            slot = shelf.at(pos)
+            if slot is not None and isinstance(slot.card, ArtifactCard) and not slot.face_down:
+                spec = self.game.artifact_specs.get(slot.card.artifact_id)
+                if spec is not None:
+                    found.append(Source.of(seat, slot.card,
+                                           abilities_of(spec.id, spec.abilities), 10**9 + 1))
+        self._shelved[seat] = (key, found)
+        return found
 
     def listeners(self, event: str, mode: str, *, actor: int | None,
                   location: LocationState | None = None, names: dict[str, Any] | None = None
@@ -119,14 +160,11 @@ class Triggers:
         woken: list[tuple[CompiledAbility, Source]] = []
         source: Source
         ability: CompiledAbility
-        found = self.sources()  # sorted as of now (which may forget ``_listening``)
-        if self.game.has_artifacts:
-            carriers = [source for source in found if key in source.wakes]
-        else:
-            carriers = self._listening.get(key)
-            if carriers is None:
-                carriers = self._listening[key] = [source for source in found
-                                                   if key in source.wakes]
+        found = self.sources()  # as of now (which may forget ``_listening``)
+        carriers = self._listening.get(key)
+        if carriers is None:
+            carriers = self._listening[key] = [source for source in found
+                                               if key in source.wakes]
         for source in carriers:
             for ability in source.wakes[key]:
                 if self._fits(ability, source, actor=actor, location=location, names=names):
@@ -209,8 +247,8 @@ class Triggers:
         """Run every ability woken by ``after EVENT`` (and plain reactions to it)."""
         if self._specials is None:
             self.specials()
-        # the modes of this event some ability listens to (with artifacts: any may)
-        modes = _AFTER_MODES if self.game.has_artifacts else self._after_modes.get(event)
+        # the modes of this event some ability listens to (or, an artifact's, may)
+        modes = self._after_modes.get(event)
         if not modes:  # nothing listens to it
             return
         for mode in modes:
@@ -219,11 +257,12 @@ class Triggers:
                 self.run_ability(ability, source, names, location)
 
     def heard(self, event: str, mode: str) -> bool:
-        """Whether some ability may wake on ``event`` in ``mode`` (any may, with
-        artifacts in the game); ``listeners`` then says which do."""
+        """Whether some ability may wake on ``event`` in ``mode`` (a carrier's, or an
+        artifact's of the game, which may come to a shelf); ``listeners`` then says
+        which do."""
         if self._specials is None:
             self.specials()
-        return self.game.has_artifacts or (event, mode) in self._wakes
+        return (event, mode) in self._wakes
 
     def before(self, event: str, *, actor: int | None, location: LocationState | None = None,
                **names: Any) -> None:
