@@ -11,6 +11,7 @@ Not a test. Runs whole games in-process, one after another, after a warm-up
     python bench/engine_bench.py                 # 200 games a row, seeds 0..199
     python bench/engine_bench.py --games 500 --seed 1000
     python bench/engine_bench.py --json
+    python bench/engine_bench.py --variant expanded   # games of that variant (the floor's as ever)
 
 See bench/README.md for what the figures mean and the targets.
 """
@@ -103,7 +104,8 @@ class TimedViews:
 
 def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[int],
         make_agents: Callable[[int], list[Any]], views: Any = player_view,
-        timed: Callable[[list[Any]], list[Timed]] | None = None) -> Row:
+        timed: Callable[[list[Any]], list[Timed]] | None = None,
+        variant: str = "standard") -> Row:
     decisions = rounds = 0
     timers: list[Timed] = []
     elapsed = 0.0
@@ -113,7 +115,7 @@ def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[in
         if timed is not None:
             timers += timed(agents)
         t = time.perf_counter()
-        game = new_game(catalog, settings, agents, seed=seed, views=views)
+        game = new_game(catalog, settings, agents, seed=seed, views=views, variant=variant)
         outcome = play(game)
         elapsed += time.perf_counter() - t
         decisions += outcome.decisions
@@ -131,8 +133,8 @@ def run(catalog: Any, settings: Any, name: str, players: int, seeds: Sequence[in
     return row
 
 
-def against_floor(catalog: Any, settings: Any, floor: Any, players: int, seeds: range
-                  ) -> Row:
+def against_floor(catalog: Any, settings: Any, floor: Any, players: int, seeds: range,
+                  variant: str = "standard") -> Row:
     """A ``random xN`` row with its ratio: the floor's games and the engine's taken in
     turns, ``BLOCK`` seeds at a time, so both see the same machine load even when it
     changes within the row; each side's times and decisions are added up."""
@@ -146,7 +148,7 @@ def against_floor(catalog: Any, settings: Any, floor: Any, players: int, seeds: 
         floor_s += seconds
         floor_decisions += decisions
         parts.append(run(catalog, settings, f"random x{players}", players, block,
-                         random_agents(players)))
+                         random_agents(players), variant=variant))
     elapsed = sum(p.seconds for p in parts)
     decisions = sum(p.decisions for p in parts)
     row = Row(f"random x{players}", players, len(seeds), elapsed, decisions,
@@ -187,12 +189,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"warm-up games a row (default {WARMUP})")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU")
+    parser.add_argument("--variant", default="standard",
+                        help="the games' variant (default standard; the floor is the "
+                             "standard game's shape whatever it is)")
     args = parser.parse_args(argv)
+    variant = args.variant
 
     pinned = "not pinned" if args.no_pin else pin_one_core()
     t = time.perf_counter()
     catalog = load_catalog()
-    settings = resolve_settings("standard", catalog.variants)
+    settings = resolve_settings(variant, catalog.variants)
     load_s = time.perf_counter() - t
 
     floor = load_floor()
@@ -203,18 +209,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     warm = range(-args.warmup, 0)
     for players in (2, 3, 4):
-        run(catalog, settings, "warm-up", players, warm, random_agents(players))
+        run(catalog, settings, "warm-up", players, warm, random_agents(players),
+            variant=variant)
         floor.run(args.warmup, players, seed=-args.warmup)
-    run(catalog, settings, "warm-up", 2, warm, greedy_vs_random)
+    run(catalog, settings, "warm-up", 2, warm, greedy_vs_random, variant=variant)
 
     seeds = range(args.seed, args.seed + args.games)
     rows = []
     for players in (2, 3, 4):
-        rows.append(against_floor(catalog, settings, floor, players, seeds))
+        rows.append(against_floor(catalog, settings, floor, players, seeds, variant))
     views = TimedViews()
     rows.append(run(catalog, settings, "greedy vs random", 2, seeds, greedy_vs_random,
                     views=views,
-                    timed=lambda agents: [a for a in agents if isinstance(a, Timed)]))
+                    timed=lambda agents: [a for a in agents if isinstance(a, Timed)],
+                    variant=variant))
 
     meta = {
         "python": sys.version.split()[0],
@@ -222,6 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "platform": platform.platform(),
         "cpu": pinned,
         "engine": engine_build(),  # C extensions (hatch_build.py) or plain Python
+        "variant": variant,
         "seeds": [args.seed, args.seed + args.games - 1],
         "games": args.games,
         "warmup_games": args.warmup,
@@ -234,7 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"exlibris engine bench: {meta['implementation']} {meta['python']} "
           f"on {meta['platform']} ({pinned}); engine {meta['engine']}")
-    print(f"seeds {args.seed}..{args.seed + args.games - 1}, {args.games} games a row, "
+    print(f"{variant} games, seeds {args.seed}..{args.seed + args.games - 1}, "
+          f"{args.games} games a row, "
           f"{args.warmup} warm-up games; catalog loaded in {load_s:.2f}s")
     print()
     head = f"{'row':<17}{'games':>6}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}" \
