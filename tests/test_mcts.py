@@ -64,7 +64,8 @@ def mcts_game(variant: str, players: int, seed: int, iterations: int = 3,  # typ
     ("standard", 2), ("standard", 3), ("five-player", 5), ("solo", 1), ("solo-expanded", 1),
     ("job-faire", 3), ("artifactorium", 2), ("expanded", 4)])
 def test_the_search_bot_plays_every_mode_and_a_seed_gives_the_same_game(
-        variant: str, players: int) -> None:
+        monkeypatch: pytest.MonkeyPatch, variant: str, players: int) -> None:
+    monkeypatch.setattr(mcts, "MIN_ITERATIONS", 3)  # the budget given, not the floor's 24
     game, outcome, answers = mcts_game(variant, players, 5)
     again, outcome2, answers2 = mcts_game(variant, players, 5)
     assert answers == answers2 and len(answers) > 10
@@ -90,7 +91,9 @@ def test_the_search_bot_plays_an_authors_own_content_and_variant() -> None:
 
 
 @pytest.mark.slow
-def test_solo_at_every_level_is_played_by_the_search_bot() -> None:
+def test_solo_at_every_level_is_played_by_the_search_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mcts, "MIN_ITERATIONS", 2)  # the budget given, not the floor's 24
     for level in range(1, 8):
         settings = resolve_settings("solo", CATALOG.variants)
         settings = settings.model_copy(update={"solo": settings.solo.model_copy(  # type: ignore[union-attr]

@@ -209,16 +209,43 @@ def test_the_remembering_policy_reads_a_cards_worth_once_a_search() -> None:
         GreedyAgent.card_value = real  # type: ignore[method-assign]
 
 
+class _Enough(Exception):
+    """Stops a game at ``StopAfter``'s decision."""
+
+
+class StopAfter:
+    """The greedy seat, stopping the game at the game's ``at``-th decision."""
+
+    needs_view = True
+
+    def __init__(self, seed: int, at: int) -> None:
+        self.greedy = GreedyAgent(seed)
+        self.at = at
+        self.game: Any = None
+
+    def sit_at(self, game: Any) -> None:
+        self.game = game
+
+    def decide(self, view: Any, decision: Any) -> int:
+        if self.game.decisions >= self.at:
+            raise _Enough
+        return self.greedy.decide(view, decision)
+
+
 def test_games_with_each_setting_are_the_same_twice() -> None:
+    """The first 120 decisions of a game (four rounds and more) with each setting are
+    the same twice over."""
     settings = resolve_settings("standard", CATALOG.variants)
     for spec in ("mcts:4/root=halving", "mcts:4/rounds=2", "mcts:4/round_end=0/rollout=greedy",
-                 "mcts:30/below=tree", "mcts:6/hand=1"):
+                 "mcts:30/below=tree", "mcts:6/hand=1", "mcts:6/deepen=1/held=0.5"):
         digests = []
         for _ in range(2):
-            agents = [bot_specs.make_spec(spec, 9), GreedyAgent(2)]
+            agents = [bot_specs.make_spec(spec, 9), StopAfter(2, 120)]
             game = new_game(CATALOG, settings, agents, seed=21, views=player_view,
                             variant="standard")
-            play(game)
+            with pytest.raises(_Enough):
+                play(game)
+            assert game.state.round >= 4
             digests.append(state_digest(game))
         assert digests[0] == digests[1], spec
 
@@ -232,3 +259,4 @@ def test_bench_specs_are_checked() -> None:
     assert "takes no settings" in str(bot_specs.spec_problem("greedy/root=halving"))
     agent = bot_specs.make_spec("mcts:30/rounds=2/root=halving", 1)
     assert (agent.iterations, agent.rounds, agent.root) == (30, 2, "halving")
+    assert bot_specs.make_spec("mcts:30/held=0.5", 1).held == 0.5
