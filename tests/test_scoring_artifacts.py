@@ -225,3 +225,23 @@ def test_the_form_has_a_line_for_each_artifact(tmp_path) -> None:
     assert "foul-vowel-towel" not in rows  # by its name, not its id
     assert rows["The Foul Vowel Towel"][1] == "-"  # Bo has no such artifact
     assert rows["The Foul Vowel Towel"][0] == rows["B6 artifacts"][0]  # Ada's only artifact
+
+
+def test_a_score_that_lists_no_shelf_cards_scores_as_one_that_does(monkeypatch) -> None:
+    """A score that reads none of ``shelf``, ``owner`` and ``players`` is given no list of
+    the shelf's cards (``score_names``'s ``cards``): every shipped artifact scores the
+    same on its fixture shelf when every score is given the list."""
+    from exlibris.dsl import scoring
+
+    ids = known_artifact_ids()
+    found = {a: artifact_points(fixture_shelf(a), (0, 1), a) for a in ids}
+    listed = []
+    full = scoring.score_names
+
+    def every_name(rt, env, *, others=True, cards=True):  # type: ignore[no-untyped-def]
+        listed.append(cards)
+        return full(rt, env, others=others, cards=True)
+
+    monkeypatch.setattr(scoring, "score_names", every_name)
+    assert {a: artifact_points(fixture_shelf(a), (0, 1), a) for a in ids} == found
+    assert True in listed and False in listed  # scores of both kinds were met

@@ -226,13 +226,15 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     if errors:
         raise errors[0]
     handler = compile_expression(expr, name)
-    others = bool({"opponents", "players"} & names_read(expr))  # built only if read
+    read = names_read(expr)
+    others = bool({"opponents", "players"} & read)  # built only if read
+    cards = bool({"shelf", "owner", "players"} & read)  # the shelf's cards: likewise
 
     def score(env: ScoreEnv) -> int:
         rt = ScoreRuntime(env.shelf, cats)
         # checked as an effect's numbers are where the checker could only say "any"
         # (``first(["a", 1])``): a number within the limit, text that reads as one too
-        points = handler(rt, None, score_names(rt, env, others=others))
+        points = handler(rt, None, score_names(rt, env, others=others, cards=cards))
         try:
             return number(points, "a score")
         except EffectError as exc:  # named as the handler names its own errors
@@ -241,14 +243,19 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     return score
 
 
-def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True) -> dict[str, Any]:
+def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,
+                cards: bool = True) -> dict[str, Any]:
     """The names a score reads, one for each of ``vocabulary.SCORE_NAMES``: the scored
     card and the shelf's cards, and from the table (``env.town``, where known) the
     town board's categories, the owner and the opponents with their shelves. Without
     a table, the owner is nothing and there is no one else. ``others``: False when the
-    score reads neither ``opponents`` nor ``players`` (their shelves are not listed)."""
+    score reads neither ``opponents`` nor ``players`` (their shelves are not listed);
+    ``cards``: False when it reads none of ``shelf``, ``owner`` and ``players`` (the
+    shelf's cards are not listed: a score of the cards next to its own reads them from
+    the shelf itself, cell by cell)."""
     this = rt.card_at(env.this)
-    shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None]
+    shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None] \
+        if cards else []
     town = getattr(env, "town", None)
     if town is None:
         return {"this": this, "shelf": shelf_cards, "owner": None, "players": [],

@@ -277,8 +277,19 @@ def artifact_lines(
 
 
 def _score_fn(artifact_id: str) -> ScoreFn | None:
-    own = own_entries("artifact").get(artifact_id)
-    return _score_fn_at(artifact_id, str(own or artifacts_dir() / f"{artifact_id}.yaml"))
+    from exlibris.sources import active_content
+
+    return _score_fn_at(artifact_id, _artifact_file(artifact_id, active_content(),
+                                                    paths.content_dir()))
+
+
+@cache
+def _artifact_file(artifact_id: str, chosen: tuple[Path, ...], content: Path) -> str:
+    """The file of ``artifact_id``'s content with the author's content ``chosen`` in use
+    (``own_entries``) and the shipped ``content`` folder: worked out once, as the bots'
+    readings ask for it at every cell they weigh."""
+    own = _own_entries("artifact", chosen).get(artifact_id) if chosen else None
+    return str(own or content / "artifacts" / f"{artifact_id}.yaml")
 
 
 @cache
