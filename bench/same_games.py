@@ -9,10 +9,15 @@ order the seeded generators are drawn from, or in an event, changes a digest.
     python bench/same_games.py                 # 40 seeds a row
     python bench/same_games.py --games 100 --seed 500
     python bench/same_games.py --search        # and rows with search seats (slower)
+    python bench/same_games.py --artifacts     # and rows of the modes with artifacts
 
 ``--search`` adds games with ``mcts`` seats (two seeds of ``mcts:20`` against greedy,
 one of three ``mcts:12``): the search's rollouts play the greedy bot's choices, so
 a change to the greedy bot or its views that moves a rollout changes these.
+``--artifacts`` adds games of the Expanded Archives (greedy against random at two
+players, random at four), the Artifactorium (random at three) and solo with the
+expansion (greedy): artifacts carry abilities and scores that the standard game's
+rows never meet.
 """
 
 from __future__ import annotations
@@ -32,14 +37,14 @@ from exlibris.validation import resolve_settings
 
 
 def digest(catalog: Any, settings: Any, seeds: Sequence[int],
-           make_agents: Callable[[int], list[Any]]) -> str:
+           make_agents: Callable[[int], list[Any]], variant: str = "standard") -> str:
     """One digest of the event logs and outcomes of these games."""
     h = hashlib.sha256()
     for seed in seeds:
         for logged in (True, False):
             log = EventLog(enabled=logged)
             game = new_game(catalog, settings, make_agents(seed), seed=seed, log=log,
-                            views=player_view)
+                            views=player_view, variant=variant)
             outcome = play(game)
             for record in log.records:
                 h.update(json.dumps(record, sort_keys=True, default=str).encode())
@@ -55,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--search", action="store_true",
                         help="add rows of games with search (mcts) seats")
+    parser.add_argument("--artifacts", action="store_true",
+                        help="add rows of the modes with artifacts")
     args = parser.parse_args(argv)
     catalog = load_catalog()
     settings = resolve_settings("standard", catalog.variants)
@@ -77,6 +84,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 MctsAgent(seed + i, iterations=12) for i in range(3)])]
         for name, few, make in searched:
             print(f"{name:<17} {digest(catalog, settings, few, make)}")
+    if args.artifacts:
+        moded: list[tuple[str, str, Callable[[int], list[Any]]]] = [
+            ("expanded greedy", "expanded", lambda seed: [
+                GreedyAgent(seed) if i == seed % 2 else RandomAgent(seed + 7)
+                for i in range(2)]),
+            ("expanded x4", "expanded", lambda seed: [
+                RandomAgent(seed * 10 + i) for i in range(4)]),
+            ("artifactorium x3", "artifactorium", lambda seed: [
+                RandomAgent(seed * 10 + i) for i in range(3)]),
+            ("solo-expanded", "solo-expanded", lambda seed: [GreedyAgent(seed)])]
+        for name, variant, make in moded:
+            moded_settings = resolve_settings(variant, catalog.variants)
+            print(f"{name:<17}{digest(catalog, moded_settings, seeds, make, variant)}")
     return 0
 
 
