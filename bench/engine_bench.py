@@ -34,7 +34,8 @@ from exlibris.agents import GreedyAgent, RandomAgent
 from exlibris.agents.view import player_view
 from exlibris.build_info import engine_build
 from exlibris.catalog import load_catalog
-from exlibris.engine.flow import new_game, play
+from exlibris.engine.errors import RulesError
+from exlibris.engine.flow import check_playable, new_game, play
 from exlibris.engine.shipped_sources import handlers
 from exlibris.validation import resolve_settings
 
@@ -198,7 +199,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     pinned = "not pinned" if args.no_pin else pin_one_core()
     t = time.perf_counter()
     catalog = load_catalog()
-    settings = resolve_settings(variant, catalog.variants)
+    try:
+        settings = resolve_settings(variant, catalog.variants)
+    except ValueError as exc:
+        parser.error(f"--variant: {exc}")
+    try:
+        for players in (2, 3, 4):  # the rows' tables
+            check_playable(settings, players, variant)
+    except RulesError as exc:
+        parser.error(f"--variant {variant}: {exc} (the rows are two to four players)")
     load_s = time.perf_counter() - t
 
     floor = load_floor()
