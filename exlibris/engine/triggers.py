@@ -125,18 +125,18 @@ class Triggers:
         if kept is not None and all(map(is_, keys, kept[0])):
             return kept[1]
         found = list(found)
-        for player in players:
-            found += self._shelved_by(player.seat, player.shelf)
+        for player, key in zip(players, keys, strict=True):
+            found += self._shelved_by(player.seat, player.shelf, key)
         if self._house:
             found += self._house
         self._carriers = (keys, found)
         self._listening = {}  # its lists follow the carriers before this change
         return found
 
-    def _shelved_by(self, seat: int, shelf: Any) -> list[Source]:
+    def _shelved_by(self, seat: int, shelf: Any, key: Any) -> list[Source]:
         """The face-up artifacts on ``seat``'s shelf as carriers, in reading order (kept
-        while the shelf's cells hold the same: its ``key`` is the same object)."""
-        key = shelf.key()
+        while the shelf's cells hold the same: its ``key``, ``shelf.key()``, is the
+        same object)."""
         kept = self._shelved.get(seat)
         if kept is not None and kept[0] is key:
             return kept[1]
