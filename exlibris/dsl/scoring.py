@@ -45,7 +45,9 @@ class ShelfOwner:
     shelf: list[Any]
 
 
-@dataclass(frozen=True, slots=True)
+# a value, never changed once made; not frozen only because that is slower to build (a
+# score makes one for every cell it reads, and the bots score shelf after shelf)
+@dataclass(slots=True, unsafe_hash=True)
 class ShelfCard:
     """A card as seen on a shelf: its slot's top card, or a card beneath it."""
 
@@ -60,10 +62,13 @@ class ScoreRuntime:
     words = SCORE  # what ``attribute`` and ``function`` dispatch from (``compiler.link``)
 
     def __init__(self, shelf: ShelfView, categories: Mapping[str, CategoryValue],
-                 max_steps: int = 10_000) -> None:
+                 max_steps: int = 10_000, by_code: dict[str, CategoryValue] | None = None
+                 ) -> None:
+        """``by_code``: the categories by their codes, when the caller has them."""
         self.shelf = shelf
         self.categories = categories
-        self.by_code = {c.code: c for c in categories.values()}
+        self.by_code = {c.code: c for c in categories.values()} if by_code is None \
+            else by_code
         self.steps = 0
         self.max_steps = max_steps
 
@@ -230,8 +235,10 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     others = bool({"opponents", "players"} & read)  # built only if read
     cards = bool({"shelf", "owner", "players"} & read)  # the shelf's cards: likewise
 
+    by_code = {c.code: c for c in cats.values()}
+
     def score(env: ScoreEnv) -> int:
-        rt = ScoreRuntime(env.shelf, cats)
+        rt = ScoreRuntime(env.shelf, cats, by_code=by_code)
         # checked as an effect's numbers are where the checker could only say "any"
         # (``first(["a", 1])``): a number within the limit, text that reads as one too
         points = handler(rt, None, score_names(rt, env, others=others, cards=cards))

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from exlibris import paths
+from exlibris import paths, sources
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard
 from exlibris.model.shelf import Pos, Shelf
@@ -81,9 +81,7 @@ def known_artifact_ids() -> tuple[str, ...]:
 
 def own_entries(kind: str) -> dict[str, Path]:
     """The author's entries of one kind (``--content``, ``EXLIBRIS_CONTENT``): id -> file."""
-    from exlibris.sources import active_content
-
-    chosen = active_content()
+    chosen = sources.active_content()
     if not chosen:
         return {}
     return dict(_own_entries(kind, chosen))
@@ -277,10 +275,20 @@ def artifact_lines(
 
 
 def _score_fn(artifact_id: str) -> ScoreFn | None:
-    from exlibris.sources import active_content
+    chosen, content = sources.active_content(), paths.content_dir()
+    key = (artifact_id, chosen, content)
+    found = _SCORE_FNS.get(key, _UNKNOWN)
+    if found is _UNKNOWN:  # the content's file, its score compiled (an error is raised
+        # every time it is asked: nothing is kept)
+        found = _score_fn_at(artifact_id, _artifact_file(artifact_id, chosen, content))
+        _SCORE_FNS[key] = found
+    return found  # type: ignore[return-value]
 
-    return _score_fn_at(artifact_id, _artifact_file(artifact_id, active_content(),
-                                                    paths.content_dir()))
+
+# each artifact's score (None: an ongoing artifact) by the content in use and the shipped
+# content's folder: the bots' readings score artifacts at every cell they weigh
+_SCORE_FNS: dict[tuple[str, tuple[Path, ...], Path], ScoreFn | None] = {}
+_UNKNOWN = object()
 
 
 @cache
