@@ -30,6 +30,7 @@ from exlibris.engine.flow import new_game, play
 from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.shelf import Shelf, Slot
 from exlibris.scoring import steps
+from exlibris.scoring.artifacts import shelf_artifact_points
 from exlibris.scoring.flips import best_flips, bounded_flips
 from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
@@ -169,16 +170,25 @@ def test_a_careful_player_leaves_room_between_letters() -> None:
     assert 0 < rank(card("A1", "C")) < rank(card("M4", "C", of=8)) < rank(z1) < 1
 
 
-def random_shelf(rng: random.Random) -> tuple[Shelf, list[BookCard]]:
-    """A legal shelf of random cards grown cell by cell, and some cards to shelve."""
+# artifacts whose points read the cells next to them, the whole shelf, faces, or nothing
+SCORED_ARTIFACTS = ("pandorkas-blocks", "foul-vowel-towel", "drawer-of-ruined-runeography",
+                    "hungry-void-of-nothingness", "categorical-gauntlet")
+
+
+def random_shelf(rng: random.Random, artifacts: int = 0) -> tuple[Shelf, list[BookCard]]:
+    """A legal shelf of random cards grown cell by cell, and some cards to shelve;
+    ``artifacts``: as many artifact cards shelved among them at random."""
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     keys = rng.sample([(a, n) for a in letters for n in range(1, 5)], 24)
     cards = [BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(rng.randint(2, 4))), 4)
              for a, n in keys]
     shelf = Shelf()
-    for c in cards[:rng.randint(0, 16)]:
+    shelved: list[Any] = cards[:rng.randint(0, 16)]
+    for artifact in rng.sample(SCORED_ARTIFACTS, artifacts):
+        shelved.insert(rng.randint(0, len(shelved)), ArtifactCard(artifact))
+    for c in shelved:
         pos = rng.choice(shelf.legal_cells())
-        shelf.shelve(c, pos, face_down=rng.random() < 0.05)
+        shelf.shelve(c, pos, face_down=isinstance(c, BookCard) and rng.random() < 0.05)
     return shelf, cards[16:]
 
 
@@ -248,8 +258,8 @@ def test_what_a_reading_shares_is_what_a_fresh_one_finds(seed: int) -> None:
 
 
 READ_FIELDS = ("order", "keys", "kept", "lasts", "starts", "kept_cards", "tally", "flips", "zs",
-               "z_count", "sum_z", "sum_zz", "slow", "stability", "entombed", "tombs", "artifacts",
-               "base_books", "value")
+               "z_count", "sum_z", "sum_zz", "slow", "artifact_at", "stability", "entombed",
+               "tombs", "artifacts", "base_books", "value")
 
 
 @pytest.mark.parametrize("seed", range(25))
@@ -319,6 +329,44 @@ def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
                 assert getattr(again, name) == getattr(fresh, name), name
             for c in hand:
                 assert again.best_gain(c) == fresh.best_gain(c)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_a_shelf_with_artifacts_read_from_another_reading_is_a_fresh_reading(seed: int
+                                                                              ) -> None:
+    """With artifacts on the shelf (their points read the shelf as A1 leaves it), the
+    shelf with a card shelved in any cell (``_built_gain``), without one of its cards
+    (``lifted``), or after a move (``changed``), read from this reading, is exactly what
+    reading it afresh finds, field by field, the artifacts' points among them."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng, artifacts=rng.randint(1, 3))
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    foresight = rng.choice([Foresight(), Foresight(layout=0.5, flipped_stability=1.0)])
+    reading = ShelfReading(shelf, worth, foresight)
+    assert reading.slow
+    assert reading.artifacts == shelf_artifact_points(
+        steps.with_flips(shelf, steps.a1_alphabetical(shelf)), rules)
+    others = [*hand[:3], ArtifactCard("sands-of-our-fathers")]
+    for c in others:
+        for pos in shelf.legal_cells():
+            built = shelf.copy()
+            built.shelve(c, pos)
+            assert reading.gain(c, pos) == ShelfReading(built, worth, foresight).value \
+                - reading.value, (c, pos)
+    for pos, _ in shelf.items():
+        lifted = reading.lifted(pos)
+        fresh = ShelfReading(lifted.shelf, worth, foresight)
+        for name in READ_FIELDS:
+            assert getattr(lifted, name) == getattr(fresh, name), (pos, name)
+    for c in hand[:3]:
+        grown = shelf.copy()
+        grown.shelve(c, rng.choice(grown.legal_cells()), face_down=rng.random() < 0.2)
+        for changed in (grown, random_shelf(rng, artifacts=1)[0], random_shelf(rng)[0]):
+            again = reading.changed(changed, worth, foresight)
+            fresh = ShelfReading(changed, worth, foresight)
+            for name in READ_FIELDS:
+                assert getattr(again, name) == getattr(fresh, name), name
 
 
 def best_by_cells(reading: ShelfReading, card: BookCard) -> float:

@@ -216,8 +216,9 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted",
-                 "_losses", "_run", "_stability", "artifacts", "base_books", "entombed", "flips",
+    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses",
+                 "_run", "_stability", "artifact_at", "artifacts", "base_books", "entombed",
+                 "flips",
                  "foresight", "kept", "kept_cards", "keys", "lasts", "order", "rules", "shelf",
                  "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
                  "worth", "z_count", "zs")
@@ -231,20 +232,19 @@ class ShelfReading:
         self.foresight = foresight
         self.order = shelf.positions()
         self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES), None, 0,
-                   [], [])
+                   [], [], None)
         self._finish(stability)
 
     def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
               kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
               run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
-              zs: list[float], tombs: list[int]) -> None:
+              zs: list[float], tombs: list[int], artifact_at: int | None) -> None:
         """A1's pass along the reading order from its ``i``-th cell on, from what it found
         before that cell (each cell's key, whether A1 keeps it, the last key kept before
         it, how many cards it keeps before it; the cards kept, their tally, the last key
         kept, the cards flipped, the layout coordinates of the face-up cards, the cells
-        with a card entombed beneath)."""
+        with a card entombed beneath, the first cell with an artifact)."""
         width = self.foresight.width
-        slow = False
         for pos in self.order[i:]:
             slot = slots[pos]
             lasts.append(last)
@@ -253,7 +253,8 @@ class ShelfReading:
             if slot.beneath is not None:
                 tombs.append(len(starts) - 1)
             if slot.face_down or not isinstance(card, BookCard):
-                slow = slow or isinstance(card, ArtifactCard)
+                if artifact_at is None and isinstance(card, ArtifactCard):
+                    artifact_at = len(starts) - 1
                 keys.append(None)
                 kept.append(False)
                 continue
@@ -280,7 +281,8 @@ class ShelfReading:
         self.z_count = len(zs)
         self.sum_z = reduce(add, zs, 0.0)
         self.sum_zz = reduce(add, map(mul, zs, zs), 0.0)
-        self.slow = slow
+        self.artifact_at = artifact_at
+        self.slow = artifact_at is not None  # artifacts' points read the shelf built
         self.tombs = tombs
         self.entombed = len(tombs)
 
@@ -293,9 +295,11 @@ class ShelfReading:
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
         self.artifacts = 0
-        if self.slow:
-            shown = steps.with_flips(self.shelf, steps.a1_alphabetical(self.shelf))
-            self.artifacts = shelf_artifact_points(shown, self.rules)
+        if self.slow:  # the shelf as the inspector leaves it: A1's flips are the pass's
+            flipped = [pos for pos, key, kept in zip(self.order, self.keys, self.kept,
+                                                     strict=True) if key is not None and not kept]
+            self.artifacts = shelf_artifact_points(steps.with_flips(self.shelf, flipped),
+                                                   self.rules)
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[int, float, int]] | None = None
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
@@ -332,6 +336,7 @@ class ShelfReading:
         other.z_count, other.sum_z, other.sum_zz, other.zs = (self.z_count, self.sum_z,
                                                               self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
+        other.artifact_at = self.artifact_at
         other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
@@ -472,9 +477,13 @@ class ShelfReading:
         return self._run
 
     def _built_gain(self, card: Card, pos: Pos) -> float:
+        """``gain`` read on the shelf built with ``card`` at ``pos``: A1's pass resumed at
+        the new cell (the cells before it are this shelf's), the artifacts scored on the
+        shelf built."""
         trial = self.shelf.copy()
         trial.shelve(card, pos)
-        return ShelfReading(trial, self.worth, self.foresight).value - self.value
+        return (self._resumed(trial, bisect_left(self.order, pos), self.worth,
+                              self.foresight).value - self.value)
 
     def holds(self, card: Card) -> bool:
         """Whether ``card`` is a visible card of the shelf (cards are interned, so
@@ -587,8 +596,7 @@ class ShelfReading:
                 if beneath is not None:
                     slots[pos] = Slot(beneath, True)
                 shelf = Shelf.from_slots(slots, self.shelf.rules, check=False)
-            found = self._lifted[pos] = (ShelfReading(shelf, self.worth, self.foresight)
-                                         if self.slow else self._without(shelf, pos))
+            found = self._lifted[pos] = self._without(shelf, pos)
         return found
 
     def _without(self, shelf: Shelf, pos: Pos) -> ShelfReading:
@@ -604,10 +612,9 @@ class ShelfReading:
     def changed(self, shelf: Shelf, worth: Worth, foresight: Foresight) -> ShelfReading:
         """``shelf`` read with ``worth`` and ``foresight``, from this reading where they
         share their first cells (in reading order): ``shelf`` is this shelf after a
-        move, say (``_resumed``). Read afresh where this reading cannot serve (artifacts
-        on this shelf, other scoring rules, another layout width)."""
-        if (self.slow or worth.rules is not self.rules
-                or foresight.width != self.foresight.width):
+        move, say (``_resumed``). Read afresh where this reading cannot serve (other
+        scoring rules, another layout width)."""
+        if worth.rules is not self.rules or foresight.width != self.foresight.width:
             return ShelfReading(shelf, worth, foresight)
         order, mine = shelf.positions(), self.order
         # the first cell where the two shelves differ: its position, or its slot (the
@@ -624,10 +631,10 @@ class ShelfReading:
                  stability: int | None = None, *, slots: dict[Pos, Slot] | None = None
                  ) -> ShelfReading:
         """``shelf``, whose first ``i`` cells in reading order are this shelf's, read with
-        ``worth`` and ``foresight`` (of this layout width and scoring rules, this shelf
-        without artifacts): A1's pass starts at the ``i``-th cell from what this one found
-        there, the same sums (the coordinates are added from the first again); B1 anew
-        unless ``stability`` says it."""
+        ``worth`` and ``foresight`` (of this layout width and scoring rules): A1's pass
+        starts at the ``i``-th cell from what this one found there, the same sums (the
+        coordinates are added from the first again); B1 anew unless ``stability`` says
+        it; the artifacts' points (if any) scored on ``shelf``."""
         other = ShelfReading.__new__(ShelfReading)
         other.shelf, other.worth, other.rules, other.foresight = (shelf, worth, worth.rules,
                                                                   foresight)
@@ -639,7 +646,9 @@ class ShelfReading:
         other._pass(shelf.snapshot() if slots is None else slots, i, keys, self.kept[:i],
                     self.lasts[:i], self.starts[:i], self.kept_cards[:start],
                     list(self.run()[2][start]), self.lasts[i], face_up - start,
-                    self.zs[:face_up], tombs[:bisect_left(tombs, i)])
+                    self.zs[:face_up], tombs[:bisect_left(tombs, i)],
+                    self.artifact_at if self.artifact_at is not None and self.artifact_at < i
+                    else None)
         other._finish(stability)
         return other
 
