@@ -258,7 +258,7 @@ def test_what_a_reading_shares_is_what_a_fresh_one_finds(seed: int) -> None:
 
 
 READ_FIELDS = ("order", "keys", "kept", "lasts", "starts", "kept_cards", "tally", "flips", "zs",
-               "z_count", "sum_z", "sum_zz", "slow", "artifact_at", "stability", "entombed",
+               "z_count", "sum_z", "sum_zz", "slow", "artifact_cells", "stability", "entombed",
                "tombs", "artifacts", "base_books", "value")
 
 

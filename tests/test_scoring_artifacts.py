@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from exlibris import paths
+from exlibris.model.cards import ArtifactCard, BookCard
 from exlibris.model.shelf import Shelf
 from exlibris.scoring import artifacts
 from exlibris.scoring.artifacts import (
@@ -245,3 +248,57 @@ def test_a_score_that_lists_no_shelf_cards_scores_as_one_that_does(monkeypatch) 
     monkeypatch.setattr(scoring, "score_names", every_name)
     assert {a: artifact_points(fixture_shelf(a), (0, 1), a) for a in ids} == found
     assert True in listed and False in listed  # scores of both kinds were met
+
+
+@pytest.mark.parametrize("artifact_id", sorted(
+    a for a in EXPECTED_IDS if artifacts.has_end_of_game_score(a)))
+def test_a_score_scores_the_same_wherever_the_shelf_differs_from_what_it_read(
+        artifact_id: str) -> None:
+    """``artifact_points_read`` gives the points and the cells the score read (None: the
+    whole shelf): the same artifact on a shelf that differs only elsewhere (a card added
+    in another cell, a card there turned face down) scores the same."""
+    rng = random.Random(artifact_id)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    checked = 0
+    for _ in range(30):
+        cards = [BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(rng.randint(1, 3))),
+                          4) for a, n in rng.sample([(a, n) for a in letters
+                                                     for n in range(1, 5)], 14)]
+        shelf = Shelf()
+        placed: list[object] = cards[:rng.randint(0, 12)]
+        placed.insert(rng.randint(0, len(placed)), ArtifactCard(artifact_id))
+        for card in placed:
+            shelf.shelve(card, rng.choice(shelf.legal_cells()),
+                         face_down=isinstance(card, BookCard) and rng.random() < 0.2)
+        here = shelf.position_of(ArtifactCard(artifact_id))
+        points, read = artifacts.artifact_points_read(shelf, here, artifact_id)
+        assert points == artifact_points(shelf, here, artifact_id)
+        if read is None:
+            continue
+        assert here in read
+        for pos in shelf.legal_cells():  # a card added where the score did not look
+            if pos not in read:
+                grown = shelf.copy()
+                grown.shelve(cards[-1], pos)
+                assert artifact_points(grown, here, artifact_id) == points, pos
+                checked += 1
+        for pos, slot in shelf.items():  # a card turned face down there
+            if pos not in read and isinstance(slot.card, BookCard) and not slot.face_down:
+                turned = shelf.copy()
+                turned.flip(pos)
+                assert artifact_points(turned, here, artifact_id) == points, pos
+                checked += 1
+    assert checked or artifact_id in WHOLE_SHELF_SCORES
+
+
+WHOLE_SHELF_SCORES = {"drawer-of-ruined-runeography", "foul-vowel-towel"}
+
+
+def test_a_score_that_names_the_shelf_reads_it_whole() -> None:
+    """A score that names the shelf's cards is not worth watching cell by cell: it is
+    read whole (None), the others by their cells."""
+    for artifact_id in sorted(a for a in EXPECTED_IDS if artifacts.has_end_of_game_score(a)):
+        shelf = Shelf()
+        shelf.shelve(ArtifactCard(artifact_id), (0, 0))
+        _, read = artifacts.artifact_points_read(shelf, (0, 0), artifact_id)
+        assert (read is None) == (artifact_id in WHOLE_SHELF_SCORES), artifact_id

@@ -10,11 +10,11 @@ cdef class Worth:
     cdef public dict _awards, _books
 
 cdef class ShelfReading:
-    cdef public object _cards, _cells, _depths, _run, artifact_at, artifacts, base_books
+    cdef public object _cards, _cells, _depths, _run, artifact_cells, artifacts, base_books
     cdef public object entombed, flips
     cdef public object foresight, order
     cdef public object rules, shelf, slow, stability, sum_z, sum_zz, value, z_count
-    cdef public dict _books, _gains, _lifted, _losses, _stability
+    cdef public dict _books, _gains, _lifted, _losses, _scored, _stability
     cdef public list keys, kept, kept_cards, lasts, starts, tombs, zs
     cdef public tuple tally
     cdef public Worth worth

@@ -25,7 +25,7 @@ from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import shelf_artifact_points
+from exlibris.scoring.artifacts import artifact_points_read
 from exlibris.scoring.settings import ScoringRules
 
 # what one use of a verb is worth, in cards (per unit of a literal amount)
@@ -217,8 +217,8 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses",
-                 "_run", "_stability", "artifact_at", "artifacts", "base_books", "entombed",
-                 "flips",
+                 "_run", "_scored", "_stability", "artifact_cells", "artifacts", "base_books",
+                 "entombed", "flips",
                  "foresight", "kept", "kept_cards", "keys", "lasts", "order", "rules", "shelf",
                  "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
                  "worth", "z_count", "zs")
@@ -232,18 +232,18 @@ class ShelfReading:
         self.foresight = foresight
         self.order = shelf.positions()
         self._pass(shelf.snapshot(), 0, [], [], [], [], [], [0] * len(CATEGORY_CODES), None, 0,
-                   [], [], None)
+                   [], [], [])
         self._finish(stability)
 
     def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
               kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
               run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
-              zs: list[float], tombs: list[int], artifact_at: int | None) -> None:
+              zs: list[float], tombs: list[int], artifact_cells: list[int]) -> None:
         """A1's pass along the reading order from its ``i``-th cell on, from what it found
         before that cell (each cell's key, whether A1 keeps it, the last key kept before
         it, how many cards it keeps before it; the cards kept, their tally, the last key
         kept, the cards flipped, the layout coordinates of the face-up cards, the cells
-        with a card entombed beneath, the first cell with an artifact)."""
+        with a card entombed beneath, the cells with an artifact)."""
         width = self.foresight.width
         for pos in self.order[i:]:
             slot = slots[pos]
@@ -253,8 +253,8 @@ class ShelfReading:
             if slot.beneath is not None:
                 tombs.append(len(starts) - 1)
             if slot.face_down or not isinstance(card, BookCard):
-                if artifact_at is None and isinstance(card, ArtifactCard):
-                    artifact_at = len(starts) - 1
+                if isinstance(card, ArtifactCard):
+                    artifact_cells.append(len(starts) - 1)
                 keys.append(None)
                 kept.append(False)
                 continue
@@ -281,30 +281,67 @@ class ShelfReading:
         self.z_count = len(zs)
         self.sum_z = reduce(add, zs, 0.0)
         self.sum_zz = reduce(add, map(mul, zs, zs), 0.0)
-        self.artifact_at = artifact_at
-        self.slow = artifact_at is not None  # artifacts' points read the shelf built
+        self.artifact_cells = artifact_cells
+        self.slow = bool(artifact_cells)  # artifacts' points read the shelf built
         self.tombs = tombs
         self.entombed = len(tombs)
 
-    def _finish(self, stability: int | None) -> None:
+    def _finish(self, stability: int | None, parent: ShelfReading | None = None,
+                 new: int = 0) -> None:
         """B1 (unless known), the entombed cards and the artifacts' points after the
-        pass; then ``value``."""
+        pass; then ``value``. ``parent``: this shelf is ``parent``'s with a card shelved
+        in the cell ``new`` (in reading order) and the rest as it was: an artifact whose
+        score read none of the cells that differ (that cell, and those A1 now flips or
+        no longer flips) scores what it scored there."""
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
             stability = filled_rectangle(self.depths, self.rules.min_rectangle, height)
         self.stability = stability
         self.artifacts = 0
-        if self.slow:  # the shelf as the inspector leaves it: A1's flips are the pass's
-            flipped = [pos for pos, key, kept in zip(self.order, self.keys, self.kept,
-                                                     strict=True) if key is not None and not kept]
-            self.artifacts = shelf_artifact_points(steps.with_flips(self.shelf, flipped),
-                                                   self.rules)
+        self._scored: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
+        if self.slow:
+            self._score_artifacts(parent, new)
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[int, float, int]] | None = None
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
         self._cards: frozenset[Card] | None = None
         self._weigh()
+
+    def _score_artifacts(self, parent: ShelfReading | None, new: int) -> None:
+        """``artifacts``: the artifacts' points on the shelf as the inspector leaves it
+        (A1's flips are the pass's), each kept in ``_scored`` with the cells its score
+        read; from ``parent``'s where they hold (``_finish``)."""
+        order, kept = self.order, self.kept
+        known: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
+        differ: set[Pos] = set()
+        if parent is not None and parent.slow:
+            known = parent._scored
+            differ = {order[new]}  # the new cell, and the cells after it A1 reads anew
+            differ.update(pos for pos, was, now in zip(order[new + 1:], parent.kept[new:],
+                                                       kept[new + 1:], strict=True)
+                          if was != now)
+        scored = self._scored
+        shelf = self.shelf
+        shown: Shelf | None = None  # built for the first artifact scored anew
+        total = 0
+        for i in self.artifact_cells:
+            pos = order[i]
+            slot = shelf.at(pos)
+            card = slot.card  # type: ignore[union-attr]
+            if slot.face_down:  # type: ignore[union-attr]  # SCORE-00-2
+                continue
+            found = known.get(pos)
+            if (found is None or found[0] is not card or found[2] is None
+                    or not differ.isdisjoint(found[2])):
+                if shown is None:
+                    shown = steps.with_flips(shelf, [
+                        cell for cell, key, keeps in zip(order, self.keys, kept, strict=True)
+                        if key is not None and not keeps])
+                found = (card, *artifact_points_read(shown, pos, card.artifact_id, self.rules))
+            scored[pos] = found
+            total += found[1]
+        self.artifacts = total
 
     def _weigh(self) -> None:
         """``value`` from what the pass found, and nothing worked out from it yet."""
@@ -336,7 +373,7 @@ class ShelfReading:
         other.z_count, other.sum_z, other.sum_zz, other.zs = (self.z_count, self.sum_z,
                                                               self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
-        other.artifact_at = self.artifact_at
+        other.artifact_cells, other._scored = self.artifact_cells, self._scored
         other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
@@ -483,7 +520,7 @@ class ShelfReading:
         trial = self.shelf.copy()
         trial.shelve(card, pos)
         return (self._resumed(trial, bisect_left(self.order, pos), self.worth,
-                              self.foresight).value - self.value)
+                              self.foresight, grown=True).value - self.value)
 
     def holds(self, card: Card) -> bool:
         """Whether ``card`` is a visible card of the shelf (cards are interned, so
@@ -628,13 +665,14 @@ class ShelfReading:
         return self._resumed(shelf, i, worth, foresight, slots=slots)
 
     def _resumed(self, shelf: Shelf, i: int, worth: Worth, foresight: Foresight,
-                 stability: int | None = None, *, slots: dict[Pos, Slot] | None = None
-                 ) -> ShelfReading:
+                 stability: int | None = None, *, slots: dict[Pos, Slot] | None = None,
+                 grown: bool = False) -> ShelfReading:
         """``shelf``, whose first ``i`` cells in reading order are this shelf's, read with
         ``worth`` and ``foresight`` (of this layout width and scoring rules): A1's pass
         starts at the ``i``-th cell from what this one found there, the same sums (the
         coordinates are added from the first again); B1 anew unless ``stability`` says
-        it; the artifacts' points (if any) scored on ``shelf``."""
+        it; the artifacts' points (if any) scored on ``shelf``, from this shelf's where
+        ``shelf`` is this one ``grown`` by a card in its ``i``-th cell (``_finish``)."""
         other = ShelfReading.__new__(ShelfReading)
         other.shelf, other.worth, other.rules, other.foresight = (shelf, worth, worth.rules,
                                                                   foresight)
@@ -647,9 +685,8 @@ class ShelfReading:
                     self.lasts[:i], self.starts[:i], self.kept_cards[:start],
                     list(self.run()[2][start]), self.lasts[i], face_up - start,
                     self.zs[:face_up], tombs[:bisect_left(tombs, i)],
-                    self.artifact_at if self.artifact_at is not None and self.artifact_at < i
-                    else None)
-        other._finish(stability)
+                    self.artifact_cells[:bisect_left(self.artifact_cells, i)])
+        other._finish(stability, self if grown else None, i)
         return other
 
 

@@ -247,6 +247,9 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
         except EffectError as exc:  # named as the handler names its own errors
             raise EffectError(exc.message, name, expr.line, expr.col) from None
 
+    # whether it may read every card of its shelf (it names the shelf's cards, the owner's
+    # or the players'): then what it reads is not worth noting (``ReadCells``)
+    score.whole_shelf = cards  # type: ignore[attr-defined]
     return score
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from exlibris import paths, sources
 from exlibris.errors import Problem, UserInputError
 from exlibris.model.cards import ArtifactCard
-from exlibris.model.shelf import Pos, Shelf
+from exlibris.model.shelf import STEPS, Pos, Shelf
 from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
 
 ARTIFACT_GLOSSARY: tuple[tuple[str, str], ...] = (
@@ -240,6 +240,48 @@ def artifact_points(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None,
     except RuntimeError as exc:  # the effect language's step budget
         raise ArtifactScoringError(artifact_id, f"cannot score artifact {artifact_id!r}: "
                                    f"{exc}") from None
+
+
+class ReadCells:
+    """A shelf as a score reads it (``positions``, ``at``, ``neighbours``), noting what
+    it reads: the cells it looks at (a neighbour's cell whether or not it holds a
+    card), or the whole shelf (``whole``). A score's points depend on nothing else of
+    the shelf, so on a shelf that differs elsewhere it scores the same."""
+
+    __slots__ = ("cells", "shelf", "whole")
+
+    def __init__(self, shelf: Shelf) -> None:
+        self.shelf = shelf
+        self.cells: set[Pos] = set()
+        self.whole = False
+
+    def positions(self) -> tuple[Pos, ...]:
+        self.whole = True
+        return self.shelf.positions()
+
+    def at(self, pos: Pos) -> Any:
+        self.cells.add(pos)
+        return self.shelf.at(pos)
+
+    def neighbours(self, pos: Pos) -> list[Pos]:
+        r, c = pos
+        self.cells.update((r + dr, c + dc) for dr, dc in STEPS)
+        return self.shelf.neighbours(pos)
+
+    def __getattr__(self, name: str) -> Any:  # anything else of the shelf: all of it
+        self.whole = True
+        return getattr(self.shelf, name)
+
+
+def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None
+                         ) -> tuple[int, frozenset[Pos] | None]:
+    """``artifact_points`` (no table known), with the cells its score read (None: the
+    whole shelf): the points stay the same while those cells hold the same."""
+    if getattr(_score_fn(artifact_id), "whole_shelf", False):
+        return artifact_points(shelf, pos, artifact_id, rules), None
+    seen = ReadCells(shelf)
+    points = artifact_points(seen, pos, artifact_id, rules)  # type: ignore[arg-type]
+    return points, None if seen.whole else frozenset(seen.cells)
 
 
 def has_end_of_game_score(artifact_id: str) -> bool:
