@@ -12,7 +12,8 @@ order the seeded generators are drawn from, or in an event, changes a digest.
     python bench/same_games.py --artifacts     # and rows of the modes with artifacts
 
 ``--search`` adds games with ``mcts`` seats (two seeds of ``mcts:20`` against greedy,
-one of three ``mcts:12``): the search's rollouts play the greedy bot's choices, so
+one of three ``mcts:12``, two of the first search, ``mcts:20/classic``, against
+greedy): the search's rollouts play the greedy bot's choices, so
 a change to the greedy bot or its views that moves a rollout changes these.
 ``--artifacts`` adds games of the Expanded Archives (greedy against random at two
 players, random at four), the Artifactorium (random at three) and solo with the
@@ -74,6 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, make in rows:
         print(f"{name:<17}{digest(catalog, settings, seeds, make)}")
     if args.search:
+        from exlibris.agents import SEARCHES
         from exlibris.agents.mcts import MctsAgent
 
         searched: list[tuple[str, range, Callable[[int], list[Any]]]] = [
@@ -81,7 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 MctsAgent(seed, iterations=20) if i == seed % 2 else GreedyAgent(seed + 3)
                 for i in range(2)]),
             ("mcts:12 x3", range(1), lambda seed: [
-                MctsAgent(seed + i, iterations=12) for i in range(3)])]
+                MctsAgent(seed + i, iterations=12) for i in range(3)]),
+            ("classic vs greedy", range(2), lambda seed: [  # levels 2 and 3's search
+                MctsAgent(seed, iterations=20, **SEARCHES["classic"]) if i == seed % 2
+                else GreedyAgent(seed + 3) for i in range(2)])]
         for name, few, make in searched:
             print(f"{name:<17} {digest(catalog, settings, few, make)}")
     if args.artifacts:

@@ -185,8 +185,10 @@ class MctsAgent:
         self.searched = searched  # the decision kinds searched (None: all); greedy for others
         self.fallback = GreedyAgent(seed)
         # the rollouts' policy: one greedy agent for every seat (``rollout="greedy"``,
-        # and always in solo), or one a seat remembering card worth over a search
-        self.policy: Any = GreedyAgent(seed + 1)
+        # and always in solo), or one a seat remembering card worth over a search; the
+        # greedy one scores a placement on the fork's own pairs (``rollout.place``: the
+        # worths of their descriptors, so the same choices) and weighs every option
+        self.policy: Any = SamplingGreedy(seed + 1, sample=0)
         self.game: Game | None = None
         self.last_iterations = 0  # of the last decision
         # (iterations done, budget) of the search under way, read by the terminal's
