@@ -302,3 +302,65 @@ def test_a_score_that_names_the_shelf_reads_it_whole() -> None:
         shelf.shelve(ArtifactCard(artifact_id), (0, 0))
         _, read = artifacts.artifact_points_read(shelf, (0, 0), artifact_id)
         assert (read is None) == (artifact_id in WHOLE_SHELF_SCORES), artifact_id
+
+
+@pytest.mark.parametrize(("source", "as_set"), [
+    ("count(shelf where it.is_book and it.vowel and not it.face_down)", True),
+    ("count(letters(shelf where not it.face_down)) / 2", True),
+    ("books(shelf, @fantastical-fictions) + complete_sets(shelf)", True),
+    ("first(shelf where it.is_book).order", False),  # the order of the shelf
+    ("books(adjacent(this), @historic-volumes)", False),  # the scored card's cell
+    ("count(shelf where it == this)", False),
+    ("count(owner.shelf)", False),  # a player
+    ("count(entombed(shelf))", False),  # the cells' cards beneath
+    ("2 * count(tucked(this))", False),
+])
+def test_a_score_reads_its_shelf_as_a_set_only_through_words_that_ignore_order_and_cells(
+        source: str, as_set: bool) -> None:
+    from exlibris.dsl.parser import parse_expression
+    from exlibris.dsl.scoring import shelf_as_set
+
+    assert shelf_as_set(parse_expression(source)) is as_set
+
+
+def test_a_score_read_as_a_set_scores_the_same_in_any_cells_and_once_a_set() -> None:
+    """The shipped scores read as a set of cards and faces give the same points with
+    the same cards, each face up or down as it was, laid out in other cells; and
+    ``artifact_points_read``, which keeps their points by that set, gives the points
+    ``artifact_points`` finds on every shelf, the same sets laid out anew and a card
+    turned face down among them."""
+    as_set = [a for a in EXPECTED_IDS if artifacts.has_end_of_game_score(a)
+              and artifacts._score_fn(a).shelf_as_set]
+    assert as_set == ["drawer-of-ruined-runeography", "foul-vowel-towel"]
+    rng = random.Random(7)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    for artifact_id in as_set:
+        for _ in range(40):
+            cards: list[object] = [
+                BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(rng.randint(1, 3))),
+                         4) for a, n in rng.sample([(a, n) for a in letters
+                                                    for n in range(1, 5)], rng.randint(0, 12))]
+            cards.insert(rng.randint(0, len(cards)), ArtifactCard(artifact_id))
+            faces = {card: isinstance(card, BookCard) and rng.random() < 0.3 for card in cards}
+            shelves = []
+            for _ in range(3):  # the same cards and faces, laid out anew each time
+                shelf = Shelf()
+                for card in rng.sample(cards, len(cards)):
+                    shelf.shelve(card, rng.choice(shelf.legal_cells()), face_down=faces[card])
+                shelves.append(shelf)
+            found = set()
+            for shelf in shelves:
+                here = shelf.position_of(ArtifactCard(artifact_id))
+                points = artifact_points(shelf, here, artifact_id)
+                assert artifacts.artifact_points_read(shelf, here, artifact_id) == (points,
+                                                                                     None)
+                found.add(points)
+            assert len(found) == 1
+            shelf = shelves[0]  # a card turned face down: another set, scored anew
+            up = [pos for pos, slot in shelf.items()
+                  if isinstance(slot.card, BookCard) and not slot.face_down]
+            if up:
+                shelf.flip(rng.choice(up))
+                here = shelf.position_of(ArtifactCard(artifact_id))
+                assert artifacts.artifact_points_read(shelf, here, artifact_id) == (
+                    artifact_points(shelf, here, artifact_id), None)

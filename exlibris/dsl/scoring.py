@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl.ast import names_read
+from exlibris.dsl.ast import calls, names_read
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -250,7 +250,29 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     # whether it may read every card of its shelf (it names the shelf's cards, the owner's
     # or the players'): then what it reads is not worth noting (``ReadCells``)
     score.whole_shelf = cards  # type: ignore[attr-defined]
+    # whether its points are those of the shelf's cards and faces whatever their order
+    # and cells (``shelf_as_set``)
+    score.shelf_as_set = shelf_as_set(expr)  # type: ignore[attr-defined]
     return score
+
+
+# the words whose value depends on the cards given and not on their order nor on where
+# they lie (``first`` and ``best`` read the order; ``adjacent``, ``tucked``,
+# ``entombed``, ``shelved_before`` and ``shelved_after`` the cells; ``claim`` a player)
+ORDER_FREE = frozenset({
+    "count", "min", "max", "books", "categories", "has", "letters", "complete_sets",
+    "comes_before", "comes_after", "largest", "smallest", "sum", "next_letter",
+    "letter_distance", "ref", "category", "category_codes"})
+
+
+def shelf_as_set(expr: Any) -> bool:
+    """Whether a score reads its shelf only as the set of its cards, each face up or
+    down: it names ``shelf`` and not the scored card (``this``) nor any player, and calls
+    only ``ORDER_FREE`` words (a card's own words do not tell its cell). Such a score
+    gives the same points on any shelf of those cards and faces."""
+    read = names_read(expr)
+    return ("shelf" in read and not {"this", "owner", "players", "opponents"} & read
+            and set(calls(expr)) <= ORDER_FREE)
 
 
 def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,

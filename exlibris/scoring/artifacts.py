@@ -276,12 +276,32 @@ class ReadCells:
 def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None
                          ) -> tuple[int, frozenset[Pos] | None]:
     """``artifact_points`` (no table known), with the cells its score read (None: the
-    whole shelf): the points stay the same while those cells hold the same."""
-    if getattr(_score_fn(artifact_id), "whole_shelf", False):
+    whole shelf): the points stay the same while those cells hold the same. A score
+    that reads its shelf as a set of cards and faces is scored once a set."""
+    score = _score_fn(artifact_id)
+    if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
+        key = (artifact_id, id(rules),
+               frozenset([(slot.card, slot.face_down) for _, slot in shelf.items()]))
+        found = _AS_SET.get(key)
+        if found is not None and found[0] is rules:
+            return found[1], None
+        points = artifact_points(shelf, pos, artifact_id, rules)
+        if len(_AS_SET) >= AS_SET_MOST:
+            _AS_SET.clear()
+        _AS_SET[key] = (rules, points)
+        return points, None
+    if getattr(score, "whole_shelf", False):
         return artifact_points(shelf, pos, artifact_id, rules), None
     seen = ReadCells(shelf)
     points = artifact_points(seen, pos, artifact_id, rules)  # type: ignore[arg-type]
     return points, None if seen.whole else frozenset(seen.cells)
+
+
+# the points of scores that read their shelf as a set of cards and faces
+# (``dsl.scoring.shelf_as_set``), by the artifact, the rules (kept with them: their
+# ``id`` stays theirs) and that set; emptied when it holds ``AS_SET_MOST``
+_AS_SET: dict[tuple[str, int, frozenset[tuple[Any, bool]]], tuple[Any, int]] = {}
+AS_SET_MOST = 4096
 
 
 def has_end_of_game_score(artifact_id: str) -> bool:
