@@ -364,3 +364,23 @@ def test_a_score_read_as_a_set_scores_the_same_in_any_cells_and_once_a_set() -> 
                 here = shelf.position_of(ArtifactCard(artifact_id))
                 assert artifacts.artifact_points_read(shelf, here, artifact_id) == (
                     artifact_points(shelf, here, artifact_id), None)
+
+
+def test_a_set_score_kept_for_one_content_is_not_given_for_another(tmp_path,
+                                                                   monkeypatch) -> None:
+    """Points kept by a shelf's set are the score's of the content in use: with another
+    content folder whose artifact of the same id scores otherwise, the same shelf is
+    scored by that content's score."""
+    shelf = Shelf()
+    for card in (BookCard("A", 1, ("C",), 4), BookCard("E", 2, ("F",), 4),
+                 ArtifactCard("foul-vowel-towel")):
+        shelf.shelve(card, shelf.legal_cells()[-1])
+    here = shelf.position_of(ArtifactCard("foul-vowel-towel"))
+    assert artifacts.artifact_points_read(shelf, here, "foul-vowel-towel") == (2, None)
+    folder = tmp_path / "artifacts"
+    folder.mkdir()
+    (folder / "foul-vowel-towel.yaml").write_text(
+        "id: foul-vowel-towel\nname: Foul Vowel Towel\nabilities:\n"
+        "  - timing: end-of-game\n    score: 10 * count(shelf)\n")
+    monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
+    assert artifacts.artifact_points_read(shelf, here, "foul-vowel-towel") == (30, None)

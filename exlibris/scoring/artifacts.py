@@ -280,15 +280,15 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     that reads its shelf as a set of cards and faces is scored once a set."""
     score = _score_fn(artifact_id)
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
-        key = (artifact_id, id(rules),
+        key = (id(score), id(rules),
                frozenset([(slot.card, slot.face_down) for _, slot in shelf.items()]))
         found = _AS_SET.get(key)
-        if found is not None and found[0] is rules:
-            return found[1], None
+        if found is not None and found[0] is score and found[1] is rules:
+            return found[2], None
         points = artifact_points(shelf, pos, artifact_id, rules)
         if len(_AS_SET) >= AS_SET_MOST:
             _AS_SET.clear()
-        _AS_SET[key] = (rules, points)
+        _AS_SET[key] = (score, rules, points)
         return points, None
     if getattr(score, "whole_shelf", False):
         return artifact_points(shelf, pos, artifact_id, rules), None
@@ -298,9 +298,10 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
 
 
 # the points of scores that read their shelf as a set of cards and faces
-# (``dsl.scoring.shelf_as_set``), by the artifact, the rules (kept with them: their
-# ``id`` stays theirs) and that set; emptied when it holds ``AS_SET_MOST``
-_AS_SET: dict[tuple[str, int, frozenset[tuple[Any, bool]]], tuple[Any, int]] = {}
+# (``dsl.scoring.shelf_as_set``), by the score (the artifact's in the content in use),
+# the rules (both kept with the points: their ``id`` stays theirs) and that set; emptied
+# when it holds ``AS_SET_MOST``
+_AS_SET: dict[tuple[int, int, frozenset[tuple[Any, bool]]], tuple[Any, Any, int]] = {}
 AS_SET_MOST = 4096
 
 
