@@ -369,6 +369,37 @@ def test_a_shelf_with_artifacts_read_from_another_reading_is_a_fresh_reading(see
                 assert getattr(again, name) == getattr(fresh, name), name
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_shelf_grown_by_a_card_read_from_the_reading_before_is_a_fresh_reading(
+        seed: int) -> None:
+    """The shelf (some cards entombed in it) with one card more in any legal cell (face up
+    or down, a book card or an artifact), read from the shelf's reading (A1's pass anew
+    only until it keeps what the shelf's pass kept, the rest the shelf's a cell further
+    on), is exactly what reading it afresh finds, field by field."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng, artifacts=rng.randint(0, 2))
+    for c in hand[4:4 + rng.randint(0, 3)]:  # entomb a few cards (LIB-MUMMY-5)
+        pos = rng.choice(shelf.positions()) if shelf.positions() else None
+        if pos is not None and shelf.at(pos).beneath is None:
+            slot = shelf.at(pos)
+            shelf = Shelf.from_slots({**shelf.snapshot(), pos: Slot(c, beneath=slot.card)},
+                                     check=False)
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    foresight = rng.choice([Foresight(), Foresight(layout=0.5, flipped_stability=1.0)])
+    reading = ShelfReading(shelf, worth, foresight)
+    for card in [*hand[:4], ArtifactCard("vessel-of-wand-storage")]:
+        for pos in shelf.legal_cells():
+            face_down = isinstance(card, BookCard) and rng.random() < 0.2
+            built = shelf.copy()
+            built.shelve(card, pos, face_down=face_down)
+            grown = reading._resumed(built, bisect.bisect_left(shelf.positions(), pos), worth,
+                                     foresight, grown=True)
+            fresh = ShelfReading(built, worth, foresight)
+            for name in READ_FIELDS:
+                assert getattr(grown, name) == getattr(fresh, name), (card, pos, name)
+
+
 def best_by_cells(reading: ShelfReading, card: BookCard) -> float:
     """``best_gain`` of a book card worked out cell by cell in reading order, each cell's
     sum as ``_best_book_gain`` makes it (a reference for its cells taken by kind)."""
