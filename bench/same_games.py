@@ -18,7 +18,8 @@ a change to the greedy bot or its views that moves a rollout changes these.
 ``--artifacts`` adds games of the Expanded Archives (greedy against random at two
 players, random at four), the Artifactorium (random at three) and solo with the
 expansion (greedy): artifacts carry abilities and scores that the standard game's
-rows never meet.
+rows never meet. ``--search`` also adds a solo game of ``mcts:12`` (every solo decision
+is searched), and with ``--artifacts`` one of ``mcts:8`` in solo with the expansion.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 else GreedyAgent(seed + 3) for i in range(2)])]
         for name, few, make in searched:
             print(f"{name:<17} {digest(catalog, settings, few, make)}")
+        solo = resolve_settings("solo", catalog.variants)  # every solo decision searched
+        print(f"{'mcts:12 solo':<17} "
+              f"{digest(catalog, solo, range(1), lambda s: [MctsAgent(s, 12)], 'solo')}")
     if args.artifacts:
         moded: list[tuple[str, str, Callable[[int], list[Any]]]] = [
             ("expanded greedy", "expanded", lambda seed: [
@@ -102,6 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, variant, make in moded:
             moded_settings = resolve_settings(variant, catalog.variants)
             print(f"{name:<17}{digest(catalog, moded_settings, seeds, make, variant)}")
+        if args.search:  # the search in solo with the expansion's artifacts
+            from exlibris.agents.mcts import MctsAgent
+
+            solo = resolve_settings("solo-expanded", catalog.variants)
+            print(f"{'mcts:8 solo-exp':<17}" + digest(
+                catalog, solo, range(1), lambda s: [MctsAgent(s, 8)], "solo-expanded"))
     return 0
 
 

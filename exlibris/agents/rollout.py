@@ -53,36 +53,37 @@ from exlibris.model.cards import Card
 
 REWORK_SAMPLE = 12  # the options of a shelf's rework a rollout weighs
 SOLO_SAMPLE = 128  # the options of a rework or shift a solo rollout weighs
+KEPT_MOST = 16384  # cells and worths a ``CellMemory`` keeps before it empties them
 SAMPLED = (DecisionKind.REARRANGE, DecisionKind.SHIFT)
 
 
-class RememberingGreedy(GreedyAgent):
-    """The greedy bot with card worth remembered over one search (see the module)."""
+class CellMemory(GreedyAgent):
+    """The greedy bot with what it works out of a shelf kept by the shelf's cells (its
+    ``key``, not the object) and how it is read (the scoring rules, focus, categories,
+    rivals' tallies and final round): the cell it gives a card (``position``) and a book
+    card's or artifact's worth (``card_value``). Both are exactly the greedy bot's: the
+    same reading gives the same worths; a cell chosen from a tie is not kept, so the tie
+    is drawn by the generator each time, as the greedy bot draws it. A search's
+    play-outs reach the same shelves again and again (see the module)."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.worth_of: dict[Any, float] = {}
-        self.hand_gains: dict[Any, float] = {}
         self.cells: dict[Any, int] = {}
+        self.worths: dict[Any, float] = {}
 
     def forget(self) -> None:
-        """Forget what the last search remembered."""
-        self.worth_of.clear()
-        self.hand_gains.clear()
+        """Forget the cells and worths kept."""
         self.cells.clear()
+        self.worths.clear()
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
-        kind = decision.kind
-        if kind is DecisionKind.PICK and decision.purpose is Purpose.SHELVE:
-            return _argmax((0.0 if card is None else self.card_value(view, card)
-                            for card in decision.values), self.rng)
-        if kind is DecisionKind.POSITION and isinstance(decision.card, SHELVED):
+        if decision.kind is DecisionKind.POSITION and isinstance(decision.card, SHELVED):
             return self.position(view, decision)
         return super().decide(view, decision)
 
     def position(self, view: PlayerView, decision: Decision) -> int:
         """The greedy bot's cell for the card of a ``position`` decision (its
-        ``_position``), remembered when it was the one best (see the module)."""
+        ``_position``), kept when it was the one best."""
         card = decision.card
         key = (self.read_of(view), view.shelf.key(), card, tuple(decision.handles))
         found = self.cells.get(key)
@@ -92,8 +93,42 @@ class RememberingGreedy(GreedyAgent):
         found = _one_best(scores)
         if found is None:  # a tie: drawn each time
             return _argmax(scores, self.rng)
+        if len(self.cells) >= KEPT_MOST:
+            self.cells.clear()
         self.cells[key] = found
         return found
+
+    def card_value(self, view: PlayerView, card: Card | None) -> float:
+        if not isinstance(card, SHELVED):
+            return super().card_value(view, card)
+        key = (self.read_of(view), view.shelf.key(), card)
+        found = self.worths.get(key)
+        if found is None:
+            if len(self.worths) >= KEPT_MOST:
+                self.worths.clear()
+            found = self.worths[key] = super().card_value(view, card)
+        return found
+
+
+class RememberingGreedy(CellMemory):
+    """The greedy bot with card worth remembered over one search (see the module)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.worth_of: dict[Any, float] = {}
+        self.hand_gains: dict[Any, float] = {}
+
+    def forget(self) -> None:
+        """Forget what the last search remembered."""
+        super().forget()
+        self.worth_of.clear()
+        self.hand_gains.clear()
+
+    def decide(self, view: PlayerView, decision: Decision) -> int:
+        if decision.kind is DecisionKind.PICK and decision.purpose is Purpose.SHELVE:
+            return _argmax((0.0 if card is None else self.card_value(view, card)
+                            for card in decision.values), self.rng)
+        return super().decide(view, decision)
 
     def hand_gain(self, view: PlayerView) -> float:
         key = (view.hand, view.focus)
@@ -147,9 +182,10 @@ class RolloutPolicy:
         return weigh_sample(agent, view, decision, REWORK_SAMPLE)
 
 
-class SamplingGreedy(GreedyAgent):
-    """The solo search's rollout policy: the greedy bot, weighing ``sample`` options of
-    a rework or shift that offers more (see the module; 0: all of them)."""
+class SamplingGreedy(CellMemory):
+    """The solo search's rollout policy: the greedy bot (its cells and worths kept by the
+    shelf's cells: ``CellMemory``), weighing ``sample`` options of a rework or shift that
+    offers more (see the module; 0: all of them)."""
 
     def __init__(self, seed: int = 0, sample: int = SOLO_SAMPLE) -> None:
         super().__init__(seed)
