@@ -191,8 +191,8 @@ class GreedyAgent:
         kept = self.kept(view)
         hand = view.hand
         if hand != kept.hand:
-            reading = kept.reading
-            kept.hand_gain = max((reading.best_gain(c) for c in hand), default=0.0)
+            best = self.best_position_gain
+            kept.hand_gain = max((best(view, c) for c in hand), default=0.0)
             kept.hand = hand
         return kept.hand_gain
 
@@ -226,9 +226,8 @@ class GreedyAgent:
         if not any(isinstance(v, SHELVED) for v in values):
             return 0
         if purpose is Purpose.SHELVE:  # the card that fits the shelf best, if any does
-            reading = self.reading(view)
-            return _argmax((0.0 if v is None else reading.best_gain(v) for v in values),
-                           self.rng)
+            best = self.best_position_gain
+            return _argmax((0.0 if v is None else best(view, v) for v in values), self.rng)
         giving = purpose is not None and purpose.giving
         feeding = giving and view.solo is not None and purpose is Purpose.DISCARD
         scores = []

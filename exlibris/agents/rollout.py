@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exlibris.agents.greedy import SHELVED, GreedyAgent, _argmax, _one_best
+from exlibris.agents.greedy import SHELVED, GreedyAgent, _argmax, _one_best, best_flip_plan
 from exlibris.agents.view import PlayerView
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.public import public_list
@@ -60,26 +60,55 @@ SAMPLED = (DecisionKind.REARRANGE, DecisionKind.SHIFT)
 class CellMemory(GreedyAgent):
     """The greedy bot with what it works out of a shelf kept by the shelf's cells (its
     ``key``, not the object) and how it is read (the scoring rules, focus, categories,
-    rivals' tallies and final round): the cell it gives a card (``position``) and a book
-    card's or artifact's worth (``card_value``). Both are exactly the greedy bot's: the
-    same reading gives the same worths; a cell chosen from a tie is not kept, so the tie
-    is drawn by the generator each time, as the greedy bot draws it. A search's
-    play-outs reach the same shelves again and again (see the module)."""
+    rivals' tallies and final round): the cell it gives a card (``position``), a book
+    card's or artifact's worth (``card_value``), a card's best gain
+    (``best_position_gain``), and the voluntary flips it plans (by every shelf of the
+    table). All are exactly the greedy bot's: the same reading gives the same worths; a
+    cell chosen from a tie is not kept, so the tie is drawn by the generator each time,
+    as the greedy bot draws it. A search's play-outs reach the same shelves again and
+    again (see the module)."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
         self.cells: dict[Any, int] = {}
         self.worths: dict[Any, float] = {}
+        self.gains: dict[Any, float] = {}
+        self.plans: dict[Any, frozenset[str]] = {}
 
     def forget(self) -> None:
-        """Forget the cells and worths kept."""
-        self.cells.clear()
-        self.worths.clear()
+        """Forget the cells, worths, gains and plans kept."""
+        for kept in (self.cells, self.worths, self.gains, self.plans):
+            kept.clear()
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
-        if decision.kind is DecisionKind.POSITION and isinstance(decision.card, SHELVED):
+        kind = decision.kind
+        if kind is DecisionKind.POSITION and isinstance(decision.card, SHELVED):
             return self.position(view, decision)
+        if kind is DecisionKind.FLIPS:
+            return self.flips(view)
         return super().decide(view, decision)
+
+    def flips(self, view: PlayerView) -> int:
+        """The greedy bot's voluntary flips (its ``_flips``), its plan kept by the table's
+        shelves as the view shows them."""
+        key = (view.scoring, view.focus, view.prominent, view.banned, view.shelf.key(),
+               tuple((o.seat, o.shelf.key(), o.hand_size) for o in view.opponents))
+        found = self.plans.get(key)
+        if found is None:
+            if len(self.plans) >= KEPT_MOST:
+                self.plans.clear()
+            found = self.plans[key] = frozenset(best_flip_plan(view))
+        self._flip_plan = set(found)
+        return 1 if found else 0
+
+    def best_position_gain(self, view: PlayerView, card: Card) -> float:
+        key = (self.read_of(view), view.shelf.key(), card)
+        found = self.gains.get(key)
+        if found is None:
+            if len(self.gains) >= KEPT_MOST:
+                self.gains.clear()
+            found = self.gains[key] = super().best_position_gain(view, card)
+        return found
 
     def position(self, view: PlayerView, decision: Decision) -> int:
         """The greedy bot's cell for the card of a ``position`` decision (its
