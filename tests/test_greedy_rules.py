@@ -192,6 +192,18 @@ def random_shelf(rng: random.Random, artifacts: int = 0) -> tuple[Shelf, list[Bo
     return shelf, cards[16:]
 
 
+def entombed_under(rng: random.Random, shelf: Shelf, cards: list[BookCard]) -> Shelf:
+    """``shelf`` with each of ``cards`` laid on a random cell, the card there entombed
+    beneath it (LIB-MUMMY-5), where no card is entombed yet."""
+    for c in cards:
+        pos = rng.choice(shelf.positions()) if shelf.positions() else None
+        if pos is not None and shelf.at(pos).beneath is None:
+            slot = shelf.at(pos)
+            shelf = Shelf.from_slots({**shelf.snapshot(), pos: Slot(c, beneath=slot.card)},
+                                     check=False)
+    return shelf
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_the_fast_gain_is_the_built_shelfs_value(seed: int) -> None:
     """Every cell's gain, worked out from the reading, is the value of the shelf built
@@ -270,12 +282,7 @@ def test_a_lifted_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
     whose card may not leave (the shelf read in two parts) among them."""
     rng = random.Random(seed)
     shelf, hand = random_shelf(rng)
-    for c in hand[:rng.randint(0, 3)]:  # entomb a few cards (LIB-MUMMY-5)
-        pos = rng.choice(shelf.positions()) if shelf.positions() else None
-        if pos is not None and shelf.at(pos).beneath is None:
-            slot = shelf.at(pos)
-            shelf = Shelf.from_slots({**shelf.snapshot(), pos: Slot(c, beneath=slot.card)},
-                                     check=False)
+    shelf = entombed_under(rng, shelf, hand[:rng.randint(0, 3)])
     rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
     worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
     foresight = rng.choice([Foresight(), Foresight(layout=0.5, flipped_stability=1.0)])
@@ -378,12 +385,7 @@ def test_a_shelf_grown_by_a_card_read_from_the_reading_before_is_a_fresh_reading
     on), is exactly what reading it afresh finds, field by field."""
     rng = random.Random(seed)
     shelf, hand = random_shelf(rng, artifacts=rng.randint(0, 2))
-    for c in hand[4:4 + rng.randint(0, 3)]:  # entomb a few cards (LIB-MUMMY-5)
-        pos = rng.choice(shelf.positions()) if shelf.positions() else None
-        if pos is not None and shelf.at(pos).beneath is None:
-            slot = shelf.at(pos)
-            shelf = Shelf.from_slots({**shelf.snapshot(), pos: Slot(c, beneath=slot.card)},
-                                     check=False)
+    shelf = entombed_under(rng, shelf, hand[4:4 + rng.randint(0, 3)])
     rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
     worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
     foresight = rng.choice([Foresight(), Foresight(layout=0.5, flipped_stability=1.0)])
