@@ -144,6 +144,104 @@ def test_results_are_handed_on_in_the_order_of_their_batches() -> None:
         assert (handed, len(order)) == (now, held)
 
 
+class Term(Exception):
+    """What a test's SIGTERM handler raises."""
+
+
+def _on_main_thread() -> None:
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signals are handled on the main thread only")
+
+
+def test_a_signal_during_a_pools_step_is_acted_on_after_it() -> None:
+    """SIGTERM landing while the pool hands a result on (it could as well land inside
+    concurrent.futures' locks) waits for the step to end: the result is handed on
+    whole, then the handler before raises, out of the run."""
+    import os
+    import signal
+
+    from exlibris.cli.sigterm import sigterm_raises
+    from exlibris.simulate import backends
+
+    _on_main_thread()
+    config = RunConfig([STANDARD2], 40, 5, ["random"])
+    handed: list[str] = []
+
+    def done(result) -> None:  # type: ignore[no-untyped-def]
+        handed.append("begun")
+        if len(handed) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+        handed.append("ended")
+
+    before = signal.getsignal(signal.SIGINT)
+    with sigterm_raises(lambda number: Term(number)), pytest.raises(Term):
+        backends.run_pool(backends.batches(config.specs(), 40, lambda left: 4), done, 2)
+    steps = len(handed) // 2  # the results that came in with the first are handed on too
+    assert handed == ["begun", "ended"] * steps and steps < 10
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_second_signal_is_acted_on_at_once() -> None:
+    import os
+    import signal
+
+    from exlibris.cli.sigterm import sigterm_raises
+    from exlibris.simulate.backends import DeferredSignals
+
+    _on_main_thread()
+    reached: list[int] = []
+    with sigterm_raises(lambda number: Term(number)), pytest.raises(Term), DeferredSignals():
+        os.kill(os.getpid(), signal.SIGTERM)
+        reached.append(1)
+        os.kill(os.getpid(), signal.SIGTERM)
+        reached.append(2)
+    assert reached == [1]
+
+
+_POOL: list = []  # the pool a forked worker of the next test writes into
+
+
+def _half_a_result() -> None:
+    """In a forked worker: the start of a result in the pool's result pipe (a header
+    promising 1000 bytes, then one), as a worker ended while writing leaves it."""
+    import os
+    import struct
+    import time
+
+    os.write(_POOL[0]._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x")
+    time.sleep(60)
+
+
+def test_a_worker_ended_while_writing_its_result_does_not_hang_the_pool() -> None:
+    import multiprocessing
+    import os
+    import threading
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from exlibris.simulate import backends
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the worker reaches the pool's pipe through fork")
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    _POOL[:] = [pool]
+    writer = pool._result_queue._writer  # type: ignore[attr-defined]
+    pool.submit(_half_a_result)
+    time.sleep(1.0)  # the manager thread is reading the half result by now
+    backends._end_workers(pool)
+    shutdown = threading.Thread(target=pool.shutdown, kwargs={"wait": True}, daemon=True)
+    shutdown.start()
+    shutdown.join(15)
+    hung = shutdown.is_alive()
+    if hung:  # free the manager thread, or this process could not exit
+        os.write(writer.fileno(), b"x" * 999)
+        shutdown.join(15)
+    _POOL.clear()
+    assert not hung
+
+
 def test_batches_shrink_toward_the_end_and_keep_the_plan_order() -> None:
     from exlibris.simulate import backends
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -30,6 +31,8 @@ Done = Callable[[BatchResult], None]
 Launched = Callable[[], None]
 Batch = Sequence[GameSpec]
 IN_FLIGHT_PER_WORKER = 4  # batches a worker has in flight or finished, not yet handed on
+WORKER_END_SECONDS = 5.0  # a terminated worker's time to end before it is killed
+SIGNAL_POLL_SECONDS = 0.1  # how soon a noted Ctrl-C or SIGTERM ends a pool's run
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # rows are small; leave memory to the games
 
 
@@ -112,49 +115,146 @@ def run_pool(work: Iterator[Batch], done: Done, workers: int,
              launched: Launched | None = None) -> None:
     """``workers`` processes, forked or spawned (:func:`pool_context`), each of which
     has the catalog compiled once, in its initializer; ``launched`` is called once
-    they are started (a progress bar's thread may start then)."""
+    they are started (a progress bar's thread may start then). Ctrl-C and SIGTERM
+    are acted on between the pool's steps (:class:`DeferredSignals`): the workers
+    are ended, the pool shut down, then the signal has its usual effect."""
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(workers, mp_context=pool_context(), initializer=worker_init,
-                               initargs=(content, os.getpid()))
     pending: dict[Future[BatchResult], int] = {}
     order = InOrder(done)
+    with DeferredSignals() as signals:
+        pool = ProcessPoolExecutor(workers, mp_context=pool_context(), initializer=worker_init,
+                                   initargs=(content, os.getpid()))
 
-    def collect() -> None:
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-        for future in finished:
-            order.put(pending.pop(future), future.result())
+        def collect() -> None:
+            finished, _ = wait(pending, timeout=SIGNAL_POLL_SECONDS,
+                               return_when=FIRST_COMPLETED)
+            for future in finished:
+                order.put(pending.pop(future), future.result())
+            signals.check()
 
-    tell = launched  # once, after the first task: a fork pool's workers start then
-    try:
-        for number, batch in enumerate(work):
-            while len(pending) + len(order) >= workers * IN_FLIGHT_PER_WORKER:
-                collect()
-            pending[pool.submit(play_batch, batch, events)] = number
+        tell = launched  # once, after the first task: a fork pool's workers start then
+        try:
+            for number, batch in enumerate(work):
+                while len(pending) + len(order) >= workers * IN_FLIGHT_PER_WORKER:
+                    collect()
+                signals.check()
+                pending[pool.submit(play_batch, batch, events)] = number
+                if tell is not None:
+                    tell, told = None, tell
+                    told()
             if tell is not None:
-                tell, told = None, tell
-                told()
-        if tell is not None:
-            tell()
-        while pending:
-            collect()
-    except BrokenProcessPool as exc:
-        raise WorkerLost(f"a worker process died: {exc}") from None
-    except BaseException:  # Ctrl-C or SIGTERM: the games in play are not waited for
-        _end_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+                tell()
+            while pending:
+                collect()
+        except BrokenProcessPool as exc:
+            raise WorkerLost(f"a worker process died: {exc}") from None
+        except BaseException:  # a signal, or done's error: the games in play are not waited for
+            _end_workers(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Signalled(BaseException):
+    """A signal noted by :class:`DeferredSignals`, on its way out of the pool's loop."""
+
+
+class DeferredSignals:
+    """While the block runs (on the main thread), SIGINT and SIGTERM are noted, not
+    acted on; :meth:`check` ends the block when one was. On leaving, the handlers
+    before are put back and the noted signal is raised again, so it has the effect it
+    would have had (``KeyboardInterrupt``, the CLI's ``Stopped``, or death).
+
+    A handler's exception raised wherever the main thread is would land inside
+    ``concurrent.futures``' bookkeeping now and then, with a future's lock held; the
+    pool's manager thread then waits on that lock forever, and so does the shutdown
+    that joins it. Noted here, a signal is acted on only where no lock is held."""
+
+    def __init__(self) -> None:
+        self.noted: int | None = None
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> DeferredSignals:
+        import signal
+
+        for number in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(number) is signal.SIG_IGN:
+                continue  # ignored stays ignored
+            try:
+                self.previous[number] = signal.signal(number, self._note)
+            except ValueError:  # not the main thread: signals are not ours to handle
+                break
+        return self
+
+    def _note(self, signum: int, frame: Any) -> None:
+        if self.noted is None:
+            self.noted = signum
+            return
+        self._restore()  # a second signal, the pool stuck: acted on at once
+        self._act(signum)
+
+    def check(self) -> None:
+        """End the block if a signal was noted."""
+        if self.noted is not None:
+            raise _Signalled()
+
+    def __exit__(self, *exc: object) -> None:
+        self._restore()
+        if self.noted is not None:
+            self._act(self.noted)
+
+    def _restore(self) -> None:
+        import signal
+
+        for number, handler in self.previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        self.previous = {}
+
+    @staticmethod
+    def _act(signum: int) -> None:
+        """The signal again, now that its handler before is back: that handler raises
+        (or the default ends the process); one that returns is taken for Ctrl-C."""
+        import signal
+
+        signal.raise_signal(signum)
+        raise KeyboardInterrupt
 
 
 def _end_workers(pool: Any) -> None:
     """Terminate the pool's worker processes (an interrupted run keeps what finished;
-    a batch in play would otherwise run to its end, minutes for a search bot)."""
-    processes = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
+    a batch in play would otherwise run to its end, minutes for a search bot), wait
+    until they are gone, then close this process's end of the pool's result pipe.
+
+    A worker ended while it wrote a result leaves part of it in the pipe; the pool's
+    manager thread, reading it, would wait for the rest forever, and with it the
+    shutdown that joins that thread and the interpreter's exit. With no worker left
+    and this end closed, that read ends (the pool counts itself broken, as it is)."""
+    from multiprocessing.connection import wait
+
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         with suppress(Exception):
             process.terminate()
+    sentinels = []
+    for process in processes:
+        with suppress(Exception):
+            sentinels.append(process.sentinel)
+    deadline = time.monotonic() + WORKER_END_SECONDS
+    while sentinels and time.monotonic() < deadline:
+        for ended in wait(sentinels, timeout=max(0.0, deadline - time.monotonic())):
+            sentinels.remove(ended)  # type: ignore[arg-type]
+    for process in processes:
+        if process.sentinel in sentinels:  # did not end on SIGTERM
+            with suppress(Exception):
+                process.kill()
+    if sentinels:
+        wait(sentinels, timeout=WORKER_END_SECONDS)
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        with suppress(Exception):
+            writer.close()
 
 
 def _source_root() -> str:
