@@ -27,11 +27,18 @@ from exlibris.agents.worth import PUSHED_OUT, Foresight, ShelfReading, Worth, ra
 from exlibris.catalog import load_catalog
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.flow import new_game, play
-from exlibris.model.cards import ArtifactCard, BookCard
+from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard
 from exlibris.model.shelf import Shelf, Slot
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import shelf_artifact_points
-from exlibris.scoring.flips import best_flips, bounded_flips
+from exlibris.scoring.artifacts import NO_TOWN, Town, artifact_points, shelf_artifact_points
+from exlibris.scoring.flips import (
+    OwnTotal,
+    PlanTotals,
+    _heaviest_increasing,
+    _voluntary,
+    best_flips,
+    bounded_flips,
+)
 from exlibris.scoring.inspection import PlayerTable, Table, inspect_table
 from exlibris.scoring.settings import ScoringRules
 from exlibris.scoring.table import parse_table_text
@@ -509,6 +516,51 @@ def test_bounded_flips_are_never_worse_than_none_nor_better_than_exact(seed: int
     again = inspect_table(Table((player, players[1]), prominent, banned), rules,
                           points=fake_points)
     assert again.forms[0].total == found.total == inspection.forms[0].total + found.gain
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_plans_total_from_its_parts_is_the_total_of_the_shelf_it_leaves(seed: int) -> None:
+    """``PlanTotals`` (each shipped artifact's points kept by the faces of the cells its
+    score read) gives, plan after plan on one shelf, what the player's column gives for
+    the shelf the plan leaves."""
+    rng = random.Random(seed)
+    shelf, cards = random_shelf(rng, artifacts=rng.randint(1, 3))
+    shelf = entombed_under(rng, shelf, cards[:rng.randint(0, 2)])
+    other, _ = random_shelf(rng, artifacts=rng.randint(0, 1))
+    players = (PlayerTable("P0", rng.choice("CFHMRS"), shelf),
+               PlayerTable("P1", rng.choice("CFHMRS"), other))
+    prominent, banned = rng.sample("CFHMRS", 2)
+    rules = ScoringRules.for_players(2, rng.choice([{}, {"focus_per_book": 5}]))
+    inspection = inspect_table(Table(players, prominent, banned), rules)
+    own = OwnTotal(inspection, 0, artifact_points)
+    parts = PlanTotals.of(own)
+    assert parts is not None
+    books = [(pos, slot.face_up_book) for pos, slot in shelf.items()
+             if slot.face_up_book is not None]
+    for _ in range(30):  # increasing plans, many sharing the faces of some cells
+        keep = _heaviest_increasing(books, [rng.choice([-1, 1, 2, 9]) for _ in books])
+        down = frozenset(pos for (pos, _), kept in zip(books, keep, strict=True) if not kept)
+        tally = tuple(sum(card.books.count(code)
+                          for (_, card), kept in zip(books, keep, strict=True) if kept)
+                      for code in CATEGORY_CODES)
+        flips = _voluntary(books, down)
+        assert parts.total(down, tally) == own.total(steps.with_flips(shelf, flips))
+
+
+def test_a_shelf_weighed_apart_sees_the_same_opponents_as_the_inspection() -> None:
+    """The flips search scores its player's shelves with the table the inspection
+    gives their scores: the others' shelves, not their own among them."""
+    def by_opponents(shelf: Shelf, pos: Any, artifact_id: str, rules: Any,
+                     town: Town = NO_TOWN) -> int:
+        return 10 * len(town.opponents) + sum(len(s) for _, s in town.opponents)
+
+    rng = random.Random(3)
+    shelf, _ = random_shelf(rng, artifacts=1)
+    other, _ = random_shelf(rng)
+    players = (PlayerTable("P0", "C", shelf), PlayerTable("P1", "F", other))
+    inspection = inspect_table(Table(players, "R", "H"), ScoringRules.for_players(2),
+                               points=by_opponents)
+    assert OwnTotal(inspection, 0, by_opponents).total(shelf) == inspection.forms[0].total
 
 
 def test_bounded_flips_match_the_exact_search_on_shelves_games_end_with() -> None:

@@ -48,8 +48,8 @@ from itertools import combinations
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard
 from exlibris.model.shelf import STEPS, Pos, Shelf
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import ArtifactPoints, artifact_points
-from exlibris.scoring.inspection import Form, Inspection, inspect_player
+from exlibris.scoring.artifacts import ArtifactPoints, ReadCells, artifact_points
+from exlibris.scoring.inspection import Form, Inspection, inspect_player, town_of
 
 DEFAULT_BEAM = 200  # states kept per card; past it the answer is marked approximate
 # The search's work is about cards × beam²: the beam shrinks on long shelves so that
@@ -88,6 +88,9 @@ class OwnTotal:
                                if library is not None else None)
         self._partials: dict[tuple[int, ...], int] = {}
         self._awards: dict[tuple[str, int], int] = {}  # by category and this player's count
+        # the table as this player's scores see it, whatever their shelf: the others'
+        # shelves (``town_of`` the player, not of the copy of them that ``form`` makes)
+        self.town = town_of(inspection.table, self.player)
 
     def award(self, tally: dict[str, int]) -> int:
         """B2 for a tally of this player's, summed over the prominent categories (each
@@ -112,7 +115,8 @@ class OwnTotal:
 
     def form(self, shelf: Shelf) -> Form:
         player = replace(self.player, shelf=shelf)
-        form = inspect_player(player, self.inspection.table, self.inspection.rules, self.points)
+        form = inspect_player(player, self.inspection.table, self.inspection.rules, self.points,
+                              self.town)
         return replace(form, prominent=self.award(form.tally))
 
     def total(self, shelf: Shelf) -> int:
@@ -130,6 +134,69 @@ class OwnTotal:
                 + steps.b4_variety(counts, table.banned, rules)
                 + steps.b5_focus(counts, self.player.focus, rules))
         return found
+
+
+class PlanTotals:
+    """A player's total for each plan of :func:`bounded_flips` on a shelf with
+    artifacts, from what a plan changes: the figures its tally decides
+    (``OwnTotal.partial``) and each artifact's points, kept with the faces of the cells
+    its score read (``ReadCells``: where those faces are the same, so are the points);
+    B1 and the entombed cards are the same whatever is flipped. It gives exactly
+    ``OwnTotal.total`` of the shelf the plan leaves (tests compare them), scoring an
+    artifact again only where a plan turns a cell its score read."""
+
+    def __init__(self, own: OwnTotal) -> None:
+        base = own.inspection.forms[own.index]
+        self.own = own
+        self.shelf = own.player.shelf
+        self.fixed = base.stability + base.entombed + base.volunteers  # faces change none
+        self.artifacts = [(pos, slot.card.artifact_id) for pos, slot in sorted(self.shelf.items())
+                          if isinstance(slot.card, ArtifactCard)]
+        # per artifact: (the cells its score read, None for all of the shelf; the points
+        # by the cells among them a plan turns face down)
+        self.known: dict[Pos, list[tuple[frozenset[Pos] | None, dict[frozenset[Pos], int]]]] = {
+            pos: [] for pos, _ in self.artifacts}
+        self._shown: tuple[frozenset[Pos], Shelf] | None = None
+
+    @classmethod
+    def of(cls, own: OwnTotal) -> PlanTotals | None:
+        """For ``own``, unless a part of the total other than the tally and the
+        artifacts could change with the faces (an assistant's row, a house-rules line)
+        or the artifacts are scored by other means than their content's scores."""
+        if (own.points is not artifact_points or own.player.assistants
+                or own.inspection.rules.has_house_line):
+            return None
+        return cls(own)
+
+    def total(self, down: frozenset[Pos], tally: tuple[int, ...]) -> int:
+        """The total with the face-up book cards at ``down`` turned face down (and
+        the rest left face up), ``tally`` the books of those left."""
+        points = self.fixed + self.own.partial(tally)
+        for pos, artifact_id in self.artifacts:
+            points += self._points(pos, artifact_id, down)
+        return points
+
+    def _points(self, pos: Pos, artifact_id: str, down: frozenset[Pos]) -> int:
+        known = self.known[pos]
+        for cells, by_turned in known:
+            found = by_turned.get(down if cells is None else down & cells)
+            if found is not None:
+                return found
+        if self._shown is None or self._shown[0] != down:
+            self._shown = (down, steps.with_flips(self.shelf, down))
+        seen = ReadCells(self._shown[1])
+        own = self.own
+        points = artifact_points(seen, pos, artifact_id, own.inspection.rules,  # type: ignore[arg-type]
+                                 town=own.town)
+        cells = None if seen.whole else frozenset(seen.cells)
+        turned = down if cells is None else down & cells
+        for read, by_turned in known:
+            if read == cells:
+                by_turned[turned] = points
+                break
+        else:
+            known.append((cells, {turned: points}))
+        return points
 
 
 def directions(inspection: Inspection, focus: str) -> list[int | None]:
@@ -266,6 +333,7 @@ def bounded_flips(
         return BestFlips(own.player.name, (), (), baseline, 0, exact=False)
     vectors = [tuple(card.books.count(code) for code in CATEGORY_CODES) for _, card in cards]
     by_tally = not _near_artifacts(shelf) and not own.player.assistants
+    by_parts = None if by_tally else PlanTotals.of(own)
     scores: dict[tuple[bool, ...], tuple[int, int]] = {}
     zero = (0,) * len(CATEGORY_CODES)
 
@@ -280,10 +348,15 @@ def bounded_flips(
         """(figures that flips change, -voluntary flips) of a plan."""
         found = scores.get(plan)
         if found is None:
-            down = {pos for (pos, _), keep in zip(cards, plan, strict=True) if not keep}
+            down = frozenset(pos for (pos, _), keep in zip(cards, plan, strict=True)
+                             if not keep)
             flips = _voluntary(cards, down)
-            figure = (own.partial(tally_of(plan)) if by_tally
-                      else own.total(steps.with_flips(shelf, flips)))
+            if by_tally:
+                figure = own.partial(tally_of(plan))
+            elif by_parts is not None:
+                figure = by_parts.total(down, tally_of(plan))
+            else:
+                figure = own.total(steps.with_flips(shelf, flips))
             found = scores[plan] = (figure, -len(flips))
         return found
 

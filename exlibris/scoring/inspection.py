@@ -120,13 +120,17 @@ class Inspection:
 
 def inspect_player(
     player: PlayerTable, table: Table, rules: ScoringRules,
-    points: ArtifactPoints = artifact_points,
+    points: ArtifactPoints = artifact_points, town: Town | None = None,
 ) -> Form:
-    """Every step of one player's column except B2, which depends on the others."""
+    """Every step of one player's column except B2, which depends on the others;
+    ``town``: the table as the player's scores see it, if not ``town_of`` it (a
+    player's shelf weighed apart from the table's)."""
     flips = steps.a1_alphabetical(player.shelf)
     shelf = steps.with_flips(player.shelf, flips)
     tally = steps.a2_tally(shelf)
-    lines = artifact_lines(shelf, rules, points, town_of(table, player))
+    if town is None:
+        town = town_of(table, player)
+    lines = artifact_lines(shelf, rules, points, town)
     return Form(
         name=player.name,
         tally=tally,
@@ -141,7 +145,7 @@ def inspect_player(
         + assistant_row_points(shelf, player.assistants or (), "artifacts", rules),
         hand=player.hand,
         banned_books=steps.banned_books(tally, table.banned, rules),
-        house=house_points(shelf, tally, rules, town_of(table, player))
+        house=house_points(shelf, tally, rules, town)
         if rules.has_house_line else 0,
         artifact_lines=lines,
     )
