@@ -285,10 +285,12 @@ def best_flips(
         # alone (B1, entombed cards). Only the states with the best tally can win.
         top = max(partial(tally) for tally, _, _ in ends)
         ends = [value for value in ends if partial(value[0]) == top]
-    for _, _, mask in ends:
-        chosen = tuple(pos for j, (pos, _) in enumerate(cards) if mask >> j & 1)
-        flips = _voluntary(cards, set(chosen))
-        total = own.total(steps.with_flips(shelf, flips))
+    by_parts = PlanTotals.of(own) if ends else None
+    for tally, _, mask in ends:
+        chosen = frozenset(pos for j, (pos, _) in enumerate(cards) if mask >> j & 1)
+        flips = _voluntary(cards, chosen)
+        total = (by_parts.total(chosen, tally) if by_parts is not None
+                 else own.total(steps.with_flips(shelf, flips)))
         if (total, -len(flips)) > (best[0], -best[1]):
             best = (total, len(flips), tuple(flips))
     total, _, flips = best
