@@ -428,3 +428,42 @@ def test_articulation_points_are_the_cells_whose_removal_splits_the_shelf(cells:
     assert whole == is_connected(group)
     if whole:
         assert joints == {p for p in group if not is_connected(group - {p})}
+
+
+def _refusal(action, *args) -> type | None:  # type: ignore[no-untyped-def]
+    """The kind of ShelfError ``action(*args)`` raises, or None."""
+    try:
+        action(*args)
+    except ShelfError as error:
+        return type(error)
+    return None
+
+
+@SETTINGS
+@given(OPS, st.lists(cell, min_size=1, max_size=8), st.lists(index, max_size=6))
+def test_a_copy_with_a_card_or_cards_turned_is_the_shelf_those_moves_make(
+        ops: list[tuple], cells: list, picks: list) -> None:
+    """``with_card`` is ``shelve`` on a copy, and ``turned_down`` is ``flip`` on a copy
+    cell by cell: the same cells, the same answers (each fresh), the same refusals,
+    the shelf they copy left as it was."""
+    shelf, deck = grow(ops)
+    kept_answers(shelf)  # what the shelf keeps, which the copies may share
+    before = shelf.snapshot()
+    for pos in cells:
+        card = deck.draw()
+        trial = shelf.copy()
+        refused = _refusal(trial.shelve, card, pos)
+        assert _refusal(shelf.with_card, card, pos) is refused
+        if refused is None:
+            made = shelf.with_card(card, pos)
+            assert made.snapshot() == trial.snapshot()
+            assert kept_answers(made) == fresh_answers(trial)
+    turned = [pick(shelf, i) for i in picks]
+    trial = shelf.copy()
+    refused = _refusal(lambda: [trial.flip(pos) for pos in turned])
+    assert _refusal(shelf.turned_down, turned) is refused
+    if refused is None:
+        made = shelf.turned_down(turned)
+        assert made.snapshot() == trial.snapshot()
+        assert kept_answers(made) == fresh_answers(trial)
+    assert shelf.snapshot() == before

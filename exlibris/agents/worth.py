@@ -517,8 +517,7 @@ class ShelfReading:
         """``gain`` read on the shelf built with ``card`` at ``pos``: A1's pass resumed at
         the new cell (the cells before it are this shelf's), B1 from this shelf's, the
         artifacts scored on the shelf built."""
-        trial = self.shelf.copy()
-        trial.shelve(card, pos)
+        trial = self.shelf.with_card(card, pos)
         # B1 with a card in the cell, as ``stability_gain`` works it out from this shelf
         return (self._resumed(trial, bisect_left(self.order, pos), self.worth,
                               self.foresight, self.stability + self.stability_gain(pos),

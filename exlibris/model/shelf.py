@@ -391,6 +391,24 @@ class Shelf:
                             pos=pos, card=card)
         self._put(pos, Slot(card, face_down))
 
+    def with_card(self, card: Card, pos: Pos) -> Shelf:
+        """A copy with ``card`` shelved face up at ``pos``, checked as ``shelve`` checks
+        it; what is kept about the cells (the legal cells, the joints) is worked out
+        again if the copy is asked (a bot's trial shelf is read, not grown further)."""
+        legal = self._legal
+        if legal is None or pos not in legal:
+            self._check_new_cell(card, pos, self._slots.keys(), self._rows)
+        other = Shelf(self.rules)
+        slots = other._slots = dict(self._slots)
+        slots[pos] = Slot(card, False)
+        rows = other._rows = dict(self._rows)
+        rows[pos[0]] = rows.get(pos[0], 0) + 1
+        order = self._order
+        if order is not None:
+            i = bisect_left(order, pos)
+            other._order = (*order[:i], pos, *order[i:])
+        return other
+
     def shelving_refusal(self, card: Card, pos: Pos) -> ShelfError | None:
         """Why ``card`` may not be shelved at ``pos`` (the error ``shelve`` raises), or
         None when it may: what "why not?" answers about a cell."""
@@ -783,6 +801,19 @@ class Shelf:
         slot = self._slots[pos]
         self._slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)  # not replace(): slow
         self._restocked()
+
+    def turned_down(self, positions: Iterable[Pos]) -> Shelf:
+        """A copy with the visible cards at ``positions`` turned face down, each refused
+        as ``flip`` refuses it."""
+        other = self.copy()
+        slots = other._slots
+        for pos in positions:
+            slot = slots.get(pos)
+            if slot is None or slot.face_down:
+                raise other.flip_refusal(pos)  # type: ignore[misc]
+            slots[pos] = Slot(slot.card, True, slot.beneath, slot.tucked)
+        other._restocked()
+        return other
 
     def flip_refusal(self, pos: Pos) -> ShelfError | None:
         """Why the card at ``pos`` may not be turned face down, or None."""

@@ -38,10 +38,7 @@ def a1_alphabetical(shelf: Shelf) -> list[Pos]:
 
 def with_flips(shelf: Shelf, positions: Iterable[Pos]) -> Shelf:
     """A copy of ``shelf`` with the cards at ``positions`` turned face down."""
-    result = shelf.copy()
-    for pos in positions:
-        result.flip(pos)
-    return result
+    return shelf.turned_down(positions)
 
 
 def a2_tally(shelf: Shelf) -> Tally:
