@@ -55,9 +55,9 @@ def test_broken_file(path: Path) -> None:
     wanted_advice = advice(shown)
     checked = Path(os.path.relpath(path))
     path = Path(os.path.relpath(shown))
-    start = time.perf_counter()
+    start = time.process_time()  # this process's CPU: not the other test workers' load
     result = CliRunner().invoke(cli, ["validate", str(checked)])
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
