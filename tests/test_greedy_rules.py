@@ -350,8 +350,10 @@ def test_a_shelf_with_artifacts_read_from_another_reading_is_a_fresh_reading(see
                                                                               ) -> None:
     """With artifacts on the shelf (their points read the shelf as A1 leaves it), the
     shelf with a card shelved in any cell (``_built_gain``), without one of its cards
-    (``lifted``), or after a move (``changed``), read from this reading, is exactly what
-    reading it afresh finds, field by field, the artifacts' points among them."""
+    (``lifted``), or after a move (``changed``: a card shelved, turned face down or
+    entombed, two swapped, a card shifted, another shelf), read from this reading, is
+    exactly what reading it afresh finds, field by field, the artifacts' points among
+    them."""
     rng = random.Random(seed)
     shelf, hand = random_shelf(rng, artifacts=rng.randint(1, 3))
     rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
@@ -373,14 +375,33 @@ def test_a_shelf_with_artifacts_read_from_another_reading_is_a_fresh_reading(see
         fresh = ShelfReading(lifted.shelf, worth, foresight)
         for name in READ_FIELDS:
             assert getattr(lifted, name) == getattr(fresh, name), (pos, name)
+    after = [random_shelf(rng, artifacts=1)[0], random_shelf(rng)[0],
+             entombed_under(rng, shelf.copy(), hand[3:5])]
     for c in hand[:3]:
         grown = shelf.copy()
         grown.shelve(c, rng.choice(grown.legal_cells()), face_down=rng.random() < 0.2)
-        for changed in (grown, random_shelf(rng, artifacts=1)[0], random_shelf(rng)[0]):
-            again = reading.changed(changed, worth, foresight)
-            fresh = ShelfReading(changed, worth, foresight)
-            for name in READ_FIELDS:
-                assert getattr(again, name) == getattr(fresh, name), name
+        after.append(grown)
+    cells = shelf.positions()
+    for pos in rng.sample(cells, min(4, len(cells))):  # a card turned face down
+        if not shelf.at(pos).face_down:
+            after.append(steps.with_flips(shelf, [pos]))
+    if len(cells) >= 2:
+        for _ in range(3):
+            swapped = shelf.copy()
+            swapped.swap(*rng.sample(cells, 2))
+            after.append(swapped)
+    for row, col in cells:  # each card alone, shifted as far as it may go either way
+        for sign in (-1, 1):
+            reach = shelf.shift_reach(row, col, col, sign, 4)
+            if reach:
+                shifted = shelf.copy()
+                shifted.shift_run(row, col, col, sign * reach, legal=True)
+                after.append(shifted)
+    for changed in after:
+        again = reading.changed(changed, worth, foresight)
+        fresh = ShelfReading(changed, worth, foresight)
+        for name in READ_FIELDS:
+            assert getattr(again, name) == getattr(fresh, name), name
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -287,12 +287,14 @@ class ShelfReading:
         self.entombed = len(tombs)
 
     def _finish(self, stability: int | None, parent: ShelfReading | None = None,
-                 new: int = 0) -> None:
+                 new: int = 0, grown: bool = False) -> None:
         """B1 (unless known), the entombed cards and the artifacts' points after the
-        pass; then ``value``. ``parent``: this shelf is ``parent``'s with a card shelved
-        in the cell ``new`` (in reading order) and the rest as it was: an artifact whose
-        score read none of the cells that differ (that cell, and those A1 now flips or
-        no longer flips) scores what it scored there."""
+        pass; then ``value``. ``parent``: a reading whose first ``new`` cells (in reading
+        order) are this shelf's; ``grown``: this shelf is ``parent``'s with a card shelved
+        in the cell ``new`` and the rest as it was. An artifact in the same cell whose
+        score read none of the cells that differ (a cell whose card, face or entombed
+        card differs, or that A1 now flips or no longer flips) scores what it scored
+        there (``_score_artifacts``)."""
         self._depths: dict[int, int] | None = None
         if stability is None:
             height = self.order[-1][0] - self.order[0][0] + 1 if self.order else 0
@@ -301,14 +303,14 @@ class ShelfReading:
         self.artifacts = 0
         self._scored: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
         if self.slow:
-            self._score_artifacts(parent, new)
+            self._score_artifacts(parent, new, grown)
         self._stability: dict[Pos, int] = {}
         self._cells: list[tuple[int, float, int]] | None = None
         self._run: tuple[list[Any], list[int], list[Tally]] | None = None
         self._cards: frozenset[Card] | None = None
         self._weigh()
 
-    def _score_artifacts(self, parent: ShelfReading | None, new: int) -> None:
+    def _score_artifacts(self, parent: ShelfReading | None, new: int, grown: bool) -> None:
         """``artifacts``: the artifacts' points on the shelf as the inspector leaves it
         (A1's flips are the pass's), each kept in ``_scored`` with the cells its score
         read; from ``parent``'s where they hold (``_finish``)."""
@@ -317,10 +319,13 @@ class ShelfReading:
         differ: set[Pos] = set()
         if parent is not None and parent.slow:
             known = parent._scored
-            differ = {order[new]}  # the new cell, and the cells after it A1 reads anew
-            differ.update(pos for pos, was, now in zip(order[new + 1:], parent.kept[new:],
-                                                       kept[new + 1:], strict=True)
-                          if was != now)
+            if grown:  # the new cell, and the cells after it A1 reads anew
+                differ = {order[new]}
+                differ.update(pos for pos, was, now in zip(
+                    order[new + 1:], parent.kept[new:], kept[new + 1:], strict=True)
+                    if was != now)
+            else:
+                differ = self._differing(parent, new)
         scored = self._scored
         shelf = self.shelf
         shown: Shelf | None = None  # built for the first artifact scored anew
@@ -342,6 +347,22 @@ class ShelfReading:
             scored[pos] = found
             total += found[1]
         self.artifacts = total
+
+    def _differing(self, parent: ShelfReading, new: int) -> set[Pos]:
+        """The cells from the ``new``-th on (in reading order; the cells before it are
+        the same) that differ between this shelf and ``parent``'s as the inspector
+        leaves them: filled or emptied, another slot (a slot copied with an unchanged
+        cell is the same slot), or kept by A1 on one and flipped on the other."""
+        before = parent.shelf.snapshot()
+        was = dict(zip(parent.order[new:], parent.kept[new:], strict=True))
+        at = self.shelf.at
+        differ = set()
+        for pos, now in zip(self.order[new:], self.kept[new:], strict=True):
+            kept_before = was.pop(pos, None)
+            if kept_before is None or kept_before != now or before[pos] is not at(pos):
+                differ.add(pos)
+        differ.update(was)  # emptied
+        return differ
 
     def _weigh(self) -> None:
         """``value`` from what the pass found, and nothing worked out from it yet."""
@@ -687,7 +708,7 @@ class ShelfReading:
                     list(self.run()[2][start]), self.lasts[i], face_up - start,
                     self.zs[:face_up], tombs[:bisect_left(tombs, i)],
                     self.artifact_cells[:bisect_left(self.artifact_cells, i)])
-        other._finish(stability, self if grown else None, i)
+        other._finish(stability, self, i, grown)
         return other
 
 
