@@ -200,21 +200,24 @@ def test_a_second_signal_is_acted_on_at_once() -> None:
     assert reached == [1]
 
 
-_POOL: list = []  # the pool a forked worker of the next test writes into
+_POOL: list = []  # the pool a forked worker of the next test writes into, and a file
 
 
 def _half_a_result() -> None:
     """In a forked worker: the start of a result in the pool's result pipe (a header
-    promising 1000 bytes, then one), as a worker ended while writing leaves it."""
+    promising 1000 bytes, then one), as a worker ended while writing leaves it; then
+    the file that says it is written."""
     import os
     import struct
     import time
 
     os.write(_POOL[0]._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x")
+    _POOL[1].touch()
     time.sleep(60)
 
 
-def test_a_worker_ended_while_writing_its_result_does_not_hang_the_pool() -> None:
+def test_a_worker_ended_while_writing_its_result_does_not_hang_the_pool(tmp_path: Path
+                                                                       ) -> None:
     import multiprocessing
     import os
     import threading
@@ -226,10 +229,15 @@ def test_a_worker_ended_while_writing_its_result_does_not_hang_the_pool() -> Non
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("the worker reaches the pool's pipe through fork")
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-    _POOL[:] = [pool]
+    written = tmp_path / "written"
+    _POOL[:] = [pool, written]
     writer = pool._result_queue._writer  # type: ignore[attr-defined]
     pool.submit(_half_a_result)
-    time.sleep(1.0)  # the manager thread is reading the half result by now
+    deadline = time.monotonic() + 60
+    while not written.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert written.exists()
+    time.sleep(0.2)  # the manager thread is reading the half result by now
     backends._end_workers(pool)
     shutdown = threading.Thread(target=pool.shutdown, kwargs={"wait": True}, daemon=True)
     shutdown.start()
