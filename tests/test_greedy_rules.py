@@ -281,6 +281,19 @@ READ_FIELDS = ("order", "keys", "kept", "lasts", "starts", "kept_cards", "tally"
                "tombs", "artifacts", "base_books", "value")
 
 
+def each_card_shifted(shelf: Shelf) -> list[Shelf]:
+    """``shelf`` with each card alone shifted as far as it may go, either way."""
+    shifted = []
+    for row, col in shelf.positions():
+        for sign in (-1, 1):
+            reach = shelf.shift_reach(row, col, col, sign, 4)
+            if reach:
+                moved = shelf.copy()
+                moved.shift_run(row, col, col, sign * reach, legal=True)
+                shifted.append(moved)
+    return shifted
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_a_lifted_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
     """The shelf without one card, read from the reading of the whole shelf (A1's pass
@@ -326,13 +339,7 @@ def test_a_changed_shelf_is_read_as_a_fresh_reading_reads_it(seed: int) -> None:
         swapped = shelf.copy()
         swapped.swap(*rng.sample(cells, 2))
         after.append(swapped)
-    for row, col in cells:  # each card alone, shifted as far as it may go either way
-        for sign in (-1, 1):
-            reach = shelf.shift_reach(row, col, col, sign, 4)
-            if reach:
-                shifted = shelf.copy()
-                shifted.shift_run(row, col, col, sign * reach, legal=True)
-                after.append(shifted)
+    after += each_card_shifted(shelf)
     after += [shelf.copy(), random_shelf(rng)[0]]
     for changed in after:
         for read_with, foresight in ((worth, Foresight()),
@@ -390,13 +397,7 @@ def test_a_shelf_with_artifacts_read_from_another_reading_is_a_fresh_reading(see
             swapped = shelf.copy()
             swapped.swap(*rng.sample(cells, 2))
             after.append(swapped)
-    for row, col in cells:  # each card alone, shifted as far as it may go either way
-        for sign in (-1, 1):
-            reach = shelf.shift_reach(row, col, col, sign, 4)
-            if reach:
-                shifted = shelf.copy()
-                shifted.shift_run(row, col, col, sign * reach, legal=True)
-                after.append(shifted)
+    after += each_card_shifted(shelf)
     for changed in after:
         again = reading.changed(changed, worth, foresight)
         fresh = ShelfReading(changed, worth, foresight)

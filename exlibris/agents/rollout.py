@@ -95,9 +95,7 @@ class CellMemory(GreedyAgent):
                tuple((o.seat, o.shelf.key(), o.hand_size) for o in view.opponents))
         found = self.plans.get(key)
         if found is None:
-            if len(self.plans) >= KEPT_MOST:
-                self.plans.clear()
-            found = self.plans[key] = frozenset(best_flip_plan(view))
+            found = _kept(self.plans, key, frozenset(best_flip_plan(view)))
         self._flip_plan = set(found)
         return 1 if found else 0
 
@@ -105,9 +103,7 @@ class CellMemory(GreedyAgent):
         key = (self.read_of(view), view.shelf.key(), card)
         found = self.gains.get(key)
         if found is None:
-            if len(self.gains) >= KEPT_MOST:
-                self.gains.clear()
-            found = self.gains[key] = super().best_position_gain(view, card)
+            found = _kept(self.gains, key, super().best_position_gain(view, card))
         return found
 
     def position(self, view: PlayerView, decision: Decision) -> int:
@@ -122,10 +118,7 @@ class CellMemory(GreedyAgent):
         found = _one_best(scores)
         if found is None:  # a tie: drawn each time
             return _argmax(scores, self.rng)
-        if len(self.cells) >= KEPT_MOST:
-            self.cells.clear()
-        self.cells[key] = found
-        return found
+        return _kept(self.cells, key, found)
 
     def card_value(self, view: PlayerView, card: Card | None) -> float:
         if not isinstance(card, SHELVED):
@@ -133,10 +126,17 @@ class CellMemory(GreedyAgent):
         key = (self.read_of(view), view.shelf.key(), card)
         found = self.worths.get(key)
         if found is None:
-            if len(self.worths) >= KEPT_MOST:
-                self.worths.clear()
-            found = self.worths[key] = super().card_value(view, card)
+            found = _kept(self.worths, key, super().card_value(view, card))
         return found
+
+
+def _kept(table: dict[Any, Any], key: Any, value: Any) -> Any:
+    """``value``, kept in ``table`` by ``key`` (the table emptied first once it holds
+    ``KEPT_MOST``)."""
+    if len(table) >= KEPT_MOST:
+        table.clear()
+    table[key] = value
+    return value
 
 
 class RememberingGreedy(CellMemory):

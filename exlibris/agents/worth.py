@@ -353,13 +353,13 @@ class ShelfReading:
         the same) that differ between this shelf and ``parent``'s as the inspector
         leaves them: filled or emptied, another slot (a slot copied with an unchanged
         cell is the same slot), or kept by A1 on one and flipped on the other."""
-        before = parent.shelf.snapshot()
+        before = parent.shelf.at
         was = dict(zip(parent.order[new:], parent.kept[new:], strict=True))
         at = self.shelf.at
         differ = set()
         for pos, now in zip(self.order[new:], self.kept[new:], strict=True):
             kept_before = was.pop(pos, None)
-            if kept_before is None or kept_before != now or before[pos] is not at(pos):
+            if kept_before is None or kept_before != now or before(pos) is not at(pos):
                 differ.add(pos)
         differ.update(was)  # emptied
         return differ
