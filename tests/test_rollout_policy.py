@@ -5,6 +5,7 @@ worths, and the same choices, as the greedy bot reading the options' descriptors
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -143,3 +144,47 @@ def test_a_cell_is_remembered_apart_for_each_way_the_shelf_is_read() -> None:
     for seed in range(6):
         play(new_game(CATALOG, settings, [Asker(1), Asker(2)], seed=seed, views=player_view))
     assert all(differed.values()), differed
+
+
+def test_a_shift_or_rework_the_rollouts_weighed_before_is_the_greedy_bot_s_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every shift and rework of greedy games, the solo rollouts' policy (which keeps
+    the moves' worths by the shelf's cells) chooses as the greedy bot does from the same
+    generator state; read anew (other shelves read in between), the same shelf's moves
+    are not weighed again, and the choice is the same."""
+    from exlibris.agents.greedy import READINGS_KEPT
+    from exlibris.agents.rollout import SamplingGreedy
+    from exlibris.agents.worth import ShelfReading
+
+    policy, greedy = SamplingGreedy(5, sample=0), GreedyAgent(5)
+    asked = dict.fromkeys((DecisionKind.SHIFT, DecisionKind.REARRANGE), 0)
+
+    class Asker(GreedyAgent):
+        def decide(self, view: Any, decision: Decision) -> int:
+            if decision.kind in asked and len(decision) > 1:
+                asked[decision.kind] += 1
+                greedy.rng.setstate(policy.rng.getstate())
+                chosen = policy.decide(view, decision)
+                assert chosen == greedy.decide(view, decision)
+                others = [(focus, last) for focus in "CFHMRS" for last in (False, True)
+                          if (focus, last) != (view.focus, view.final_round)]
+                for focus, last in others[:READINGS_KEPT]:  # read otherwise: put by
+                    policy.kept(replace(view, focus=focus, final_round=last))
+                with monkeypatch.context() as patched:  # its moves' worths kept
+                    patched.setattr(ShelfReading, "changed", _not_again)
+                    patched.setattr(GreedyAgent, "_reworks", _not_again)
+                    greedy.rng.setstate(policy.rng.getstate())
+                    assert policy.decide(view, decision) == chosen
+            return super().decide(view, decision)
+
+    settings = resolve_settings("standard", CATALOG.variants)
+    for seed in range(40):
+        play(new_game(CATALOG, settings, [Asker(seed), Asker(seed + 1)], seed=seed,
+                      views=player_view))
+        if all(asked.values()):
+            break
+    assert all(asked.values()), asked
+
+
+def _not_again(*_args: Any, **_kwargs: Any) -> Any:
+    raise AssertionError("a move of this shelf weighed again")

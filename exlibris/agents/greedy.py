@@ -134,6 +134,11 @@ class GreedyAgent:
         self._viewed = view
         return found
 
+    def known_moves(self, view: PlayerView, kept: Kept) -> dict[tuple[Any, ...], float]:
+        """What the moves of this view's shelf (``kept``, its reading) are worth, as far
+        as weighed: ``kept.moves``."""
+        return kept.moves
+
     def read_of(self, view: PlayerView) -> tuple[Any, ...]:
         """How this view's shelf is read: the scoring rules, focus, prominent and banned
         categories, rivals' tallies and final round (a ``Kept``'s ``read``)."""
@@ -280,7 +285,7 @@ class GreedyAgent:
         cell's card; swaps of two cards are weighed only where one of them is out of
         order (A1 flips it), which keeps the search short."""
         kept = self.kept(view)
-        known = kept.moves
+        known = self.known_moves(view, kept)
         options = decision.values
         scores = [known.get(option) for option in options]
         if None in scores:  # weighed once a shelf (the same for the same shelf and hand)
@@ -329,7 +334,7 @@ class GreedyAgent:
     def _shift(self, view: PlayerView, decision: Decision) -> int:
         """Shift part of a row where the shelf is worth most afterwards."""
         kept = self.kept(view)
-        reading, known = kept.reading, kept.moves
+        reading, known = kept.reading, self.known_moves(view, kept)
         scores = []
         for move in decision.values:  # the engine's legal shifts: not walked again
             value = known.get(move)

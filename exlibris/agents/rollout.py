@@ -45,7 +45,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exlibris.agents.greedy import SHELVED, GreedyAgent, _argmax, _one_best, best_flip_plan
+from exlibris.agents.greedy import (
+    SHELVED,
+    GreedyAgent,
+    Kept,
+    _argmax,
+    _one_best,
+    best_flip_plan,
+)
 from exlibris.agents.view import PlayerView
 from exlibris.engine.decisions import Decision, DecisionKind, Purpose
 from exlibris.engine.public import public_list
@@ -74,11 +81,22 @@ class CellMemory(GreedyAgent):
         self.worths: dict[Any, float] = {}
         self.gains: dict[Any, float] = {}
         self.plans: dict[Any, frozenset[str]] = {}
+        self.moves: dict[Any, dict[tuple[Any, ...], float]] = {}
 
     def forget(self) -> None:
-        """Forget the cells, worths, gains and plans kept."""
-        for kept in (self.cells, self.worths, self.gains, self.plans):
+        """Forget the cells, worths, gains, plans and moves kept."""
+        for kept in (self.cells, self.worths, self.gains, self.plans, self.moves):
             kept.clear()
+
+    def known_moves(self, view: PlayerView, kept: Kept) -> dict[tuple[Any, ...], float]:
+        """The moves' worths of ``kept`` (``GreedyAgent.known_moves``), kept by the
+        shelf's cells and how it is read: the play-outs of a search shift or rework the
+        same shelf again and again, and read it anew in between."""
+        key = (kept.read, view.shelf.key())
+        found = self.moves.get(key)
+        if found is None:
+            found = _kept(self.moves, key, kept.moves)
+        return found
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
         kind = decision.kind
