@@ -384,3 +384,43 @@ def test_a_set_score_kept_for_one_content_is_not_given_for_another(tmp_path,
         "  - timing: end-of-game\n    score: 10 * count(shelf)\n")
     monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
     assert artifacts.artifact_points_read(shelf, here, "foul-vowel-towel") == (30, None)
+
+
+@pytest.mark.parametrize("artifact_id", sorted(
+    a for a in EXPECTED_IDS if artifacts.has_end_of_game_score(a)
+    and a not in WHOLE_SHELF_SCORES))
+def test_a_score_read_by_its_cells_is_given_again_only_where_they_hold_the_same(
+        monkeypatch: pytest.MonkeyPatch, artifact_id: str) -> None:
+    """``artifact_points_read`` keeps a score read cell by cell by what its cells held:
+    on shelves laid out from a few cards, some faces turned down, it gives the points
+    and cells that scoring afresh finds on every one, and it scores afresh for only
+    some of them (the others hold, in the cells read, what an earlier one held)."""
+    monkeypatch.setattr(artifacts, "_BY_CELLS", {})
+    fresh = 0
+
+    class Counted(artifacts.ReadCells):
+        def __init__(self, shelf: Shelf) -> None:
+            nonlocal fresh
+            fresh += 1
+            super().__init__(shelf)
+
+    rng = random.Random(artifact_id)
+    cards = [BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(rng.randint(1, 3))), 4)
+             for a, n in rng.sample([(a, n) for a in "ABCDEFGH" for n in range(1, 5)], 5)]
+    asked = 0
+    for _ in range(150):
+        shelf = Shelf()
+        shelf.shelve(ArtifactCard(artifact_id), (2, 0))
+        for card in rng.sample(cards, rng.randint(0, len(cards))):
+            shelf.shelve(card, rng.choice(shelf.legal_cells()[:3]),
+                         face_down=rng.random() < 0.3)
+        here = shelf.position_of(ArtifactCard(artifact_id))
+        with monkeypatch.context() as patched:  # afresh: the points and the cells read
+            patched.setattr(artifacts, "_BY_CELLS", {})
+            seen = artifacts.ReadCells(shelf)
+            expected = (artifact_points(seen, here, artifact_id), frozenset(seen.cells))
+        monkeypatch.setattr(artifacts, "ReadCells", Counted)
+        assert artifacts.artifact_points_read(shelf, here, artifact_id) == expected
+        monkeypatch.setattr(artifacts, "ReadCells", Counted.__mro__[1])
+        asked += 1
+    assert 0 < fresh < asked

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -273,15 +274,19 @@ class ReadCells:
         return getattr(self.shelf, name)
 
 
+_CARD_AND_FACE = attrgetter("card", "face_down")  # a slot's, as one pair
+
+
 def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None
                          ) -> tuple[int, frozenset[Pos] | None]:
     """``artifact_points`` (no table known), with the cells its score read (None: the
-    whole shelf): the points stay the same while those cells hold the same. A score
+    whole shelf): the points stay the same while those cells hold the same, so a score
+    read cell by cell is scored once for what its cells hold (``_BY_CELLS``). A score
     that reads its shelf as a set of cards and faces is scored once a set."""
     score = _score_fn(artifact_id)
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
         key = (id(score), id(rules),
-               frozenset([(slot.card, slot.face_down) for _, slot in shelf.items()]))
+               frozenset(map(_CARD_AND_FACE, shelf.snapshot().values())))
         found = _AS_SET.get(key)
         if found is not None and found[0] is score and found[1] is rules:
             return found[2], None
@@ -292,9 +297,32 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
         return points, None
     if getattr(score, "whole_shelf", False):
         return artifact_points(shelf, pos, artifact_id, rules), None
+    cell_key = (id(score), id(rules), pos)
+    kept = _BY_CELLS.get(cell_key)
+    if kept is not None and kept[0] is score and kept[1] is rules:
+        at = shelf.snapshot().get  # a dict's lookup: the cells mapped in C
+        readings = kept[2]
+        for i in range(len(readings) - 1, -1, -1):  # the last found first
+            cells, slots, points, read = readings[i]
+            if tuple(map(at, cells)) == slots:  # each slot the same, or an equal one
+                if i != len(readings) - 1:
+                    readings.append(readings.pop(i))
+                return points, read
     seen = ReadCells(shelf)
     points = artifact_points(seen, pos, artifact_id, rules)  # type: ignore[arg-type]
-    return points, None if seen.whole else frozenset(seen.cells)
+    if seen.whole:
+        return points, None
+    read = frozenset(seen.cells)
+    if kept is None or kept[0] is not score or kept[1] is not rules:
+        if len(_BY_CELLS) >= BY_CELLS_MOST:
+            _BY_CELLS.clear()
+        kept = _BY_CELLS[cell_key] = (score, rules, [])
+    readings = kept[2]
+    if len(readings) >= READINGS_KEPT:
+        del readings[0]
+    cells = tuple(read)
+    readings.append((cells, tuple(map(shelf.at, cells)), points, read))
+    return points, read
 
 
 # the points of scores that read their shelf as a set of cards and faces
@@ -303,6 +331,19 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
 # when it holds ``AS_SET_MOST``
 _AS_SET: dict[tuple[int, int, frozenset[tuple[Any, bool]]], tuple[Any, Any, int]] = {}
 AS_SET_MOST = 4096
+
+# the points of scores read cell by cell (``ReadCells``), by the score, the rules (both
+# kept with them, as above) and the artifact's cell: the last ``READINGS_KEPT`` readings
+# found or made (the last last), each the cells read, the slots they held, the points
+# and the cells as a set. A score
+# that finds the slots it read before reads the same cells again, in the same order,
+# and scores the same, so a shelf whose cells read hold equal slots is given those
+# points. Emptied when it holds ``BY_CELLS_MOST`` keys.
+_BY_CELLS: dict[tuple[int, int, Pos],
+                tuple[Any, Any, list[tuple[tuple[Pos, ...], tuple[Any, ...], int,
+                                           frozenset[Pos]]]]] = {}
+BY_CELLS_MOST = 4096
+READINGS_KEPT = 8
 
 
 def has_end_of_game_score(artifact_id: str) -> bool:
