@@ -238,14 +238,24 @@ class ShelfReading:
     def _pass(self, slots: dict[Pos, Slot], i: int, keys: list[tuple[str, int] | None],
               kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
               run: list[BookCard], tally: list[int], last: tuple[str, int] | None, flips: int,
-              zs: list[float], tombs: list[int], artifact_cells: list[int]) -> None:
+              zs: list[float], tombs: list[int], artifact_cells: list[int],
+              grown_from: ShelfReading | None = None) -> None:
         """A1's pass along the reading order from its ``i``-th cell on, from what it found
         before that cell (each cell's key, whether A1 keeps it, the last key kept before
         it, how many cards it keeps before it; the cards kept, their tally, the last key
         kept, the cards flipped, the layout coordinates of the face-up cards, the cells
-        with a card entombed beneath, the cells with an artifact)."""
+        with a card entombed beneath, the cells with an artifact). ``grown_from``: this
+        shelf is that reading's with a card added in the ``i``-th cell; once the pass
+        reaches a later cell with the last key kept that the other's reached it with,
+        the rest is the other's (``_rest_of``)."""
         width = self.foresight.width
-        for pos in self.order[i:]:
+        order = self.order
+        for k in range(i, len(order)):
+            pos = order[k]
+            if grown_from is not None and k > i and last == grown_from.lasts[k - 1]:
+                self._rest_of(grown_from, k, keys, kept, lasts, starts, run, tally, flips,
+                              zs, tombs, artifact_cells)
+                return
             slot = slots[pos]
             lasts.append(last)
             starts.append(len(run))
@@ -271,9 +281,39 @@ class ShelfReading:
                 flips += 1
         lasts.append(last)
         starts.append(len(run))
+        self._passed(keys, kept, lasts, starts, run, tuple(tally), flips, zs, tombs,
+                     artifact_cells)
+
+    def _rest_of(self, other: ShelfReading, k: int, keys: list[tuple[str, int] | None],
+                 kept: list[bool], lasts: list[tuple[str, int] | None], starts: list[int],
+                 run: list[BookCard], tally: list[int], flips: int, zs: list[float],
+                 tombs: list[int], artifact_cells: list[int]) -> None:
+        """The pass ended from its ``k``-th cell on as ``other``'s from its ``k - 1``-th
+        (the same cell, the same last key kept before it: the same keys kept and flipped
+        from there on), the counts of the cells before it added in."""
+        j = k - 1
+        was = other.starts[j]  # cards the other kept before the cell
+        face_up = j - other.keys[:j].count(None)  # the other's face-up book cards before it
+        now = len(run)
+        tally_before = other.run()[2][was]
+        self._passed(
+            keys + other.keys[j:], kept + other.kept[j:], lasts + other.lasts[j:],
+            starts + [start - was + now for start in other.starts[j:]],
+            run + other.kept_cards[was:],
+            tuple(map(add, tally, map(sub, other.tally, tally_before))),
+            flips + other.flips - (face_up - was), zs + other.zs[face_up:],
+            tombs + [cell + 1 for cell in other.tombs[bisect_left(other.tombs, j):]],
+            artifact_cells + [cell + 1 for cell in
+                              other.artifact_cells[bisect_left(other.artifact_cells, j):]])
+
+    def _passed(self, keys: list[tuple[str, int] | None], kept: list[bool],
+                lasts: list[tuple[str, int] | None], starts: list[int], run: list[BookCard],
+                tally: Tally, flips: int, zs: list[float], tombs: list[int],
+                artifact_cells: list[int]) -> None:
+        """What A1's pass found, kept (``_pass``)."""
         self.keys, self.kept, self.lasts, self.starts = keys, kept, lasts, starts
         self.kept_cards = run
-        self.tally = tuple(tally)
+        self.tally = tally
         self.flips = flips
         # the sums of the coordinates and their squares, added one by one in reading
         # order (``reduce``: the loop's additions, in C)
@@ -707,7 +747,8 @@ class ShelfReading:
                     self.lasts[:i], self.starts[:i], self.kept_cards[:start],
                     list(self.run()[2][start]), self.lasts[i], face_up - start,
                     self.zs[:face_up], tombs[:bisect_left(tombs, i)],
-                    self.artifact_cells[:bisect_left(self.artifact_cells, i)])
+                    self.artifact_cells[:bisect_left(self.artifact_cells, i)],
+                    self if grown else None)
         other._finish(stability, self, i, grown)
         return other
 
