@@ -22,6 +22,10 @@ bot. These make that cheaper without changing what a rollout is for:
   the tie is drawn by the generator each time, as the greedy bot draws it. The
   play-outs of one search reach the same shelf again and again (in two-player
   searches about seven cells a card is given in ten were given before in it);
+* **a shelf's moves remembered** (``known_moves``): what each shift and rework of a
+  shelf is worth, by the shelf's cells and how it is read, exactly the greedy bot's
+  worths, kept for the whole search (the greedy bot keeps them with a shelf's reading,
+  which a play-out puts by before it meets the shelf again);
 * **a rework of the shelf weighed on a sample** (``DecisionKind.REARRANGE``): the
   greedy bot weighs every swap and move of the shelf, hundreds of options and the
   costliest decision of all; in a rollout it weighs ``REWORK_SAMPLE`` of them,
@@ -61,6 +65,7 @@ from exlibris.model.cards import Card
 REWORK_SAMPLE = 12  # the options of a shelf's rework a rollout weighs
 SOLO_SAMPLE = 128  # the options of a rework or shift a solo rollout weighs
 KEPT_MOST = 16384  # cells and worths a ``CellMemory`` keeps before it empties them
+MOVES_KEPT_MOST = 512  # shelves whose moves' worths it keeps (each up to hundreds of moves)
 SAMPLED = (DecisionKind.REARRANGE, DecisionKind.SHIFT)
 
 
@@ -69,11 +74,12 @@ class CellMemory(GreedyAgent):
     ``key``, not the object) and how it is read (the scoring rules, focus, categories,
     rivals' tallies and final round): the cell it gives a card (``position``), a book
     card's or artifact's worth (``card_value``), a card's best gain
-    (``best_position_gain``), and the voluntary flips it plans (by every shelf of the
-    table). All are exactly the greedy bot's: the same reading gives the same worths; a
-    cell chosen from a tie is not kept, so the tie is drawn by the generator each time,
-    as the greedy bot draws it. A search's play-outs reach the same shelves again and
-    again (see the module)."""
+    (``best_position_gain``), the voluntary flips it plans (by every shelf of the
+    table) and what its shifts and reworks are worth (``known_moves``). All are exactly
+    the greedy bot's: the same reading gives the same worths; a cell chosen from a tie
+    is not kept, so the tie is drawn by the generator each time, as the greedy bot
+    draws it. A search's play-outs reach the same shelves again and again (see the
+    module)."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -95,7 +101,7 @@ class CellMemory(GreedyAgent):
         key = (kept.read, view.shelf.key())
         found = self.moves.get(key)
         if found is None:
-            found = _kept(self.moves, key, kept.moves)
+            found = _kept(self.moves, key, kept.moves, MOVES_KEPT_MOST)
         return found
 
     def decide(self, view: PlayerView, decision: Decision) -> int:
@@ -148,10 +154,10 @@ class CellMemory(GreedyAgent):
         return found
 
 
-def _kept(table: dict[Any, Any], key: Any, value: Any) -> Any:
+def _kept(table: dict[Any, Any], key: Any, value: Any, most: int = KEPT_MOST) -> Any:
     """``value``, kept in ``table`` by ``key`` (the table emptied first once it holds
-    ``KEPT_MOST``)."""
-    if len(table) >= KEPT_MOST:
+    ``most``)."""
+    if len(table) >= most:
         table.clear()
     table[key] = value
     return value
