@@ -335,10 +335,9 @@ AS_SET_MOST = 4096
 # the points of scores read cell by cell (``ReadCells``), by the score, the rules (both
 # kept with them, as above) and the artifact's cell: the last ``READINGS_KEPT`` readings
 # found or made (the last last), each the cells read, the slots they held, the points
-# and the cells as a set. A score
-# that finds the slots it read before reads the same cells again, in the same order,
-# and scores the same, so a shelf whose cells read hold equal slots is given those
-# points. Emptied when it holds ``BY_CELLS_MOST`` keys.
+# and the cells as a set. A score that finds the slots it read before reads the same
+# cells again, in the same order, and scores the same, so a shelf whose cells read hold
+# equal slots is given those points. Emptied when it holds ``BY_CELLS_MOST`` keys.
 _BY_CELLS: dict[tuple[int, int, Pos],
                 tuple[Any, Any, list[tuple[tuple[Pos, ...], tuple[Any, ...], int,
                                            frozenset[Pos]]]]] = {}
