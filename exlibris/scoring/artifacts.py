@@ -299,8 +299,8 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
         return artifact_points(shelf, pos, artifact_id, rules), None
     cell_key = (id(score), id(rules), pos)
     kept = _BY_CELLS.get(cell_key)
+    at = shelf.snapshot().get  # a dict's lookup: the cells mapped in C
     if kept is not None and kept[0] is score and kept[1] is rules:
-        at = shelf.snapshot().get  # a dict's lookup: the cells mapped in C
         readings = kept[2]
         for i in range(len(readings) - 1, -1, -1):  # the last found first
             cells, slots, points, read = readings[i]
@@ -321,7 +321,7 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     if len(readings) >= READINGS_KEPT:
         del readings[0]
     cells = tuple(read)
-    readings.append((cells, tuple(map(shelf.at, cells)), points, read))
+    readings.append((cells, tuple(map(at, cells)), points, read))
     return points, read
 
 
