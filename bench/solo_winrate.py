@@ -12,8 +12,9 @@ the bot's CPU seconds a decision, mean and slowest (these hang on the machine's 
     PYTHONPATH=. python bench/solo_winrate.py --bot mcts:300/sample=24 --levels 4 --each
 
 ``--bot`` takes a seat name or a benchmark's bot (``bench/bot_specs.py``: the search
-with settings after slashes); ``--each`` prints a line a game (for pairing two runs'
-games seed by seed).
+with settings after slashes); ``--each`` prints a line a game, with the bot's CPU
+seconds in the game, a decision and at its slowest (for pairing two runs' games seed
+by seed).
 """
 
 from __future__ import annotations
@@ -90,7 +91,9 @@ def run_level(catalog: object, variant: str, difficulty: int, seeds: range,
         seconds.extend(own)
         if each:
             print(f"seed {seed}: {'won' if inspection.win else 'lost'}, {mine[-1]} against "
-                  f"{theirs[-1]}; slowest {max(own, default=0.0):.2f} s", flush=True)
+                  f"{theirs[-1]}; the bot's CPU seconds: {sum(own):.1f} in all, "
+                  f"{statistics.fmean(own) if own else 0.0:.3f} a decision, slowest "
+                  f"{max(own, default=0.0):.2f}", flush=True)
     games = len(seeds)
     low, high = wilson(wins, games)
     return Level(difficulty, games, wins, wins / games if games else 0.0, low, high,
