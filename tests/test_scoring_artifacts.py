@@ -424,3 +424,65 @@ def test_a_score_read_by_its_cells_is_given_again_only_where_they_hold_the_same(
         monkeypatch.setattr(artifacts, "ReadCells", Counted.__mro__[1])
         asked += 1
     assert 0 < fresh < asked
+
+
+@pytest.mark.parametrize(("source", "by_card"), [
+    ("count(shelf where it.is_book and it.vowel and not it.face_down)", True),
+    ("count(shelf)", True),
+    ("2 * count(shelf where it.is_book) - count(shelf where it.face_down)", True),
+    ("count(shelf where it.letter == \"A\") * 3 + -count(shelf where it.is_artifact)", True),
+    ("count(shelf where it.vowel) + 1", False),  # the 1 is not a card's
+    ("count(letters(shelf where not it.face_down)) / 2", False),  # distinct letters
+    ("count(shelf where it.vowel) / 2", False),  # halved, rounded down: not a sum
+    ("count(shelf) * count(shelf where it.vowel)", False),
+    ("count(shelf where count(shelf) > 3)", False),  # the condition reads the shelf
+    ("count(shelf where it == this)", False),
+    ("count(adjacent(this) where it.vowel)", False),
+    ("count(owner.shelf)", False),
+])
+def test_a_score_is_a_sum_of_its_cards_shares_only_in_the_shapes_that_add_up(
+        source: str, by_card: bool) -> None:
+    from exlibris.dsl.parser import parse_expression
+    from exlibris.dsl.scoring import card_by_card
+
+    assert card_by_card(parse_expression(source)) is by_card
+
+
+BY_CARD_OR_NOT = {  # an author's scores, some a sum over the shelf's cards
+    "vowels": "count(shelf where it.is_book and it.vowel and not it.face_down)",
+    "all-and-down": "2 * count(shelf) - 3 * count(shelf where it.face_down)",
+    "plus-one": "count(shelf where it.vowel) + 1",
+    "halved": "count(shelf where not it.face_down) / 2",
+    "letters": "count(letters(shelf where not it.face_down))",
+}
+
+
+def test_a_score_summed_from_its_cards_shares_gives_what_scoring_the_shelf_gives(
+        tmp_path, monkeypatch) -> None:
+    """``artifact_points_read`` gives a score that is a sum over its shelf's cards as
+    the sum of each card's share, faces as they lie, and every score exactly what
+    ``artifact_points`` finds on the whole shelf, on shelves of random cards with
+    some turned face down; the scores of other shapes have no shares."""
+    folder = tmp_path / "artifacts"
+    folder.mkdir()
+    for aid, source in BY_CARD_OR_NOT.items():
+        (folder / f"{aid}.yaml").write_text(
+            f"id: {aid}\nname: {aid}\nabilities:\n  - timing: end-of-game\n"
+            f"    score: {source}\n")
+    monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
+    shared = {aid for aid in BY_CARD_OR_NOT if artifacts.card_shares(aid) is not None}
+    assert shared == {"vowels", "all-and-down"}
+    rng = random.Random(11)
+    pairs = [(a, n) for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for n in range(1, 5)]
+    for _ in range(60):
+        shelf = Shelf()
+        aid = rng.choice(sorted(BY_CARD_OR_NOT))
+        cards: list[object] = [BookCard(a, n, ("C",), 4)
+                               for a, n in rng.sample(pairs, rng.randint(0, 14))]
+        cards.insert(rng.randint(0, len(cards)), ArtifactCard(aid))
+        for card in cards:
+            shelf.shelve(card, rng.choice(shelf.legal_cells()),
+                         face_down=isinstance(card, BookCard) and rng.random() < 0.3)
+        here = shelf.position_of(ArtifactCard(aid))
+        assert artifacts.artifact_points_read(shelf, here, aid) == (
+            artifact_points(shelf, here, aid), None), (aid, shelf)

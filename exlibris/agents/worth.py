@@ -25,7 +25,7 @@ from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import artifact_points_read
+from exlibris.scoring.artifacts import artifact_points_read, card_shares
 from exlibris.scoring.settings import ScoringRules
 
 # what one use of a verb is worth, in cards (per unit of a literal amount)
@@ -357,18 +357,20 @@ class ShelfReading:
         order, kept = self.order, self.kept
         known: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
         differ: set[Pos] = set()
+        turned: list[int] = []  # grown: the cells after the new one A1 now flips or keeps
         if parent is not None and parent.slow:
             known = parent._scored
             if grown:  # the new cell, and the cells after it A1 reads anew
-                differ = {order[new]}
-                differ.update(pos for pos, was, now in zip(
-                    order[new + 1:], parent.kept[new:], kept[new + 1:], strict=True)
-                    if was != now)
+                turned = [k for k, was, now in zip(range(new + 1, len(order)),
+                                                   parent.kept[new:], kept[new + 1:],
+                                                   strict=True) if was != now]
+                differ = {order[new], *map(order.__getitem__, turned)}
             else:
                 differ = self._differing(parent, new)
         scored = self._scored
         shelf = self.shelf
         shown: Shelf | None = None  # built for the first artifact scored anew
+        faces: list[tuple[Card, bool]] | None = None  # likewise, for a sum of shares
         total = 0
         for i in self.artifact_cells:
             pos = order[i]
@@ -379,14 +381,50 @@ class ShelfReading:
             found = known.get(pos)
             if (found is None or found[0] is not card or found[2] is None
                     or not differ.isdisjoint(found[2])):
-                if shown is None:
-                    shown = steps.with_flips(shelf, [
-                        cell for cell, key, keeps in zip(order, self.keys, kept, strict=True)
-                        if key is not None and not keeps])
-                found = (card, *artifact_points_read(shown, pos, card.artifact_id, self.rules))
+                shares = card_shares(card.artifact_id, self.rules)
+                if shares is not None:  # each card's share, faces as A1 leaves them
+                    if grown and found is not None and found[0] is card:
+                        points = found[1] + self._shares_changed(shares, new, turned)
+                    else:
+                        if faces is None:
+                            faces = self._faces()
+                        points = sum(map(shares.__getitem__, faces))
+                    found = (card, points, None)
+                else:
+                    if shown is None:
+                        shown = steps.with_flips(shelf, [
+                            cell for cell, key, keeps in zip(order, self.keys, kept,
+                                                             strict=True)
+                            if key is not None and not keeps])
+                    found = (card, *artifact_points_read(shown, pos, card.artifact_id,
+                                                         self.rules))
             scored[pos] = found
             total += found[1]
         self.artifacts = total
+
+    def _shares_changed(self, shares: dict[tuple[Card, bool], int], new: int,
+                        turned: list[int]) -> int:
+        """What a sum of the cards' shares gains on this shelf over the shelf it grew
+        from by the card in its ``new``-th cell: that card's share, and for each cell
+        A1 now flips or keeps where it kept or flipped (``turned``), the card's share
+        with its new face less that with its old."""
+        at, order, kept = self.shelf.at, self.order, self.kept
+        slot = at(order[new])
+        gained = shares[(slot.card, slot.face_down if self.keys[new] is None  # type: ignore[union-attr]
+                         else not kept[new])]
+        for k in turned:
+            card = at(order[k]).card  # type: ignore[union-attr]
+            now = kept[k]
+            gained += shares[(card, not now)] - shares[(card, now)]
+        return gained
+
+    def _faces(self) -> list[tuple[Card, bool]]:
+        """Each card of the shelf and whether it lies face down once A1 has flipped
+        what it flips."""
+        at = self.shelf.at
+        return [(slot.card, slot.face_down if key is None else not keeps)
+                for pos, key, keeps in zip(self.order, self.keys, self.kept, strict=True)
+                if (slot := at(pos)) is not None]
 
     def _differing(self, parent: ShelfReading, new: int) -> set[Pos]:
         """The cells from the ``new``-th on (in reading order; the cells before it are

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl.ast import calls, names_read
+from exlibris.dsl.ast import BinOp, Call, Name, Neg, Num, Where, calls, names_read
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -253,6 +253,9 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     # whether its points are those of the shelf's cards and faces whatever their order
     # and cells (``shelf_as_set``)
     score.shelf_as_set = shelf_as_set(expr)  # type: ignore[attr-defined]
+    # whether its points are the sum of what each of those cards alone would score
+    # (``card_by_card``)
+    score.card_by_card = card_by_card(expr)  # type: ignore[attr-defined]
     return score
 
 
@@ -273,6 +276,34 @@ def shelf_as_set(expr: Any) -> bool:
     read = names_read(expr)
     return ("shelf" in read and not {"this", "owner", "players", "opponents"} & read
             and set(calls(expr)) <= ORDER_FREE)
+
+
+def card_by_card(expr: Any) -> bool:
+    """Whether a score is a sum over its shelf's cards, each card's share its own: a
+    count of the shelf's cards, all or those a condition on the card alone keeps (it
+    reads no other name and calls only ``ORDER_FREE`` words), or sums, differences
+    and whole-number multiples of such counts. Such a score gives on any shelf the sum
+    of what it gives on a shelf of each card alone; a constant term (``count(shelf)
+    + 1``) would be counted once a card, so it is not one."""
+    if isinstance(expr, BinOp):
+        if expr.op in ("+", "-"):
+            return card_by_card(expr.left) and card_by_card(expr.right)
+        if expr.op == "*":
+            return ((isinstance(expr.left, Num) and card_by_card(expr.right))
+                    or (isinstance(expr.right, Num) and card_by_card(expr.left)))
+        return False
+    if isinstance(expr, Neg):
+        return card_by_card(expr.operand)
+    if not (isinstance(expr, Call) and expr.func == "count" and len(expr.args) == 1
+            and expr.args[0].name is None):
+        return False
+    counted = expr.args[0].value
+    if isinstance(counted, Name):
+        return counted.id == "shelf"
+    return (isinstance(counted, Where) and isinstance(counted.source, Name)
+            and counted.source.id == "shelf"
+            and names_read(counted.condition) <= {counted.name}
+            and set(calls(counted.condition)) <= ORDER_FREE)
 
 
 def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,

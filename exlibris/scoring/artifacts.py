@@ -24,8 +24,8 @@ from typing import Any
 
 from exlibris import paths, sources
 from exlibris.errors import Problem, UserInputError
-from exlibris.model.cards import ArtifactCard
-from exlibris.model.shelf import STEPS, Pos, Shelf
+from exlibris.model.cards import ArtifactCard, Card
+from exlibris.model.shelf import STEPS, Pos, Shelf, Slot
 from exlibris.scoring.categories import CATEGORY_IDS, CATEGORY_NAMES
 
 ARTIFACT_GLOSSARY: tuple[tuple[str, str], ...] = (
@@ -277,13 +277,58 @@ class ReadCells:
 _CARD_AND_FACE = attrgetter("card", "face_down")  # a slot's, as one pair
 
 
+class CardShares(dict[tuple[Card, bool], int]):
+    """What each card, face up or down, adds to a score that is a sum over its shelf's
+    cards (``dsl.scoring.card_by_card``), by ``(card, face_down)``: the score of a shelf
+    of that card alone, found when first asked."""
+
+    __slots__ = ("artifact_id", "rules")
+
+    def __init__(self, artifact_id: str, rules: Any) -> None:
+        super().__init__()
+        self.artifact_id = artifact_id
+        self.rules = rules
+
+    def __missing__(self, pair: tuple[Card, bool]) -> int:
+        alone = Shelf.from_slots({(0, 0): Slot(*pair)}, check=False)
+        points = self[pair] = artifact_points(alone, (0, 0), self.artifact_id, self.rules)
+        return points
+
+
+def card_shares(artifact_id: str, rules: Any = None) -> CardShares | None:
+    """Each card's share of the artifact's score where that score is a sum over its
+    shelf's cards (then the points on a shelf are the sum of its slots' shares, faces
+    as they lie); None for any other score."""
+    score = _score_fn(artifact_id)
+    if not getattr(score, "card_by_card", False):
+        return None
+    key = (id(score), id(rules))
+    found = _SHARES.get(key)
+    if found is None or found[0] is not score or found[1] is not rules:
+        if len(_SHARES) >= SHARES_MOST:
+            _SHARES.clear()
+        found = _SHARES[key] = (score, rules, CardShares(artifact_id, rules))
+    return found[2]
+
+
+# each card-by-card score's shares by the score and the rules (both kept with them: their
+# ``id`` stays theirs), emptied when it holds ``SHARES_MOST``
+_SHARES: dict[tuple[int, int], tuple[Any, Any, CardShares]] = {}
+SHARES_MOST = 64
+
+
 def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = None
                          ) -> tuple[int, frozenset[Pos] | None]:
     """``artifact_points`` (no table known), with the cells its score read (None: the
     whole shelf): the points stay the same while those cells hold the same, so a score
     read cell by cell is scored once for what its cells hold (``_BY_CELLS``). A score
-    that reads its shelf as a set of cards and faces is scored once a set."""
+    that reads its shelf as a set of cards and faces is scored once a set, and one
+    that is a sum over its shelf's cards from each card's share (``card_shares``)."""
     score = _score_fn(artifact_id)
+    if getattr(score, "card_by_card", False):  # the sum of its cards' shares
+        shares = card_shares(artifact_id, rules)
+        return sum(map(shares.__getitem__,  # type: ignore[union-attr]
+                       map(_CARD_AND_FACE, shelf.snapshot().values()))), None
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
         key = (id(score), id(rules),
                frozenset(map(_CARD_AND_FACE, shelf.snapshot().values())))
