@@ -615,12 +615,103 @@ class ShelfReading:
     def _built_gain(self, card: Card, pos: Pos) -> float:
         """``gain`` read on the shelf built with ``card`` at ``pos``: A1's pass resumed at
         the new cell (the cells before it are this shelf's), B1 from this shelf's, the
-        artifacts scored on the shelf built."""
-        trial = self.shelf.with_card(card, pos)
+        artifacts scored on the shelf built. A book card on a shelf with artifacts: the
+        value worked out from what the card changes (``_grown_value``)."""
+        i = bisect_left(self.order, pos)
         # B1 with a card in the cell, as ``stability_gain`` works it out from this shelf
-        return (self._resumed(trial, bisect_left(self.order, pos), self.worth,
-                              self.foresight, self.stability + self.stability_gain(pos),
-                              grown=True).value - self.value)
+        stability = self.stability + self.stability_gain(pos)
+        if self.slow and isinstance(card, BookCard):
+            return self._grown_value(card, pos, i, stability) - self.value
+        trial = self.shelf.with_card(card, pos)
+        return (self._resumed(trial, i, self.worth, self.foresight, stability, grown=True
+                              ).value - self.value)
+
+    def _grown_value(self, card: BookCard, pos: Pos, i: int, stability: int) -> float:
+        """``value`` of this shelf (one with artifacts) with the book ``card`` face up in
+        the empty cell ``pos``, the ``i``-th in reading order, and B1 ``stability``,
+        exactly as reading that shelf finds it (the same sums in the same order) without
+        building it or its reading: A1's pass from the new cell goes on only until it
+        reaches a cell with the last key kept that this shelf's pass had there (from
+        there on it keeps and flips as this one did), so the tally and the flips are
+        this shelf's and what the card and the cells it turns change; the face-up
+        cards' coordinates are this shelf's with the card's among them; an artifact
+        whose score read none of the cells that changed scores what it scored here, a
+        sum of the cards' shares what changed, any other on the shelf built."""
+        keys, kept, lasts, order = self.keys, self.kept, self.lasts, self.order
+        at = self.shelf.at
+        key = (card.letter, card.order)
+        last = lasts[i]
+        kept_new = last is None or key > last
+        if kept_new:
+            last = key
+        turned: list[tuple[int, bool]] = []  # the cells A1 now keeps or flips otherwise
+        for j in range(i, len(order)):
+            if last == lasts[j]:  # from here on, as this shelf's pass
+                break
+            other = keys[j]
+            if other is not None:
+                now = other > last  # type: ignore[operator]
+                if now:
+                    last = other
+                if now != kept[j]:
+                    turned.append((j, now))
+        tally, flips = self.tally, self.flips
+        if kept_new:
+            tally = tuple(map(add, tally, book_vector(card)))
+        else:
+            flips += 1
+        for j, now in turned:
+            tally = tuple(map(add if now else sub, tally,
+                              book_vector(at(order[j]).card)))  # type: ignore[union-attr,arg-type]
+            flips += -1 if now else 1
+        zs = self.zs
+        face_up = i - keys[:i].count(None)  # face-up book cards before the cell
+        z = pos[0] + pos[1] / self.foresight.width - 3 * rank(card)
+        zs = [*zs[:face_up], z, *zs[face_up:]]
+        n = len(zs)
+        sz = reduce(add, zs, 0.0)
+        sum_zz = reduce(add, map(mul, zs, zs), 0.0)
+        foresight = self.foresight
+        spread = sum_zz - sz * sz / n
+        value = (self.worth.books(tally) + stability - foresight.per_flip * flips
+                 - foresight.layout * spread + self.entombed * self.rules.entombed_per_card)
+        return value + self._grown_artifacts(card, pos, kept_new, turned)
+
+    def _grown_artifacts(self, card: BookCard, pos: Pos, kept_new: bool,
+                         turned: list[tuple[int, bool]]) -> int:
+        """The artifacts' points for ``_grown_value``: ``card`` at ``pos``, kept by A1 or
+        not, and the cells A1 now keeps (True) or flips (False) otherwise."""
+        order, at = self.order, self.shelf.at
+        differ = {pos, *(order[j] for j, _ in turned)}
+        scored = self._scored
+        shown: Shelf | None = None
+        total = 0
+        for a in self.artifact_cells:
+            cell = order[a]
+            slot = at(cell)
+            if slot.face_down:  # type: ignore[union-attr]  # SCORE-00-2
+                continue
+            artifact = slot.card  # type: ignore[union-attr]
+            points, read = scored[cell][1:]
+            if read is None or not differ.isdisjoint(read):
+                shares = card_shares(artifact.artifact_id, self.rules)
+                if shares is not None:
+                    points += shares[(card, not kept_new)]
+                    for j, now in turned:
+                        turned_card = at(order[j]).card  # type: ignore[union-attr]
+                        points += shares[(turned_card, not now)] - shares[(turned_card, now)]
+                else:
+                    if shown is None:
+                        now_kept = dict(turned)
+                        shown = self.shelf.with_card(card, pos).turned_down([
+                            *(cell for j, (cell, key) in enumerate(zip(order, self.keys,
+                                                                      strict=True))
+                              if key is not None and not now_kept.get(j, self.kept[j])),
+                            *(() if kept_new else (pos,))])
+                    points = artifact_points_read(shown, cell, artifact.artifact_id,
+                                                  self.rules)[0]
+            total += points
+        return total
 
     def holds(self, card: Card) -> bool:
         """Whether ``card`` is a visible card of the shelf (cards are interned, so
