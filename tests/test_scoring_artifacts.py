@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from exlibris import paths
 from exlibris.model.cards import ArtifactCard, BookCard
@@ -486,3 +488,63 @@ def test_a_score_summed_from_its_cards_shares_gives_what_scoring_the_shelf_gives
         here = shelf.position_of(ArtifactCard(aid))
         assert artifacts.artifact_points_read(shelf, here, aid) == (
             artifact_points(shelf, here, aid), None), (aid, shelf)
+
+
+_CONDITIONS = st.recursive(
+    st.sampled_from(["it.vowel", "it.is_book", "it.face_down", "it.is_artifact",
+                     'it.letter == "E"', "it.order > 2", "count(shelf) > 4",  # the shelf
+                     "count(it.books) > 1"]),
+    lambda inner: st.one_of(
+        inner.map(lambda c: f"not ({c})"),
+        st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(
+            lambda t: f"({t[0]}) {t[1]} ({t[2]})")),
+    max_leaves=4)
+_SCORES = st.recursive(
+    st.one_of(st.just("count(shelf)"),
+              _CONDITIONS.map(lambda c: f"count(shelf where {c})"),
+              _CONDITIONS.map(lambda c: f"count(letters(shelf where {c}))"),
+              st.integers(0, 3).map(str)),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "/"]), inner).map(
+            lambda t: f"({t[0]}) {t[1]} ({t[2]})"),
+        inner.map(lambda s: f"-({s})")),
+    max_leaves=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(source=_SCORES, seed=st.integers(0, 2**16))
+@example(source="(count(shelf)) / (2)", seed=1)  # shapes that are not sums, always tried
+@example(source="(count(shelf where it.vowel)) + (1)", seed=2)
+@example(source="count(shelf where count(shelf) > 4)", seed=3)
+@example(source="(count(shelf)) * (count(shelf where it.is_book))", seed=4)
+@example(source="-((3) * (count(shelf where not (it.face_down))) - (count(shelf)))", seed=5)
+def test_a_score_told_to_be_a_sum_of_shares_is_one_on_every_shelf(source: str,
+                                                                   seed: int) -> None:
+    """Generated scores: where ``card_by_card`` says a score is a sum over its shelf's
+    cards, its points on random shelves (cards face up and down) are the sum of its
+    points on a shelf of each card alone."""
+    from exlibris.dsl.scoring import compile_score
+    from exlibris.dsl.values import CategoryValue
+    from exlibris.model.shelf import Slot
+
+    categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
+                  for code, cid in CATEGORY_IDS.items()}
+    score = compile_score(source, categories=categories)
+    if not score.card_by_card:
+        return
+    rng = random.Random(seed)
+    pairs = [(a, n) for a in "ABCDEFGHIJ" for n in range(1, 5)]
+    for _ in range(4):
+        shelf = Shelf()
+        cards: list[object] = [
+            BookCard(a, n, tuple(rng.choice("CFHMRS") for _ in range(rng.randint(1, 3))), 4)
+            for a, n in rng.sample(pairs, rng.randint(0, 9))]
+        cards.insert(rng.randint(0, len(cards)), ArtifactCard("foul-vowel-towel"))
+        for card in cards:
+            shelf.shelve(card, rng.choice(shelf.legal_cells()),
+                         face_down=isinstance(card, BookCard) and rng.random() < 0.3)
+        whole = score(ScoreEnv(shelf, shelf.position_of(ArtifactCard("foul-vowel-towel"))))
+        alone = sum(score(ScoreEnv(Shelf.from_slots({(0, 0): Slot(s.card, s.face_down)},
+                                                    check=False), (0, 0)))
+                    for _, s in shelf.items())
+        assert whole == alone, (source, shelf)
