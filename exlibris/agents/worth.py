@@ -409,9 +409,9 @@ class ShelfReading:
         A1 now flips or keeps where it kept or flipped (``turned``), the card's share
         with its new face less that with its old."""
         at, order, kept = self.shelf.at, self.order, self.kept
-        slot = at(order[new])
-        gained = shares[(slot.card, slot.face_down if self.keys[new] is None  # type: ignore[union-attr]
-                         else not kept[new])]
+        slot: Slot = at(order[new])  # type: ignore[assignment]
+        down = slot.face_down if self.keys[new] is None else not kept[new]
+        gained = shares[(slot.card, down)]
         for k in turned:
             card = at(order[k]).card  # type: ignore[union-attr]
             now = kept[k]
@@ -701,13 +701,14 @@ class ShelfReading:
                         turned_card = at(order[j]).card  # type: ignore[union-attr]
                         points += shares[(turned_card, not now)] - shares[(turned_card, now)]
                 else:
-                    if shown is None:
+                    if shown is None:  # the grown shelf as A1 leaves it
                         now_kept = dict(turned)
-                        shown = self.shelf.with_card(card, pos).turned_down([
-                            *(cell for j, (cell, key) in enumerate(zip(order, self.keys,
-                                                                      strict=True))
-                              if key is not None and not now_kept.get(j, self.kept[j])),
-                            *(() if kept_new else (pos,))])
+                        flipped = [at_j for j, (at_j, key) in enumerate(zip(order, self.keys,
+                                                                            strict=True))
+                                   if key is not None and not now_kept.get(j, self.kept[j])]
+                        if not kept_new:
+                            flipped.append(pos)
+                        shown = self.shelf.with_card(card, pos).turned_down(flipped)
                     points = artifact_points_read(shown, cell, artifact.artifact_id,
                                                   self.rules)[0]
             total += points
