@@ -383,8 +383,13 @@ class ShelfReading:
                     or not differ.isdisjoint(found[2])):
                 shares = card_shares(card.artifact_id, self.rules)
                 if shares is not None:  # each card's share, faces as A1 leaves them
-                    if grown and found is not None and found[0] is card:
-                        points = found[1] + self._shares_changed(shares, new, turned)
+                    if grown and found is not None and found[0] is card:  # what changed
+                        added: Slot = shelf.at(order[new])  # type: ignore[assignment]
+                        down = added.face_down if self.keys[new] is None else not kept[new]
+                        points = found[1] + _shares_gained(
+                            shares, (added.card, down),
+                            [(shelf.at(order[k]).card, kept[k])  # type: ignore[union-attr]
+                             for k in turned])
                     else:
                         if faces is None:
                             faces = self._faces()
@@ -401,22 +406,6 @@ class ShelfReading:
             scored[pos] = found
             total += found[1]
         self.artifacts = total
-
-    def _shares_changed(self, shares: dict[tuple[Card, bool], int], new: int,
-                        turned: list[int]) -> int:
-        """What a sum of the cards' shares gains on this shelf over the shelf it grew
-        from by the card in its ``new``-th cell: that card's share, and for each cell
-        A1 now flips or keeps where it kept or flipped (``turned``), the card's share
-        with its new face less that with its old."""
-        at, order, kept = self.shelf.at, self.order, self.kept
-        slot: Slot = at(order[new])  # type: ignore[assignment]
-        down = slot.face_down if self.keys[new] is None else not kept[new]
-        gained = shares[(slot.card, down)]
-        for k in turned:
-            card = at(order[k]).card  # type: ignore[union-attr]
-            now = kept[k]
-            gained += shares[(card, not now)] - shares[(card, now)]
-        return gained
 
     def _faces(self) -> list[tuple[Card, bool]]:
         """Each card of the shelf and whether it lies face down once A1 has flipped
@@ -696,10 +685,8 @@ class ShelfReading:
             if read is None or not differ.isdisjoint(read):
                 shares = card_shares(artifact.artifact_id, self.rules)
                 if shares is not None:
-                    points += shares[(card, not kept_new)]
-                    for j, now in turned:
-                        turned_card = at(order[j]).card  # type: ignore[union-attr]
-                        points += shares[(turned_card, not now)] - shares[(turned_card, now)]
+                    points += _shares_gained(shares, (card, not kept_new), [
+                        (at(order[j]).card, now) for j, now in turned])  # type: ignore[union-attr]
                 else:
                     if shown is None:  # the grown shelf as A1 leaves it
                         now_kept = dict(turned)
@@ -881,6 +868,18 @@ class ShelfReading:
                     self if grown else None)
         other._finish(stability, self, i, grown)
         return other
+
+
+def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Card, bool],
+                   turned: list[tuple[Card, bool]]) -> int:
+    """What a sum of the cards' shares gains when a shelf grows by the card ``added``
+    (with its face as A1 leaves it) and A1 turns the ``turned`` cards (each with whether
+    it now keeps them, and so flipped them before): the card's share, and each turned
+    card's share with its new face less that with its old."""
+    gained = shares[added]
+    for card, now in turned:
+        gained += shares[(card, not now)] - shares[(card, now)]
+    return gained
 
 
 # B1's rectangles by the standing columns, the smallest rectangle and the rows: a few

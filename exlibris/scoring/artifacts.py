@@ -302,6 +302,11 @@ def card_shares(artifact_id: str, rules: Any = None) -> CardShares | None:
     score = _score_fn(artifact_id)
     if not getattr(score, "card_by_card", False):
         return None
+    return _shares(score, artifact_id, rules)
+
+
+def _shares(score: ScoreFn, artifact_id: str, rules: Any) -> CardShares:
+    """``card_shares`` of ``score``, the artifact's (a sum over its shelf's cards)."""
     key = (id(score), id(rules))
     found = _SHARES.get(key)
     if found is None or found[0] is not score or found[1] is not rules:
@@ -326,8 +331,8 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     that is a sum over its shelf's cards from each card's share (``card_shares``)."""
     score = _score_fn(artifact_id)
     if getattr(score, "card_by_card", False):  # the sum of its cards' shares
-        shares = card_shares(artifact_id, rules)
-        return sum(map(shares.__getitem__,  # type: ignore[union-attr]
+        shares = _shares(score, artifact_id, rules)  # type: ignore[arg-type]
+        return sum(map(shares.__getitem__,
                        map(_CARD_AND_FACE, shelf.snapshot().values()))), None
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
         key = (id(score), id(rules),
