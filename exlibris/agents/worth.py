@@ -198,7 +198,7 @@ def prominent_count(shelf: Shelf, prominent: str) -> int:
         card = slot.card
         if slot.face_down or not isinstance(card, BookCard):
             continue
-        key = (card.letter, card.order)
+        key = card.key
         if last is None or key > last:
             last = key
             count += card.books.count(prominent)
@@ -268,7 +268,7 @@ class ShelfReading:
                 keys.append(None)
                 kept.append(False)
                 continue
-            key = (card.letter, card.order)
+            key = card.key
             keys.append(key)
             zs.append(pos[0] + pos[1] / width - 3 * rank(card))
             if last is None or key > last:
@@ -535,7 +535,7 @@ class ShelfReading:
         if self.slow or not isinstance(card, BookCard):
             return self._built_gain(card, pos)
         i = bisect_left(self.order, pos)
-        key = (card.letter, card.order)
+        key = card.key
         last = self.lasts[i]
         foresight = self.foresight
         if last is not None and key <= last:  # A1 flips it: a filled cell, no books
@@ -548,7 +548,7 @@ class ShelfReading:
         order, with what depends on the card alone worked out once."""
         if self.slow or not isinstance(card, BookCard):
             return [self._built_gain(card, pos) for pos in cells]
-        key = (card.letter, card.order)
+        key = card.key
         order, lasts = self.order, self.lasts
         foresight = self.foresight
         share, per_flip = foresight.flipped_stability, foresight.per_flip
@@ -597,7 +597,7 @@ class ShelfReading:
             for card in self.kept_cards:
                 tally = tuple(map(add, tally, book_vector(card)))
                 tallies.append(tally)
-            self._run = ([(card.letter, card.order) for card in self.kept_cards], self.starts,
+            self._run = ([card.key for card in self.kept_cards], self.starts,
                          tallies)
         return self._run
 
@@ -628,7 +628,7 @@ class ShelfReading:
         sum of the cards' shares what changed, any other on the shelf built."""
         keys, kept, lasts, order = self.keys, self.kept, self.lasts, self.order
         at = self.shelf.at
-        key = (card.letter, card.order)
+        key = card.key
         last = lasts[i]
         kept_new = last is None or key > last
         if kept_new:
@@ -746,7 +746,7 @@ class ShelfReading:
         cells = self._cells
         if cells is None:
             cells = self._cells = self._legal_cells()
-        key = (card.letter, card.order)
+        key = card.key
         foresight = self.foresight
         books = self.book_gain(card)
         n = self.z_count

@@ -22,13 +22,17 @@ class BookCard:
     object's own (identity, in C), which the engine uses on every card move.
     """
 
-    __slots__ = ("books", "letter", "of", "order")
+    __slots__ = ("books", "key", "letter", "name", "of", "order")
     _interned: ClassVar[dict[tuple[str, int, tuple[str, ...], int], BookCard]] = {}
 
     letter: str
     order: int
     books: tuple[str, ...]
     of: int
+    #: how a card is named wherever cards are listed: letter and order (``M3``)
+    name: str
+    #: alphabetical position: letter first, then order
+    key: tuple[str, int]
 
     def __new__(cls, letter: str, order: int, books: tuple[str, ...] | list[str] = (),
                 of: int = 0) -> BookCard:
@@ -41,6 +45,8 @@ class BookCard:
             object.__setattr__(made, "order", order)
             object.__setattr__(made, "books", books)
             object.__setattr__(made, "of", of)
+            object.__setattr__(made, "name", f"{letter}{order}")  # kept: read on every move
+            object.__setattr__(made, "key", (letter, order))
             card = cls._interned.setdefault(key, made)  # atomic: one card even in threads
         return card
 
@@ -62,16 +68,6 @@ class BookCard:
     def __repr__(self) -> str:
         return (f"BookCard(letter={self.letter!r}, order={self.order!r}, "
                 f"books={self.books!r}, of={self.of!r})")
-
-    @property
-    def name(self) -> str:
-        """How a card is named wherever cards are listed: letter and order (``M3``)."""
-        return f"{self.letter}{self.order}"
-
-    @property
-    def key(self) -> tuple[str, int]:
-        """Alphabetical position: letter first, then order."""
-        return (self.letter, self.order)
 
     def follows(self, other: BookCard) -> bool:
         """True when this card comes after ``other`` in alphabetical order."""

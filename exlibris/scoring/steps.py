@@ -28,7 +28,7 @@ def a1_alphabetical(shelf: Shelf) -> list[Pos]:
         card = slot.card
         if slot.face_down or not isinstance(card, BookCard):
             continue  # only face-up book cards (Slot.face_up_book), inlined: a hot loop
-        key = (card.letter, card.order)  # BookCard.key; ``follows`` compares keys
+        key = card.key  # ``follows`` compares keys
         if last is None or key > last:
             last = key
         else:
