@@ -390,7 +390,7 @@ def test_a_set_score_kept_for_one_content_is_not_given_for_another(tmp_path,
 
 @pytest.mark.parametrize("artifact_id", sorted(
     a for a in EXPECTED_IDS if artifacts.has_end_of_game_score(a)
-    and a not in WHOLE_SHELF_SCORES))
+    and a not in WHOLE_SHELF_SCORES and artifacts.card_shares(a) is None))
 def test_a_score_read_by_its_cells_is_given_again_only_where_they_hold_the_same(
         monkeypatch: pytest.MonkeyPatch, artifact_id: str) -> None:
     """``artifact_points_read`` keeps a score read cell by cell by what its cells held:
@@ -450,12 +450,37 @@ def test_a_score_is_a_sum_of_its_cards_shares_only_in_the_shapes_that_add_up(
     assert card_by_card(parse_expression(source)) is by_card
 
 
+@pytest.mark.parametrize(("source", "over"), [
+    ("count(adjacent(this) where it.vowel)", "adjacent"),
+    ("2 * count(adjacent(this) where it.face_down)", "adjacent"),
+    ("books(adjacent(this), @monster-manuals)", "adjacent"),
+    ("books(adjacent(this) where not it.vowel) - count(adjacent(this))", "adjacent"),
+    ("books(shelf where it.order > 2, @reference-texts)", "shelf"),
+    ("count(adjacent(this)) + count(shelf)", None),  # two kinds of sum
+    ("count(adjacent(this) where it == this)", None),  # the condition reads this
+    ("complete_sets(adjacent(this))", None),  # a least over categories, not a sum
+    ("books(adjacent(this), category(\"M\"))", None),  # a category worked out
+    ("count(adjacent(first(shelf)))", None),  # next to another card
+    ("count(adjacent(this)) / 2", None),
+    ("count(letters(adjacent(this)))", None),
+])
+def test_what_a_score_is_a_sum_over_is_told_by_its_shape(source: str,
+                                                         over: str | None) -> None:
+    from exlibris.dsl.parser import parse_expression
+    from exlibris.dsl.scoring import summed_over
+
+    assert summed_over(parse_expression(source)) == over
+
+
 BY_CARD_OR_NOT = {  # an author's scores, some a sum over the shelf's cards
     "vowels": "count(shelf where it.is_book and it.vowel and not it.face_down)",
     "all-and-down": "2 * count(shelf) - 3 * count(shelf where it.face_down)",
     "plus-one": "count(shelf where it.vowel) + 1",
     "halved": "count(shelf where not it.face_down) / 2",
     "letters": "count(letters(shelf where not it.face_down))",
+    "beside-down": "2 * count(adjacent(this) where it.face_down)",
+    "beside-books": "books(adjacent(this), @monster-manuals) - count(adjacent(this))",
+    "beside-sets": "6 * complete_sets(adjacent(this))",
 }
 
 
@@ -473,7 +498,7 @@ def test_a_score_summed_from_its_cards_shares_gives_what_scoring_the_shelf_gives
             f"    score: {source}\n")
     monkeypatch.setattr(paths, "content_dir", lambda: tmp_path)
     shared = {aid for aid in BY_CARD_OR_NOT if artifacts.card_shares(aid) is not None}
-    assert shared == {"vowels", "all-and-down"}
+    assert shared == {"vowels", "all-and-down", "beside-down", "beside-books"}
     rng = random.Random(11)
     pairs = [(a, n) for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for n in range(1, 5)]
     for _ in range(60):
@@ -486,8 +511,14 @@ def test_a_score_summed_from_its_cards_shares_gives_what_scoring_the_shelf_gives
             shelf.shelve(card, rng.choice(shelf.legal_cells()),
                          face_down=isinstance(card, BookCard) and rng.random() < 0.3)
         here = shelf.position_of(ArtifactCard(aid))
-        assert artifacts.artifact_points_read(shelf, here, aid) == (
-            artifact_points(shelf, here, aid), None), (aid, shelf)
+        points, read = artifacts.artifact_points_read(shelf, here, aid)
+        assert points == artifact_points(shelf, here, aid), (aid, shelf)
+        if aid.startswith("beside"):  # the cells around it, as a score read afresh reads
+            seen = artifacts.ReadCells(shelf)
+            artifact_points(seen, here, aid)
+            assert read == frozenset(seen.cells)
+        else:
+            assert read is None
 
 
 _CONDITIONS = st.recursive(
@@ -499,9 +530,12 @@ _CONDITIONS = st.recursive(
         st.tuples(inner, st.sampled_from(["and", "or"]), inner).map(
             lambda t: f"({t[0]}) {t[1]} ({t[2]})")),
     max_leaves=4)
+_CARDS = st.sampled_from(["shelf", "adjacent(this)"])
 _SCORES = st.recursive(
-    st.one_of(st.just("count(shelf)"),
-              _CONDITIONS.map(lambda c: f"count(shelf where {c})"),
+    st.one_of(_CARDS.map(lambda cards: f"count({cards})"),
+              st.tuples(_CARDS, _CONDITIONS).map(lambda t: f"count({t[0]} where {t[1]})"),
+              st.tuples(_CARDS, _CONDITIONS, st.sampled_from(["", ", @monster-manuals"])).map(
+                  lambda t: f"books({t[0]} where {t[1]}{t[2]})"),
               _CONDITIONS.map(lambda c: f"count(letters(shelf where {c}))"),
               st.integers(0, 3).map(str)),
     lambda inner: st.one_of(
@@ -518,11 +552,15 @@ _SCORES = st.recursive(
 @example(source="count(shelf where count(shelf) > 4)", seed=3)
 @example(source="(count(shelf)) * (count(shelf where it.is_book))", seed=4)
 @example(source="-((3) * (count(shelf where not (it.face_down))) - (count(shelf)))", seed=5)
+@example(source="(count(adjacent(this))) + (count(shelf))", seed=6)
+@example(source="(2) * (books(adjacent(this) where it.vowel, @monster-manuals))", seed=7)
 def test_a_score_told_to_be_a_sum_of_shares_is_one_on_every_shelf(source: str,
                                                                    seed: int) -> None:
-    """Generated scores: where ``card_by_card`` says a score is a sum over its shelf's
+    """Generated scores: where ``summed_over`` says a score is a sum over its shelf's
     cards, its points on random shelves (cards face up and down) are the sum of its
-    points on a shelf of each card alone."""
+    points on a shelf of each card alone; where it says a sum over the cards next to
+    the scored one, the sum of its points on a shelf of each of those cards alone
+    beside it."""
     from exlibris.dsl.scoring import compile_score
     from exlibris.dsl.values import CategoryValue
     from exlibris.model.shelf import Slot
@@ -530,8 +568,9 @@ def test_a_score_told_to_be_a_sum_of_shares_is_one_on_every_shelf(source: str,
     categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
                   for code, cid in CATEGORY_IDS.items()}
     score = compile_score(source, categories=categories)
-    if not score.card_by_card:
+    if score.summed_over is None:
         return
+    towel = ArtifactCard("foul-vowel-towel")
     rng = random.Random(seed)
     pairs = [(a, n) for a in "ABCDEFGHIJ" for n in range(1, 5)]
     for _ in range(4):
@@ -543,8 +582,14 @@ def test_a_score_told_to_be_a_sum_of_shares_is_one_on_every_shelf(source: str,
         for card in cards:
             shelf.shelve(card, rng.choice(shelf.legal_cells()),
                          face_down=isinstance(card, BookCard) and rng.random() < 0.3)
-        whole = score(ScoreEnv(shelf, shelf.position_of(ArtifactCard("foul-vowel-towel"))))
-        alone = sum(score(ScoreEnv(Shelf.from_slots({(0, 0): Slot(s.card, s.face_down)},
-                                                    check=False), (0, 0)))
-                    for _, s in shelf.items())
+        here = shelf.position_of(towel)
+        whole = score(ScoreEnv(shelf, here))
+        if score.summed_over == "shelf":
+            alone = sum(score(ScoreEnv(Shelf.from_slots({(0, 0): Slot(s.card, s.face_down)},
+                                                        check=False), (0, 0)))
+                        for _, s in shelf.items())
+        else:
+            alone = sum(score(ScoreEnv(Shelf.from_slots(
+                {(0, 0): Slot(towel), (0, 1): Slot(s.card, s.face_down)}, check=False),
+                (0, 0))) for pos, s in shelf.items() if pos in shelf.neighbours(here))
         assert whole == alone, (source, shelf)

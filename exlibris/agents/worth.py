@@ -25,7 +25,7 @@ from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import artifact_points_read, card_shares
+from exlibris.scoring.artifacts import around, artifact_points_read, card_shares
 from exlibris.scoring.settings import ScoringRules
 
 # what one use of a verb is worth, in cards (per unit of a literal amount)
@@ -383,18 +383,22 @@ class ShelfReading:
                     or not differ.isdisjoint(found[2])):
                 shares = card_shares(card.artifact_id, self.rules)
                 if shares is not None:  # each card's share, faces as A1 leaves them
+                    near = around(pos) if shares.beside else None  # None: every card's
                     if grown and found is not None and found[0] is card:  # what changed
                         added: Slot = shelf.at(order[new])  # type: ignore[assignment]
                         down = added.face_down if self.keys[new] is None else not kept[new]
                         points = found[1] + _shares_gained(
-                            shares, (added.card, down),
+                            shares, (added.card, down) if near is None or order[new] in near
+                            else None,
                             [(shelf.at(order[k]).card, kept[k])  # type: ignore[union-attr]
-                             for k in turned])
+                             for k in turned if near is None or order[k] in near])
+                    elif near is not None:
+                        points = sum(map(shares.__getitem__, self._faces(near - {pos})))
                     else:
                         if faces is None:
                             faces = self._faces()
                         points = sum(map(shares.__getitem__, faces))
-                    found = (card, points, None)
+                    found = (card, points, near)
                 else:
                     if shown is None:
                         shown = steps.with_flips(shelf, [
@@ -407,10 +411,19 @@ class ShelfReading:
             total += found[1]
         self.artifacts = total
 
-    def _faces(self) -> list[tuple[Card, bool]]:
-        """Each card of the shelf and whether it lies face down once A1 has flipped
-        what it flips."""
+    def _faces(self, cells: Iterable[Pos] | None = None) -> list[tuple[Card, bool]]:
+        """Each card of the shelf (or of those of ``cells`` it holds) and whether it
+        lies face down once A1 has flipped what it flips."""
         at = self.shelf.at
+        if cells is not None:
+            order, keys, kept = self.order, self.keys, self.kept
+            found = []
+            for cell in cells:
+                slot = at(cell)
+                if slot is not None:
+                    i = bisect_left(order, cell)
+                    found.append((slot.card, slot.face_down if keys[i] is None else not kept[i]))
+            return found
         return [(slot.card, slot.face_down if key is None else not keeps)
                 for pos, key, keeps in zip(self.order, self.keys, self.kept, strict=True)
                 if (slot := at(pos)) is not None]
@@ -684,7 +697,12 @@ class ShelfReading:
             points, read = scored[cell][1:]
             if read is None or not differ.isdisjoint(read):
                 shares = card_shares(artifact.artifact_id, self.rules)
-                if shares is not None:
+                if shares is not None and shares.beside:  # read: the cells around it
+                    points += _shares_gained(
+                        shares, (card, not kept_new) if pos in read else None,  # type: ignore[operator]
+                        [(at(order[j]).card, now)  # type: ignore[union-attr]
+                         for j, now in turned if order[j] in read])  # type: ignore[operator]
+                elif shares is not None:
                     points += _shares_gained(shares, (card, not kept_new), [
                         (at(order[j]).card, now) for j, now in turned])  # type: ignore[union-attr]
                 else:
@@ -870,13 +888,14 @@ class ShelfReading:
         return other
 
 
-def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Card, bool],
+def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Card, bool] | None,
                    turned: list[tuple[Card, bool]]) -> int:
     """What a sum of the cards' shares gains when a shelf grows by the card ``added``
-    (with its face as A1 leaves it) and A1 turns the ``turned`` cards (each with whether
-    it now keeps them, and so flipped them before): the card's share, and each turned
-    card's share with its new face less that with its old."""
-    gained = shares[added]
+    (with its face as A1 leaves it; None: a card the sum does not count) and A1 turns
+    the ``turned`` cards (each with whether it now keeps them, and so flipped them
+    before): the card's share, and each turned card's share with its new face less that
+    with its old."""
+    gained = 0 if added is None else shares[added]
     for card, now in turned:
         gained += shares[(card, not now)] - shares[(card, now)]
     return gained

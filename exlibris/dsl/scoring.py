@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl.ast import BinOp, Call, Name, Neg, Num, Where, calls, names_read
+from exlibris.dsl.ast import BinOp, Call, Name, Neg, Num, Ref, Where, calls, names_read
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -253,9 +253,9 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     # whether its points are those of the shelf's cards and faces whatever their order
     # and cells (``shelf_as_set``)
     score.shelf_as_set = shelf_as_set(expr)  # type: ignore[attr-defined]
-    # whether its points are the sum of what each of those cards alone would score
-    # (``card_by_card``)
-    score.card_by_card = card_by_card(expr)  # type: ignore[attr-defined]
+    # what its points are a sum over, card by card: "shelf", "adjacent" or None
+    # (``summed_over``)
+    score.summed_over = summed_over(expr)  # type: ignore[attr-defined]
     return score
 
 
@@ -279,31 +279,56 @@ def shelf_as_set(expr: Any) -> bool:
 
 
 def card_by_card(expr: Any) -> bool:
-    """Whether a score is a sum over its shelf's cards, each card's share its own: a
-    count of the shelf's cards, all or those a condition on the card alone keeps (it
-    reads no other name and calls only ``ORDER_FREE`` words), or sums, differences
-    and whole-number multiples of such counts. Such a score gives on any shelf the sum
-    of what it gives on a shelf of each card alone; a constant term (``count(shelf)
-    + 1``) would be counted once a card, so it is not one."""
+    """Whether a score is a sum over its shelf's cards, each card's share its own
+    (``summed_over`` is ``"shelf"``)."""
+    return summed_over(expr) == "shelf"
+
+
+def summed_over(expr: Any) -> str | None:
+    """What a score is a sum over, card by card, each card's share its own: ``"shelf"``
+    (its shelf's cards), ``"adjacent"`` (the cards next to the scored card, from
+    ``adjacent(this)``) or None (neither). Such a score is a count of those cards, all
+    or those a condition on the card alone keeps (it reads no other name and calls only
+    ``ORDER_FREE`` words), or their books (of one category or all), or sums,
+    differences and whole-number multiples of such terms over the same cards. It gives
+    the sum of what it gives with each card alone (beside the scored card, for
+    ``"adjacent"``); a constant term (``count(shelf) + 1``) would be counted once a
+    card, so it is not one."""
     if isinstance(expr, BinOp):
         if expr.op in ("+", "-"):
-            return card_by_card(expr.left) and card_by_card(expr.right)
-        if expr.op == "*":
-            return ((isinstance(expr.left, Num) and card_by_card(expr.right))
-                    or (isinstance(expr.right, Num) and card_by_card(expr.left)))
-        return False
+            left = summed_over(expr.left)
+            return left if left is not None and left == summed_over(expr.right) else None
+        if expr.op == "*" and isinstance(expr.left, Num):
+            return summed_over(expr.right)
+        if expr.op == "*" and isinstance(expr.right, Num):
+            return summed_over(expr.left)
+        return None
     if isinstance(expr, Neg):
-        return card_by_card(expr.operand)
-    if not (isinstance(expr, Call) and expr.func == "count" and len(expr.args) == 1
-            and expr.args[0].name is None):
-        return False
-    counted = expr.args[0].value
-    if isinstance(counted, Name):
-        return counted.id == "shelf"
-    return (isinstance(counted, Where) and isinstance(counted.source, Name)
-            and counted.source.id == "shelf"
-            and names_read(counted.condition) <= {counted.name}
-            and set(calls(counted.condition)) <= ORDER_FREE)
+        return summed_over(expr.operand)
+    if not isinstance(expr, Call) or any(arg.name is not None for arg in expr.args):
+        return None
+    args = expr.positional()
+    if expr.func == "count" and len(args) == 1:
+        return _cards_summed(args[0])
+    if expr.func == "books" and (len(args) == 1 or (len(args) == 2 and isinstance(args[1], Ref))):
+        return _cards_summed(args[0])
+    return None
+
+
+def _cards_summed(cards: Any) -> str | None:
+    """``summed_over``'s cards: ``shelf`` or ``adjacent(this)``, kept by conditions on
+    each card alone."""
+    if isinstance(cards, Where):
+        alone = (names_read(cards.condition) <= {cards.name}
+                 and set(calls(cards.condition)) <= ORDER_FREE)
+        return _cards_summed(cards.source) if alone else None
+    if isinstance(cards, Name):
+        return "shelf" if cards.id == "shelf" else None
+    if (isinstance(cards, Call) and cards.func == "adjacent" and len(cards.args) == 1
+            and cards.args[0].name is None and isinstance(cards.args[0].value, Name)
+            and cards.args[0].value.id == "this"):
+        return "adjacent"
+    return None
 
 
 def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,

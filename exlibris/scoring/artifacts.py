@@ -279,18 +279,23 @@ _CARD_AND_FACE = attrgetter("card", "face_down")  # a slot's, as one pair
 
 class CardShares(dict[tuple[Card, bool], int]):
     """What each card, face up or down, adds to a score that is a sum over its shelf's
-    cards (``dsl.scoring.card_by_card``), by ``(card, face_down)``: the score of a shelf
-    of that card alone, found when first asked."""
+    cards or over the cards next to the scored one (``dsl.scoring.summed_over``), by
+    ``(card, face_down)``: the score of a shelf of that card alone (``beside``: of that
+    card and the scored one next to it), found when first asked."""
 
-    __slots__ = ("artifact_id", "rules")
+    __slots__ = ("artifact_id", "beside", "rules")
 
-    def __init__(self, artifact_id: str, rules: Any) -> None:
+    def __init__(self, artifact_id: str, rules: Any, beside: bool = False) -> None:
         super().__init__()
         self.artifact_id = artifact_id
         self.rules = rules
+        self.beside = beside  # a sum over the cards next to the scored one
 
     def __missing__(self, pair: tuple[Card, bool]) -> int:
-        alone = Shelf.from_slots({(0, 0): Slot(*pair)}, check=False)
+        slots = {(0, 1): Slot(*pair)}
+        if self.beside:
+            slots[(0, 0)] = Slot(ArtifactCard(self.artifact_id))
+        alone = Shelf.from_slots(slots, check=False)
         points = self[pair] = artifact_points(alone, (0, 0), self.artifact_id, self.rules)
         return points
 
@@ -298,22 +303,33 @@ class CardShares(dict[tuple[Card, bool], int]):
 def card_shares(artifact_id: str, rules: Any = None) -> CardShares | None:
     """Each card's share of the artifact's score where that score is a sum over its
     shelf's cards (then the points on a shelf are the sum of its slots' shares, faces
-    as they lie); None for any other score."""
+    as they lie) or over the cards next to it (``beside``: the sum of the shares of the
+    slots in the cells around it); None for any other score."""
     score = _score_fn(artifact_id)
-    if not getattr(score, "card_by_card", False):
+    if getattr(score, "summed_over", None) is None:
         return None
-    return _shares(score, artifact_id, rules)
+    return _shares(score, artifact_id, rules)  # type: ignore[arg-type]
 
 
 def _shares(score: ScoreFn, artifact_id: str, rules: Any) -> CardShares:
-    """``card_shares`` of ``score``, the artifact's (a sum over its shelf's cards)."""
+    """``card_shares`` of ``score``, the artifact's (a sum over cards)."""
     key = (id(score), id(rules))
     found = _SHARES.get(key)
     if found is None or found[0] is not score or found[1] is not rules:
         if len(_SHARES) >= SHARES_MOST:
             _SHARES.clear()
-        found = _SHARES[key] = (score, rules, CardShares(artifact_id, rules))
+        shares = CardShares(artifact_id, rules,
+                            beside=score.summed_over == "adjacent")  # type: ignore[attr-defined]
+        found = _SHARES[key] = (score, rules, shares)
     return found[2]
+
+
+@cache
+def around(pos: Pos) -> frozenset[Pos]:
+    """``pos`` and the cells sharing an edge with it, held or not: what a score of the
+    cards next to the scored one reads (as ``ReadCells`` notes it)."""
+    r, c = pos
+    return frozenset([pos, *((r + dr, c + dc) for dr, dc in STEPS)])
 
 
 # each card-by-card score's shares by the score and the rules (both kept with them: their
@@ -328,12 +344,19 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     whole shelf): the points stay the same while those cells hold the same, so a score
     read cell by cell is scored once for what its cells hold (``_BY_CELLS``). A score
     that reads its shelf as a set of cards and faces is scored once a set, and one
-    that is a sum over its shelf's cards from each card's share (``card_shares``)."""
+    that is a sum over its shelf's cards, or over the cards next to it, from each card's
+    share (``card_shares``)."""
     score = _score_fn(artifact_id)
-    if getattr(score, "card_by_card", False):  # the sum of its cards' shares
+    summed = getattr(score, "summed_over", None)
+    if summed == "shelf":  # the sum of its cards' shares
         shares = _shares(score, artifact_id, rules)  # type: ignore[arg-type]
         return sum(map(shares.__getitem__,
                        map(_CARD_AND_FACE, shelf.snapshot().values()))), None
+    if summed == "adjacent":  # the sum of the shares of the cards next to it
+        shares = _shares(score, artifact_id, rules)  # type: ignore[arg-type]
+        cells = around(pos)
+        return sum(shares[(slot.card, slot.face_down)] for cell in cells
+                   if cell != pos and (slot := shelf.at(cell)) is not None), cells
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
         key = (id(score), id(rules),
                frozenset(map(_CARD_AND_FACE, shelf.snapshot().values())))
