@@ -593,3 +593,69 @@ def test_a_score_told_to_be_a_sum_of_shares_is_one_on_every_shelf(source: str,
                 {(0, 0): Slot(towel), (0, 1): Slot(s.card, s.face_down)}, check=False),
                 (0, 0))) for pos, s in shelf.items() if pos in shelf.neighbours(here))
         assert whole == alone, (source, shelf)
+
+
+@pytest.mark.parametrize(("source", "calls"), [
+    ("count(letters(shelf where not it.face_down)) / 2", 1),
+    ("count(letters(shelf)) - count(letters(shelf where it.vowel)) * 2", 2),
+    ("max(count(letters(shelf where it.order > 1)), 3)", 1),
+    ("count(letters(shelf)) + count(shelf)", None),  # the shelf read otherwise too
+    ("count(letters(adjacent(this)))", None),  # the cards next to it: their cells count
+    ("count(letters(shelf where it == this))", None),  # the condition reads this
+    ("count(letters(owner.shelf))", None),
+    ("count(shelf)", None),  # no letters
+])
+def test_a_score_read_only_through_letters_is_told_by_its_shape(source: str,
+                                                                calls: int | None) -> None:
+    from exlibris.dsl.parser import parse_expression
+    from exlibris.dsl.scoring import letters_read
+
+    found = letters_read(parse_expression(source))
+    assert (None if found is None else len(found)) == calls
+
+
+_LETTER_SCORES = st.recursive(
+    st.one_of(_CONDITIONS.map(lambda c: f"count(letters(shelf where {c}))"),
+              st.just("count(letters(shelf))"), st.integers(0, 3).map(str),
+              st.just("count(shelf)")),  # a score with it reads the shelf otherwise
+    lambda inner: st.tuples(inner, st.sampled_from(["+", "-", "*", "/"]), inner).map(
+        lambda t: f"({t[0]}) {t[1]} ({t[2]})"),
+    max_leaves=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(source=_LETTER_SCORES, seed=st.integers(0, 2**16))
+@example(source="(count(letters(shelf where not (it.face_down)))) / (2)", seed=1)
+@example(source="(count(letters(shelf where it.vowel))) - (count(letters(shelf)))", seed=2)
+def test_what_a_letters_read_score_finds_is_its_cards_and_tells_its_points(
+        source: str, seed: int) -> None:
+    """Generated scores read through ``letters``: what their calls find on a shelf is
+    the union of what they find on a shelf of each card alone, faces as they lie, and
+    two shelves on which they find the same give the same points."""
+    from exlibris.dsl.scoring import compile_score
+    from exlibris.dsl.values import CategoryValue
+    from exlibris.model.shelf import Slot
+
+    categories = {cid: CategoryValue(cid, code, CATEGORY_NAMES[code])
+                  for code, cid in CATEGORY_IDS.items()}
+    score = compile_score(source, categories=categories)
+    if score.letters is None:
+        assert "count(shelf)" in source or "letters" not in source
+        return
+    rng = random.Random(seed)
+    pairs = [(a, n) for a in "AEIBCD" for n in range(1, 5)]
+    points: dict[frozenset[tuple[int, str]], int] = {}
+    for _ in range(12):
+        shelf = Shelf()
+        for a, n in rng.sample(pairs, rng.randint(0, 8)):
+            shelf.shelve(BookCard(a, n, ("C",), 4), rng.choice(shelf.legal_cells()),
+                         face_down=rng.random() < 0.3)
+        shelf.shelve(ArtifactCard("drawer-of-ruined-runeography"),
+                     rng.choice(shelf.legal_cells()))
+        found = score.letters(shelf)
+        assert found == frozenset().union(*(
+            score.letters(Shelf.from_slots({(0, 0): Slot(s.card, s.face_down)}, check=False))
+            for _, s in shelf.items()))
+        here = shelf.position_of(ArtifactCard("drawer-of-ruined-runeography"))
+        got = score(ScoreEnv(shelf, here))
+        assert points.setdefault(found, got) == got, (source, shelf)

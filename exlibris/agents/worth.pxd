@@ -10,7 +10,8 @@ cdef class Worth:
     cdef public dict _awards, _books
 
 cdef class ShelfReading:
-    cdef public object _cards, _cells, _depths, _run, artifact_cells, artifacts, base_books
+    cdef public object _cards, _cells, _depths, _letters, _run, artifact_cells, artifacts
+    cdef public object base_books
     cdef public object entombed, flips
     cdef public object foresight, order
     cdef public object rules, shelf, slow, stability, sum_z, sum_zz, value, z_count

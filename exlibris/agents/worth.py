@@ -14,6 +14,7 @@ of the form changes what the bot wants.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, reduce
@@ -25,7 +26,13 @@ from exlibris.dsl.parser import parse_program
 from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.scoring import steps
-from exlibris.scoring.artifacts import around, artifact_points_read, card_shares
+from exlibris.scoring.artifacts import (
+    LetterAtoms,
+    around,
+    artifact_points_read,
+    card_shares,
+    letter_atoms,
+)
 from exlibris.scoring.settings import ScoringRules
 
 # what one use of a verb is worth, in cards (per unit of a literal amount)
@@ -216,10 +223,10 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_lifted", "_losses",
-                 "_run", "_scored", "_stability", "artifact_cells", "artifacts", "base_books",
-                 "entombed", "flips",
-                 "foresight", "kept", "kept_cards", "keys", "lasts", "order", "rules", "shelf",
+    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_letters", "_lifted",
+                 "_losses", "_run", "_scored", "_stability", "artifact_cells", "artifacts",
+                 "base_books", "entombed", "flips", "foresight", "kept", "kept_cards", "keys",
+                 "lasts", "order", "rules", "shelf",
                  "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
                  "worth", "z_count", "zs")
 
@@ -342,6 +349,7 @@ class ShelfReading:
         self.stability = stability
         self.artifacts = 0
         self._scored: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
+        self._letters: list[tuple[LetterAtoms, Counter[tuple[int, str]]]] | None = None
         if self.slow:
             self._score_artifacts(parent, new, grown)
         self._stability: dict[Pos, int] = {}
@@ -399,6 +407,8 @@ class ShelfReading:
                             faces = self._faces()
                         points = sum(map(shares.__getitem__, faces))
                     found = (card, points, near)
+                elif (points := self._letters_points(card.artifact_id)) is not None:
+                    found = (card, points, None)
                 else:
                     if shown is None:
                         shown = steps.with_flips(shelf, [
@@ -427,6 +437,40 @@ class ShelfReading:
         return [(slot.card, slot.face_down if key is None else not keeps)
                 for pos, key, keeps in zip(self.order, self.keys, self.kept, strict=True)
                 if (slot := at(pos)) is not None]
+
+    def _letters_points(self, artifact_id: str, card: BookCard | None = None,
+                        kept_new: bool = False, turned: list[tuple[int, bool]] | None = None
+                        ) -> int | None:
+        """The points of the artifact's score where it reads the shelf only through
+        ``letters`` calls and was scored before for what they find (None otherwise):
+        on this shelf as A1 leaves it, or grown by ``card`` as ``_grown_artifacts``
+        says."""
+        atoms = letter_atoms(artifact_id, self.rules)
+        if atoms is None:
+            return None
+        counts = self._letter_counts(atoms)
+        if card is None:
+            return atoms.points.get(frozenset(counts))
+        at, order = self.shelf.at, self.order
+        return atoms.points.get(_letters_grown(counts, atoms[(card, not kept_new)], [
+            (atoms[(c, now)], atoms[(c, not now)])  # its old face's and its new face's
+            for c, now in ((at(order[j]).card, now)  # type: ignore[union-attr]
+                           for j, now in turned or ())]))
+
+    def _letter_counts(self, atoms: LetterAtoms) -> Counter[tuple[int, str]]:
+        """How many of the shelf's cards, faces as A1 leaves them, give each of what the
+        letters calls of ``atoms``'s score find (kept for the cells a card is weighed in)."""
+        kept = self._letters
+        if kept is None:
+            kept = self._letters = []
+        for known, found in kept:  # a shelf has few artifacts
+            if known is atoms:
+                return found
+        found = Counter()
+        for pair in self._faces():
+            found.update(atoms[pair])
+        kept.append((atoms, found))
+        return found
 
     def _differing(self, parent: ShelfReading, new: int) -> set[Pos]:
         """The cells from the ``new``-th on (in reading order; the cells before it are
@@ -478,7 +522,7 @@ class ShelfReading:
         other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
-        other._run, other._cards = self._run, self._cards
+        other._run, other._cards, other._letters = self._run, self._cards, self._letters
         other.worth, other.foresight = worth, foresight
         other._weigh()
         return other
@@ -705,6 +749,9 @@ class ShelfReading:
                 elif shares is not None:
                     points += _shares_gained(shares, (card, not kept_new), [
                         (at(order[j]).card, now) for j, now in turned])  # type: ignore[union-attr]
+                elif (known := self._letters_points(artifact.artifact_id, card, kept_new,
+                                                     turned)) is not None:
+                    points = known
                 else:
                     if shown is None:  # the grown shelf as A1 leaves it
                         now_kept = dict(turned)
@@ -899,6 +946,25 @@ def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Card, bool
     for card, now in turned:
         gained += shares[(card, not now)] - shares[(card, now)]
     return gained
+
+
+def _letters_grown(counts: Counter[tuple[int, str]], added: frozenset[tuple[int, str]],
+                   turned: list[tuple[frozenset[tuple[int, str]], frozenset[tuple[int, str]]]]
+                   ) -> frozenset[tuple[int, str]]:
+    """What a score's letters calls find on a shelf grown by a card that adds ``added``
+    where they found ``counts`` (how many cards gave each), A1 turning cards that gave
+    the first of each ``turned`` pair and now give the second."""
+    came = set(added)
+    gone: Counter[tuple[int, str]] = Counter()
+    for old, new in turned:
+        gone.update(old)
+        came.update(new)
+    found = set(counts)
+    for atom, n in gone.items():
+        if counts[atom] <= n and atom not in came:
+            found.discard(atom)
+    found.update(came)
+    return frozenset(found)
 
 
 # B1's rectangles by the standing columns, the smallest rectangle and the rows: a few

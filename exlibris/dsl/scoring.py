@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from exlibris.dsl.ast import BinOp, Call, Name, Neg, Num, Ref, Where, calls, names_read
+from exlibris.dsl.ast import BinOp, Call, Name, Neg, Num, Ref, Where, calls, names_read, walk
 from exlibris.dsl.checker import Catalog, check_score
 from exlibris.dsl.compiler import Env, compile_expression
 from exlibris.dsl.errors import DslError, EffectBudgetExceeded, EffectError
@@ -256,6 +256,11 @@ def compile_score(source: str, *, file: str = "<score>", line: int = 1,
     # what its points are a sum over, card by card: "shelf", "adjacent" or None
     # (``summed_over``)
     score.summed_over = summed_over(expr)  # type: ignore[attr-defined]
+    # what the letters calls it reads its shelf through find, as one set, or None where
+    # it reads its shelf otherwise (``letters_read``)
+    found = letters_read(expr)
+    score.letters = None if found is None else \
+        letters_finder(found, name, cats, by_code)  # type: ignore[attr-defined]
     return score
 
 
@@ -329,6 +334,43 @@ def _cards_summed(cards: Any) -> str | None:
             and cards.args[0].value.id == "this"):
         return "adjacent"
     return None
+
+
+def letters_read(expr: Any) -> list[Call] | None:
+    """The ``letters`` calls through which alone a score reads its shelf, each of the
+    shelf's cards or of those conditions on the card alone keep (``_cards_summed``),
+    nothing else of it reading a name or calling a word not ``ORDER_FREE``; None for
+    any other score. Such a score's points follow from the letters those calls find."""
+    found: list[Call] = []
+    inside: set[int] = set()  # the nodes under a call found
+    for node in walk(expr):
+        if id(node) in inside:
+            continue
+        if isinstance(node, Call) and node.func == "letters":
+            if (len(node.args) != 1 or node.args[0].name is not None
+                    or _cards_summed(node.args[0].value) != "shelf"):
+                return None
+            found.append(node)
+            inside.update(map(id, walk(node)))
+        elif isinstance(node, Name) or (isinstance(node, Call) and node.func not in ORDER_FREE):
+            return None
+    return found or None
+
+
+def letters_finder(found: list[Call], name: str, cats: Mapping[str, CategoryValue],
+                   by_code: Mapping[str, CategoryValue]) -> Callable[[ShelfView], frozenset[
+                       tuple[int, str]]]:
+    """What the ``letters`` calls ``found`` (``letters_read``) find on a shelf, as one
+    set of (the call's index, a letter)."""
+    handlers = [compile_expression(call, name) for call in found]
+
+    def letters(shelf: ShelfView) -> frozenset[tuple[int, str]]:
+        rt = ScoreRuntime(shelf, cats, by_code=by_code)
+        names = {"shelf": [c for p in shelf.positions() if (c := rt.card_at(p)) is not None]}
+        return frozenset((i, letter) for i, handler in enumerate(handlers)
+                         for letter in handler(rt, None, names))
+
+    return letters
 
 
 def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,

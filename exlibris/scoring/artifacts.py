@@ -324,6 +324,59 @@ def _shares(score: ScoreFn, artifact_id: str, rules: Any) -> CardShares:
     return found[2]
 
 
+class LetterAtoms(dict[tuple[Card, bool], frozenset[tuple[int, str]]]):
+    """For a score that reads its shelf only through ``letters`` calls (its ``letters``,
+    ``dsl.scoring.letters_read``): what each card, face up or down, adds to what those
+    calls find (``(call, letter)`` pairs: a shelf finds the union of its cards'), found
+    when first asked; and ``points``, the score's points by what its calls find, kept
+    as they are scored (emptied when it holds ``LETTER_POINTS_MOST``)."""
+
+    __slots__ = ("finder", "points")
+
+    def __init__(self, finder: Any) -> None:
+        super().__init__()
+        self.finder = finder
+        self.points: dict[frozenset[tuple[int, str]], int] = {}
+
+    def __missing__(self, pair: tuple[Card, bool]) -> frozenset[tuple[int, str]]:
+        found = self[pair] = self.finder(Shelf.from_slots({(0, 0): Slot(*pair)}, check=False))
+        return found
+
+    def keep(self, found: frozenset[tuple[int, str]], points: int) -> None:
+        """Note the ``points`` the score gives where its calls find ``found``."""
+        if len(self.points) >= LETTER_POINTS_MOST:
+            self.points.clear()
+        self.points[found] = points
+
+
+LETTER_POINTS_MOST = 4096
+
+
+def letter_atoms(artifact_id: str, rules: Any = None) -> LetterAtoms | None:
+    """``LetterAtoms`` of the artifact's score under ``rules``, or None where its score
+    reads its shelf otherwise."""
+    score = _score_fn(artifact_id)
+    if getattr(score, "letters", None) is None:
+        return None
+    return _letter_atoms(score, rules)  # type: ignore[arg-type]
+
+
+def _letter_atoms(score: ScoreFn, rules: Any) -> LetterAtoms:
+    key = (id(score), id(rules))
+    found = _LETTERS.get(key)
+    if found is None or found[0] is not score or found[1] is not rules:
+        if len(_LETTERS) >= SHARES_MOST:
+            _LETTERS.clear()
+        found = _LETTERS[key] = (score, rules,
+                                 LetterAtoms(score.letters))  # type: ignore[attr-defined]
+    return found[2]
+
+
+# each letters-read score's atoms and points by the score and the rules (both kept with
+# them), emptied when it holds ``SHARES_MOST``
+_LETTERS: dict[tuple[int, int], tuple[Any, Any, LetterAtoms]] = {}
+
+
 @cache
 def around(pos: Pos) -> frozenset[Pos]:
     """``pos`` and the cells sharing an edge with it, held or not: what a score of the
@@ -343,7 +396,8 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     """``artifact_points`` (no table known), with the cells its score read (None: the
     whole shelf): the points stay the same while those cells hold the same, so a score
     read cell by cell is scored once for what its cells hold (``_BY_CELLS``). A score
-    that reads its shelf as a set of cards and faces is scored once a set, and one
+    that reads its shelf only through ``letters`` is scored once for what they find
+    (``letter_atoms``), one that reads it as a set of cards and faces once a set, and one
     that is a sum over its shelf's cards, or over the cards next to it, from each card's
     share (``card_shares``)."""
     score = _score_fn(artifact_id)
@@ -357,6 +411,15 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
         cells = around(pos)
         return sum(shares[(slot.card, slot.face_down)] for cell in cells
                    if cell != pos and (slot := shelf.at(cell)) is not None), cells
+    if getattr(score, "letters", None) is not None:  # kept by the letters its calls find
+        atoms = _letter_atoms(score, rules)  # type: ignore[arg-type]
+        found_letters = frozenset().union(*map(atoms.__getitem__, map(
+            _CARD_AND_FACE, shelf.snapshot().values())))
+        points = atoms.points.get(found_letters)
+        if points is None:
+            points = artifact_points(shelf, pos, artifact_id, rules)
+            atoms.keep(found_letters, points)
+        return points, None
     if getattr(score, "shelf_as_set", False):  # kept by the shelf's cards and faces
         key = (id(score), id(rules),
                frozenset(map(_CARD_AND_FACE, shelf.snapshot().values())))
