@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, reduce
+from itertools import chain
 from operator import add, is_not, itemgetter, mul, ne, or_, sub
 from typing import Any
 
@@ -349,7 +350,8 @@ class ShelfReading:
         self.stability = stability
         self.artifacts = 0
         self._scored: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
-        self._letters: list[tuple[LetterAtoms, Counter[tuple[int, str]]]] | None = None
+        self._letters: list[tuple[LetterAtoms, Counter[tuple[int, str]],
+                                  frozenset[tuple[int, str]]]] | None = None
         if self.slow:
             self._score_artifacts(parent, new, grown)
         self._stability: dict[Pos, int] = {}
@@ -448,29 +450,33 @@ class ShelfReading:
         atoms = letter_atoms(artifact_id, self.rules)
         if atoms is None:
             return None
-        counts = self._letter_counts(atoms)
-        if card is None:
-            return atoms.points.get(frozenset(counts))
+        if card is None:  # the union of what its cards give
+            return atoms.points.get(frozenset().union(*map(atoms.__getitem__, self._faces())))
+        counts, found = self._letter_counts(atoms)
+        added = atoms[(card, not kept_new)]
+        if not turned:  # A1 turns no card: what the card gives is found besides
+            return atoms.points.get(found | added)
         at, order = self.shelf.at, self.order
-        return atoms.points.get(_letters_grown(counts, atoms[(card, not kept_new)], [
+        return atoms.points.get(_letters_grown(counts, added, [
             (atoms[(c, now)], atoms[(c, not now)])  # its old face's and its new face's
             for c, now in ((at(order[j]).card, now)  # type: ignore[union-attr]
-                           for j, now in turned or ())]))
+                           for j, now in turned)]))
 
-    def _letter_counts(self, atoms: LetterAtoms) -> Counter[tuple[int, str]]:
+    def _letter_counts(self, atoms: LetterAtoms) -> tuple[Counter[tuple[int, str]],
+                                                          frozenset[tuple[int, str]]]:
         """How many of the shelf's cards, faces as A1 leaves them, give each of what the
-        letters calls of ``atoms``'s score find (kept for the cells a card is weighed in)."""
+        letters calls of ``atoms``'s score find, and what they find (kept for the cells
+        a card is weighed in)."""
         kept = self._letters
         if kept is None:
             kept = self._letters = []
-        for known, found in kept:  # a shelf has few artifacts
+        for known, counts, found in kept:  # a shelf has few artifacts
             if known is atoms:
-                return found
-        found = Counter()
-        for pair in self._faces():
-            found.update(atoms[pair])
-        kept.append((atoms, found))
-        return found
+                return counts, found
+        counts = Counter(chain.from_iterable(map(atoms.__getitem__, self._faces())))
+        found = frozenset(counts)
+        kept.append((atoms, counts, found))
+        return counts, found
 
     def _differing(self, parent: ShelfReading, new: int) -> set[Pos]:
         """The cells from the ``new``-th on (in reading order; the cells before it are
