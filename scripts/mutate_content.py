@@ -477,7 +477,8 @@ def _scenario_failure(path: Path) -> str | None:
 
 def first_failure(entry: str, names: dict[str, str]) -> str | None:
     """The first scenario or golden mode that fails with the content now in use: the
-    scenarios that name the entry, then the goldens, then the other scenarios."""
+    scenarios that name the entry, then the goldens (those whose games name it first),
+    then the other scenarios."""
     import goldens
 
     from exlibris.catalog import load_catalog
@@ -489,7 +490,8 @@ def first_failure(entry: str, names: dict[str, str]) -> str | None:
         if failed is not None:
             return failed
     catalog = load_catalog()
-    for mode in goldens.MODES:
+    for mode in sorted(goldens.MODES,  # the order only: a mutant any of them fails is killed
+                       key=lambda m: not _names(goldens.path_of(m), entry, names)):
         try:
             difference = goldens.replay(catalog, mode, goldens.path_of(mode).read_text("utf-8"))
         except _Timeout:
