@@ -28,11 +28,11 @@ from exlibris.model.cards import CATEGORY_CODES, ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 from exlibris.scoring import steps
 from exlibris.scoring.artifacts import (
+    CardShares,
     LetterAtoms,
     around,
     artifact_points_read,
-    card_shares,
-    letter_atoms,
+    score_shortcut,
 )
 from exlibris.scoring.settings import ScoringRules
 
@@ -391,17 +391,17 @@ class ShelfReading:
             found = known.get(pos)
             if (found is None or found[0] is not card or found[2] is None
                     or not differ.isdisjoint(found[2])):
-                shares = card_shares(card.artifact_id, self.rules)
-                if shares is not None:  # each card's share, faces as A1 leaves them
+                shortcut = score_shortcut(card.artifact_id, self.rules)
+                if isinstance(shortcut, CardShares):  # each card's share, faces as A1 leaves
+                    shares = shortcut
                     near = around(pos) if shares.beside else None  # None: every card's
                     if grown and found is not None and found[0] is card:  # what changed
                         added: Slot = shelf.at(order[new])  # type: ignore[assignment]
                         down = added.face_down if self.keys[new] is None else not kept[new]
                         points = found[1] + _shares_gained(
-                            shares, (added.card, down) if near is None or order[new] in near
-                            else None,
-                            [(shelf.at(order[k]).card, kept[k])  # type: ignore[union-attr]
-                             for k in turned if near is None or order[k] in near])
+                            shares, (order[new], added.card, down),
+                            [(order[k], shelf.at(order[k]).card, kept[k])  # type: ignore[union-attr]
+                             for k in turned], near)
                     elif near is not None:
                         points = sum(map(shares.__getitem__, self._faces(near - {pos})))
                     else:
@@ -409,7 +409,8 @@ class ShelfReading:
                             faces = self._faces()
                         points = sum(map(shares.__getitem__, faces))
                     found = (card, points, near)
-                elif (points := self._letters_points(card.artifact_id)) is not None:
+                elif isinstance(shortcut, LetterAtoms) and (
+                        points := self._letters_points(shortcut)) is not None:
                     found = (card, points, None)
                 else:
                     if shown is None:
@@ -440,16 +441,13 @@ class ShelfReading:
                 for pos, key, keeps in zip(self.order, self.keys, self.kept, strict=True)
                 if (slot := at(pos)) is not None]
 
-    def _letters_points(self, artifact_id: str, card: BookCard | None = None,
+    def _letters_points(self, atoms: LetterAtoms, card: BookCard | None = None,
                         kept_new: bool = False, turned: list[tuple[int, bool]] | None = None
                         ) -> int | None:
-        """The points of the artifact's score where it reads the shelf only through
-        ``letters`` calls and was scored before for what they find (None otherwise):
-        on this shelf as A1 leaves it, or grown by ``card`` as ``_grown_artifacts``
-        says."""
-        atoms = letter_atoms(artifact_id, self.rules)
-        if atoms is None:
-            return None
+        """The points of the score of ``atoms`` (one that reads the shelf only through
+        ``letters`` calls) where it was scored before for what they find (None
+        otherwise): on this shelf as A1 leaves it, or grown by ``card`` as
+        ``_grown_artifacts`` says."""
         if card is None:  # the union of what its cards give
             return atoms.points.get(frozenset().union(*map(atoms.__getitem__, self._faces())))
         counts, found = self._letter_counts(atoms)
@@ -746,17 +744,13 @@ class ShelfReading:
             artifact = slot.card  # type: ignore[union-attr]
             points, read = scored[cell][1:]
             if read is None or not differ.isdisjoint(read):
-                shares = card_shares(artifact.artifact_id, self.rules)
-                if shares is not None and shares.beside:  # read: the cells around it
-                    points += _shares_gained(
-                        shares, (card, not kept_new) if pos in read else None,  # type: ignore[operator]
-                        [(at(order[j]).card, now)  # type: ignore[union-attr]
-                         for j, now in turned if order[j] in read])  # type: ignore[operator]
-                elif shares is not None:
-                    points += _shares_gained(shares, (card, not kept_new), [
-                        (at(order[j]).card, now) for j, now in turned])  # type: ignore[union-attr]
-                elif (known := self._letters_points(artifact.artifact_id, card, kept_new,
-                                                     turned)) is not None:
+                shortcut = score_shortcut(artifact.artifact_id, self.rules)
+                if isinstance(shortcut, CardShares):  # beside: read, the cells around it
+                    points += _shares_gained(shortcut, (pos, card, not kept_new), [
+                        (order[j], at(order[j]).card, now)  # type: ignore[union-attr]
+                        for j, now in turned], read if shortcut.beside else None)
+                elif isinstance(shortcut, LetterAtoms) and (known := self._letters_points(
+                        shortcut, card, kept_new, turned)) is not None:
                     points = known
                 else:
                     if shown is None:  # the grown shelf as A1 leaves it
@@ -941,16 +935,20 @@ class ShelfReading:
         return other
 
 
-def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Card, bool] | None,
-                   turned: list[tuple[Card, bool]]) -> int:
+def _shares_gained(shares: dict[tuple[Card, bool], int], added: tuple[Pos, Card, bool],
+                   turned: list[tuple[Pos, Card, bool]],
+                   within: frozenset[Pos] | None = None) -> int:
     """What a sum of the cards' shares gains when a shelf grows by the card ``added``
-    (with its face as A1 leaves it; None: a card the sum does not count) and A1 turns
-    the ``turned`` cards (each with whether it now keeps them, and so flipped them
-    before): the card's share, and each turned card's share with its new face less that
-    with its old."""
-    gained = 0 if added is None else shares[added]
-    for card, now in turned:
-        gained += shares[(card, not now)] - shares[(card, now)]
+    (its cell, the card and whether it lies face down as A1 leaves it) and A1 turns the
+    ``turned`` cards (each its cell, the card and whether A1 now keeps it, and so
+    flipped it before): the card's share, and each turned card's share with its new
+    face less that with its old; only those in the cells ``within`` where given (a sum
+    over the cards next to the scored one)."""
+    cell, card, down = added
+    gained = shares[(card, down)] if within is None or cell in within else 0
+    for cell, card, now in turned:
+        if within is None or cell in within:
+            gained += shares[(card, not now)] - shares[(card, now)]
     return gained
 
 

@@ -366,7 +366,7 @@ def letters_finder(found: list[Call], name: str, cats: Mapping[str, CategoryValu
 
     def letters(shelf: ShelfView) -> frozenset[tuple[int, str]]:
         rt = ScoreRuntime(shelf, cats, by_code=by_code)
-        names = {"shelf": [c for p in shelf.positions() if (c := rt.card_at(p)) is not None]}
+        names = {"shelf": _shelf_cards(rt, shelf)}
         return frozenset((i, letter) for i, handler in enumerate(handlers)
                          for letter in handler(rt, None, names))
 
@@ -384,8 +384,7 @@ def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,
     shelf's cards are not listed: a score of the cards next to its own reads them from
     the shelf itself, cell by cell)."""
     this = rt.card_at(env.this)
-    shelf_cards = [c for p in env.shelf.positions() if (c := rt.card_at(p)) is not None] \
-        if cards else []
+    shelf_cards = _shelf_cards(rt, env.shelf) if cards else []
     town = getattr(env, "town", None)
     if town is None:
         return {"this": this, "shelf": shelf_cards, "owner": None, "players": [],
@@ -397,6 +396,11 @@ def score_names(rt: ScoreRuntime, env: ScoreEnv, *, others: bool = True,
             "players": [owner, *opponents], "opponents": opponents,
             "prominent": rt.by_code.get(town.prominent or ""),
             "banned": rt.by_code.get(town.banned or "")}
+
+
+def _shelf_cards(rt: ScoreRuntime, shelf: ShelfView) -> list[ShelfCard]:
+    """The scored shelf's cards, each in its cell (``shelf`` as a score names it)."""
+    return [c for p in shelf.positions() if (c := rt.card_at(p)) is not None]
 
 
 def _cards_of(shelf: ShelfView) -> list[ShelfCard]:

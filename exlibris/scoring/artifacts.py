@@ -292,9 +292,8 @@ class CardShares(dict[tuple[Card, bool], int]):
         self.beside = beside  # a sum over the cards next to the scored one
 
     def __missing__(self, pair: tuple[Card, bool]) -> int:
-        slots = {(0, 1): Slot(*pair)}
-        if self.beside:
-            slots[(0, 0)] = Slot(ArtifactCard(self.artifact_id))
+        slots = {(0, 0): Slot(ArtifactCard(self.artifact_id)), (0, 1): Slot(*pair)} \
+            if self.beside else {(0, 0): Slot(*pair)}
         alone = Shelf.from_slots(slots, check=False)
         points = self[pair] = artifact_points(alone, (0, 0), self.artifact_id, self.rules)
         return points
@@ -305,23 +304,44 @@ def card_shares(artifact_id: str, rules: Any = None) -> CardShares | None:
     shelf's cards (then the points on a shelf are the sum of its slots' shares, faces
     as they lie) or over the cards next to it (``beside``: the sum of the shares of the
     slots in the cells around it); None for any other score."""
+    found = score_shortcut(artifact_id, rules)
+    return found if isinstance(found, CardShares) else None
+
+
+def score_shortcut(artifact_id: str, rules: Any = None) -> CardShares | LetterAtoms | None:
+    """What gives the artifact's points under ``rules`` without running its score on a
+    shelf: each card's share where the score is a sum over cards (``card_shares``), what
+    each card gives its ``letters`` calls where it reads its shelf only through them;
+    None for any other score (one lookup of the score for both)."""
     score = _score_fn(artifact_id)
-    if getattr(score, "summed_over", None) is None:
+    if score is None:
         return None
-    return _shares(score, artifact_id, rules)  # type: ignore[arg-type]
+    if getattr(score, "summed_over", None) is not None:
+        return _shares(score, artifact_id, rules)
+    if getattr(score, "letters", None) is not None:
+        return _letter_atoms(score, rules)
+    return None
+
+
+def _kept_by_score(table: dict[tuple[int, int], tuple[Any, Any, Any]], score: ScoreFn,
+                   rules: Any, make: Callable[[], Any]) -> Any:
+    """``table``'s entry for ``score`` and ``rules`` (both kept with it: their ``id``
+    stays theirs), made by ``make`` when missing; the table is emptied when it holds
+    ``SHARES_MOST``."""
+    key = (id(score), id(rules))
+    found = table.get(key)
+    if found is None or found[0] is not score or found[1] is not rules:
+        if len(table) >= SHARES_MOST:
+            table.clear()
+        found = table[key] = (score, rules, make())
+    return found[2]
 
 
 def _shares(score: ScoreFn, artifact_id: str, rules: Any) -> CardShares:
     """``card_shares`` of ``score``, the artifact's (a sum over cards)."""
-    key = (id(score), id(rules))
-    found = _SHARES.get(key)
-    if found is None or found[0] is not score or found[1] is not rules:
-        if len(_SHARES) >= SHARES_MOST:
-            _SHARES.clear()
-        shares = CardShares(artifact_id, rules,
-                            beside=score.summed_over == "adjacent")  # type: ignore[attr-defined]
-        found = _SHARES[key] = (score, rules, shares)
-    return found[2]
+    beside = score.summed_over == "adjacent"  # type: ignore[attr-defined]
+    return _kept_by_score(_SHARES, score, rules,  # type: ignore[no-any-return]
+                          lambda: CardShares(artifact_id, rules, beside=beside))
 
 
 class LetterAtoms(dict[tuple[Card, bool], frozenset[tuple[int, str]]]):
@@ -352,24 +372,10 @@ class LetterAtoms(dict[tuple[Card, bool], frozenset[tuple[int, str]]]):
 LETTER_POINTS_MOST = 4096
 
 
-def letter_atoms(artifact_id: str, rules: Any = None) -> LetterAtoms | None:
-    """``LetterAtoms`` of the artifact's score under ``rules``, or None where its score
-    reads its shelf otherwise."""
-    score = _score_fn(artifact_id)
-    if getattr(score, "letters", None) is None:
-        return None
-    return _letter_atoms(score, rules)  # type: ignore[arg-type]
-
-
 def _letter_atoms(score: ScoreFn, rules: Any) -> LetterAtoms:
-    key = (id(score), id(rules))
-    found = _LETTERS.get(key)
-    if found is None or found[0] is not score or found[1] is not rules:
-        if len(_LETTERS) >= SHARES_MOST:
-            _LETTERS.clear()
-        found = _LETTERS[key] = (score, rules,
-                                 LetterAtoms(score.letters))  # type: ignore[attr-defined]
-    return found[2]
+    """``LetterAtoms`` of ``score`` (one read through ``letters``) under ``rules``."""
+    return _kept_by_score(_LETTERS, score, rules,  # type: ignore[no-any-return]
+                          lambda: LetterAtoms(score.letters))  # type: ignore[attr-defined]
 
 
 # each letters-read score's atoms and points by the score and the rules (both kept with
