@@ -225,9 +225,9 @@ class ShelfReading:
     """
 
     __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_letters", "_lifted",
-                 "_losses", "_run", "_scored", "_stability", "artifact_cells", "artifacts",
-                 "base_books", "entombed", "flips", "foresight", "kept", "kept_cards", "keys",
-                 "lasts", "order", "rules", "shelf",
+                 "_losses", "_run", "_scored", "_shown", "_stability", "artifact_cells",
+                 "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
+                 "kept_cards", "keys", "lasts", "order", "rules", "shelf",
                  "slow", "stability", "starts", "sum_z", "sum_zz", "tally", "tombs", "value",
                  "worth", "z_count", "zs")
 
@@ -350,6 +350,7 @@ class ShelfReading:
         self.stability = stability
         self.artifacts = 0
         self._scored: dict[Pos, tuple[ArtifactCard, int, frozenset[Pos] | None]] = {}
+        self._shown: list[tuple[Pos, Any]] | None = None
         self._letters: list[tuple[LetterAtoms, Counter[tuple[int, str]],
                                   frozenset[tuple[int, str]]]] | None = None
         if self.slow:
@@ -523,6 +524,7 @@ class ShelfReading:
                                                               self.sum_zz, self.zs)
         other.slow, other.stability, other.entombed = self.slow, self.stability, self.entombed
         other.artifact_cells, other._scored = self.artifact_cells, self._scored
+        other._shown = self._shown  # the same rules (above)
         other.tombs = self.tombs
         other.artifacts, other._depths = self.artifacts, self._depths
         other._stability, other._cells = self._stability, self._cells
@@ -736,15 +738,9 @@ class ShelfReading:
         scored = self._scored
         shown: Shelf | None = None
         total = 0
-        for a in self.artifact_cells:
-            cell = order[a]
-            slot = at(cell)
-            if slot.face_down:  # type: ignore[union-attr]  # SCORE-00-2
-                continue
-            artifact = slot.card  # type: ignore[union-attr]
-            points, read = scored[cell][1:]
+        for cell, shortcut in self._shown_artifacts():
+            artifact, points, read = scored[cell]
             if read is None or not differ.isdisjoint(read):
-                shortcut = score_shortcut(artifact.artifact_id, self.rules)
                 if isinstance(shortcut, CardShares):  # beside: read, the cells around it
                     points += _shares_gained(shortcut, (pos, card, not kept_new), [
                         (order[j], at(order[j]).card, now)  # type: ignore[union-attr]
@@ -765,6 +761,19 @@ class ShelfReading:
                                                   self.rules)[0]
             total += points
         return total
+
+    def _shown_artifacts(self) -> list[tuple[Pos, Any]]:
+        """The shelf's face-up artifacts in reading order (a face-down one scores
+        nothing: SCORE-00-2), each its cell and ``score_shortcut`` under these rules
+        (kept: a reading's shelf and rules never change)."""
+        found = self._shown
+        if found is None:
+            at, order, rules = self.shelf.at, self.order, self.rules
+            found = self._shown = [
+                (cell, score_shortcut(slot.card.artifact_id, rules))  # type: ignore[union-attr]
+                for cell, slot in ((order[a], at(order[a])) for a in self.artifact_cells)
+                if not slot.face_down]  # type: ignore[union-attr]
+        return found
 
     def holds(self, card: Card) -> bool:
         """Whether ``card`` is a visible card of the shelf (cards are interned, so
