@@ -58,12 +58,13 @@ class _Reached(Exception):
         self.game, self.view, self.decision = game, view, decision
 
 
-def position(searcher: MctsAgent, placements: int = 7, seed: int = 4) -> _Reached:
+def position(searcher: MctsAgent, placements: int = 7, seed: int = 4,
+             variant: str = "standard") -> _Reached:
     """A two-player game at seat 0's ``placements``-th placement, ``searcher`` seated."""
-    settings = resolve_settings("standard", CATALOG.variants)
+    settings = resolve_settings(variant, CATALOG.variants)
     seat = StopAtPlacement(placements, searcher)
     game = new_game(CATALOG, settings, [seat, GreedyAgent(1)], seed=seed,
-                    views=player_view, variant="standard")
+                    views=player_view, variant=variant)
     with pytest.raises(_Reached) as reached:
         play(game)
     return reached.value
@@ -112,6 +113,45 @@ def test_halving_stops_at_its_cap_on_rollout_decisions_and_plays_the_budget_with
     at_third = position(again)
     assert again.decide(at_third.view, at_third.decision) == answer
     assert (again.played, again.last_iterations) == (capped.played, capped.last_iterations)
+
+
+def test_a_rollout_decision_counts_more_by_the_artifacts_its_seat_shows() -> None:
+    """The cap counted in cost: a rollout decision counts ``artifact_work`` more for each
+    face-up artifact on the deciding seat's shelf, up to ``ARTIFACTS_COUNTED``."""
+    searcher = MctsAgent(3, artifact_work=0.5)
+    at = position(searcher, placements=11, variant="expanded", seed=0)
+    shown = [mcts.artifacts_shown(p.shelf) for p in at.game.state.players]
+    assert shown == [3, 1]  # this game's shelves at seat 0's 11th placement
+    searcher._costed = searcher._artifact_work(at.game)
+    assert searcher._costed == 0.5
+    for deal in range(11, 14):
+        searcher.played, searcher.spent = 0, 0.0
+        searcher._play_out(at.game, at.decision, 0, deal)
+        # each decision 1 and at most 0.5 for each of three artifacts more
+        assert searcher.played < searcher.spent <= searcher.played * 2.5
+
+
+def test_the_cost_is_counted_where_set_in_games_with_artifacts() -> None:
+    costed = MctsAgent(3, artifact_work=0.5)
+    assert costed._artifact_work(position(costed, variant="standard").game) == 0.0
+    for variant, work in (("solo-artifactorium", 0.5), ("solo", 0.0)):
+        game = new_game(CATALOG, resolve_settings(variant, CATALOG.variants), [GreedyAgent(0)],
+                        seed=1, views=player_view, variant=variant)
+        assert costed._artifact_work(game) == work
+        assert MctsAgent(3)._artifact_work(game) == 0.0  # the default: decisions alike
+
+
+def test_a_table_with_artifacts_plays_fewer_rollout_decisions_under_the_cap() -> None:
+    played = []
+    for work in (1.0, 0.0):  # counted, then not
+        searcher = MctsAgent(3, artifact_work=work)  # 150 iterations, 30 decisions each
+        at = position(searcher, placements=11, variant="expanded", seed=0)
+        assert 0 <= searcher.decide(at.view, at.decision) < at.decision.size
+        assert searcher.spent >= searcher.played
+        played.append(searcher.played)
+    # a decision of seat 0 counts four times, of seat 1 twice: far less is played (each
+    # round of the halving plays every option left at least once, whatever the cap)
+    assert played[0] < played[1] * 0.7
 
 
 def test_a_rollout_to_the_round_end_stops_when_the_next_round_begins() -> None:

@@ -51,7 +51,11 @@ in "The search, sixth pass"). A third,
 ``deepen`` ("The search, fifth pass"), lets a larger budget buy longer play-outs at
 two or more players: one round more each fourfold budget over ``DEEPEN_BASE``, up to
 ``DEEPEST`` (``deepened_rounds``: two rounds from 100 iterations), with the cap on
-play (below) growing in step.
+play (below) growing in step. A fourth, ``artifact_work`` ("A cap counted in cost"),
+counts a rollout decision against that cap for more where its seat's shelf shows
+artifacts (the greedy policy scores each of them at every cell it weighs): it bounds
+a late solo decision with the Artifactorium in time, and cost the solo search most of
+its strength there.
 
 The tree is the observer's: every seat's decisions below the root are nodes, found
 by the option's label (so options that name cards the observer cannot see make nodes
@@ -84,6 +88,8 @@ from exlibris.engine import forward
 from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.flow import table_of
 from exlibris.engine.game import Game
+from exlibris.model.cards import ArtifactCard
+from exlibris.model.shelf import Shelf
 from exlibris.scoring.inspection import Inspection, Table, inspect_table, table_key
 
 DEFAULT_ITERATIONS = 150  # the default budget of one decision (see ``iterations_for``)
@@ -103,6 +109,11 @@ MARGIN_SCALE = 12.0  # points of margin that make a value of about 0.88
 # budget (a two-player play-out averages about 17; a four-player one from early in a
 # round 40 to 55, which made its slowest decisions twice as slow)
 WORK_PER_ITERATION = 30
+# ``artifact_work``: the face-up artifacts of a seat's shelf that make its rollout
+# decisions count for more, at most (a solo game with the Artifactorium, seed 8, CPU ms
+# a rollout decision by the artifacts on the shelf at the decision searched: 0.11 with
+# none, 0.19 with one, 0.27 with two, 0.28 and 0.31 with three and four)
+ARTIFACTS_COUNTED = 3
 # ``deepen``: a budget of this many iterations sees one round; each fourfold budget
 # over it, one round more (``deepened_rounds``), up to ``DEEPEST`` rounds: against two
 # rounds at 100 iterations, three at 400 won 16 of 39 games, two at 400 won 56 of 100
@@ -151,8 +162,13 @@ class MctsAgent:
                  searched: frozenset[str] | None = SEARCHED, round_end: bool = True,
                  root: str = "halving", rounds: int | None = None, below: str = "rollout",
                  hand: float = 0.0, work: int = WORK_PER_ITERATION, deepen: bool = False,
-                 sample: int = SOLO_SAMPLE, held: float = 0.0) -> None:
+                 sample: int = SOLO_SAMPLE, held: float = 0.0,
+                 artifact_work: float = 0.0) -> None:
         self.seed = seed
+        # halving: a rollout decision counts this much more against the cap for each
+        # face-up artifact on its seat's shelf, up to ``ARTIFACTS_COUNTED`` (0: every
+        # decision alike; 0.5 was measured in solo, docs/bots.md, "A cap counted in cost")
+        self.artifact_work = float(artifact_work)
         # solo rollouts weigh at most this many options of a rework or shift (0: all)
         self.sample = sample
         # at two or more players, play-outs see more rounds the larger the budget
@@ -162,6 +178,8 @@ class MctsAgent:
         # decision's play is bounded at any table size (0: iterations alone count)
         self.work = work
         self.played = 0  # rollout decisions of the search under way
+        self.spent = 0.0  # and their cost, in rollout decisions without artifacts
+        self._costed = 0.0  # the search under way's ``artifact_work`` (0: not counted)
         # points a card in hand adds to a seat's total where a play-out stops before the
         # inspection (halving only; 0: the table alone is valued)
         self.hand = hand
@@ -267,11 +285,14 @@ class MctsAgent:
         deal = 0
         used = 0
         self.played = 0
-        cap = budget * self.work * self._deepened(game)  # rollout decisions (0: no cap)
+        self.spent = 0.0
+        # rollout decisions (0: no cap), each counted by its cost (``_Walker.extra``)
+        cap = budget * self.work * self._deepened(game)
+        self._costed = self._artifact_work(game)
         while len(options) > 1 and used < budget:
             each = max(1, (budget // rounds) // len(options))
             # this round's share of the play left, counted in decisions (deterministic)
-            share = (cap - self.played) / max(1, math.ceil(math.log2(len(options))))
+            share = (cap - self.spent) / max(1, math.ceil(math.log2(len(options))))
             dealt = 0
             while dealt < each:
                 deal += 1
@@ -281,9 +302,9 @@ class MctsAgent:
                                                    trees[option] if trees else None)
                     used += 1
                     self.progress = (used, budget)
-                if cap and self.played:  # the deals this round can afford, at the
-                    # play-outs' length so far
-                    each = min(each, max(1, int(share * used / self.played / len(options))))
+                if cap and self.spent:  # the deals this round can afford, at the
+                    # play-outs' cost so far
+                    each = min(each, max(1, int(share * used / self.spent / len(options))))
             options.sort(key=lambda o: -sums[o])  # the same count each: sums order means
             options = options[:max(1, (len(options) + 1) // 2)]
         self.last_iterations = used  # the last round may go past the budget by a little
@@ -301,7 +322,8 @@ class MctsAgent:
         self._seed_policy(deal)
         horizon, last = self._rollout_end(game, decision)
         walker = _Walker(Node(), rng, horizon, self._rollout_policy(), last_round=last,
-                         owner=(seat, self.searched) if tree is not None else None)
+                         owner=(seat, self.searched) if tree is not None else None,
+                         costed=self._costed)
         walker.node = tree  # None: straight to the rollout once the option is taken
 
         solo = game.solo is not None
@@ -325,6 +347,7 @@ class MctsAgent:
         else:
             value = seat_values(inspection, baseline[0] if baseline else None)[seat]
         self.played += horizon - walker.horizon
+        self.spent += horizon - walker.horizon + walker.extra
         for node, _ in walker.path:
             node.visits += 1
             node.value += value
@@ -406,6 +429,12 @@ class MctsAgent:
             return ROUND_HORIZON, last_round(game, decision) + rounds - 1
         return self.horizon, None
 
+    def _artifact_work(self, game: Game) -> float:
+        """What a rollout decision counts more against the cap for each artifact its seat
+        shows, in this game's searches (0 in a game without artifacts)."""
+        work = self.artifact_work
+        return work if work and holds_artifacts(game) else 0.0
+
     def _deepened(self, game: Game) -> int:
         """The rounds a play-out sees by ``deepen`` (one unless it deepens: at two or
         more players, with no ``rounds`` given)."""
@@ -465,14 +494,20 @@ class _Walker:
 
     needs_view = False
 
-    __slots__ = ("exploration", "game", "horizon", "last_round", "node", "owner", "path",
-                 "policy", "rng", "root")
+    __slots__ = ("costed", "exploration", "extra", "game", "horizon", "last_round", "node",
+                 "owner", "path", "policy", "rng", "root")
 
     def __init__(self, root: Node, rng: random.Random, horizon: int,
                  policy: GreedyAgent | RolloutPolicy | None, *, last_round: int | None = None,
                  exploration: float = EXPLORATION,
-                 owner: tuple[int, frozenset[str] | None] | None = None) -> None:
+                 owner: tuple[int, frozenset[str] | None] | None = None,
+                 costed: float = 0.0) -> None:
         self.root = root
+        # what a rollout decision costs more for each artifact its seat shows (0: not
+        # counted, ``MctsAgent.artifact_work``); ``extra``: what the rollout's decisions
+        # cost more than as many without artifacts
+        self.costed = costed
+        self.extra = 0.0
         # (seat, kinds): the tree holds only this seat's decisions of these kinds
         # (None: all); the others are the policy's, and end the tree at the round's end
         self.owner = owner
@@ -570,6 +605,9 @@ class _Walker:
         policy = self.policy
         if policy is None:
             return below(self.rng, decision.size)
+        if self.costed:
+            self.extra += self.costed * min(ARTIFACTS_COUNTED, artifacts_shown(
+                self.game.state.players[decision.seat].shelf))
         return policy.decide(player_view(self.game, decision.seat), decision)
 
 
@@ -589,6 +627,21 @@ def heap_set_aside() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+def holds_artifacts(game: Game) -> bool:
+    """Whether any artifact card is in the game (its rollouts' decisions are then
+    counted by their cost: ``_Walker.extra``)."""
+    state = game.state
+    return (any(isinstance(card, ArtifactCard) for zone in state.all_zones() for card in zone)
+            or any(artifacts_shown(player.shelf) for player in state.players))
+
+
+def artifacts_shown(shelf: Shelf) -> int:
+    """The face-up artifacts on ``shelf`` (what is seen of it: the same on any machine,
+    and in every determinization)."""
+    return sum(1 for _, slot in shelf.items()
+               if not slot.face_down and isinstance(slot.card, ArtifactCard))
 
 
 def deepened_rounds(iterations: int) -> int:
