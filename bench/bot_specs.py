@@ -1,12 +1,14 @@
 """Bots for the benchmarks: a seat name (``greedy``, ``mcts:400``) with settings of the
 search bot after slashes, for measuring what each setting gives:
 
-    mcts:100/root=halving            sequential halving at the root (the default: ucb)
+    mcts:100/root=ucb                UCB at the root, as the first search (the default: halving)
     mcts:150/round_end=0/rollout=greedy   the first search (10-decision greedy rollouts)
     mcts:100/rounds=2                rollouts to the end of the next round
     mcts:400/deepen=1                rollouts see more rounds the larger the budget (two from 100)
     mcts:100/searched=all            search every decision kind but the flips (solo's set)
     mcts:100/deepen=1/held=0.5       a hand's cards credited at half their best gain
+    mcts/artifact_work=0.5           the cap on play counted by cost: a rollout decision 0.5 more
+                                     for each artifact its seat's shelf shows (at most three)
 
 Each setting is a keyword of ``MctsAgent``; numbers are read as numbers.
 """
