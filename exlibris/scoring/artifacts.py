@@ -403,7 +403,7 @@ def artifact_points_read(shelf: Shelf, pos: Pos, artifact_id: str, rules: Any = 
     whole shelf): the points stay the same while those cells hold the same, so a score
     read cell by cell is scored once for what its cells hold (``_BY_CELLS``). A score
     that reads its shelf only through ``letters`` is scored once for what they find
-    (``letter_atoms``), one that reads it as a set of cards and faces once a set, and one
+    (``LetterAtoms``), one that reads it as a set of cards and faces once a set, and one
     that is a sum over its shelf's cards, or over the cards next to it, from each card's
     share (``card_shares``)."""
     score = _score_fn(artifact_id)
