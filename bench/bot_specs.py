@@ -15,6 +15,8 @@ Each setting is a keyword of ``MctsAgent``; numbers are read as numbers.
 
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Any
 
 from exlibris.agents import bot_kind, make_bot
@@ -22,6 +24,10 @@ from exlibris.agents.mcts import SEARCHED, SOLO_SEARCHED, MctsAgent
 
 # ``searched=NAME``: the decision kinds a search searches
 SEARCHED_SETS = {"place": SEARCHED, "all": SOLO_SEARCHED}
+# the settings that take a number (their annotation names no text)
+NUMBERS = frozenset(
+    name for name, parameter in inspect.signature(MctsAgent).parameters.items()
+    if not {"str", "frozenset"} & set(re.findall(r"\w+", str(parameter.annotation))))
 
 
 def spec_problem(spec: str) -> str | None:
@@ -36,8 +42,11 @@ def spec_problem(spec: str) -> str | None:
         key, sep, _ = setting.partition("=")
         if not sep or key not in MctsAgent.__init__.__code__.co_varnames:
             return f"unknown setting {setting!r} of mcts"
-        if key == "searched" and setting.partition("=")[2] not in SEARCHED_SETS:
+        value = setting.partition("=")[2]
+        if key == "searched" and value not in SEARCHED_SETS:
             return f"searched= takes {' or '.join(SEARCHED_SETS)}"
+        if key in NUMBERS and not isinstance(_number(value), float):
+            return f"{key}= takes a number, not {value!r}"
     return None
 
 

@@ -300,3 +300,9 @@ def test_bench_specs_are_checked() -> None:
     agent = bot_specs.make_spec("mcts:30/rounds=2/root=halving", 1)
     assert (agent.iterations, agent.rounds, agent.root) == (30, 2, "halving")
     assert bot_specs.make_spec("mcts:30/held=0.5", 1).held == 0.5
+    # a number's setting given text is refused, not passed on to fail in the bot
+    assert "takes a number" in str(bot_specs.spec_problem("mcts/artifact_work=abc"))
+    assert "takes a number" in str(bot_specs.spec_problem("mcts/rounds=two"))
+    assert bot_specs.spec_problem("mcts/artifact_work=0.5/deepen=1/rounds=2") is None
+    assert {"artifact_work", "held", "rounds", "deepen"} <= bot_specs.NUMBERS
+    assert not {"root", "rollout", "below", "searched"} & bot_specs.NUMBERS
