@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exlibris.agents import GreedyAgent, mcts
 from exlibris.agents.mcts import Horizon, MctsAgent, Node, _Walker
@@ -306,3 +308,17 @@ def test_bench_specs_are_checked() -> None:
     assert bot_specs.spec_problem("mcts/artifact_work=0.5/deepen=1/rounds=2") is None
     assert {"artifact_work", "held", "rounds", "deepen"} <= bot_specs.NUMBERS
     assert not {"root", "rollout", "below", "searched"} & bot_specs.NUMBERS
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["mcts", "mcts:30", "greedy", "/", "=", "root", "held",
+                                 "artifact_work", "rounds", "searched", "all", "0.5", "2",
+                                 "-1", "abc", ":", "x", ""]), max_size=8).map("".join))
+def test_any_bench_spec_is_refused_with_a_reason_or_makes_a_bot(spec: str) -> None:
+    """A benchmark's bot spec, whatever its text: a reason it is refused, or a bot made
+    without an error."""
+    problem = bot_specs.spec_problem(spec)
+    if problem is None:
+        assert bot_specs.make_spec(spec, 1) is not None
+    else:
+        assert isinstance(problem, str) and problem
