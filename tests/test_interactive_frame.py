@@ -179,3 +179,44 @@ def test_under_60_by_20_the_screen_says_its_minimum_size() -> None:
         assert "needs at least 60×20" in " ".join(first)
         assert first[-1].startswith(">")
     assert "You, " in "\n".join(screens.frames(60, 20, 7, "")[0])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+def test_lines_kept_from_an_earlier_frame_are_the_lines_drawn_afresh(
+        monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """A frame gives again the lines it drew for the same text, shelf and width
+    (``Painter.lines_keyed``): over a whole game each kept drawing is checked against
+    one drawn anew, so a key that leaves out something the drawing shows fails here."""
+    from exlibris.interactive import frame as frames
+
+    hits = 0
+    kept = frames.Painter.lines_keyed
+
+    def checked(painter: frames.Painter, key: tuple[object, ...], make: Any,
+                width: int) -> list[str]:
+        nonlocal hits
+        hit = (*key, painter.color_system, painter.no_color) in frames._rendered
+        lines = kept(painter, key, make, width)
+        if hit:
+            hits += 1
+            assert lines == painter._draw(make(), width), key
+        return lines
+
+    monkeypatch.setattr(frames.Painter, "lines_keyed", checked)
+    frames._rendered.clear()
+    play_full_screen(["human", "greedy", "greedy"], *size, seed=11)
+    assert hits > 300
+
+
+def test_texts_alike_but_for_their_colours_are_drawn_each_their_own_way() -> None:
+    from rich.text import Text
+
+    from exlibris.interactive.frame import Painter
+
+    painter = Painter()
+    plain, coloured = Text("M3/8:FFS"), Text("M3/8:")
+    coloured.append("FFS", "bold red")
+    drawn = [painter.lines(text, 12) for text in (plain, coloured, Text("M3/8:FFS", "dim"))]
+    assert drawn[0] == ["M3/8:FFS"] and drawn[0] != drawn[1] != drawn[2] != drawn[0]
+    colourless = Painter(no_color=True).lines(coloured, 12)  # bold, not red
+    assert colourless != drawn[1] and [visible(line) for line in colourless] == drawn[0]
