@@ -184,25 +184,27 @@ def test_under_60_by_20_the_screen_says_its_minimum_size() -> None:
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
 def test_lines_kept_from_an_earlier_frame_are_the_lines_drawn_afresh(
         monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
-    """A frame gives again the lines it drew for the same text, shelf and width
-    (``Painter.lines_keyed``): over a whole game each kept drawing is checked against
-    one drawn anew, so a key that leaves out something the drawing shows fails here."""
+    """A frame gives again the lines it drew for the same texts, tables and width
+    (``Painter.lines``, ``keyed.drawing_key``): over a whole game each kept drawing is
+    checked against one drawn anew, so a key that leaves out something the drawing
+    shows fails here."""
     from exlibris.interactive import frame as frames
+    from exlibris.interactive.keyed import drawing_key
 
     hits = 0
-    kept = frames.Painter.lines_keyed
+    kept = frames.Painter.lines
 
-    def checked(painter: frames.Painter, key: tuple[object, ...], make: Any,
-                width: int) -> list[str]:
+    def checked(painter: frames.Painter, renderable: Any, width: int) -> list[str]:
         nonlocal hits
-        hit = (*key, painter.color_system, painter.no_color) in frames._rendered
-        lines = kept(painter, key, make, width)
+        key = drawing_key(renderable)
+        hit = (key, width, painter.color_system, painter.no_color) in frames._rendered
+        lines = kept(painter, renderable, width)
         if hit:
             hits += 1
-            assert lines == painter._draw(make(), width), key
+            assert lines == painter._draw(renderable, width), key
         return lines
 
-    monkeypatch.setattr(frames.Painter, "lines_keyed", checked)
+    monkeypatch.setattr(frames.Painter, "lines", checked)
     frames._rendered.clear()
     play_full_screen(["human", "greedy", "greedy"], *size, seed=11)
     assert hits > 300

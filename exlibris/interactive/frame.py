@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
 from rich.console import Console, RenderableType
-from rich.table import Table
 from rich.text import Text
 
+from exlibris.interactive.keyed import KeyedTable, drawing_key
 from exlibris.interactive.screen import Screen
 from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
@@ -77,42 +77,31 @@ def width_of(line: str) -> int:
     return cell_len(visible(line))
 
 
-RENDERED_KEPT = 4096  # texts drawn kept for the next frame (a log's lines, the hand)
+RENDERED_KEPT = 4096  # drawings kept for the frames that follow (a log's lines, a shelf)
 _rendered: dict[tuple[object, ...], list[str]] = {}
-
-
-def _text_key(text: Text) -> tuple[object, ...]:
-    """All that decides how ``text`` is drawn at a given width."""
-    return (text.plain, tuple(text.spans), text.style, text.justify, text.overflow,
-            text.no_wrap, text.end, text.tab_size)
 
 
 class Painter:
     """Renders rich renderables to lines of ANSI text at a given width.
 
     A frame is drawn again at every key, and most of it (the log, the hand, the
-    options' labels) is the same text as the frame before: lines drawn from texts
-    are kept, by the texts' content, the width and the colours, and given again."""
+    shelf) is what the frame before drew: drawings are kept by all that decides them
+    (``keyed.drawing_key``), the width and the colours, and given again."""
 
     def __init__(self, color_system: str | None = "standard", no_color: bool = False) -> None:
         self.color_system = color_system
         self.no_color = no_color
 
     def lines(self, renderable: RenderableType, width: int) -> list[str]:
-        if not isinstance(renderable, Text):
+        key = drawing_key(renderable)
+        if key is None:
             return self._draw(renderable, width)
-        return self.lines_keyed((_text_key(renderable), width), lambda: renderable, width)
-
-    def lines_keyed(self, key: tuple[object, ...], make: Callable[[], RenderableType],
-                    width: int) -> list[str]:
-        """The lines of the renderable ``make`` builds, whose content and width
-        ``key`` says in full: drawn the first time, then given again."""
-        key = (*key, self.color_system, self.no_color)
+        key = (key, width, self.color_system, self.no_color)
         drawn = _rendered.get(key)
         if drawn is None:
             if len(_rendered) >= RENDERED_KEPT:
                 _rendered.clear()
-            drawn = _rendered[key] = self._draw(make(), width)
+            drawn = _rendered[key] = self._draw(renderable, width)
         return list(drawn)
 
     def _draw(self, renderable: RenderableType, width: int) -> list[str]:
@@ -332,12 +321,9 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
     if not count and not ask.marks:
         return painter.lines(Text("Shelf: 0 cards (the first goes at row 0, column 0)"), width)
     title = f"Shelf: {count} card{'s' if count != 1 else ''}"
-    shown = with_projection(title, ask, width)
-    grid = painter.lines_keyed(
-        ("shelf", _shelf_key(player.shelf), tuple(ask.marks.items()), shown, width,
-         ask.flipped, tuple(screen.styles.items())),
-        lambda: shelf_grid(player.shelf, screen.styles, marks=ask.marks, title=shown,
-                           width=width, flipped=ask.flipped), width)
+    grid = painter.lines(shelf_grid(player.shelf, screen.styles, marks=ask.marks,
+                                    title=with_projection(title, ask, width),
+                                    width=width, flipped=ask.flipped), width)
     if len(grid) <= room:
         return grid
     cells = [pos for pos, _ in player.shelf.items()] + list(ask.marks)
@@ -349,15 +335,6 @@ def _shelf(screen: Screen, ask: Ask, width: int, room: int, painter: Painter) ->
         rows = [*rows[:max(room, 2) - 1], f"… {len(rows) - max(room, 2) + 1} {CUT_SHELF}: "
                 "make the terminal taller"[:width]]
     return rows
-
-
-def _shelf_key(shelf: Shelf) -> tuple[object, ...]:
-    """All that decides how the owner sees ``shelf`` drawn: its cells (cards are
-    interned, so equal cards are one object) and their cards' names as drawn (an
-    artifact's comes from the content in use)."""
-    return tuple((pos, slot, card_name(slot.card),
-                  card_name(slot.beneath) if slot.beneath is not None else None)
-                 for pos, slot in shelf.items())
 
 
 def with_projection(title: str, ask: Ask, width: int) -> str:
@@ -589,16 +566,11 @@ def hanging(head: Text, body: Text, width: int, painter: Painter) -> list[str]:
     its first (``›  1. a long label`` / ``      goes on here``)."""
     if not head.cell_len or head.cell_len >= width // 2:
         return painter.lines(head + body, width)
-
-    def grid() -> Table:
-        table = Table.grid()
-        table.add_column(width=head.cell_len, no_wrap=True)
-        table.add_column()
-        table.add_row(head, body)
-        return table
-
-    return painter.lines_keyed(("hanging", _text_key(head), _text_key(body), width), grid,
-                               width)
+    grid = KeyedTable.grid()
+    grid.add_column(width=head.cell_len, no_wrap=True)
+    grid.add_column()
+    grid.add_row(head, body)
+    return painter.lines(grid, width)
 
 
 _TERM = re.compile(r"^( +\S+(?: \S+)? {2,})\S")  # "  Shelf     rows and ..."

@@ -19,6 +19,7 @@ from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.game import Game
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
+from exlibris.interactive.keyed import KeyedTable
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
 from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.model.shelf import Pos
@@ -150,7 +151,7 @@ class Screen:
 
     # ------------------------------------------------------------------ locations
     def locations(self) -> Table:
-        grid = Table(title="Locations", title_justify="left", title_style="bold",
+        grid = KeyedTable(title="Locations", title_justify="left", title_style="bold",
                      show_edge=False, pad_edge=False, expand=False)
         grid.add_column("#", justify="right")
         grid.add_column("Location")
@@ -287,7 +288,7 @@ class Screen:
 
 def labelled(label: str, text: str) -> Table:
     """``label`` then ``text``, what wraps going on under the text's start."""
-    grid = Table.grid()
+    grid = KeyedTable.grid()
     grid.add_column(no_wrap=True)
     grid.add_column()
     grid.add_row(label, text)

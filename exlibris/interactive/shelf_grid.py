@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from exlibris.interactive.keyed import KeyedTable
 from exlibris.model.cards import ArtifactCard, BookCard, Card
 from exlibris.model.shelf import Pos, Shelf, Slot
 
@@ -124,7 +125,7 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
     if 4 + CELL_WIDTH * len(cols) > width:
         return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title,
                           flipped=flipped)
-    grid = Table(box=box.SQUARE, show_lines=True, padding=(0, 0), show_header=True,
+    grid = KeyedTable(box=box.SQUARE, show_lines=True, padding=(0, 0), show_header=True,
                  header_style="dim")
     grid.add_column("r\\c", style="dim", justify="right", vertical="middle")
     for col in cols:
@@ -149,7 +150,7 @@ def shelf_rows(cells: Mapping[Pos, Slot], rows: range, cols: range, styles: Styl
                flipped: frozenset[Pos] = frozenset()) -> Group:
     """A wide shelf as one line per row: ``row -1:  3=M3/8:FFS  4=...``, a row that
     wraps going on under its first cell."""
-    grid = Table.grid(padding=(0, 1))
+    grid = KeyedTable.grid(padding=(0, 1))
     grid.add_column(no_wrap=True, style="dim")
     grid.add_column()
     for row in rows:

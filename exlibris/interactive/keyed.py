@@ -1,0 +1,75 @@
+"""What decides how a renderable is drawn, as a hashable key, so that a drawing made
+once can be given again (``frame.Painter``).
+
+A frame is drawn again at every key press, and most of it (the log, the hand, the
+shelves, the locations) is what the frame before drew. A key covers a renderable only
+where it can say everything its drawing depends on: texts (their characters and
+styles), tables made as ``KeyedTable`` (their settings, columns and rows, as made) and
+groups of these. Anything else has no key and is drawn every time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+Key = tuple[object, ...]
+
+
+class KeyedTable(Table):
+    """A rich table that keeps how it was made (its settings, then each column and
+    row as added), so that tables made alike are known to draw alike."""
+
+    def __init__(self, *headers: Any, **settings: Any) -> None:
+        self.made: list[tuple[object, ...]] = [("table", headers, settings)]
+        super().__init__(*headers, **settings)
+
+    def add_column(self, *args: Any, **kwargs: Any) -> None:
+        self.made.append(("column", args, kwargs))
+        super().add_column(*args, **kwargs)
+
+    def add_row(self, *cells: Any, **kwargs: Any) -> None:
+        self.made.append(("row", cells, kwargs))
+        super().add_row(*cells, **kwargs)
+
+
+class _NoKey(Exception):
+    """A part whose drawing a key cannot say."""
+
+
+def drawing_key(renderable: object) -> Key | None:
+    """All that decides how ``renderable`` is drawn at a given width and colours, or
+    None when that cannot be said."""
+    try:
+        key = _key(renderable)
+        hash(key)
+    except (_NoKey, TypeError):
+        return None
+    return key  # type: ignore[return-value]
+
+
+def _key(part: object) -> object:
+    if isinstance(part, Text):
+        return ("text", part.plain, tuple(part.spans), part.style, part.justify,
+                part.overflow, part.no_wrap, part.end, part.tab_size)
+    if isinstance(part, KeyedTable):
+        return ("table", *(_made(step) for step in part.made))
+    if type(part) is Group:
+        return ("group", part.fit, *(_key(item) for item in part.renderables))
+    if part is None or isinstance(part, (str, int, float, bool)):
+        return part
+    if isinstance(part, tuple):
+        return tuple(_key(item) for item in part)
+    if isinstance(part, (Table, list, dict, set)) or hasattr(part, "__rich_console__") \
+            or hasattr(part, "__rich__"):
+        raise _NoKey  # a renderable or a container a key cannot vouch for
+    return part  # a setting: a style, a box (hashable, or the caller's TypeError)
+
+
+def _made(step: tuple[object, ...]) -> object:
+    what, args, kwargs = step
+    return (what, tuple(_key(arg) for arg in args),  # type: ignore[attr-defined]
+            tuple(sorted((name, _key(value)) for name, value in kwargs.items())))  # type: ignore[attr-defined]
