@@ -233,6 +233,24 @@ def test_the_invariant_finds_a_card_the_index_keeps_but_no_zone_holds() -> None:
         check_state(game, "test")
 
 
+def test_the_invariant_finds_a_card_in_two_zones_and_one_the_index_misplaces() -> None:
+    game, state = table()
+    hand, deck = state.players[0].hand, state.deck
+    twice, misplaced = book("A", 1), book("A", 2)
+    state.cards.put(twice, hand)
+    state.cards.put(misplaced, hand)
+    check_state(game, "test")
+    deck._add(twice)  # behind the index's back: in the hand and the deck
+    with pytest.raises(InvariantError, match=r"A1\S* is in deck and in hand|"
+                                             r"A1\S* is in hand and in deck"):
+        check_state(game, "test")
+    deck._remove(twice)
+    hand._remove(misplaced)
+    deck._add(misplaced)  # in the deck, indexed to the hand
+    with pytest.raises(InvariantError, match=r"A2\S* is in deck but the index says hand"):
+        check_state(game, "test")
+
+
 # ------------------------------------------------------------------ any sequence of moves
 
 MOVES = ("move", "shelve", "tuck", "take off", "swap", "entomb")

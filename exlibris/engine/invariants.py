@@ -29,6 +29,52 @@ class InvariantError(AssertionError):
 def check_state(game: Any, where: str = "") -> None:
     """Raise ``InvariantError`` naming the first broken invariant."""
     state = game.state
+    resumes = _indexed_resumes(state)
+    if resumes is None:  # something is out of place: find what, and say it
+        resumes = _census_checked(state, where)
+    _check_tokens(game, resumes, where)
+    for player in state.players:
+        player.shelf.check()
+        if player.shelf.height > MAX_ROWS:
+            raise InvariantError(f"{player.name}'s shelf spans {player.shelf.height} rows "
+                                 f"({where})")
+        if player.hired > MAX_HIRES:
+            raise InvariantError(f"{player.name} hired {player.hired} assistants ({where})")
+    for loc in state.in_play:
+        if loc.held != tuple(map(bool, loc.spaces)):
+            raise InvariantError(f"{loc.spec.name}: which spaces are held is out of date "
+                                 f"({where})")
+
+
+def _indexed_resumes(state: Any) -> list[ResumeCard] | None:
+    """The special assistant cards in play, when every card is in one zone in play and
+    the index says that zone of each and holds no other card; else None (the quick
+    pass of ``_census_checked``, which names what is wrong)."""
+    zone_of = state.cards.zone_of
+    seen: set[Any] = set()
+    resumes = []
+    for zone in state.all_zones():
+        if isinstance(zone, ShelfZone):
+            cards: list[Any] = []
+            for _, slot in zone.shelf.items():
+                cards.append(slot.card)
+                if slot.beneath is not None:
+                    cards.append(slot.beneath)
+                cards += slot.tucked
+        else:
+            cards = zone.cards
+        for card in cards:
+            if card in seen or zone_of(card) is not zone:
+                return None
+            seen.add(card)
+            if isinstance(card, ResumeCard):
+                resumes.append(card)
+    return resumes if len(state.cards.where) == len(seen) else None
+
+
+def _census_checked(state: Any, where: str) -> list[ResumeCard]:
+    """Every card in one place, and the index agreeing, or the error that says where
+    not; the special assistant cards in play."""
     try:
         census = state.card_census()
     except AssertionError as exc:
@@ -44,23 +90,12 @@ def check_state(game: Any, where: str = "") -> None:
         lost = [c for c in state.cards.where if c not in census]
         raise InvariantError(f"the index holds {len(lost)} card(s) in no zone: "
                              f"{', '.join(map(str, lost[:5]))} ({where})")
-    _check_tokens(game, census, where)
-    for player in state.players:
-        player.shelf.check()
-        if player.shelf.height > MAX_ROWS:
-            raise InvariantError(f"{player.name}'s shelf spans {player.shelf.height} rows "
-                                 f"({where})")
-        if player.hired > MAX_HIRES:
-            raise InvariantError(f"{player.name} hired {player.hired} assistants ({where})")
-    for loc in state.in_play:
-        if loc.held != tuple(map(bool, loc.spaces)):
-            raise InvariantError(f"{loc.spec.name}: which spaces are held is out of date "
-                                 f"({where})")
+    return [card for card in census if isinstance(card, ResumeCard)]
 
 
-def _check_tokens(game: Any, census: dict[Any, str], where: str) -> None:
+def _check_tokens(game: Any, resumes: list[ResumeCard], where: str) -> None:
     state = game.state
-    cards = Counter(c.assistant_id for c in census if isinstance(c, ResumeCard))
+    cards = Counter(c.assistant_id for c in resumes)
     twice = [aid for aid, n in cards.items() if n > 1]
     if twice:
         raise InvariantError(f"special assistant cards twice: {twice} ({where})")
@@ -77,9 +112,9 @@ def _check_tokens(game: Any, census: dict[Any, str], where: str) -> None:
             temp = any(t is assistant for t in state.temps)
             expected = state.assistant_deck if temp else player.hires
             if state.cards.zone_of(card) is not expected:
+                place = state.card_census().get(card, "no zone")
                 raise InvariantError(f"{player.name}'s {spec.id}: its card is in "
-                                     f"{census.get(card, 'no zone')}, not {expected.name} "
-                                     f"({where})")
+                                     f"{place}, not {expected.name} ({where})")
         for card in player.hires.cards:
             if card.name not in seen:
                 raise InvariantError(f"{player.name} has the card of {card.name} but not its "
