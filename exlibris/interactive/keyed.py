@@ -17,14 +17,18 @@ from rich.table import Table
 from rich.text import Text
 
 Key = tuple[object, ...]
+Step = tuple[str, tuple[Any, ...], dict[str, Any]]  # what was made, with what
 
 
 class KeyedTable(Table):
     """A rich table that keeps how it was made (its settings, then each column and
-    row as added), so that tables made alike are known to draw alike."""
+    row as added), so that tables made alike are known to draw alike. Only what goes
+    through the constructor, ``add_column`` and ``add_row`` is kept: a table changed
+    otherwise (an attribute set afterwards) would be given a drawing of the table as
+    made, so such a table is made anew instead."""
 
     def __init__(self, *headers: Any, **settings: Any) -> None:
-        self.made: list[tuple[object, ...]] = [("table", headers, settings)]
+        self.made: list[Step] = [("table", headers, settings)]
         super().__init__(*headers, **settings)
 
     def add_column(self, *args: Any, **kwargs: Any) -> None:
@@ -69,7 +73,7 @@ def _key(part: object) -> object:
     return part  # a setting: a style, a box (hashable, or the caller's TypeError)
 
 
-def _made(step: tuple[object, ...]) -> object:
+def _made(step: Step) -> object:
     what, args, kwargs = step
-    return (what, tuple(_key(arg) for arg in args),  # type: ignore[attr-defined]
-            tuple(sorted((name, _key(value)) for name, value in kwargs.items())))  # type: ignore[attr-defined]
+    return (what, tuple(_key(arg) for arg in args),
+            tuple(sorted((name, _key(value)) for name, value in kwargs.items())))

@@ -152,7 +152,7 @@ class Screen:
     # ------------------------------------------------------------------ locations
     def locations(self) -> Table:
         grid = KeyedTable(title="Locations", title_justify="left", title_style="bold",
-                     show_edge=False, pad_edge=False, expand=False)
+                          show_edge=False, pad_edge=False, expand=False)
         grid.add_column("#", justify="right")
         grid.add_column("Location")
         grid.add_column("Spaces")

@@ -126,7 +126,7 @@ def shelf_grid(shelf: Shelf, styles: Styles, *, secret: bool = False,
         return shelf_rows(cells, rows, cols, styles, secret=secret, marks=marks, title=title,
                           flipped=flipped)
     grid = KeyedTable(box=box.SQUARE, show_lines=True, padding=(0, 0), show_header=True,
-                 header_style="dim")
+                      header_style="dim")
     grid.add_column("r\\c", style="dim", justify="right", vertical="middle")
     for col in cols:
         grid.add_column(str(col), justify="center", min_width=6, no_wrap=True)
