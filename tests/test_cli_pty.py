@@ -56,21 +56,30 @@ class Terminal:
         os.close(slave)
         self.master = master
         self.output = b""
+        self._frames = 0  # frames ended in ``output``, counted as it grows
 
     def read_until(self, count: int, marker: bytes = FRAME, timeout: float = PATIENCE) -> None:
         """Read until ``marker`` (by default: the end of a frame) has appeared ``count``
         times in all output."""
         end = time.monotonic() + timeout
-        while self.output.count(marker) < count:
+        seen = self.frames if marker == FRAME else lambda: self.output.count(marker)
+        while seen() < count:
             assert time.monotonic() < end, self.output[-2000:].decode(errors="replace")
             if select.select([self.master], [], [], 0.1)[0]:
                 try:
-                    self.output += os.read(self.master, 65536)
+                    self._take(os.read(self.master, 65536))
                 except OSError:  # the child has gone
                     break
 
     def frames(self) -> int:
-        return self.output.count(FRAME)
+        return self._frames
+
+    def _take(self, data: bytes) -> None:
+        """Add ``data`` to the output, counting the frames it ends (one may have begun
+        in what came before)."""
+        start = max(0, len(self.output) - len(FRAME) + 1)
+        self.output += data
+        self._frames += self.output.count(FRAME, start)
 
     def press(self, keys: bytes, frames: int = 1) -> None:
         """Send keys and wait for the frames they cause (one per key)."""
@@ -114,7 +123,7 @@ class Terminal:
             data = os.read(self.master, 65536)
         except OSError:
             return False
-        self.output += data
+        self._take(data)
         return bool(data)
 
 
