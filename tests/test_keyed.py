@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
+
+import pytest
 from rich.columns import Columns
-from rich.console import Group
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
 from exlibris.interactive.frame import Painter
-from exlibris.interactive.keyed import KeyedTable, drawing_key
+from exlibris.interactive.keyed import KeyedColumns, KeyedTable, drawing_key
+from exlibris.interactive.terminal import Terminal
 
 
 def _table(header: str = "r\\c", cell: str = "M3/8", justify: str = "center",
@@ -56,3 +60,41 @@ def _with_cell(cell: object) -> KeyedTable:
     table = KeyedTable()
     table.add_row(cell)  # type: ignore[arg-type]
     return table
+
+
+@pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
+def test_a_terminal_shows_a_group_as_printing_it_does_and_keeps_its_keyed_parts(
+        colour: bool) -> None:
+    """``Terminal.show`` (line mode): the same characters as ``Console.print``, the
+    first time and from the kept segments after; the parts without a key drawn each
+    time."""
+    group = Group(Text("Round 2", "bold"), _table(), Columns([Text("a"), Text("b")]),
+                  KeyedColumns([Text("c", "red"), _table(cell="K2")], padding=(0, 4)),
+                  "a plain line")
+    outputs = []
+    for kept in (True, False):
+        out = io.StringIO()
+        terminal = Terminal(io.StringIO(), out, arrows=False)
+        terminal.console = Console(file=out, width=50, force_terminal=colour,
+                                   color_system="truecolor" if colour else None,
+                                   highlight=False, markup=False, emoji=False)
+        for width in (50, 50, 30):  # kept at one width, drawn anew at another
+            terminal.console.width = width
+            terminal.show(group) if kept else terminal.console.print(group)
+        outputs.append(out.getvalue())
+        if kept:
+            assert len(terminal.kept) == 8  # all but the columns of no key, at each width
+    assert outputs[0] == outputs[1] and "K2" in outputs[0]
+    assert ("\x1b[" in outputs[0]) is colour
+
+
+def test_columns_made_alike_have_one_key_and_a_difference_is_another() -> None:
+    def columns(*cells: str, padding: tuple[int, int] = (0, 4)) -> KeyedColumns:
+        return KeyedColumns([Text(cell) for cell in cells], padding=padding)
+
+    added = columns("a")
+    added.add_renderable(Text("b"))
+    keys = [drawing_key(c) for c in (columns("a", "b"), columns("a", "b"), columns("a"),
+                                     columns("a", "b", padding=(0, 1)), added)]
+    assert keys[0] == keys[1] and None not in keys
+    assert len({keys[0], keys[2], keys[3], keys[4]}) == 4

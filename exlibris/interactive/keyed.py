@@ -10,9 +10,12 @@ groups of these. Anything else has no key and is drawn every time.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Group
+from rich.columns import Columns
+from rich.console import Console, ConsoleOptions, Group
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -40,6 +43,21 @@ class KeyedTable(Table):
         super().add_row(*cells, **kwargs)
 
 
+class KeyedColumns(Columns):
+    """Rich columns that keep how they were made (their renderables and settings, then
+    each renderable added), as ``KeyedTable`` does."""
+
+    def __init__(self, renderables: Iterable[Any] | None = None, *args: Any,
+                 **settings: Any) -> None:
+        items = list(renderables or [])
+        self.made: list[Step] = [("columns", (tuple(items), *args), settings)]
+        super().__init__(items, *args, **settings)
+
+    def add_renderable(self, renderable: Any) -> None:
+        self.made.append(("add", (renderable,), {}))
+        super().add_renderable(renderable)
+
+
 class _NoKey(Exception):
     """A part whose drawing a key cannot say."""
 
@@ -59,8 +77,8 @@ def _key(part: object) -> object:
     if isinstance(part, Text):
         return ("text", part.plain, tuple(part.spans), part.style, part.justify,
                 part.overflow, part.no_wrap, part.end, part.tab_size)
-    if isinstance(part, KeyedTable):
-        return ("table", *(_made(step) for step in part.made))
+    if isinstance(part, (KeyedTable, KeyedColumns)):
+        return ("made", *(_made(step) for step in part.made))
     if type(part) is Group:
         return ("group", part.fit, *(_key(item) for item in part.renderables))
     if part is None or isinstance(part, (str, int, float, bool)):
@@ -77,3 +95,26 @@ def _made(step: Step) -> object:
     what, args, kwargs = step
     return (what, tuple(_key(arg) for arg in args),
             tuple(sorted((name, _key(value)) for name, value in kwargs.items())))
+
+
+KEPT = 4096  # the segments of this many drawings, at most, kept by ``segments``
+
+
+def segments(console: Console, renderable: Any, options: ConsoleOptions,
+             kept: dict[Key, list[Segment]]) -> list[Segment]:
+    """The segments ``console.render`` makes of ``renderable`` with ``options``; a
+    group's parts one by one (a group renders as its parts in turn, with the same
+    options), and those with a key drawn once and kept in ``kept``."""
+    if type(renderable) is Group:
+        return [segment for part in renderable.renderables
+                for segment in segments(console, part, options, kept)]
+    key = drawing_key(renderable)
+    if key is None:
+        return list(console.render(renderable, options))
+    key = (key, *sorted(vars(options).items()))
+    drawn = kept.get(key)
+    if drawn is None:
+        if len(kept) >= KEPT:
+            kept.clear()
+        drawn = kept[key] = list(console.render(renderable, options))
+    return drawn

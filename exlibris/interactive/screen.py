@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -19,7 +18,7 @@ from exlibris.engine.decisions import Decision, DecisionKind
 from exlibris.engine.game import Game
 from exlibris.engine.invariants import MAX_HIRES
 from exlibris.engine.state import Assistant, LocationState, PlayerState
-from exlibris.interactive.keyed import KeyedTable
+from exlibris.interactive.keyed import KeyedColumns, KeyedTable
 from exlibris.interactive.shelf_grid import Styles, cards_text, shelf_grid
 from exlibris.model.cards import ArtifactCard, ResumeCard
 from exlibris.model.shelf import Pos
@@ -85,7 +84,7 @@ class Screen:
             else:
                 others.append(panel)
         if others:
-            parts.append(Columns(others, padding=(0, 4)))
+            parts.append(KeyedColumns(others, padding=(0, 4)))
         if log:
             text = Text("What happened\n", "bold")
             for line in log[-LOG_LINES:]:

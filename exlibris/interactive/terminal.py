@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from rich.console import Console, RenderableType
+from rich.segment import Segments
+from rich.text import Text
 
 from exlibris.interactive.fullscreen import FullScreen
 from exlibris.shown import terminal_text
@@ -46,6 +48,9 @@ class Terminal:
         self.waiting: Any = None  # the wait shown while a bot decides (``waiting.py``)
         self.typed: list[str] = []  # lines typed during that wait, for the next questions
         self.pending: Callable[[], None] | None = None  # work put off (``when_idle``)
+        # drawings shown before, by what they show, and the console they were made for
+        self.kept: dict[Any, Any] = {}
+        self._kept_for = self.console
 
     # ------------------------------------------------------------------ put-off work
     def when_idle(self, work: Callable[[], None]) -> None:
@@ -63,7 +68,21 @@ class Terminal:
 
     # ------------------------------------------------------------------ output
     def show(self, *renderables: RenderableType) -> None:
+        if len(renderables) == 1 and not isinstance(renderables[0], (str, Text)):
+            renderables = (self._drawn(renderables[0]),)
         self.console.print(*renderables)
+
+    def _drawn(self, renderable: RenderableType) -> Segments:
+        """``renderable`` as the segments printing it makes, the parts drawn before (the
+        board, the shelves, the locations) given again (``keyed.segments``)."""
+        from exlibris.interactive.keyed import segments
+
+        if self._kept_for is not self.console:  # another console: another theme, markup
+            self.kept, self._kept_for = {}, self.console
+        # the options ``Console.print`` renders with when given none of its own
+        options = self.console.options.update(justify=None, overflow=None, height=None,
+                                              no_wrap=None, markup=None, highlight=None)
+        return Segments(segments(self.console, renderable, options, self.kept))
 
     def say(self, text: str, *, wrap: bool = False) -> None:
         """A message; unwrapped unless ``wrap`` (paths and commands stay whole). It may
