@@ -276,19 +276,30 @@ def test_events_text_is_what_json_and_csv_write() -> None:
     assert events_text(key, events, "csv") == written.getvalue()
 
 
-def test_rows_are_the_same_on_ray(tmp_path: Path) -> None:
+def test_rows_and_a_tune_are_the_same_on_ray(tmp_path: Path) -> None:
+    """One local Ray (2 CPUs, no dashboard; started once for both, as it is slow to
+    start): a run's rows, then a tune's candidates through the command, are the local
+    pool's."""
     ray = pytest.importorskip("ray")
     from exlibris.simulate import backends
 
     config = RunConfig([STANDARD2], 6, 5, ["random", "greedy"])
     local = simulate(config).rows
-    backends.start_ray(None, 2)  # a local Ray: 2 CPUs, no dashboard
+    tune = ["simulate", "tune", "--param", "scoring.variety_per_book=2,4",
+            "--objective", "total:max", "--games", "8", "--seats", "random", "--json"]
+    tuned = [CliRunner().invoke(cli, [*tune, "--dir", str(tmp_path / "l")])]
+    backends.start_ray(None, 2)
     try:
         config.backend, config.workers = "ray", 2
         on_ray = simulate(config).rows
+        tuned.append(CliRunner().invoke(  # the command finds Ray started and uses it
+            cli, [*tune, "--dir", str(tmp_path / "r"), "--backend", "ray"]))
     finally:
         ray.shutdown()
     assert same(on_ray) == same(local)
+    assert all(result.exit_code == 0 for result in tuned), tuned[-1].output
+    found = [json.loads(result.stdout)["candidates"] for result in tuned]
+    assert found[0] == found[1]
 
 
 def test_a_row_replays_with_exlibris_play() -> None:

@@ -198,18 +198,6 @@ def test_a_space_file(tmp_path: Path) -> None:
         read_space(space)
 
 
-@pytest.mark.slow
-def test_tune_on_ray_finds_what_the_local_pool_finds(tmp_path: Path) -> None:
-    pytest.importorskip("ray")
-    args = ["simulate", "tune", "--param", "scoring.variety_per_book=2,4",
-            "--objective", "total:max", "--games", "8", "--seats", "random", "--json"]
-    local = CliRunner().invoke(cli, [*args, "--dir", str(tmp_path / "l")])
-    ray = CliRunner().invoke(cli, [*args, "--dir", str(tmp_path / "r"), "--backend", "ray"])
-    assert local.exit_code == 0 and ray.exit_code == 0, ray.output
-    found = [json.loads(r.stdout)["candidates"] for r in (local, ray)]
-    assert found[0] == found[1]
-
-
 def test_a_search_stopped_by_a_mistake_before_any_game_can_be_corrected(tmp_path: Path
                                                                         ) -> None:
     folder = tmp_path / "t"
