@@ -73,6 +73,23 @@ def test_an_authors_own_id_is_named(tmp_path: Path) -> None:
         use_content(())
 
 
+
+def test_a_text_made_readable_follows_the_catalog_in_use(tmp_path: Path) -> None:
+    """Texts made readable are kept a catalog: an author's file that renames a shipped
+    entry renames it in a text read before, and the shipped name comes back after."""
+    own = tmp_path / "towel.yaml"
+    shipped = Path(__file__).resolve().parent.parent / "content" / "artifacts"
+    own.write_text((shipped / "foul-vowel-towel.yaml").read_text("utf-8")
+                   .replace("name: The Foul Vowel Towel", "name: The Damp Towel"), "utf-8")
+    text = "take foul-vowel-towel"
+    assert readable(text) == "take The Foul Vowel Towel"
+    use_content([own])
+    try:
+        assert readable(text) == "take The Damp Towel"
+    finally:
+        use_content(())
+    assert readable(text) == "take The Foul Vowel Towel"
+
 @pytest.mark.slow
 def test_a_replay_of_an_expanded_bot_game_names_every_artifact(tmp_path: Path) -> None:
     from exlibris.cli.main import cli

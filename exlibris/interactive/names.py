@@ -15,20 +15,27 @@ import re
 
 from exlibris.catalog import Catalog, load_catalog
 
-_built: list[tuple[Catalog, tuple[re.Pattern[str] | None, dict[str, str]]]] = []
+Built = tuple[re.Pattern[str] | None, dict[str, str]]
+# the last catalogs' patterns and names, each with the texts made readable by them
+_built: list[tuple[Catalog, Built, dict[str, str]]] = []
+READ_KEPT = 8192  # texts made readable kept a catalog (a log is told again at each question)
 
 
-def _names(catalog: Catalog) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+def _names(catalog: Catalog) -> Built:
     """The pattern of every id of ``catalog`` and each id's name (built once a catalog)."""
-    for seen, built in _built:
-        if seen is catalog:
-            return built
-    built = _build(catalog)
-    _built[:] = [*_built[-3:], (catalog, built)]
-    return built
+    return _entry(catalog)[1]
 
 
-def _build(catalog: Catalog) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+def _entry(catalog: Catalog) -> tuple[Catalog, Built, dict[str, str]]:
+    for entry in _built:
+        if entry[0] is catalog:
+            return entry
+    entry = (catalog, _build(catalog), {})
+    _built[:] = [*_built[-3:], entry]
+    return entry
+
+
+def _build(catalog: Catalog) -> Built:
     names: dict[str, str] = {c.id: c.name for c in catalog.categories}
     for entry in catalog.entries:
         model = entry.model
@@ -57,7 +64,12 @@ def id_names(catalog: Catalog | None = None) -> dict[str, str]:
 
 def readable(text: str, catalog: Catalog | None = None) -> str:
     """``text`` with every content id of the catalog in use replaced by its name."""
-    pattern, names = _names(catalog or load_catalog())
+    _, (pattern, names), read = _entry(catalog or load_catalog())
     if pattern is None or not text:
         return text
-    return pattern.sub(lambda m: names[m.group(0)], text)
+    done = read.get(text)
+    if done is None:
+        if len(read) >= READ_KEPT:
+            read.clear()
+        done = read[text] = pattern.sub(lambda m: names[m.group(0)], text)
+    return done
