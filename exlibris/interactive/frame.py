@@ -22,7 +22,7 @@ from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from exlibris.interactive.keyed import KeyedTable, drawing_key
+from exlibris.interactive.keyed import KeyedTable, drawing_key, remembered
 from exlibris.interactive.screen import Screen
 from exlibris.interactive.shelf_grid import books_text, card_name, shelf_grid
 from exlibris.model.cards import BookCard
@@ -77,7 +77,7 @@ def width_of(line: str) -> int:
     return cell_len(visible(line))
 
 
-RENDERED_KEPT = 4096  # drawings kept for the frames that follow (a log's lines, a shelf)
+# drawings kept for the frames that follow (a log's lines, a shelf), ``keyed.KEPT`` at most
 _rendered: dict[tuple[object, ...], list[str]] = {}
 
 
@@ -96,13 +96,8 @@ class Painter:
         key = drawing_key(renderable)
         if key is None:
             return self._draw(renderable, width)
-        key = (key, width, self.color_system, self.no_color)
-        drawn = _rendered.get(key)
-        if drawn is None:
-            if len(_rendered) >= RENDERED_KEPT:
-                _rendered.clear()
-            drawn = _rendered[key] = self._draw(renderable, width)
-        return list(drawn)
+        return list(remembered(_rendered, (key, width, self.color_system, self.no_color),
+                               lambda: self._draw(renderable, width)))
 
     def _draw(self, renderable: RenderableType, width: int) -> list[str]:
         console = Console(file=io.StringIO(), width=width, force_terminal=True,

@@ -10,8 +10,8 @@ groups of these. Anything else has no key and is drawn every time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group
@@ -97,7 +97,18 @@ def _made(step: Step) -> object:
             tuple(sorted((name, _key(value)) for name, value in kwargs.items())))
 
 
-KEPT = 4096  # the segments of this many drawings, at most, kept by ``segments``
+KEPT = 4096  # drawings kept, at most, in each store (``frame.Painter``'s, a terminal's)
+T = TypeVar("T")
+
+
+def remembered(kept: dict[Key, T], key: Key, draw: Callable[[], T]) -> T:
+    """``kept[key]``, made by ``draw`` the first time (a full store emptied first)."""
+    drawn = kept.get(key)
+    if drawn is None:
+        if len(kept) >= KEPT:
+            kept.clear()
+        drawn = kept[key] = draw()
+    return drawn
 
 
 def segments(console: Console, renderable: Any, options: ConsoleOptions,
@@ -111,10 +122,5 @@ def segments(console: Console, renderable: Any, options: ConsoleOptions,
     key = drawing_key(renderable)
     if key is None:
         return list(console.render(renderable, options))
-    key = (key, *sorted(vars(options).items()))
-    drawn = kept.get(key)
-    if drawn is None:
-        if len(kept) >= KEPT:
-            kept.clear()
-        drawn = kept[key] = list(console.render(renderable, options))
-    return drawn
+    return remembered(kept, (key, *sorted(vars(options).items())),
+                      lambda: list(console.render(renderable, options)))

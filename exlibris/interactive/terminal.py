@@ -48,9 +48,8 @@ class Terminal:
         self.waiting: Any = None  # the wait shown while a bot decides (``waiting.py``)
         self.typed: list[str] = []  # lines typed during that wait, for the next questions
         self.pending: Callable[[], None] | None = None  # work put off (``when_idle``)
-        # drawings shown before, by what they show, and the console they were made for
+        # the segments of drawings shown before on ``console``, by what they show
         self.kept: dict[Any, Any] = {}
-        self._kept_for = self.console
 
     # ------------------------------------------------------------------ put-off work
     def when_idle(self, work: Callable[[], None]) -> None:
@@ -77,8 +76,6 @@ class Terminal:
         board, the shelves, the locations) given again (``keyed.segments``)."""
         from exlibris.interactive.keyed import segments
 
-        if self._kept_for is not self.console:  # another console: another theme, markup
-            self.kept, self._kept_for = {}, self.console
         # the options ``Console.print`` renders with when given none of its own
         options = self.console.options.update(justify=None, overflow=None, height=None,
                                               no_wrap=None, markup=None, highlight=None)
