@@ -467,3 +467,49 @@ def test_a_copy_with_a_card_or_cards_turned_is_the_shelf_those_moves_make(
         assert made.snapshot() == trial.snapshot()
         assert kept_answers(made) == fresh_answers(trial)
     assert shelf.snapshot() == before
+
+
+def shifts_by_trial(shelf: Shelf) -> list[tuple[int, int, int, int]]:
+    """The Shelfmasons Guild's shifts found by trying each on a copy: every part of a
+    run of touching cards that ends at an end of the run, towards that end, by each
+    distance ``shift_run`` allows (top row first, each run left to right)."""
+    cells = shelf.positions()
+    width = max(c for _, c in cells) - min(c for _, c in cells) + 2
+    found = []
+    for row in sorted({r for r, _ in cells}):
+        columns = [c for r, c in cells if r == row]
+        runs = [[columns[0]]]
+        for c in columns[1:]:
+            if c == runs[-1][-1] + 1:
+                runs[-1].append(c)
+            else:
+                runs.append([c])
+        for run in runs:
+            for i in range(len(run)):
+                for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
+                    for distance in range(1, width + 1):
+                        trial = shelf.copy()
+                        try:
+                            trial.shift_run(row, first, last, sign * distance)
+                        except ShelfError:
+                            break
+                        if (row, first, last, sign * distance) not in found:
+                            found.append((row, first, last, sign * distance))
+    return found
+
+
+@SETTINGS
+@given(OPS)
+def test_the_shifts_offered_are_those_shift_run_allows_and_kept_by_the_cells(
+        ops: list[tuple]) -> None:
+    shelf, deck = grow(ops)
+    if not shelf.positions():
+        return
+    assert list(shelf.shift_moves()) == shifts_by_trial(shelf)
+    # another shelf of the same cells, other cards: the same shifts (kept by the cells)
+    other = Shelf.from_slots({pos: Slot(deck.draw()) for pos in shelf.positions()})
+    assert other.shift_moves() == shelf.shift_moves()
+    # a card shelved: the shifts of the shelf it makes, not the kept ones
+    grown = shelf.copy()
+    grown.shelve(deck.draw(), sorted(grown.legal_positions())[0])
+    assert list(grown.shift_moves()) == shifts_by_trial(grown)

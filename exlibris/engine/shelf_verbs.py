@@ -182,25 +182,7 @@ class ShelfVerbs:
     def v_shift_row(self, env: Env) -> None:
         seat = env.me.seat
         shelf = self.game.player(seat).shelf
-        cells = set(shelf.positions())
-        legal: list[tuple[int, int, int, int]] = []
-        for row in sorted({r for r, _ in cells}):
-            cols = sorted(c for r, c in cells if r == row)
-            runs: list[list[int]] = []
-            for c in cols:
-                if runs and runs[-1][-1] == c - 1:
-                    runs[-1].append(c)
-                else:
-                    runs.append([c])
-            width = max(c for _, c in cells) - min(c for _, c in cells) + 2
-            for run in runs:
-                for i in range(len(run)):
-                    for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
-                        # a shift by d is legal when its d single steps are: one walk
-                        # (Shelf.shift_reach) gives every legal distance
-                        reach = shelf.shift_reach(row, first, last, sign, width)
-                        legal += [(row, first, last, sign * d) for d in range(1, reach + 1)]
-        options = list(dict.fromkeys(legal))
+        options = list(shelf.shift_moves())
         if not options:
             return
         index = self.game.ask(seat, DecisionKind.SHIFT, "shift part of a row", options,

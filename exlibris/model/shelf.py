@@ -44,6 +44,12 @@ Pos = tuple[int, int]
 Edition = Literal["base", "expansion"]
 
 STEPS: tuple[Pos, ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
+Shift = tuple[int, int, int, int]  # a shift of part of a row: row, first, last, distance
+
+# ``Shelf.shift_moves`` by the occupied cells (in reading order); emptied when it holds
+# ``SHIFTS_KEPT``
+_SHIFTS: dict[tuple[Pos, ...], tuple[Shift, ...]] = {}
+SHIFTS_KEPT = 4096
 DIRECTIONS: dict[str, Pos] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -620,6 +626,46 @@ class Shelf:
         for (r, c), slot in moved.items():
             cells_map[(r, c + distance)] = slot
         self._replace_all(cells_map)
+
+    def shift_moves(self) -> tuple[Shift, ...]:
+        """Every legal shift of this shelf, as ``(row, first, last, distance)``: for each
+        row (top first), each run of touching cards in it, and each part of the run
+        that ends at one of its ends, towards that end, each distance the single steps
+        allow (``shift_reach``), without repeats. It depends only on the occupied
+        cells, so it is kept by them for every shelf that has those cells (at most
+        ``SHIFTS_KEPT``): the Shelfmasons Guild asks it of the same shelves again and
+        again in a search's play-outs."""
+        cells = self.positions()
+        found = _SHIFTS.get(cells)
+        if found is None:
+            if len(_SHIFTS) >= SHIFTS_KEPT:
+                _SHIFTS.clear()
+            found = _SHIFTS[cells] = self._shifts()
+        return found
+
+    def _shifts(self) -> tuple[Shift, ...]:
+        """``shift_moves`` worked out."""
+        cells = self.positions()
+        columns = [c for _, c in cells]
+        width = max(columns) - min(columns) + 2 if cells else 0
+        legal: list[Shift] = []
+        for row in sorted({r for r, _ in cells}):
+            runs: list[list[int]] = []
+            for r, c in cells:  # reading order: a row's columns in order
+                if r != row:
+                    continue
+                if runs and runs[-1][-1] == c - 1:
+                    runs[-1].append(c)
+                else:
+                    runs.append([c])
+            for run in runs:
+                for i in range(len(run)):
+                    for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
+                        # a shift by d is legal when its d single steps are: one walk
+                        # gives every legal distance
+                        reach = self.shift_reach(row, first, last, sign, width)
+                        legal += [(row, first, last, sign * d) for d in range(1, reach + 1)]
+        return tuple(dict.fromkeys(legal))
 
     def shift_reach(self, row: int, first: int, last: int, sign: int, most: int) -> int:
         """How many cells (up to ``most``) the touching cards of ``row`` from column
