@@ -636,3 +636,28 @@ def test_a_hand_card_swapped_onto_an_entombed_pair_is_valued_over_the_entombed_c
     trial = shelf.copy()
     trial.swap_with_hand((0, 0), c1)
     assert trial.at((0, 0)).card is c1 and trial.at((0, 0)).beneath is z1
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_card_s_cells_weighed_for_its_best_gain_are_given_again_as_weighed(
+        seed: int) -> None:
+    """On a shelf whose cards are weighed on the shelf built (artifacts on it, or an
+    artifact weighed), a card's gains in its cells after its ``best_gain`` (kept by the
+    reading) are exactly those a fresh reading weighs one by one, in the order asked,
+    and its best gain is the best of them."""
+    rng = random.Random(seed)
+    shelf, hand = random_shelf(rng, artifacts=rng.randint(0, 2))
+    rules = ScoringRules(min_rectangle=rng.choice([(2, 2), (1, 1), (3, 2)]))
+    worth = Worth(rules, rng.choice("CFMRS"), "F", "H", (rng.randint(0, 6),))
+    reading = ShelfReading(shelf, worth, Foresight())
+    cards = [*hand[:4], ArtifactCard("vessel-of-wand-storage")]
+    cards = [c for c in cards if reading.slow or not isinstance(c, BookCard)]
+    assert cards
+    for card in cards:
+        cells = shelf.legal_cells()
+        best = reading.best_gain(card)
+        asked = rng.sample(cells, len(cells))  # another order, as a decision may offer
+        fresh = ShelfReading(shelf, worth, Foresight())
+        expected = [fresh._built_gain(card, pos) for pos in asked]
+        assert reading.gains(card, asked) == expected
+        assert best == max(expected)

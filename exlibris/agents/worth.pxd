@@ -15,7 +15,7 @@ cdef class ShelfReading:
     cdef public object entombed, flips
     cdef public object foresight, order
     cdef public object rules, shelf, slow, stability, sum_z, sum_zz, value, z_count
-    cdef public dict _books, _gains, _lifted, _losses, _scored, _stability
+    cdef public dict _books, _built, _gains, _lifted, _losses, _scored, _stability
     cdef public object _shown
     cdef public list keys, kept, kept_cards, lasts, starts, tombs, zs
     cdef public tuple tally

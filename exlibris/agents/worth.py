@@ -224,7 +224,7 @@ class ShelfReading:
     book cards, are valued by building the shelf (artifacts' scores read the cells).
     """
 
-    __slots__ = ("_books", "_cards", "_cells", "_depths", "_gains", "_letters", "_lifted",
+    __slots__ = ("_books", "_built", "_cards", "_cells", "_depths", "_gains", "_letters", "_lifted",
                  "_losses", "_run", "_scored", "_shown", "_stability", "artifact_cells",
                  "artifacts", "base_books", "entombed", "flips", "foresight", "kept",
                  "kept_cards", "keys", "lasts", "order", "rules", "shelf",
@@ -504,6 +504,10 @@ class ShelfReading:
         if self.slow:
             self.value += self.artifacts
         self._gains: dict[Card, float] = {}
+        # the gains worked out on the shelf built (``_built_gain``), by card and cell:
+        # ``best_gain`` weighs a card in every legal cell, and a card picked for its
+        # best gain is then given one of the same cells (``gains``)
+        self._built: dict[Card, dict[Pos, float]] = {}
         self._losses: dict[Card, float] = {}
         self._books: dict[Tally | Card, float] = {}
         self._lifted: dict[Pos, ShelfReading] = {}
@@ -610,7 +614,7 @@ class ShelfReading:
         """``gain`` of ``card`` at each of the empty ``cells``, the same sums in the same
         order, with what depends on the card alone worked out once."""
         if self.slow or not isinstance(card, BookCard):
-            return [self._built_gain(card, pos) for pos in cells]
+            return self._built_gains(card, cells)
         key = card.key
         order, lasts = self.order, self.lasts
         foresight = self.foresight
@@ -663,6 +667,20 @@ class ShelfReading:
             self._run = ([card.key for card in self.kept_cards], self.starts,
                          tallies)
         return self._run
+
+    def _built_gains(self, card: Card, cells: Iterable[Pos]) -> list[float]:
+        """``_built_gain`` of ``card`` at each of ``cells``, each kept with this reading
+        (``_built``) and given again when asked again."""
+        known = self._built.get(card)
+        if known is None:
+            known = self._built[card] = {}
+        found = []
+        for pos in cells:
+            gain = known.get(pos)
+            if gain is None:
+                gain = known[pos] = self._built_gain(card, pos)
+            found.append(gain)
+        return found
 
     def _built_gain(self, card: Card, pos: Pos) -> float:
         """``gain`` read on the shelf built with ``card`` at ``pos``: A1's pass resumed at
@@ -803,8 +821,8 @@ class ShelfReading:
         found = self._gains.get(card)
         if found is None:
             if self.slow or not isinstance(card, BookCard):
-                cells = self.shelf.legal_cells()
-                found = max((self.gain(card, pos) for pos in cells), default=float("-inf"))
+                found = max(self._built_gains(card, self.shelf.legal_cells()),
+                            default=float("-inf"))
             else:
                 found = self._best_book_gain(card)
             self._gains[card] = found
