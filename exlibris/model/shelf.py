@@ -44,13 +44,14 @@ Pos = tuple[int, int]
 Edition = Literal["base", "expansion"]
 
 STEPS: tuple[Pos, ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
+DIRECTIONS: dict[str, Pos] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
 Shift = tuple[int, int, int, int]  # a shift of part of a row: row, first, last, distance
 
 # ``Shelf.shift_moves`` by the occupied cells (in reading order); emptied when it holds
 # ``SHIFTS_KEPT``
 _SHIFTS: dict[tuple[Pos, ...], tuple[Shift, ...]] = {}
-SHIFTS_KEPT = 4096
-DIRECTIONS: dict[str, Pos] = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+SHIFTS_KEPT = 1024  # a whole solo Artifactorium game of the search bot meets ~200
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,8 +634,8 @@ class Shelf:
         that ends at one of its ends, towards that end, each distance the single steps
         allow (``shift_reach``), without repeats. It depends only on the occupied
         cells, so it is kept by them for every shelf that has those cells (at most
-        ``SHIFTS_KEPT``): the Shelfmasons Guild asks it of the same shelves again and
-        again in a search's play-outs."""
+        ``SHIFTS_KEPT`` sets of cells): the Shelfmasons Guild asks it of the same
+        shelves again and again in a search's play-outs."""
         cells = self.positions()
         found = _SHIFTS.get(cells)
         if found is None:
