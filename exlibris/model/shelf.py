@@ -649,23 +649,20 @@ class Shelf:
         cells = self.positions()
         columns = [c for _, c in cells]
         width = max(columns) - min(columns) + 2 if cells else 0
+        runs: list[tuple[int, list[int]]] = []  # (row, columns), in reading order
+        for r, c in cells:
+            if runs and runs[-1][0] == r and runs[-1][1][-1] == c - 1:
+                runs[-1][1].append(c)
+            else:
+                runs.append((r, [c]))
         legal: list[Shift] = []
-        for row in sorted({r for r, _ in cells}):
-            runs: list[list[int]] = []
-            for r, c in cells:  # reading order: a row's columns in order
-                if r != row:
-                    continue
-                if runs and runs[-1][-1] == c - 1:
-                    runs[-1].append(c)
-                else:
-                    runs.append([c])
-            for run in runs:
-                for i in range(len(run)):
-                    for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
-                        # a shift by d is legal when its d single steps are: one walk
-                        # gives every legal distance
-                        reach = self.shift_reach(row, first, last, sign, width)
-                        legal += [(row, first, last, sign * d) for d in range(1, reach + 1)]
+        for row, run in runs:
+            for i in range(len(run)):
+                for first, last, sign in ((run[0], run[i], -1), (run[i], run[-1], 1)):
+                    # a shift by d is legal when its d single steps are: one walk gives
+                    # every legal distance
+                    reach = self.shift_reach(row, first, last, sign, width)
+                    legal += [(row, first, last, sign * d) for d in range(1, reach + 1)]
         return tuple(dict.fromkeys(legal))
 
     def shift_reach(self, row: int, first: int, last: int, sign: int, most: int) -> int:
